@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Three libraries and one executable, no package dependencies (see ../shared/CONTRACT.md):
+// - BackgroundTaskKit: the token/expiry core an app links. Knows nothing of the simulator.
+// - DeterministicSimulation: the domain-free engine (PRNG, choices, clock, scheduler, traces,
+//   campaigns, shrinking, reports).
+// - BackgroundTaskSimulator: the simulated iOS, invariants, workloads and scenarios.
+// - bgsim: a thin command-line front end over the libraries.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "BackgroundTaskKit",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "BackgroundTaskKit", targets: ["BackgroundTaskKit"]),
+        .library(name: "DeterministicSimulation", targets: ["DeterministicSimulation"]),
+        .library(name: "BackgroundTaskSimulator", targets: ["BackgroundTaskSimulator"]),
+        .executable(name: "bgsim", targets: ["bgsim"]),
+    ],
+    targets: [
+        .target(name: "BackgroundTaskKit", swiftSettings: strict),
+        .target(name: "DeterministicSimulation", swiftSettings: strict),
+        .target(
+            name: "BackgroundTaskSimulator",
+            dependencies: ["BackgroundTaskKit", "DeterministicSimulation"],
+            swiftSettings: strict),
+        // The commands live in a library target so tests call them with an argument array;
+        // the executable is only `main.swift`.
+        .target(
+            name: "BGSimCommands",
+            dependencies: ["BackgroundTaskSimulator", "DeterministicSimulation", "BackgroundTaskKit"],
+            swiftSettings: strict),
+        .executableTarget(name: "bgsim", dependencies: ["BGSimCommands"], swiftSettings: strict),
+        .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
+        .testTarget(
+            name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BackgroundTaskSimulatorTests",
+            dependencies: ["BackgroundTaskSimulator", "BackgroundTaskKit", "DeterministicSimulation"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "bgsimTests",
+            dependencies: ["BGSimCommands", "BackgroundTaskSimulator", "DeterministicSimulation"],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)
