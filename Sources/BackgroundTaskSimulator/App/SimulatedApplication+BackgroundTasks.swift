@@ -1,0 +1,189 @@
+import BackgroundTaskKit
+import DeterministicSimulation
+
+extension SimulatedApplication {
+    // MARK: BackgroundTaskHost
+
+    /// `beginBackgroundTask(withName:expirationHandler:)` (A1, A2, A3.4, A4.6).
+    public func beginBackgroundTask(
+        withName name: String?, expirationHandler: ExpirationHandler?
+    ) -> BackgroundTaskIdentifier {
+        let name = name ?? "Called by SimulatedApp, from \(device.workload.name)"  // A1.5
+        guard isAlive else { return .invalid }
+        if device.drawBeginFailure() {  // A2.1, A2.2: possible, rare on modern systems
+            device.emit(.taskBeginDenied(name: name))
+            return .invalid
+        }
+        if let limit = profile.taskLimit, openTasks.count >= limit {  // A2.6
+            terminate(.taskLimit)
+            return .invalid
+        }
+        let id = nextTaskID  // A2.5: from 1, counting up, never reused in a process
+        nextTaskID += 1
+        openTasks.append(OpenBackgroundTask(id: id, name: name, handler: expirationHandler, createdAt: now))
+        device.emit(.taskBegan(id: id, name: name, state: state))
+        cancelSuspension()
+        scheduleLongHeldWarning(for: id)
+        if state == .background, let session, session.expired {
+            // A3.4: the assertion cannot be granted (the budget is spent): the handler is
+            // called at once, on the main queue.
+            expireNewTask(id)
+        }
+        return BackgroundTaskIdentifier(rawValue: id)
+    }
+
+    /// `endBackgroundTask(_:)` (A1.2, A5).
+    public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        guard isAlive else { return }
+        guard let index = openTasks.firstIndex(where: { $0.id == identifier.rawValue }) else {
+            device.emit(.endedUnknownTask(id: identifier.rawValue))
+            if identifier != .invalid || profile.endingInvalidLogs {  // A5.3
+                device.emit(.console(ConsoleMessages.cannotEnd(identifier.rawValue, wording: profile.consoleWording)))
+            }
+            return
+        }
+        let task = openTasks.remove(at: index)
+        device.emit(.taskEnded(id: task.id, name: task.name))
+        if openTasks.isEmpty {
+            device.checkHeldWork(after: "background task \(task.id) (\(task.name)) ended")
+        }
+        evaluateSuspension()
+    }
+
+    /// `backgroundTimeRemaining` (A8): unbounded in the foreground, else the budget left.
+    public var backgroundTimeRemaining: Double {
+        guard isAlive, state == .background, let session else { return .greatestFiniteMagnitude }
+        let left = max(0, (session.deadline - now).microseconds)
+        return Double(left) / 1_000_000
+    }
+
+    public var applicationState: ApplicationState { state.applicationState }
+
+    // MARK: The budget (A3, A4, A7)
+
+    /// Starts the app-wide budget on entering the background (A4.5, A4.6): expiration handlers
+    /// at the deadline minus the lead (A3.7), the watchdog at the deadline (A7.1).
+    func startBackgroundSession() {
+        guard session == nil else { return }
+        let full = backgroundLaunched ? profile.backgroundLaunchBudget : profile.budget  // A4.2
+        let budget = max(VirtualDuration.zero, full - budgetUsed)
+        var newSession = BackgroundSession(start: now, deadline: now + budget)
+        newSession.calloutJob = scheduler.async(at: newSession.deadline - profile.expiryLead, on: device.systemQueue) {
+            [self] in expireOutstandingTasks(early: false)
+        }
+        newSession.deadlineJob = scheduler.async(at: newSession.deadline, on: device.systemQueue) { [self] in
+            reachDeadline()
+        }
+        session = newSession
+        device.emit(.budgetStarted(deadline: newSession.deadline))
+        for index in openTasks.indices where openTasks[index].warned == false {
+            fireLongHeldWarningIfDue(index)
+        }
+    }
+
+    /// Stops the budget clock (foreground, suspension, death).
+    func endBackgroundSession() {
+        guard let ended = session else { return }
+        if let job = ended.calloutJob { scheduler.cancel(job) }
+        if let job = ended.deadlineJob { scheduler.cancel(job) }
+        if !profile.budgetResetsOnForeground { budgetUsed = budgetUsed + (now - ended.start) }
+        session = nil
+    }
+
+    /// The system calls the expiration handlers of every outstanding task (A3.1, A3.5): at the
+    /// lead time before the deadline, or at any time when `early` (A3.3).
+    func expireOutstandingTasks(early: Bool) {
+        guard isAlive, state == .background, var current = session, !current.expired else { return }
+        current.expired = true
+        if early {
+            if let job = current.calloutJob { scheduler.cancel(job) }
+            if let job = current.deadlineJob { scheduler.cancel(job) }
+            current.deadline = min(current.deadline, now + profile.expiryLead)
+            current.deadlineJob = scheduler.async(at: current.deadline, on: device.systemQueue) { [self] in
+                reachDeadline()
+            }
+        }
+        session = current
+        let ids = orderedForExpiry(openTasks.map(\.id))
+        guard !ids.isEmpty else { return }
+        mainQueueImpl.async { [self] in runExpirationHandlers(ids, early: early) }
+    }
+
+    /// The expiry callout on the main queue: each handler in turn, then the check that every
+    /// task ended inside its handler (A3.2, A3.6) and the handler watchdog (A3.5).
+    func runExpirationHandlers(_ ids: [Int], early: Bool) {
+        guard isAlive else { return }
+        device.emit(.expirationCallout(ids: ids, early: early))
+        let began = now
+        for id in ids {
+            guard isAlive, let task = openTasks.first(where: { $0.id == id }) else { continue }
+            device.emit(.expirationHandlerCalled(id: id))
+            task.handler?()
+        }
+        guard isAlive else { return }
+        let elapsed = now - began
+        let stillOpen = ids.filter { id in openTasks.contains { $0.id == id } }
+        device.emit(.expirationHandlersReturned(openIDs: stillOpen, elapsed: elapsed))
+        for id in stillOpen {
+            if let task = openTasks.first(where: { $0.id == id }) {
+                device.emit(.console(ConsoleMessages.stillNotEnded(task, now: now)))
+            }
+        }
+        if elapsed > profile.expirationHandlerWatchdog {
+            terminate(.watchdog(detail:
+                "expiration handlers ran for \(elapsed), over the \(profile.expirationHandlerWatchdog) limit (A3.5)"))
+        }
+    }
+
+    /// A task begun after the budget was spent gets its handler called at once (A3.4).
+    private func expireNewTask(_ id: Int) {
+        if var current = session, current.deadline <= now {
+            current.deadline = now + profile.expiryLead
+            current.deadlineJob = scheduler.async(at: current.deadline, on: device.systemQueue) { [self] in
+                reachDeadline()
+            }
+            session = current
+        }
+        mainQueueImpl.async { [self] in runExpirationHandlers([id], early: true) }
+    }
+
+    /// The deadline: a task still open means the watchdog kill (A7.1).
+    func reachDeadline() {
+        guard isAlive, state == .background, session != nil, !openTasks.isEmpty else { return }
+        let list = openTasks.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+        terminate(.watchdog(detail: "background task \(list) still held at the end of the background time (A7.1)"))
+    }
+
+    private func orderedForExpiry(_ ids: [Int]) -> [Int] {
+        switch profile.expirationHandlerOrder {
+        case .beginOrder: return ids
+        case .reverseBeginOrder: return ids.reversed()
+        case .drawn:
+            var remaining = ids
+            var ordered: [Int] = []
+            while !remaining.isEmpty {
+                ordered.append(remaining.remove(at: device.choices.int(in: 0...(remaining.count - 1))))
+            }
+            return ordered
+        }
+    }
+
+    // MARK: The 30 s warning (A6)
+
+    private func scheduleLongHeldWarning(for id: Int) {
+        guard let after = profile.longHeldTaskWarning else { return }
+        scheduler.asyncAfter(after, on: device.systemQueue) { [self] in
+            guard isAlive, let index = openTasks.firstIndex(where: { $0.id == id }) else { return }
+            fireLongHeldWarningIfDue(index)
+        }
+    }
+
+    private func fireLongHeldWarningIfDue(_ index: Int) {
+        guard let after = profile.longHeldTaskWarning, !openTasks[index].warned,
+            now - openTasks[index].createdAt >= after,
+            state == .background || profile.longHeldTaskWarningInForeground
+        else { return }
+        openTasks[index].warned = true  // A6.2: once per task
+        device.emit(.console(ConsoleMessages.longHeld(openTasks[index])))
+    }
+}

@@ -1,0 +1,190 @@
+import BackgroundTaskKit
+import DeterministicSimulation
+
+extension SimulatedApplication {
+    /// Launches the process (B2.1 to the foreground, B2.2 into the background). The launch
+    /// methods run on the main queue; BGTaskScheduler registrations are accepted until
+    /// `didFinishLaunching` returns (C1.1).
+    func launch() {
+        let inBackground = backgroundLaunched
+        device.emit(.processLaunched(process: process, inBackground: inBackground))
+        setState(inBackground ? .background : .inactive)  // B2.1: .inactive; B2.2: .background
+        if inBackground { startBackgroundSession() }
+        mainQueueImpl.async { [self] in
+            guard isAlive else { return }
+            let context = WorkloadContext(application: self)
+            self.context = context
+            let workload = device.workload.make()
+            self.workload = workload
+            workload.didFinishLaunching(context)
+            deliver(.didFinishLaunching)
+            hasFinishedLaunching = true
+            guard isAlive else { return }
+            if !inBackground {
+                if profile.supportsScenes {  // B1.3: the scene connects after launch
+                    device.emit(.sceneWillConnect)
+                    workload.sceneWillConnect(context)
+                }
+                guard isAlive else { return }
+                setState(.active)
+                deliver(.didBecomeActive)
+            }
+            let waiting = launchesAfterStartup
+            launchesAfterStartup = []
+            for launch in waiting { device.taskScheduler.dispatchLaunch(launch, in: self) }
+            evaluateSuspension()
+        }
+    }
+
+    /// The user brings the app to the foreground (B2.4): `willEnterForeground`, then
+    /// `didBecomeActive`. System-side effects happen at once; UIKit's state changes on the main
+    /// queue, after whatever was already queued there.
+    func enterForeground() {
+        guard isAlive, !state.isForeground else { return }
+        cancelSuspension()
+        endBackgroundSession()
+        if profile.budgetResetsOnForeground { budgetUsed = .zero }  // A4.7
+        backgroundLaunched = false
+        if state == .suspended { thaw() }
+        device.taskScheduler.userStartedUsingDevice(app: self)  // C4.2
+        mainQueueImpl.async { [self] in
+            guard isAlive else { return }
+            setState(.inactive)
+            deliver(.willEnterForeground)
+            guard isAlive else { return }
+            setState(.active)
+            deliver(.didBecomeActive)
+        }
+    }
+
+    /// An interruption or the app switcher (B2.5): active to inactive.
+    func resignActive(toAppSwitcher: Bool) {
+        guard isAlive, state == .active else { return }
+        inAppSwitcher = toAppSwitcher
+        mainQueueImpl.async { [self] in
+            guard isAlive, state == .active else { return }
+            setState(.inactive)
+            deliver(.willResignActive)
+        }
+    }
+
+    /// The interruption ends and the app becomes active again (B2.5).
+    func becomeActiveAgain() {
+        guard isAlive, state == .inactive else { return }
+        inAppSwitcher = false
+        mainQueueImpl.async { [self] in
+            guard isAlive, state == .inactive else { return }
+            setState(.active)
+            deliver(.didBecomeActive)
+        }
+    }
+
+    /// Home, lock or another app (B2.3): `willResignActive` (if still active), then
+    /// `didEnterBackground`, which must return within the limit (A10.1); then the background
+    /// budget starts (A4.6) and the app is suspended once nothing holds it (B2.3).
+    func enterBackground() {
+        guard isAlive, state.isForeground else { return }
+        inAppSwitcher = false
+        mainQueueImpl.async { [self] in
+            guard isAlive else { return }
+            if state == .active {
+                setState(.inactive)
+                deliver(.willResignActive)
+                guard isAlive else { return }
+            }
+            guard state == .inactive else { return }
+            setState(.background)
+            startBackgroundSession()
+            inDidEnterBackground = true
+            let began = now
+            deliver(.didEnterBackground)
+            inDidEnterBackground = false
+            guard isAlive else { return }
+            let took = now - began
+            if took > profile.didEnterBackgroundLimit {
+                terminate(.watchdog(detail:
+                    "applicationDidEnterBackground took \(took), over the \(profile.didEnterBackgroundLimit) limit (A10.1)"))
+                return
+            }
+            device.checkHeldWork(after: "didEnterBackground returned")
+            evaluateSuspension()
+        }
+    }
+
+    /// The device resumes a suspended process in the background, e.g. to run a BGTask (C4).
+    func resumeInBackground() {
+        guard isAlive, state == .suspended else { return }
+        cancelSuspension()
+        thaw()
+        backgroundLaunched = true
+        setState(.background)
+        startBackgroundSession()
+    }
+
+    // MARK: Suspension (B1.1, B2.3, C4.6)
+
+    /// Whether anything keeps the app running in the background.
+    var isHeldAwake: Bool {
+        !openTasks.isEmpty || !runningTasks.isEmpty || !launchesAfterStartup.isEmpty || terminationPending
+    }
+
+    /// Schedules suspension if the app is in the background with nothing holding it awake.
+    func evaluateSuspension() {
+        guard isAlive, state == .background, !inDidEnterBackground, hasFinishedLaunching,
+            !isHeldAwake, suspensionJob == nil
+        else { return }
+        suspensionJob = scheduler.asyncAfter(profile.suspensionDelay, on: device.systemQueue) { [self] in
+            suspensionJob = nil
+            guard isAlive, state == .background, !inDidEnterBackground, !isHeldAwake else { return }
+            suspend()
+        }
+    }
+
+    func cancelSuspension() {
+        if let job = suspensionJob { scheduler.cancel(job) }
+        suspensionJob = nil
+    }
+
+    /// Suspension: no callback (B2.6); every queue of the process stops.
+    func suspend() {
+        device.checkHeldWork(after: "the app was suspended")
+        endBackgroundSession()
+        for queue in queues { scheduler.freeze(queue) }
+        setState(.suspended)
+    }
+
+    func thaw() {
+        for queue in queues { scheduler.thaw(queue) }
+    }
+
+    // MARK: Termination (B3)
+
+    /// Kills the process. No callback (B3.1, B3.2, A7.1); its queues never run again.
+    func terminate(_ reason: TerminationReason) {
+        guard isAlive else { return }
+        isAlive = false
+        cancelSuspension()
+        endBackgroundSession()
+        for queue in queues { scheduler.freeze(queue) }
+        device.emit(.terminated(reason, openTasks: openTasks.map(\.id)))
+        setState(.notRunning)
+        device.taskScheduler.processDied(self, reason: reason)
+        device.processEnded(self, reason: reason)
+    }
+
+    /// A system kill of a running background app calls `applicationWillTerminate` first (B3.3,
+    /// when the profile says so; A10.2 limits it to about 5 s); a suspended app gets nothing.
+    func systemKill(_ reason: TerminationReason) {
+        guard isAlive else { return }
+        guard state == .background, profile.willTerminateOnBackgroundKill else {
+            terminate(reason)
+            return
+        }
+        terminationPending = true
+        mainQueueImpl.async { [self] in
+            guard isAlive else { return }
+            deliver(.willTerminate)
+            terminate(reason)
+        }
+    }
+}

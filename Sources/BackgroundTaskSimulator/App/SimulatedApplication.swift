@@ -1,0 +1,130 @@
+public import BackgroundTaskKit
+public import DeterministicSimulation
+
+/// One process of the simulated app: its `UIApplication` (background tasks, state, lifecycle
+/// notifications) and its queues. A run may launch several processes one after another; each
+/// gets a fresh ``SimulatedApplication`` with identifiers from 1 again (A2.5 "per process").
+///
+/// ```swift
+/// let id = app.beginBackgroundTask(withName: "upload") { app.endBackgroundTask(id) }
+/// app.backgroundQueue.asyncAfter(.seconds(3)) { app.endBackgroundTask(id) }
+/// ```
+///
+/// Contract: it implements the host protocols of BackgroundTaskKit as iOS does, rule by rule
+/// (the rule ids are cited at each decision). It is confined to the run's thread: client code
+/// calls it from simulated queues, never from real threads.
+public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, ExecutionHost,
+    @unchecked Sendable
+{
+    // @unchecked: confined to the run's thread (see the type's contract).
+    unowned let device: SimulatedDevice
+    /// The process number in this run, from 1.
+    public let process: Int
+    /// Where the process is in its lifecycle (B1.1).
+    public internal(set) var state: AppProcessState
+    /// Whether the process still exists.
+    public internal(set) var isAlive = true
+    public internal(set) var hasFinishedLaunching = false
+    /// Whether the app is in the app switcher (inactive, B2.5) rather than interrupted by a call.
+    var inAppSwitcher = false
+    /// True while `applicationDidEnterBackground` is running: no suspension then (A10.1).
+    var inDidEnterBackground = false
+    /// `applicationWillTerminate` is queued: the app is not suspended before it runs (B3.3).
+    var terminationPending = false
+    /// Launched or resumed into the background: uses the background-launch budget (A4.2).
+    var backgroundLaunched: Bool
+
+    let mainQueueImpl: SimulatedWorkQueue
+    let backgroundQueueImpl: SimulatedWorkQueue
+    var queues: [QueueID]
+
+    var nextTaskID = 1
+    var openTasks: [OpenBackgroundTask] = []
+    var session: BackgroundSession?
+    var budgetUsed = VirtualDuration.zero
+    var suspensionJob: JobID?
+    var observers: [(id: Int, observer: @Sendable (LifecycleEvent) -> Void)] = []
+    var nextObserverID = 1
+    /// BGTaskScheduler registrations of this process (C1.6: they last for one process).
+    var registrations: [TaskRegistration] = []
+    /// Launch handlers waiting for launch to finish before they are called.
+    var launchesAfterStartup: [PendingLaunch] = []
+    /// BGTasks of this process that have not completed.
+    var runningTasks: [SimulatedBGTask] = []
+    /// The client code's instance for this process.
+    var workload: (any Workload)?
+    var context: WorkloadContext?
+
+    init(device: SimulatedDevice, process: Int, inBackground: Bool) {
+        self.device = device
+        self.process = process
+        self.state = .notRunning
+        self.backgroundLaunched = inBackground
+        let scheduler = device.scheduler
+        let main = scheduler.makeQueue(label: "p\(process).main", kind: .serial)
+        let background = scheduler.makeQueue(label: "p\(process).global", kind: .concurrent(width: 4))
+        mainQueueImpl = SimulatedWorkQueue(label: "main", id: main, scheduler: scheduler)
+        backgroundQueueImpl = SimulatedWorkQueue(label: "global", id: background, scheduler: scheduler)
+        queues = [main, background]
+    }
+
+    var scheduler: Scheduler { device.scheduler }
+    var profile: OSProfile { device.profile }
+    var now: VirtualTime { device.scheduler.now }
+
+    // MARK: ExecutionHost
+
+    public var mainQueue: any WorkQueue { mainQueueImpl }
+    public var backgroundQueue: any WorkQueue { backgroundQueueImpl }
+
+    public func makeSerialQueue(label: String) -> any WorkQueue {
+        let id = scheduler.makeQueue(label: "p\(process).\(label)", kind: .serial)
+        queues.append(id)
+        if state == .suspended || !isAlive { scheduler.freeze(id) }
+        return SimulatedWorkQueue(label: label, id: id, scheduler: scheduler)
+    }
+
+    // MARK: LifecycleHost
+
+    public func addLifecycleObserver(
+        _ observer: @escaping @Sendable (LifecycleEvent) -> Void
+    ) -> LifecycleObservation {
+        let id = nextObserverID
+        nextObserverID += 1
+        observers.append((id, observer))
+        return LifecycleObservation { [weak self] in
+            self?.observers.removeAll { $0.id == id }
+        }
+    }
+
+    /// Delivers a lifecycle notification to every observer, in registration order (B2).
+    func deliver(_ event: LifecycleEvent) {
+        device.emit(.lifecycle(event))
+        for entry in observers where isAlive {
+            entry.observer(event)
+        }
+    }
+
+    /// Moves to `newState`, recording the change.
+    func setState(_ newState: AppProcessState) {
+        guard newState != state else { return }
+        let old = state
+        state = newState
+        device.emit(.stateChanged(from: old, to: newState))
+    }
+
+    // MARK: Simulation-only API for workloads
+
+    /// Models synchronous work on the current thread that takes `duration`: virtual time moves
+    /// on while nothing else runs, as when a callback blocks the main thread (A3.5, A10.1).
+    public func performBlockingWork(for duration: Duration) {
+        device.scheduler.clock.advance(by: VirtualDuration(duration))
+    }
+}
+
+/// A `register(forTaskWithIdentifier:using:launchHandler:)` that succeeded.
+struct TaskRegistration {
+    let identifier: String
+    let queue: SimulatedWorkQueue?
+    let handler: @Sendable (any ScheduledTask) -> Void
+}

@@ -1,0 +1,98 @@
+public import BackgroundTaskKit
+public import DeterministicSimulation
+
+/// The simulated iPhone for one run: the virtual clock and scheduler, the system's own queue,
+/// the app's current process, BGTaskScheduler's daemon, settings and network.
+///
+/// ```swift
+/// let device = SimulatedDevice(profile: .ios17, environment: .init(), workload: info,
+///                              choices: ChoiceSource(seed: seed))
+/// device.addSink { event, time in print(time, event.name) }
+/// device.launchProcess(inBackground: false)
+/// _ = device.scheduler.run(until: .seconds(60))
+/// ```
+///
+/// Contract: everything runs on the calling thread, in virtual time, with every nondeterministic
+/// decision drawn from ``choices``; the same choices give the same run, event for event.
+public final class SimulatedDevice: @unchecked Sendable {
+    // @unchecked: a run and all its objects are confined to one thread.
+    public let profile: OSProfile
+    public let environment: EnvironmentConfig
+    public let workload: WorkloadInfo
+    public let scheduler: Scheduler
+    /// The system's own queue (SpringBoard, assertiond, dasd): never frozen.
+    let systemQueue: QueueID
+    /// The current or last process; nil before the first launch.
+    public private(set) var app: SimulatedApplication?
+    public private(set) var processCount = 0
+    public internal(set) var isNetworkAvailable: Bool
+    public internal(set) var isBackgroundRefreshEnabled = true
+    /// The user force-quit the app and has not opened it since (B4.2).
+    var blockedByForceQuit = false
+    private(set) var taskScheduler: TaskSchedulerService!
+    private var sinks: [(SimEvent, VirtualTime) -> Void] = []
+    var nextWorkID = 1
+
+    public init(profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, choices: ChoiceSource) {
+        self.profile = profile
+        self.environment = environment
+        self.workload = workload
+        self.scheduler = Scheduler(choices: choices)
+        self.systemQueue = scheduler.makeQueue(label: "system", kind: .serial)
+        self.isNetworkAvailable = environment.networkInitiallyAvailable
+        self.taskScheduler = TaskSchedulerService(device: self)
+    }
+
+    public var choices: ChoiceSource { scheduler.choices }
+    public var now: VirtualTime { scheduler.now }
+
+    /// The running process, if there is one.
+    public var liveApp: SimulatedApplication? { app?.isAlive == true ? app : nil }
+
+    /// Observes every event as it happens (the trace recorder and the invariant checkers).
+    public func addSink(_ sink: @escaping (SimEvent, VirtualTime) -> Void) {
+        sinks.append(sink)
+    }
+
+    /// Records `event` at the current virtual time.
+    public func emit(_ event: SimEvent) {
+        let time = scheduler.now
+        for sink in sinks { sink(event, time) }
+    }
+
+    // MARK: Processes
+
+    /// Starts a new process (B2.1, B2.2). Does nothing if one is alive.
+    @discardableResult
+    public func launchProcess(inBackground: Bool) -> SimulatedApplication? {
+        if let live = liveApp { return live }
+        if !inBackground { blockedByForceQuit = false }
+        processCount += 1
+        let process = SimulatedApplication(device: self, process: processCount, inBackground: inBackground)
+        app = process
+        process.launch()
+        return process
+    }
+
+    func processEnded(_ process: SimulatedApplication, reason: TerminationReason) {
+        if reason == .forceQuit { blockedByForceQuit = true }
+    }
+
+    // MARK: Facts for the checkers
+
+    /// Emits ``SimEvent/nothingHeld(reason:)`` if the app is in the background and nothing holds
+    /// it awake any more.
+    func checkHeldWork(after reason: String) {
+        guard let live = liveApp, live.state == .background, !live.inDidEnterBackground,
+            live.openTasks.isEmpty, live.runningTasks.isEmpty
+        else { return }
+        emit(.nothingHeld(reason: reason))
+    }
+
+    // MARK: Faults
+
+    /// Whether this `beginBackgroundTask` returns `.invalid` (A2.1; a scenario fault rate).
+    func drawBeginFailure() -> Bool {
+        choices.bool(probability: environment.faults.beginFailureProbability)
+    }
+}

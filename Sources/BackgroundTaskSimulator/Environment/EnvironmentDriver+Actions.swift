@@ -1,0 +1,90 @@
+import DeterministicSimulation
+
+extension EnvironmentDriver {
+    /// The actions that make sense in the app's current state, in declaration order.
+    func possibleActions() -> [EnvironmentAction] {
+        var actions: [EnvironmentAction] = []
+        let app = device.liveApp
+        let service = device.taskScheduler
+        switch app?.state ?? .notRunning {
+        case .notRunning:
+            actions = [.launch]
+            if !service.eligibleRequests().isEmpty { actions.append(.launchBackgroundTask) }
+        case .active:
+            actions = [.home, .lock, .appSwitcher, .incomingCall]
+            if app?.runningTasks.contains(where: \.isContinuedProcessing) == true {
+                actions.append(.userCancelsContinuedTask)
+            }
+        case .inactive:
+            actions = app?.inAppSwitcher == true ? [.open, .home, .forceQuit] : [.endCall, .home]
+        case .background:
+            actions = [.open, .forceQuit, .memoryPressureKill]
+            if app?.openTasks.isEmpty == false { actions.append(.earlyExpiry) }
+            if !service.eligibleRequests().isEmpty { actions.append(.launchBackgroundTask) }
+            if app?.runningTasks.isEmpty == false { actions.append(.expireBackgroundTask) }
+            if device.profile.supportsScenes { actions.append(.sceneDisconnect) }
+            if app?.runningTasks.contains(where: \.isContinuedProcessing) == true {
+                actions.append(.userCancelsContinuedTask)
+            }
+        case .suspended:
+            actions = [.open, .forceQuit, .memoryPressureKill]
+            if !service.eligibleRequests().isEmpty { actions.append(.launchBackgroundTask) }
+        }
+        actions.append(device.isNetworkAvailable ? .networkDown : .networkUp)
+        if device.profile.hasTaskScheduler {
+            actions.append(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)
+        }
+        return actions
+    }
+
+    /// Carries out `action` on the device.
+    func perform(_ action: EnvironmentAction) {
+        let app = device.liveApp
+        switch action {
+        case .launch: device.launchProcess(inBackground: false)
+        case .open:
+            device.blockedByForceQuit = false
+            if app?.state == .inactive { app?.becomeActiveAgain() } else { app?.enterForeground() }
+        case .home, .lock: app?.enterBackground()
+        case .appSwitcher: app?.resignActive(toAppSwitcher: true)
+        case .incomingCall: app?.resignActive(toAppSwitcher: false)
+        case .endCall: app?.becomeActiveAgain()
+        case .forceQuit: app?.terminate(.forceQuit)  // B3.2
+        case .memoryPressureKill: app?.systemKill(.memoryPressure)  // B3.4
+        case .earlyExpiry: app?.expireOutstandingTasks(early: true)  // A3.3
+        case .backgroundRefreshOff, .backgroundRefreshOn:
+            device.isBackgroundRefreshEnabled = action == .backgroundRefreshOn
+            device.emit(.backgroundRefreshChanged(enabled: device.isBackgroundRefreshEnabled))
+        case .networkDown, .networkUp:
+            device.isNetworkAvailable = action == .networkUp
+            device.emit(.networkChanged(available: device.isNetworkAvailable))
+        case .launchBackgroundTask: _ = device.taskScheduler.launchFirstEligible()
+        case .expireBackgroundTask:
+            if let tasks = app?.runningTasks, !tasks.isEmpty {
+                device.taskScheduler.expire(device.choices.pick(from: tasks))
+            }
+        case .sceneDisconnect:
+            device.emit(.sceneDidDisconnect)
+            if let app, let context = app.context { app.workload?.sceneDidDisconnect(context) }
+        case .userCancelsContinuedTask:
+            if let tasks = app?.runningTasks.filter(\.isContinuedProcessing), !tasks.isEmpty {
+                device.taskScheduler.userCancelsContinuedTask(device.choices.pick(from: tasks))
+            }
+        }
+    }
+}
+
+extension TaskSchedulerService {
+    /// Launches one eligible request, drawn from the run's choices; false if none is eligible.
+    @discardableResult
+    func launchFirstEligible() -> Bool {
+        let eligible = eligibleRequests()
+        guard !eligible.isEmpty else { return false }
+        launch(device.choices.pick(from: eligible))
+        return true
+    }
+}
+
+extension SimulatedBGTask {
+    var isContinuedProcessing: Bool { kind.isContinuedProcessing }
+}

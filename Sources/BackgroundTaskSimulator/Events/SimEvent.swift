@@ -1,0 +1,78 @@
+public import BackgroundTaskKit
+public import DeterministicSimulation
+
+/// One thing that happened in a simulated run: what the environment did, what the simulated iOS
+/// did, what the client code called. The trace of a run is the ordered list of these with their
+/// virtual times; invariant checkers read the same stream.
+///
+/// Contract: every case hashes all of its payload in a fixed order (``hash(into:)``), so the
+/// trace digest changes if and only if the run's observable behaviour changes.
+public enum SimEvent: Sendable, Equatable {
+    // The environment.
+    case action(EnvironmentAction)
+    case networkChanged(available: Bool)
+    case backgroundRefreshChanged(enabled: Bool)
+
+    // The process and its lifecycle (B).
+    case processLaunched(process: Int, inBackground: Bool)
+    case stateChanged(from: AppProcessState, to: AppProcessState)
+    case lifecycle(LifecycleEvent)
+    case sceneWillConnect
+    case sceneDidDisconnect
+    case terminated(TerminationReason, openTasks: [Int])
+
+    // UIKit background tasks (A).
+    case taskBegan(id: Int, name: String, state: AppProcessState)
+    case taskBeginDenied(name: String)
+    case taskEnded(id: Int, name: String)
+    case endedUnknownTask(id: Int)
+    case budgetStarted(deadline: VirtualTime)
+    case expirationCallout(ids: [Int], early: Bool)
+    case expirationHandlerCalled(id: Int)
+    case expirationHandlersReturned(openIDs: [Int], elapsed: VirtualDuration)
+    case console(String)
+    /// The app is in the background and nothing holds it awake: no UIKit task, no BGTask. It
+    /// will be suspended shortly (B2.3); `reason` says what led here.
+    case nothingHeld(reason: String)
+
+    // BGTaskScheduler (C).
+    case taskRegistered(identifier: String, accepted: Bool)
+    case requestSubmitted(identifier: String, kind: String, error: String?)
+    case requestCancelled(identifier: String)
+    case bgTaskLaunched(identifier: String, task: Int, kind: String)
+    case bgTaskExpiring(identifier: String, task: Int, hasHandler: Bool)
+    case bgTaskCompleted(identifier: String, task: Int, success: Bool, repeated: Bool)
+    case bgTaskProgress(identifier: String, task: Int, completed: Int64, total: Int64)
+
+    // Client work the workload declares, so the harness can tell whether it was protected.
+    case workStarted(id: Int, name: String)
+    case workFinished(id: Int, name: String, cancelled: Bool)
+
+    // Checkers and the run.
+    case violation(invariant: String, message: String)
+    case runPhase(String)
+}
+
+/// Things the environment does to the device (user actions and system events).
+public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConvertible {
+    case launch
+    case open
+    case home
+    case lock
+    case appSwitcher
+    case forceQuit
+    case incomingCall
+    case endCall
+    case memoryPressureKill
+    case earlyExpiry
+    case backgroundRefreshOff
+    case backgroundRefreshOn
+    case networkDown
+    case networkUp
+    case launchBackgroundTask
+    case expireBackgroundTask
+    case sceneDisconnect
+    case userCancelsContinuedTask
+
+    public var description: String { rawValue }
+}

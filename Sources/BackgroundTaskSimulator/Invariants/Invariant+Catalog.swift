@@ -1,0 +1,57 @@
+extension Invariant {
+    /// Every invariant the harness knows, in a stable order.
+    public static let all: [Invariant] = [
+        Invariant(
+            id: "every-begin-ended",
+            rule: "Each begun background task is ended before the run ends, unless the system terminated "
+                + "the app for a reason the client could not prevent.",
+            references: ["A1.2", "A5.1", "A7.1"]
+        ) { _ in EveryBeginEnded() },
+        Invariant(
+            id: "no-double-end",
+            rule: "No task id is ended twice; no unknown or invalid id is ended.",
+            references: ["A5.2", "A5.3", "A5.4"]
+        ) { _ in NoDoubleEnd() },
+        Invariant(
+            id: "expiry-ends-task",
+            rule: "When the system calls expiration handlers, every outstanding task is ended before the "
+                + "handlers return.",
+            references: ["A3.2", "A3.5", "A3.6"]
+        ) { _ in ExpiryEndsTask() },
+        Invariant(
+            id: "no-watchdog-kill",
+            rule: "The watchdog never kills the app (0x8badf00d).",
+            references: ["A3.5", "A7.1", "A10.1", "C4.6"]
+        ) { _ in NoWatchdogKill() },
+        Invariant(
+            id: "background-work-held",
+            rule: "No declared work is in flight while the app is in the background with nothing holding it "
+                + "awake (no background task, no BGTask).",
+            references: ["A1.1", "B2.3", "C4.6"]
+        ) { _ in BackgroundWorkHeld() },
+        Invariant(
+            id: "bgtask-registered-in-time",
+            rule: "Every BGTaskScheduler launch handler is registered once, before the app finishes launching.",
+            references: ["C1.1", "C1.3", "C1.4", "C2.4"],
+            applies: { $0.usesTaskScheduler }
+        ) { _ in BGTaskRegisteredInTime() },
+        Invariant(
+            id: "bgtask-completed-once",
+            rule: "Every launched BGTask is completed exactly once, on every path including expiry.",
+            references: ["C4.5", "C4.6", "C4.7"],
+            applies: { $0.usesTaskScheduler }
+        ) { _ in BGTaskCompletedOnce() },
+        Invariant(
+            id: "refresh-stays-scheduled",
+            rule: "A repeating refresh submits its next request on every path of its launch handler, so a "
+                + "request is pending after every launch (liveness, also judged at the end of the run).",
+            references: ["C2.1", "C3.6", "C4.6"],
+            applies: { !$0.repeatingRefreshIdentifiers.isEmpty }
+        ) { RefreshStaysScheduled(identifiers: $0.repeatingRefreshIdentifiers) },
+    ]
+
+    /// The invariant with this id, if any.
+    public static func named(_ id: String) -> Invariant? {
+        all.first { $0.id == id }
+    }
+}

@@ -1,0 +1,68 @@
+public import DeterministicSimulation
+
+/// A property every run must keep, checked by watching the run's event stream.
+///
+/// Each checker keeps its own record of what it has seen (STYLE habit 4) and reports a violation
+/// as one line in terms of the iOS API: task id and name, virtual time, app state.
+///
+/// ```swift
+/// final class NoDoubleEnd: InvariantChecker {
+///     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
+///         if case .endedUnknownTask(let id) = event { return "task \(id) ended twice" }
+///         return nil
+///     }
+/// }
+/// ```
+///
+/// Contract: `observe` is called for every event in order, after ``RunFacts`` has taken it in;
+/// `finish` once at the end of the run. Each returns the messages of the violations it found.
+public protocol InvariantChecker: AnyObject {
+    func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String?
+    func finish(at time: VirtualTime, facts: RunFacts) -> [String]
+}
+
+extension InvariantChecker {
+    public func finish(at time: VirtualTime, facts: RunFacts) -> [String] { [] }
+}
+
+/// A violated invariant: which one, what went wrong, and when.
+public struct Violation: Sendable, Equatable, CustomStringConvertible {
+    public var invariant: String
+    public var message: String
+    public var time: VirtualTime
+
+    public init(invariant: String, message: String, time: VirtualTime) {
+        self.invariant = invariant
+        self.message = message
+        self.time = time
+    }
+
+    public var description: String { "\(invariant) at \(time): \(message)" }
+}
+
+/// An invariant as the harness lists it: its stable id, the rule in one sentence, the reference
+/// rules it rests on, which workloads it applies to, and how to make a checker for one run.
+public struct Invariant: Sendable {
+    /// Kebab-case, stable (CONTRACT.md).
+    public var id: String
+    /// The rule, stated as a property.
+    public var rule: String
+    /// Reference rule ids (A3.2, C4.7, …).
+    public var references: [String]
+    /// Whether the invariant means anything for this workload.
+    public var applies: @Sendable (WorkloadInfo) -> Bool
+    /// A fresh checker for one run of this workload.
+    public var makeChecker: @Sendable (WorkloadInfo) -> any InvariantChecker
+
+    public init(
+        id: String, rule: String, references: [String],
+        applies: @escaping @Sendable (WorkloadInfo) -> Bool = { _ in true },
+        makeChecker: @escaping @Sendable (WorkloadInfo) -> any InvariantChecker
+    ) {
+        self.id = id
+        self.rule = rule
+        self.references = references
+        self.applies = applies
+        self.makeChecker = makeChecker
+    }
+}

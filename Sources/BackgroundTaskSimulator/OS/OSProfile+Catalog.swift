@@ -1,0 +1,63 @@
+import DeterministicSimulation
+
+extension OSProfile {
+    /// Every built-in profile, oldest first.
+    public static let all: [OSProfile] = [ios6, ios12, ios17, ios26]
+
+    /// The profile with this short name, if any.
+    public static func named(_ name: String) -> OSProfile? {
+        all.first { $0.name == name }
+    }
+
+    /// iOS 4-6: about 600 s (A4.1); no BGTaskScheduler, no task limit, no 30 s warning.
+    public static let ios6 = OSProfile(
+        name: "ios6", displayName: "iOS 6",
+        budget: .seconds(600), backgroundLaunchBudget: .seconds(600),
+        expiryLead: .seconds(4), expirationHandlerWatchdog: .seconds(3),
+        budgetResetsOnForeground: true, expirationHandlerOrder: .beginOrder,
+        taskLimit: nil, consoleWording: .legacy, endingInvalidLogs: true,
+        longHeldTaskWarning: nil, longHeldTaskWarningInForeground: false,
+        didEnterBackgroundLimit: .seconds(5), suspensionDelay: .seconds(1),
+        willTerminateOnBackgroundKill: true, forceQuitBlocksBackgroundLaunch: true,
+        supportsScenes: false,
+        hasTaskScheduler: false, hasContinuedProcessing: false,
+        refreshRuntime: .seconds(30), processingRuntime: .seconds(300), taskExpiryLead: .seconds(4),
+        maxPendingRefreshRequests: 1, maxPendingProcessingRequests: 10,
+        continuedProcessingStallLimit: .seconds(30))
+
+    /// iOS 7-12: 180 s from the foreground, 30 s after a background launch (A4.2); the task
+    /// limit of about 1000 (A2.6, iOS 11+). BGTaskScheduler arrived in iOS 13, so none here.
+    public static let ios12: OSProfile = {
+        var profile = ios6
+        profile.name = "ios12"
+        profile.displayName = "iOS 12"
+        profile.budget = .seconds(180)
+        profile.backgroundLaunchBudget = .seconds(30)
+        profile.taskLimit = 1000
+        return profile
+    }()
+
+    /// iOS 13-25: about 30 s (A4.3), modern console wording (A5.2), the 30 s warning (A6.1),
+    /// scenes (B1.3) and BGTaskScheduler (C).
+    public static let ios17: OSProfile = {
+        var profile = ios12
+        profile.name = "ios17"
+        profile.displayName = "iOS 17"
+        profile.budget = .seconds(30)
+        profile.backgroundLaunchBudget = .seconds(30)
+        profile.consoleWording = .modern
+        profile.longHeldTaskWarning = .seconds(30)
+        profile.supportsScenes = true
+        profile.hasTaskScheduler = true
+        return profile
+    }()
+
+    /// iOS 26: as iOS 17, plus BGContinuedProcessingTask (C6).
+    public static let ios26: OSProfile = {
+        var profile = ios17
+        profile.name = "ios26"
+        profile.displayName = "iOS 26"
+        profile.hasContinuedProcessing = true
+        return profile
+    }()
+}

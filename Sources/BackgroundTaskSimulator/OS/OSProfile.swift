@@ -1,0 +1,105 @@
+public import DeterministicSimulation
+
+/// The parameters of one iOS version family: how long the background budget is, when expiration
+/// handlers run, which watchdogs apply, and every rule the reference marks UNCERTAIN, as a value
+/// the scenario can override.
+///
+/// ```swift
+/// var profile = OSProfile.ios17
+/// profile.expiryLeadSeconds = 5          // A3.7 is uncertain: try another lead time
+/// ```
+///
+/// Contract: every field is a plain value; the simulator reads it, never changes it. Times are
+/// whole microseconds (``VirtualDuration``); fields named `…Seconds` in scenario files map onto
+/// them. Rule ids in the field comments point to `reference/ios-background-execution.md`.
+public struct OSProfile: Sendable, Equatable {
+    /// Short name used in scenario files: `ios6`, `ios12`, `ios17`, `ios26`.
+    public var name: String
+    /// A human label, e.g. "iOS 17".
+    public var displayName: String
+
+    // MARK: Background-task budget (A4)
+
+    /// The app-wide budget after moving from the foreground to the background (A4.1-A4.3).
+    public var budget: VirtualDuration
+    /// The budget when the app was launched or resumed in the background (A4.2).
+    public var backgroundLaunchBudget: VirtualDuration
+    /// How long before the deadline the expiration handlers run (A3.7, UNCERTAIN; default 4 s).
+    public var expiryLead: VirtualDuration
+    /// The watchdog on the expiration handlers' total running time (A3.5, UNCERTAIN: "a few
+    /// seconds"); past it the app is killed with 0x8badf00d.
+    public var expirationHandlerWatchdog: VirtualDuration
+    /// Whether the budget starts afresh on every return to the foreground (A4.7, UNCERTAIN).
+    public var budgetResetsOnForeground: Bool
+    /// The order in which the handlers of outstanding tasks are called (A3.5, UNCERTAIN).
+    public var expirationHandlerOrder: ExpirationHandlerOrder
+
+    // MARK: Identifiers, limits and console (A2, A5, A6)
+
+    /// The most tasks a process may hold at once before it is killed with 0xbada5e47 (A2.6,
+    /// iOS 11+); nil means no limit.
+    public var taskLimit: Int?
+    /// Which console wording `endBackgroundTask` uses for an unknown id (A5.2).
+    public var consoleWording: ConsoleWording
+    /// Whether ending `.invalid` logs the unknown-id message (A5.3, UNCERTAIN).
+    public var endingInvalidLogs: Bool
+    /// After how long a held task logs the "created over 30 seconds ago" warning (A6.1, iOS
+    /// 13.4+); nil means the profile has no such warning.
+    public var longHeldTaskWarning: VirtualDuration?
+    /// Whether that warning also fires while the app is in the foreground (A6.2, UNCERTAIN).
+    public var longHeldTaskWarningInForeground: Bool
+
+    // MARK: Lifecycle (A10, B)
+
+    /// How long `applicationDidEnterBackground` may run before the app is killed (A10.1).
+    public var didEnterBackgroundLimit: VirtualDuration
+    /// How long after the last task ends in the background the app is suspended (B2.3 "shortly
+    /// afterward"; the reference gives no number, so this is a parameter; default 1 s).
+    public var suspensionDelay: VirtualDuration
+    /// Whether a system kill of an app running (not suspended) in the background calls
+    /// `applicationWillTerminate` first (B3.1, B3.3 "may be called").
+    public var willTerminateOnBackgroundKill: Bool
+    /// Whether a force-quit stops the system from launching the app for BGTaskScheduler tasks
+    /// (B4.2, OBSERVED).
+    public var forceQuitBlocksBackgroundLaunch: Bool
+    /// Whether the app uses scenes (iOS 13+, B1.3).
+    public var supportsScenes: Bool
+
+    // MARK: BGTaskScheduler (C)
+
+    /// Whether BGTaskScheduler exists (iOS 13+).
+    public var hasTaskScheduler: Bool
+    /// Whether BGContinuedProcessingTask exists (iOS 26+, C6).
+    public var hasContinuedProcessing: Bool
+    /// Runtime given to a `BGAppRefreshTask` (C4.1: "up to 30 seconds").
+    public var refreshRuntime: VirtualDuration
+    /// Runtime given to a `BGProcessingTask` (C4.2: "minutes"; UNCERTAIN, default 5 min).
+    public var processingRuntime: VirtualDuration
+    /// How long before a BGTask's time ends its expiration handler runs (C4.4 "shortly before";
+    /// UNCERTAIN, default 4 s as for A3.7).
+    public var taskExpiryLead: VirtualDuration
+    /// Pending-request limits (C2.2).
+    public var maxPendingRefreshRequests: Int
+    public var maxPendingProcessingRequests: Int
+    /// A continued-processing task with no progress for this long is expired (C6.7, UNCERTAIN;
+    /// default 30 s).
+    public var continuedProcessingStallLimit: VirtualDuration
+
+    /// The order of expiration-handler calls (A3.5 leaves it open).
+    public enum ExpirationHandlerOrder: String, Sendable, CaseIterable {
+        /// Oldest task first.
+        case beginOrder
+        /// Newest task first.
+        case reverseBeginOrder
+        /// An order drawn from the run's choices, so campaigns explore every order.
+        case drawn
+    }
+
+    /// The console message family for ending an unknown task (A5.2).
+    public enum ConsoleWording: String, Sendable, CaseIterable {
+        /// iOS 13+: `Can't end BackgroundTask: no background task exists with identifier 3 (0x3), …`
+        case modern
+        /// About 2016-2017: `Can't endBackgroundTask: no background task exists with identifier 6c, …`
+        case legacy
+    }
+}

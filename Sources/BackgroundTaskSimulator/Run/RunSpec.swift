@@ -1,0 +1,73 @@
+public import DeterministicSimulation
+
+/// Everything one run needs apart from its choices: the OS profile, the environment, the
+/// workload, the invariants, and how long to run.
+///
+/// ```swift
+/// let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: info,
+///                    invariants: Invariant.all, horizon: .seconds(600))
+/// let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(42)))
+/// ```
+///
+/// Contract: a run draws environment actions until ``horizon``, then settles (no new actions;
+/// the app is sent home) for at most ``settleLimit``, so every open task meets its budget;
+/// ``maxSteps`` bounds the scheduler steps of a run that would never end.
+public struct RunSpec: Sendable {
+    public var profile: OSProfile
+    public var environment: EnvironmentConfig
+    public var workload: WorkloadInfo
+    public var invariants: [Invariant]
+    public var horizon: VirtualTime
+    public var settleLimit: VirtualDuration
+    public var maxSteps: Int
+
+    public init(
+        profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, invariants: [Invariant],
+        horizon: VirtualTime, settleLimit: VirtualDuration? = nil, maxSteps: Int = 1_000_000
+    ) {
+        self.profile = profile
+        self.environment = environment
+        self.workload = workload
+        self.invariants = invariants
+        self.horizon = horizon
+        let longest = max(profile.budget, profile.backgroundLaunchBudget, profile.processingRuntime)
+        self.settleLimit = settleLimit ?? longest + .seconds(60)
+        self.maxSteps = maxSteps
+    }
+}
+
+/// Why a run stopped.
+public enum RunStop: String, Sendable, Equatable {
+    /// Nothing was left to run after the horizon.
+    case quiescent
+    /// The settle phase reached its limit with work still scheduled.
+    case settleLimit
+    /// The step cap was reached: the workload keeps scheduling work forever.
+    case stepLimit
+}
+
+/// What one run produced.
+public struct RunOutcome: Sendable {
+    /// The timing-free digest of the run's trace.
+    public var digest: TraceDigest
+    /// How many events the trace has.
+    public var eventCount: Int
+    /// Every violation found, in time order.
+    public var violations: [Violation]
+    /// The trace, when the run kept it.
+    public var trace: [TraceEntry<SimEvent>]
+    /// The choices the run drew: replaying them gives the same run.
+    public var choices: ChoiceSequence
+    /// Virtual time at the end.
+    public var endTime: VirtualTime
+    public var stop: RunStop
+    /// Scheduler steps run.
+    public var steps: Int
+    /// Draws that a replayed sequence could not supply (0 for a seeded run).
+    public var fallbackCount: Int
+
+    /// The first violation of `invariant`, if any.
+    public func firstViolation(of invariant: String) -> Violation? {
+        violations.first { $0.invariant == invariant }
+    }
+}

@@ -1,0 +1,64 @@
+public import DeterministicSimulation
+
+/// Runs one simulated run: device, environment, workload and checkers, wired together.
+///
+/// ```swift
+/// let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: runSeed))
+/// if let first = outcome.violations.first { print(first) }
+/// ```
+///
+/// Contract: deterministic: the same spec and the same choices give the same outcome, including
+/// the digest, in any process. Violations are also recorded in the trace, as `violation` events.
+public enum SimulationRunner {
+    public static func run(_ spec: RunSpec, choices: ChoiceSource, keepTrace: Bool = false) -> RunOutcome {
+        let device = SimulatedDevice(profile: spec.profile, environment: spec.environment,
+                                     workload: spec.workload, choices: choices)
+        let recorder = TraceRecorder<SimEvent>(keepsEntries: keepTrace)
+        let facts = RunFacts()
+        let checkers = spec.invariants.filter { $0.applies(spec.workload) }.map { ($0.id, $0.makeChecker(spec.workload)) }
+        var violations: [Violation] = []
+        func report(_ invariant: String, _ message: String, _ time: VirtualTime) {
+            violations.append(Violation(invariant: invariant, message: message, time: time))
+            recorder.record(.violation(invariant: invariant, message: message), at: time)
+        }
+        device.addSink { event, time in
+            recorder.record(event, at: time)
+            facts.observe(event, at: time)
+            for (id, checker) in checkers {
+                if let message = checker.observe(event, at: time, facts: facts) { report(id, message, time) }
+            }
+        }
+
+        let driver = EnvironmentDriver(device: device, horizon: spec.horizon)
+        driver.start()
+        let scheduler = device.scheduler
+        var stop = RunStop.quiescent
+        if scheduler.run(until: spec.horizon, maxSteps: spec.maxSteps) == .stepLimit {
+            stop = .stepLimit
+        } else {
+            device.emit(.runPhase("settle"))
+            driver.settle()
+            let remaining = spec.maxSteps - scheduler.stepsRun
+            switch scheduler.run(until: spec.horizon + spec.settleLimit, maxSteps: max(0, remaining)) {
+            case .stepLimit: stop = .stepLimit
+            case .reachedTime: stop = settleStop(device)
+            case .idle: stop = .quiescent
+            }
+        }
+        device.emit(.runPhase("end"))
+        for (id, checker) in checkers {
+            for message in checker.finish(at: device.now, facts: facts) { report(id, message, device.now) }
+        }
+        return RunOutcome(
+            digest: recorder.digest, eventCount: recorder.count, violations: violations,
+            trace: recorder.entries, choices: choices.recorded, endTime: device.now, stop: stop,
+            steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount)
+    }
+
+    /// Jobs left after the settle limit only count as "did not settle" if the app is still
+    /// running and not suspended; a suspended or dead app's frozen work is simply never run.
+    private static func settleStop(_ device: SimulatedDevice) -> RunStop {
+        guard let app = device.liveApp, app.state != .suspended else { return .quiescent }
+        return .settleLimit
+    }
+}

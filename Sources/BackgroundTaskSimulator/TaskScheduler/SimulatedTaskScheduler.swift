@@ -1,0 +1,81 @@
+public import BackgroundTaskKit
+public import Foundation
+import DeterministicSimulation
+
+/// One process's `BGTaskScheduler.shared`: the ``TaskSchedulerHost`` workloads use. It forwards
+/// to the device's scheduler daemon, which outlives processes (pending requests survive a kill).
+///
+/// ```swift
+/// _ = context.taskScheduler.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+///     task.setTaskCompleted(success: true)
+/// }
+/// ```
+public final class SimulatedTaskScheduler: TaskSchedulerHost, @unchecked Sendable {
+    // @unchecked: confined to the run's thread.
+    unowned let application: SimulatedApplication
+
+    init(application: SimulatedApplication) { self.application = application }
+
+    private var service: TaskSchedulerService { application.device.taskScheduler }
+
+    public func register(
+        forTaskWithIdentifier identifier: String, using queue: (any WorkQueue)?,
+        launchHandler: @escaping @Sendable (any ScheduledTask) -> Void
+    ) -> Bool {
+        service.register(app: application, identifier: identifier, queue: queue as? SimulatedWorkQueue,
+                         handler: launchHandler)
+    }
+
+    public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
+        try service.submit(request, from: application)
+    }
+
+    public func cancel(taskRequestWithIdentifier identifier: String) {
+        service.cancel(identifier: identifier, from: application)
+    }
+
+    public func cancelAllTaskRequests() {
+        service.cancelAll(from: application)
+    }
+
+    /// Calls back on the process's background queue (C3.4: "may run on a background thread").
+    public func getPendingTaskRequests(completionHandler: @escaping @Sendable ([TaskRequest]) -> Void) {
+        let snapshot = service.pending
+        application.backgroundQueue.async { completionHandler(snapshot) }
+    }
+
+    public var now: Date { VirtualDate.date(for: application.device.now) }
+
+    // MARK: Debugger commands (C5), as API
+
+    /// `_simulateLaunchForTaskWithIdentifier:` (C5.1, C5.4).
+    public func simulateLaunch(forTaskWithIdentifier identifier: String) {
+        service.simulateLaunch(identifier: identifier)
+    }
+
+    /// `_simulateExpirationForTaskWithIdentifier:` (C5.2).
+    public func simulateExpiration(forTaskWithIdentifier identifier: String) {
+        service.simulateExpiration(identifier: identifier)
+    }
+}
+
+/// Maps virtual time to `Date`s: virtual zero is 2026-01-01T00:00:00Z, a fixed epoch, so dates
+/// in traces and requests are the same in every run and process.
+public enum VirtualDate {
+    /// Seconds from 2001-01-01 to 2026-01-01.
+    static let epoch: Double = 788_918_400
+
+    /// The date of a virtual instant.
+    public static func date(for time: VirtualTime) -> Date {
+        Date(timeIntervalSinceReferenceDate: epoch + Double(time.microseconds) / 1_000_000)
+    }
+
+    /// The first virtual instant not before `date` (rounded up to a microsecond).
+    public static func time(for date: Date) -> VirtualTime {
+        let micros = ((date.timeIntervalSinceReferenceDate - epoch) * 1_000_000).rounded(.up)
+        guard micros.isFinite else { return micros > 0 ? VirtualTime(microseconds: .max) : .zero }
+        if micros >= Double(Int64.max) { return VirtualTime(microseconds: .max) }
+        if micros <= Double(Int64.min) { return VirtualTime(microseconds: .min) }
+        return VirtualTime(microseconds: Int64(micros))
+    }
+}

@@ -1,0 +1,206 @@
+import BackgroundTaskKit
+import DeterministicSimulation
+
+/// The device side of BGTaskScheduler (the `dasd` daemon): pending requests, launching apps to
+/// run them, task lifetimes and expiry (C1-C6).
+///
+/// Contract: pending requests belong to the device and survive the app's death (C3.6 consumes a
+/// request only at launch); registrations belong to a process (C1.6). Every rule decision cites
+/// its id.
+final class TaskSchedulerService {
+    unowned let device: SimulatedDevice
+    /// Submitted, not yet launched, in submission order.
+    var pending: [TaskRequest] = []
+    var nextTaskNumber = 1
+
+    init(device: SimulatedDevice) { self.device = device }
+
+    private var profile: OSProfile { device.profile }
+    private var info: WorkloadInfo { device.workload }
+
+    // MARK: Registration (C1)
+
+    func register(app: SimulatedApplication, identifier: String, queue: SimulatedWorkQueue?,
+                  handler: @escaping @Sendable (any ScheduledTask) -> Void) -> Bool {
+        guard app.isAlive, profile.hasTaskScheduler else { return false }
+        guard info.permits(identifier) else {  // C1.2
+            device.emit(.taskRegistered(identifier: identifier, accepted: false))
+            return false
+        }
+        if app.registrations.contains(where: { $0.identifier == identifier }) {  // C1.3
+            app.terminate(.exception(name: "NSInternalInconsistencyException",
+                reason: "Launch handler for task with identifier \(identifier) has already been registered"))
+            return false
+        }
+        let exempt = info.isWildcardIdentifier(identifier)  // C6.2: continued processing is exempt
+        if app.hasFinishedLaunching && !exempt {  // C1.1, C1.4
+            app.terminate(.exception(name: "NSInternalInconsistencyException",
+                reason: "All launch handlers must be registered before application finishes launching"))
+            return false
+        }
+        app.registrations.append(TaskRegistration(identifier: identifier, queue: queue, handler: handler))
+        device.emit(.taskRegistered(identifier: identifier, accepted: true))
+        return true
+    }
+
+    // MARK: Submission (C2, C3)
+
+    func submit(_ request: TaskRequest, from app: SimulatedApplication) throws(TaskSchedulerError) {
+        do {
+            try validate(request, from: app)
+        } catch {
+            device.emit(.requestSubmitted(identifier: request.identifier, kind: request.kind.name, error: "\(error)"))
+            throw error
+        }
+        if !app.registrations.contains(where: { $0.identifier == request.identifier }) {  // C2.4
+            app.terminate(.exception(name: "NSInternalInconsistencyException",
+                reason: "No launch handler registered for task with identifier \(request.identifier)"))
+            return
+        }
+        pending.removeAll { $0.identifier == request.identifier }  // C2.1: replace
+        pending.append(request)
+        device.emit(.requestSubmitted(identifier: request.identifier, kind: request.kind.name, error: nil))
+        if case .continuedProcessing = request.kind, app.state.isForeground {
+            launch(request)  // C6.1: begins immediately if possible
+        }
+    }
+
+    private func validate(_ request: TaskRequest, from app: SimulatedApplication) throws(TaskSchedulerError) {
+        guard profile.hasTaskScheduler, device.isBackgroundRefreshEnabled else { throw .unavailable }  // C2.3
+        guard info.permits(request.identifier) else { throw .notPermitted }  // C2.3
+        switch request.kind {
+        case .appRefresh:
+            guard info.backgroundModes.contains("fetch") else { throw .notPermitted }
+            let others = pending.filter { $0.kind == .appRefresh && $0.identifier != request.identifier }
+            if others.count >= profile.maxPendingRefreshRequests { throw .tooManyPendingTaskRequests }  // C2.2
+        case .processing:
+            guard info.backgroundModes.contains("processing") else { throw .notPermitted }
+            let others = pending.filter { $0.kind.isProcessing && $0.identifier != request.identifier }
+            if others.count >= profile.maxPendingProcessingRequests { throw .tooManyPendingTaskRequests }
+        case .continuedProcessing(_, _, let strategy):
+            guard profile.hasContinuedProcessing else { throw .unavailable }
+            let canRunNow = app.state.isForeground
+                && !device.choices.bool(probability: device.environment.faults.systemBusyProbability)
+            if !canRunNow && strategy == .fail { throw .immediateRunIneligible }  // C6.4
+        }
+    }
+
+    func cancel(identifier: String, from app: SimulatedApplication) {
+        guard app.isAlive else { return }
+        pending.removeAll { $0.identifier == identifier }  // C3.5
+        device.emit(.requestCancelled(identifier: identifier))
+    }
+
+    func cancelAll(from app: SimulatedApplication) {
+        guard app.isAlive else { return }
+        pending.removeAll()
+        device.emit(.requestCancelled(identifier: "*"))
+    }
+
+    // MARK: Launching (C3.6, C4, B4)
+
+    /// Requests the system could launch now: due (C3.1), background refresh on, not blocked by a
+    /// force-quit (B4.2), network present when required (C3.3), app not in use (C4.2).
+    func eligibleRequests() -> [TaskRequest] {
+        guard device.isBackgroundRefreshEnabled,
+            !(device.blockedByForceQuit && profile.forceQuitBlocksBackgroundLaunch)
+        else { return [] }
+        let foreground = device.liveApp?.state.isForeground ?? false
+        return pending.filter { request in
+            if let date = request.earliestBeginDate, !request.kind.isContinuedProcessing,  // C6.3
+                VirtualDate.time(for: date) > device.now
+            {
+                return false
+            }
+            switch request.kind {
+            case .appRefresh: return !foreground
+            case .processing(let network, _): return !foreground && (!network || device.isNetworkAvailable)
+            case .continuedProcessing: return foreground
+            }
+        }
+    }
+
+    /// Launches `request`: consumes it (C3.6), then starts, resumes or uses the app (B4.1).
+    func launch(_ request: TaskRequest) {
+        pending.removeAll { $0.identifier == request.identifier }
+        let number = nextTaskNumber
+        nextTaskNumber += 1
+        let app: SimulatedApplication
+        if let live = device.liveApp {
+            app = live
+            if app.state == .suspended { app.resumeInBackground() }
+        } else {
+            guard let launched = device.launchProcess(inBackground: true) else { return }
+            app = launched
+        }
+        let launch = PendingLaunch(request: request, number: number)
+        if app.hasFinishedLaunching {
+            dispatchLaunch(launch, in: app)
+        } else {
+            app.launchesAfterStartup.append(launch)
+        }
+    }
+
+    /// Calls the launch handler on the registration queue (C1.5) and arms the task's expiry.
+    func dispatchLaunch(_ launch: PendingLaunch, in app: SimulatedApplication) {
+        guard app.isAlive else { return }
+        let request = launch.request
+        guard let registration = app.registrations.first(where: { $0.identifier == request.identifier }) else {
+            app.terminate(.exception(name: "NSInternalInconsistencyException",  // C1.1
+                reason: "No launch handler registered for task with identifier \(request.identifier)"))
+            return
+        }
+        let bound = SimulatedBGTask(identifier: request.identifier, kind: request.kind, number: launch.number,
+                                    queue: registration.queue ?? app.backgroundQueueImpl, service: self)
+        bound.app = app
+        app.runningTasks.append(bound)
+        app.cancelSuspension()
+        device.emit(.bgTaskLaunched(identifier: bound.identifier, task: bound.number, kind: bound.kind.name))
+        armExpiry(of: bound)
+        let handler = registration.handler
+        bound.queue?.async { handler(bound) }
+    }
+
+    private func armExpiry(of task: SimulatedBGTask) {
+        let runtime: VirtualDuration
+        switch task.kind {
+        case .appRefresh: runtime = profile.refreshRuntime  // C4.1
+        case .processing: runtime = profile.processingRuntime  // C4.2
+        case .continuedProcessing:  // C6.7, C6.8: no time limit, but stalls expire
+            let limit = profile.continuedProcessingStallLimit
+            task.timers.append(device.scheduler.repeating(every: limit, on: device.systemQueue) { [self, task] in
+                if !task.progressChangedSinceCheck { expire(task) }
+                task.progressChangedSinceCheck = false
+            })
+            return
+        }
+        let start = device.now
+        task.timers.append(device.scheduler.async(at: start + runtime - profile.taskExpiryLead, on: device.systemQueue) {
+            [self, task] in expire(task)
+        })
+        task.timers.append(device.scheduler.async(at: start + runtime, on: device.systemQueue) { [task] in
+            guard !task.isCompleted, let app = task.app, app.isAlive else { return }
+            app.terminate(.watchdog(detail:  // C4.6
+                "\(task.kind.name) task \(task.identifier) was not completed before its time expired (C4.6)"))
+        })
+    }
+}
+
+/// A request the system has consumed (C3.6) and will hand to the launch handler once the process
+/// has finished launching.
+struct PendingLaunch {
+    let request: TaskRequest
+    let number: Int
+}
+
+extension TaskRequest.Kind {
+    var isProcessing: Bool {
+        if case .processing = self { return true }
+        return false
+    }
+
+    var isContinuedProcessing: Bool {
+        if case .continuedProcessing = self { return true }
+        return false
+    }
+}

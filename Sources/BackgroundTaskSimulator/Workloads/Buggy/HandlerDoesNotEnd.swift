@@ -1,0 +1,38 @@
+import BackgroundTaskKit
+
+/// P2: the expiration handler only cancels the work (or only logs) and does not end the task
+/// (mixpanel-iphone PR #3, urbanairship PR #61). When the work outlives the budget the task is
+/// still open after the handlers return (A3.6) and the watchdog kills the app (A7.1).
+///
+/// Expected: `expiry-ends-task`.
+final class HandlerDoesNotEndUploader: Workload, @unchecked Sendable {
+    // @unchecked: workloads are confined to the run's thread.
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        observation = app.addLifecycleObserver { event in
+            guard event == .didEnterBackground else { return }
+            let work = context.startWork("flush-events")
+            var taskID = BackgroundTaskIdentifier.invalid
+            let box = IdentifierBox()
+            taskID = app.beginBackgroundTask(withName: "flush-events") {
+                work.cancel()  // the bug: cancels the work, never ends the task
+            }
+            box.id = taskID
+            app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
+                app.mainQueue.async {
+                    guard !work.isDone else { return }
+                    work.finish()
+                    app.endBackgroundTask(box.id)
+                }
+            }
+        }
+    }
+}
+
+/// A mutable identifier shared between closures of one run.
+final class IdentifierBox: @unchecked Sendable {
+    // @unchecked: confined to the run's thread.
+    var id = BackgroundTaskIdentifier.invalid
+}

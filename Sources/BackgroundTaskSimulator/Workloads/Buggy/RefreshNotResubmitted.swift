@@ -1,0 +1,40 @@
+import BackgroundTaskKit
+import Foundation
+
+/// P8: Apple's sample pattern as often copied: the refresh handler schedules the next refresh
+/// only when the refresh succeeds, so an expiry (or a failed fetch) ends the chain (C3.6: a
+/// launch consumes the request).
+///
+/// Expected: `refresh-stays-scheduled`.
+final class RefreshNotResubmittedApp: Workload, @unchecked Sendable {
+    // @unchecked: workloads are confined to the run's thread.
+    static let refresh = "com.example.bgapp.refresh"
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let scheduler = context.taskScheduler
+        let app = context.application
+        _ = scheduler.register(forTaskWithIdentifier: Self.refresh, using: nil) { task in
+            let work = context.startWork("refresh")
+            task.expirationHandler = {
+                work.cancel()
+                task.setTaskCompleted(success: false)  // the bug: no resubmission on this path
+            }
+            app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
+                guard !work.isDone else { return }
+                work.finish()
+                Self.schedule(scheduler)  // only on success
+                task.setTaskCompleted(success: true)
+            }
+        }
+        observation = app.addLifecycleObserver { event in
+            if event == .didEnterBackground { Self.schedule(scheduler) }
+        }
+    }
+
+    static func schedule(_ scheduler: SimulatedTaskScheduler) {
+        let request = TaskRequest(identifier: refresh, kind: .appRefresh,
+                                  earliestBeginDate: scheduler.now.addingTimeInterval(5 * 60))
+        try? scheduler.submit(request)
+    }
+}

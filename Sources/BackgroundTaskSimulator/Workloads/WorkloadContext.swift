@@ -1,0 +1,88 @@
+public import BackgroundTaskKit
+import DeterministicSimulation
+
+/// What a workload instance gets from the simulated iOS: its process's hosts, the network, work
+/// durations drawn from the run's choices, and work items that let the harness see whether work
+/// was protected by a background task.
+///
+/// ```swift
+/// let work = context.startWork("upload")
+/// context.application.backgroundQueue.asyncAfter(context.drawWorkDuration()) { work.finish() }
+/// ```
+public final class WorkloadContext: @unchecked Sendable {
+    // @unchecked: confined to the run's thread.
+    /// The process's `UIApplication`: background tasks, state, lifecycle, queues.
+    public let application: SimulatedApplication
+    /// The process's `BGTaskScheduler`.
+    public let taskScheduler: SimulatedTaskScheduler
+
+    init(application: SimulatedApplication) {
+        self.application = application
+        self.taskScheduler = SimulatedTaskScheduler(application: application)
+    }
+
+    private var device: SimulatedDevice { application.device }
+
+    /// The app host as BackgroundTaskKit sees it.
+    public var host: any ApplicationHost { application }
+
+    /// Whether the network is reachable now (the environment turns it off and on).
+    public var isNetworkAvailable: Bool { device.isNetworkAvailable }
+
+    /// How long one piece of work takes, drawn from the scenario's work-duration range.
+    public func drawWorkDuration() -> Duration {
+        let timing = device.environment.work
+        return device.choices.duration(in: timing.minimum...timing.maximum).duration
+    }
+
+    /// A duration drawn from `range` (log-uniform by decade, so short and long both occur).
+    public func drawDuration(in range: ClosedRange<Duration>) -> Duration {
+        device.choices.duration(in: VirtualDuration(range.lowerBound)...VirtualDuration(range.upperBound)).duration
+    }
+
+    /// A yes/no decision with probability `probability`, drawn from the run's choices.
+    public func draw(probability: Double) -> Bool {
+        device.choices.bool(probability: probability)
+    }
+
+    /// An integer in `range`, drawn from the run's choices.
+    public func drawInt(in range: ClosedRange<Int>) -> Int {
+        device.choices.int(in: range)
+    }
+
+    /// Declares a piece of work that must not be cut short by suspension: the harness checks
+    /// that something holds the app awake while it is in flight in the background.
+    public func startWork(_ name: String) -> WorkItem {
+        let id = device.nextWorkID
+        device.nextWorkID += 1
+        device.emit(.workStarted(id: id, name: name))
+        return WorkItem(id: id, name: name, device: device)
+    }
+}
+
+/// A declared piece of client work. ``finish()`` or ``cancel()`` ends it; both are idempotent.
+public final class WorkItem: @unchecked Sendable {
+    // @unchecked: confined to the run's thread.
+    public let id: Int
+    public let name: String
+    public private(set) var isDone = false
+    private unowned let device: SimulatedDevice
+
+    init(id: Int, name: String, device: SimulatedDevice) {
+        self.id = id
+        self.name = name
+        self.device = device
+    }
+
+    /// The work completed.
+    public func finish() { end(cancelled: false) }
+
+    /// The work was stopped early (for example by an expiration handler).
+    public func cancel() { end(cancelled: true) }
+
+    private func end(cancelled: Bool) {
+        guard !isDone else { return }
+        isDone = true
+        device.emit(.workFinished(id: id, name: name, cancelled: cancelled))
+    }
+}
