@@ -7,8 +7,7 @@ extension Scheduler {
     ///
     /// - Complexity: O(q) for `q` queues, plus the lazy release of cancelled jobs it meets.
     public var nextEligibleTime: VirtualTime? {
-        let earliest = earliestEligibleMicroseconds()
-        return earliest.map { VirtualTime(microseconds: $0) }
+        core.earliestEligibleTime().map { VirtualTime(microseconds: $0) }
     }
 
     /// Runs exactly one job due no later than `limit`, choosing among candidates as described on
@@ -22,25 +21,20 @@ extension Scheduler {
     /// at most `limit`). Returns `false`, leaving the clock untouched, when no job on an unfrozen
     /// queue is due by `limit`.
     /// - Precondition: not called from inside a job (steps do not nest).
-    /// - Complexity: O(q + w log n); no allocation once the scratch buffers have grown.
+    /// - Complexity: O(q + w² + log n); no allocation once the scratch buffers have grown.
     @discardableResult
     public func step(until limit: VirtualTime) -> Bool {
-        precondition(!isRunningJob, "Scheduler.step called from inside a job: steps do not nest")
-        guard let earliest = earliestEligibleMicroseconds(), earliest <= limit.microseconds else {
-            return false
+        guard let taken = core.takeNextJob(limit: limit.microseconds, clock: clock, choices: choices)
+        else { return false }
+        if let onJobStart {
+            onJobStart(
+                JobInfo(
+                    job: JobID(rawValue: taken.job.number), queue: QueueID(rawValue: taken.queue),
+                    time: VirtualTime(microseconds: taken.startTime), isTimer: taken.isTimer,
+                    dueTime: VirtualTime(microseconds: taken.job.time)))
         }
-        if earliest > clock.now.microseconds {
-            clock.advance(to: VirtualTime(microseconds: earliest))
-        }
-        gatherCandidates(now: clock.now.microseconds)
-        let chosen: Candidate
-        if candidates.count == 1 {
-            chosen = candidates[0]
-        } else {
-            chosen = candidates[Int(choices.draw(below: UInt64(candidates.count)))]
-        }
-        let job = queues[chosen.queue].heap.remove(at: chosen.heapIndex)
-        runJob(job, queue: chosen.queue)
+        taken.work()
+        core.finish(taken)
         return true
     }
 
@@ -61,7 +55,7 @@ extension Scheduler {
         var steps = 0
         while true {
             if steps >= maxSteps {
-                if let earliest = earliestEligibleMicroseconds(), earliest <= limit.microseconds {
+                if let earliest = core.earliestEligibleTime(), earliest <= limit.microseconds {
                     return .stepLimit
                 }
                 break
@@ -70,7 +64,7 @@ extension Scheduler {
             steps += 1
         }
         clock.advance(to: limit)
-        return earliestEligibleMicroseconds() == nil ? .idle : .reachedTime
+        return core.earliestEligibleTime() == nil ? .idle : .reachedTime
     }
 
     /// Runs jobs, whatever their due time, until nothing runnable is left.
@@ -90,62 +84,10 @@ extension Scheduler {
         var steps = 0
         while true {
             if steps >= maxSteps {
-                return earliestEligibleMicroseconds() == nil ? .idle : .stepLimit
+                return core.earliestEligibleTime() == nil ? .idle : .stepLimit
             }
             if !step(until: .distantFuture) { return .idle }
             steps += 1
-        }
-    }
-
-    /// The earliest due time on an unfrozen queue, releasing cancelled jobs found at the fronts.
-    func earliestEligibleMicroseconds() -> Int64? {
-        var earliest: Int64?
-        for queueIndex in queues.indices where !queues[queueIndex].isFrozen {
-            guard let first = firstLiveJob(inQueue: queueIndex) else { continue }
-            if earliest.map({ first.time < $0 }) ?? true { earliest = first.time }
-        }
-        return earliest
-    }
-
-    /// The front job of a queue, after releasing cancelled jobs at the front.
-    func firstLiveJob(inQueue queueIndex: Int) -> ScheduledJob? {
-        while let first = queues[queueIndex].heap.first {
-            if !jobs.isFinished(first.number) { return first }
-            _ = queues[queueIndex].heap.removeFirst()
-            jobs.release(first.slot)
-        }
-        return nil
-    }
-
-    /// Runs one job taken off its queue: marks a one-shot job finished, calls the hook and the
-    /// work, and puts a repeating timer back unless it was cancelled meanwhile.
-    func runJob(_ job: ScheduledJob, queue queueIndex: Int) {
-        let work = jobs.work(at: job.slot)
-        let interval = jobs.interval(at: job.slot)
-        let isTimer = jobs.isTimer(at: job.slot)
-        let startTime = clock.now
-        if interval == 0 {
-            jobs.markFinished(job.number)
-            jobs.release(job.slot)
-            pendingJobCount -= 1
-        }
-        stepsRun += 1
-        if let onJobStart {
-            onJobStart(
-                JobInfo(
-                    job: JobID(rawValue: job.number), queue: QueueID(rawValue: queueIndex),
-                    time: startTime, isTimer: isTimer,
-                    dueTime: VirtualTime(microseconds: job.time)))
-        }
-        isRunningJob = true
-        work()
-        isRunningJob = false
-        guard interval != 0 else { return }
-        if jobs.isFinished(job.number) {
-            jobs.release(job.slot)
-        } else {
-            let next = Saturating.add(startTime.microseconds, interval)
-            queues[queueIndex].heap.insert(ScheduledJob(time: next, number: job.number, slot: job.slot))
         }
     }
 }

@@ -81,23 +81,16 @@ extension Scheduler {
     /// The job's closure is released when it reaches the front of its queue.
     /// - Complexity: O(1).
     public func cancel(_ job: JobID) {
-        let number = job.rawValue
-        guard jobs.isKnown(number), !jobs.isFinished(number) else { return }
-        jobs.markFinished(number)
-        pendingJobCount -= 1
+        core.cancel(job)
     }
 
-    /// Stores a job and puts it in its queue's heap, due no earlier than now.
+    /// Schedules a job through the core, due no earlier than now.
     func enqueue(
         dueAt time: Int64, on queue: QueueID, interval: Int64, isTimer: Bool,
         _ work: @escaping () -> Void
     ) -> JobID {
-        let queueIndex = index(of: queue)
-        let number = jobs.takeNumber()
-        let slot = jobs.store(work, interval: interval, isTimer: isTimer)
-        let due = max(time, clock.now.microseconds)
-        queues[queueIndex].heap.insert(ScheduledJob(time: due, number: number, slot: slot))
-        pendingJobCount += 1
-        return JobID(rawValue: number)
+        let now = clock.now.microseconds
+        return core.enqueue(
+            dueAt: time, now: now, on: queue, interval: interval, isTimer: isTimer, work)
     }
 }

@@ -48,28 +48,14 @@ public final class Scheduler {
     public var onJobStart: ((JobInfo) -> Void)?
 
     /// The number of jobs run so far, over the scheduler's life.
-    public internal(set) var stepsRun = 0
+    public var stepsRun: Int { core.stepsRun }
 
     /// The number of jobs not cancelled and not yet run, frozen queues included. A repeating timer
     /// counts as one until it is cancelled.
-    public internal(set) var pendingJobCount = 0
+    public var pendingJobCount: Int { core.pendingJobCount }
 
-    /// The queues, by creation index.
-    var queues: [SimulatedQueue] = []
-    /// Closures and finished bits.
-    var jobs = JobTable()
-    /// Scratch: the candidates of the current step (reused to avoid allocation).
-    var candidates: [Candidate] = []
-    /// Scratch: heap positions to visit while collecting a concurrent queue's candidates.
-    var frontier: [Int] = []
-    /// Whether a job is running (steps may not nest).
-    var isRunningJob = false
-
-    /// A job offered in the current step: its queue and its position in that queue's heap.
-    struct Candidate {
-        var queue: Int
-        var heapIndex: Int
-    }
+    /// The mutable state, accessed once per operation (see ``SchedulerCore``).
+    var core = SchedulerCore()
 
     /// Creates a scheduler with only the main queue.
     ///
@@ -84,7 +70,6 @@ public final class Scheduler {
     public init(choices: ChoiceSource, clock: VirtualClock = VirtualClock()) {
         self.choices = choices
         self.clock = clock
-        queues.append(SimulatedQueue(label: "main", kind: .serial))
         mainQueue = QueueID(rawValue: 0)
     }
 
@@ -103,8 +88,8 @@ public final class Scheduler {
     /// - Returns: the new queue's id.
     /// - Complexity: O(1) amortized.
     public func makeQueue(label: String, kind: QueueKind) -> QueueID {
-        queues.append(SimulatedQueue(label: label, kind: kind))
-        return QueueID(rawValue: queues.count - 1)
+        core.queues.append(SimulatedQueue(label: label, kind: kind))
+        return QueueID(rawValue: core.queues.count - 1)
     }
 
     /// The label a queue was created with.
@@ -115,7 +100,7 @@ public final class Scheduler {
     ///
     /// - Precondition: `queue` was made by this scheduler.
     public func label(of queue: QueueID) -> String {
-        queues[index(of: queue)].label
+        core.queues[core.index(of: queue)].label
     }
 
     /// The kind a queue was created with.
@@ -126,11 +111,11 @@ public final class Scheduler {
     ///
     /// - Precondition: `queue` was made by this scheduler.
     public func kind(of queue: QueueID) -> QueueKind {
-        queues[index(of: queue)].kind
+        core.queues[core.index(of: queue)].kind
     }
 
     /// The number of queues, the main queue included.
-    public var queueCount: Int { queues.count }
+    public var queueCount: Int { core.queues.count }
 
     /// Stops a queue from running anything (a suspended app); its jobs wait, and timers that
     /// fall due meanwhile fire once after ``thaw(_:)``.
@@ -141,7 +126,7 @@ public final class Scheduler {
     ///
     /// - Precondition: `queue` was made by this scheduler. Freezing a frozen queue does nothing.
     public func freeze(_ queue: QueueID) {
-        queues[index(of: queue)].isFrozen = true
+        core.queues[core.index(of: queue)].isFrozen = true
     }
 
     /// Lets a frozen queue run again; its waiting jobs become candidates as usual.
@@ -152,7 +137,7 @@ public final class Scheduler {
     ///
     /// - Precondition: `queue` was made by this scheduler. Thawing a running queue does nothing.
     public func thaw(_ queue: QueueID) {
-        queues[index(of: queue)].isFrozen = false
+        core.queues[core.index(of: queue)].isFrozen = false
     }
 
     /// Whether a queue is frozen.
@@ -163,15 +148,6 @@ public final class Scheduler {
     ///
     /// - Precondition: `queue` was made by this scheduler.
     public func isFrozen(_ queue: QueueID) -> Bool {
-        queues[index(of: queue)].isFrozen
-    }
-
-    /// The array index of a queue, checking that it exists.
-    @inline(__always)
-    func index(of queue: QueueID) -> Int {
-        precondition(
-            queue.rawValue >= 0 && queue.rawValue < queues.count,
-            "unknown queue \(queue.rawValue): it was not made by this scheduler")
-        return queue.rawValue
+        core.queues[core.index(of: queue)].isFrozen
     }
 }

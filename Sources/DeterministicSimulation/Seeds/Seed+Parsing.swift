@@ -38,7 +38,8 @@ extension Seed {
         var value: UInt64 = 0
         for byte in digits {
             guard let digit = hexDigitValue(byte) else {
-                throw SeedParseError(text: text, reason: "\(describe(byte)) is not a hex digit")
+                throw SeedParseError(
+                    text: text, reason: "\(TextEscaping.describeByte(byte)) is not a hex digit")
             }
             value = value &<< 4 | digit
         }
@@ -57,7 +58,7 @@ extension Seed {
         for byte in digits {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
                 throw SeedParseError(
-                    text: text, reason: "\(describe(byte)) is not a decimal digit")
+                    text: text, reason: "\(TextEscaping.describeByte(byte)) is not a decimal digit")
             }
             let (times10, o1) = value.multipliedReportingOverflow(by: 10)
             let (sum, o2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
@@ -77,14 +78,5 @@ extension Seed {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt64(byte - UInt8(ascii: "A") + 10)
         default: nil
         }
-    }
-
-    /// A byte of the input for a message: the ASCII character quoted, or its hex code.
-    private static func describe(_ byte: UInt8) -> String {
-        if byte >= 0x21, byte < 0x7f {
-            return TextEscaping.quoted(String(UnicodeScalar(byte)))
-        }
-        if byte == 0x20 { return "a space" }
-        return "byte 0x" + String(byte, radix: 16)
     }
 }

@@ -44,9 +44,7 @@ enum Base64URL {
         var bits = 0
         for (position, character) in zip(text.indices, text) {
             guard let sextet = sextetValue(character) else {
-                let shown = character >= 0x21 && character < 0x7f
-                    ? TextEscaping.quoted(String(UnicodeScalar(character)))
-                    : "byte 0x" + String(character, radix: 16)
+                let shown = TextEscaping.describeByte(character)
                 throw ChoiceTokenError(
                     reason: "invalid character \(shown) at offset \(offset + position - text.startIndex)"
                         + "; tokens use base64url (A-Z a-z 0-9 - _) without padding")

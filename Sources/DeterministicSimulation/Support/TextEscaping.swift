@@ -24,4 +24,12 @@ enum TextEscaping {
         }
         return result + "\""
     }
+
+    /// One byte of ASCII input for a message: a printable character quoted (`"Z"`), a space as
+    /// `a space`, anything else as its hex code (`byte 0x0a`).
+    static func describeByte(_ byte: UInt8) -> String {
+        if byte >= 0x21, byte < 0x7f { return quoted(String(UnicodeScalar(byte))) }
+        if byte == 0x20 { return "a space" }
+        return "byte 0x" + String(byte, radix: 16)
+    }
 }

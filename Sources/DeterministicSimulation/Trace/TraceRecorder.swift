@@ -18,11 +18,11 @@ public final class TraceRecorder<Event: TraceEventRepresentable> {
     /// Whether ``entries`` are kept.
     public let keepsEntries: Bool
     /// The running hash over (time, event hash) pairs.
-    private var hasher = StableHasher()
-    /// The recorded entries (empty when ``keepsEntries`` is false).
-    public private(set) var entries: [TraceEntry<Event>] = []
-    /// The number of events recorded (kept or not).
-    public private(set) var count = 0
+    @usableFromInline internal var hasher = StableHasher()
+    /// Storage behind ``entries``.
+    @usableFromInline internal var storedEntries: [TraceEntry<Event>] = []
+    /// Storage behind ``count``.
+    @usableFromInline internal var storedCount = 0
 
     /// Creates an empty recorder.
     ///
@@ -36,23 +36,31 @@ public final class TraceRecorder<Event: TraceEventRepresentable> {
         self.keepsEntries = keepsEntries
     }
 
+    /// The recorded entries, oldest first (empty when ``keepsEntries`` is false).
+    public var entries: [TraceEntry<Event>] { storedEntries }
+
+    /// The number of events recorded (kept or not).
+    public var count: Int { storedCount }
+
     /// Records `event` as happening at `time`.
     ///
     /// ```swift
     /// trace.record(.began(task: id), at: scheduler.now)
     /// ```
     ///
+    /// Inlinable, so it is specialized for the caller's event type.
     /// - Parameters:
     ///   - event: what happened.
     ///   - time: when; usually the clock's `now`.
+    @inlinable
     public func record(_ event: Event, at time: VirtualTime) {
         var eventHasher = StableHasher()
         event.hash(into: &eventHasher)
         hasher.combine(time.microseconds)
         hasher.combine(eventHasher.finalize())
-        count += 1
+        storedCount += 1
         if keepsEntries {
-            entries.append(TraceEntry(time: time, event: event))
+            storedEntries.append(TraceEntry(time: time, event: event))
         }
     }
 
