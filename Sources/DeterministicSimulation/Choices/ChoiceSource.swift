@@ -1,0 +1,139 @@
+/// The one place a run's random decisions come from: random from a seed, or replayed from a
+/// recorded ``ChoiceSequence``.
+///
+/// Every draw records its outcome, so ``recorded`` replays the run exactly. In replay mode a value
+/// that does not fit its draw (a "misfit", `value >= bound`) or a draw past the end of the sequence
+/// (an "exhausted" draw) yields 0, the simplest outcome, and is counted in ``fallbackCount``: an
+/// edited or truncated sequence always runs to completion, which is what a shrinker needs.
+///
+/// ```swift
+/// let choices = ChoiceSource(seed: runSeed.derive("workload"))
+/// let uploads = choices.int(in: 1...5)
+/// let failsFirst = choices.bool(probability: 0.3)
+/// let replay = ChoiceSource(replaying: choices.recorded)
+/// replay.int(in: 1...5) == uploads && replay.bool(probability: 0.3) == failsFirst   // true
+/// ```
+///
+/// Contract: a draw with only one possible outcome (bound 0 or 1, a one-element range, p <= 0 or
+/// p >= 1, one nonzero weight) returns it without consuming or recording anything, in both modes.
+/// Not thread-safe: one run, one thread. Draws are O(1) amortized (weights: O(n)).
+public final class ChoiceSource {
+    /// The generator in random mode; unused when replaying.
+    private var generator: Xoshiro256StarStar
+    /// The sequence being replayed (empty in random mode).
+    private let replayValues: [UInt64]
+    /// The position of the next replayed value.
+    private var replayCursor = 0
+    /// The outcomes so far.
+    private var outcomes: [UInt64] = []
+
+    /// Whether this source replays a sequence (`true`) or draws from a seeded generator.
+    public let isReplaying: Bool
+
+    /// Misfit and exhausted draws so far in replay mode; always 0 in random mode.
+    ///
+    /// A replay of an unedited recording has 0 fallbacks; a shrinker can prefer candidates with
+    /// fewer of them.
+    public private(set) var fallbackCount = 0
+
+    /// A random source: draws come from `Xoshiro256StarStar(seed: seed.rawValue)`.
+    ///
+    /// ```swift
+    /// let choices = ChoiceSource(seed: Seed(0x2a))
+    /// ```
+    ///
+    /// - Parameter seed: the run's (or subsystem's) seed.
+    public init(seed: Seed) {
+        generator = Xoshiro256StarStar(seed: seed.rawValue)
+        replayValues = []
+        isReplaying = false
+    }
+
+    /// A replaying source: draw `i` returns value `i` of `sequence` when it fits.
+    ///
+    /// ```swift
+    /// let replay = ChoiceSource(replaying: try ChoiceSequence(token: "c1.AAGsAg"))
+    /// ```
+    ///
+    /// - Parameter sequence: a recording, possibly edited or truncated.
+    public init(replaying sequence: ChoiceSequence) {
+        generator = Xoshiro256StarStar(seed: 0)
+        replayValues = sequence.values
+        outcomes.reserveCapacity(sequence.values.count)
+        isReplaying = true
+    }
+
+    /// The outcomes drawn so far, in order: replaying them repeats every decision.
+    ///
+    /// - Complexity: O(1) (the array is shared copy-on-write).
+    public var recorded: ChoiceSequence { ChoiceSequence(outcomes) }
+
+    /// The number of recorded draws so far (draws with one possible outcome are not counted).
+    public var drawCount: Int { outcomes.count }
+
+    /// A value in `0..<bound`; 0 is the simplest.
+    ///
+    /// ```swift
+    /// let queueIndex = Int(choices.draw(below: 3))   // 0, 1 or 2
+    /// ```
+    ///
+    /// Contract: `bound` 0 or 1 returns 0 without consuming or recording anything. Otherwise, in
+    /// random mode the value is `Xoshiro256StarStar.next(below: bound)`; in replay mode it is the
+    /// next recorded value if it is below `bound`, else 0 (a misfit, which still consumes the
+    /// recorded value); past the end it is 0 (exhausted). The returned value is always recorded.
+    ///
+    /// - Parameter bound: the number of possible outcomes.
+    /// - Complexity: O(1) amortized, no allocation beyond the recording's growth.
+    public func draw(below bound: UInt64) -> UInt64 {
+        if bound <= 1 { return 0 }
+        let value: UInt64
+        if isReplaying {
+            value = nextReplayed(below: bound)
+        } else {
+            value = generator.next(below: bound)
+        }
+        outcomes.append(value)
+        return value
+    }
+
+    /// The next replayed value if it is below `bound`, otherwise 0 (counting a fallback).
+    /// Consumes one recorded value if any is left.
+    internal func nextReplayed(below bound: UInt64) -> UInt64 {
+        guard replayCursor < replayValues.count else {
+            fallbackCount += 1
+            return 0
+        }
+        let value = replayValues[replayCursor]
+        replayCursor += 1
+        if value < bound { return value }
+        fallbackCount += 1
+        return 0
+    }
+
+    /// Consumes one replayed value and returns it as is (`nil` past the end, counting a
+    /// fallback); for draws that validate outcomes themselves, like weighted picks.
+    internal func nextReplayedRaw() -> UInt64? {
+        guard replayCursor < replayValues.count else {
+            fallbackCount += 1
+            return nil
+        }
+        let value = replayValues[replayCursor]
+        replayCursor += 1
+        return value
+    }
+
+    /// Counts one replayed value that was unusable.
+    internal func countFallback() {
+        fallbackCount += 1
+    }
+
+    /// Records an outcome decided by a caller in this module.
+    internal func record(_ outcome: UInt64) {
+        outcomes.append(outcome)
+    }
+
+    /// Gives the random generator to a caller in this module for one draw.
+    internal func withGenerator<R>(_ body: (inout Xoshiro256StarStar) -> R) -> R {
+        body(&generator)
+    }
+}

@@ -1,0 +1,93 @@
+extension Scheduler {
+    /// The earliest due time of a pending job on an unfrozen queue; `nil` if there is none.
+    ///
+    /// ```swift
+    /// if let next = scheduler.nextEligibleTime, next > horizon { /* nothing more before it */ }
+    /// ```
+    ///
+    /// - Complexity: O(q) for `q` queues, plus the lazy release of cancelled jobs it meets.
+    public var nextEligibleTime: VirtualTime? {
+        core.earliestEligibleTime().map { VirtualTime(microseconds: $0) }
+    }
+
+    /// Runs exactly one job due no later than `limit`, choosing among candidates as described on
+    /// ``Scheduler``.
+    ///
+    /// ```swift
+    /// while scheduler.step(until: .seconds(10)) { checkInvariants() }
+    /// ```
+    ///
+    /// Contract: if no job is ready, the clock first advances to the earliest due time (which is
+    /// at most `limit`). Returns `false`, leaving the clock untouched, when no job on an unfrozen
+    /// queue is due by `limit`.
+    /// - Precondition: not called from inside a job (steps do not nest).
+    /// - Complexity: O(q + w² + log n); no allocation once the scratch buffers have grown.
+    @discardableResult
+    public func step(until limit: VirtualTime) -> Bool {
+        guard let taken = core.takeNextJob(limit: limit.microseconds, clock: clock, choices: choices)
+        else { return false }
+        if let onJobStart {
+            onJobStart(
+                JobInfo(
+                    job: JobID(rawValue: taken.job.number), queue: QueueID(rawValue: taken.queue),
+                    time: VirtualTime(microseconds: taken.startTime), isTimer: taken.isTimer,
+                    dueTime: VirtualTime(microseconds: taken.job.time)))
+        }
+        taken.work()
+        core.finish(taken)
+        return true
+    }
+
+    /// Runs jobs until none is due by `limit`, then moves the clock to `limit`.
+    ///
+    /// ```swift
+    /// let stop = scheduler.run(until: .seconds(600), maxSteps: 1_000_000)
+    /// ```
+    ///
+    /// Contract: returns `.stepLimit` (clock not moved to `limit`) if `maxSteps` steps ran and a job
+    /// due by `limit` is still runnable. Otherwise advances the clock to `limit` if it is later
+    /// and returns `.reachedTime` if a runnable job remains (due after `limit`), or `.idle` if
+    /// nothing runnable remains (jobs on frozen queues may still be pending).
+    /// - Parameters:
+    ///   - limit: the horizon.
+    ///   - maxSteps: the most jobs to run in this call (livelock guard).
+    public func run(until limit: VirtualTime, maxSteps: Int = .max) -> SchedulerStop {
+        var steps = 0
+        while true {
+            if steps >= maxSteps {
+                if let earliest = core.earliestEligibleTime(), earliest <= limit.microseconds {
+                    return .stepLimit
+                }
+                break
+            }
+            if !step(until: limit) { break }
+            steps += 1
+        }
+        clock.advance(to: limit)
+        return core.earliestEligibleTime() == nil ? .idle : .reachedTime
+    }
+
+    /// Runs jobs, whatever their due time, until nothing runnable is left.
+    ///
+    /// ```swift
+    /// scheduler.async(on: scheduler.mainQueue) { save() }
+    /// #expect(scheduler.runUntilIdle() == .idle)
+    /// #expect(scheduler.pendingJobCount == 0)
+    /// ```
+    ///
+    /// Contract: the clock ends at the last job's time (it is not pushed further). Returns `.idle`
+    /// when nothing runnable is left (jobs on frozen queues may remain), `.stepLimit` when
+    /// `maxSteps` jobs ran and more are runnable. A live repeating timer keeps it running until
+    /// the step limit.
+    /// - Parameter maxSteps: the most jobs to run in this call.
+    public func runUntilIdle(maxSteps: Int = .max) -> SchedulerStop {
+        var steps = 0
+        while true {
+            if steps >= maxSteps {
+                return core.earliestEligibleTime() == nil ? .idle : .stepLimit
+            }
+            if !step(until: .distantFuture) { return .idle }
+            steps += 1
+        }
+    }
+}

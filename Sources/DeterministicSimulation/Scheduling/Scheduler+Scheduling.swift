@@ -1,0 +1,96 @@
+extension Scheduler {
+    /// Schedules `work` on `queue`, due now.
+    ///
+    /// ```swift
+    /// scheduler.async(on: scheduler.mainQueue) { updateBadge() }
+    /// ```
+    ///
+    /// Contract: never runs `work` inside the call. On a serial queue, jobs scheduled with `async`
+    /// run in the order scheduled.
+    /// - Returns: the job's id, for ``cancel(_:)``.
+    /// - Complexity: O(log n).
+    @discardableResult
+    public func async(on queue: QueueID, _ work: @escaping () -> Void) -> JobID {
+        enqueue(dueAt: clock.now.microseconds, on: queue, interval: 0, isTimer: false, work)
+    }
+
+    /// Schedules `work` on `queue`, due `delay` from now (a zero or negative delay means now).
+    ///
+    /// ```swift
+    /// scheduler.asyncAfter(.milliseconds(250), on: uploads) { retryUpload() }
+    /// ```
+    ///
+    /// - Returns: the job's id, for ``cancel(_:)``.
+    /// - Complexity: O(log n).
+    @discardableResult
+    public func asyncAfter(_ delay: VirtualDuration, on queue: QueueID, _ work: @escaping () -> Void)
+        -> JobID
+    {
+        let due = (clock.now + delay).microseconds
+        return enqueue(dueAt: due, on: queue, interval: 0, isTimer: true, work)
+    }
+
+    /// Schedules `work` on `queue`, due at `time` (a past time means now).
+    ///
+    /// ```swift
+    /// scheduler.async(at: .seconds(30), on: scheduler.mainQueue) { expireTasks() }
+    /// ```
+    ///
+    /// - Returns: the job's id, for ``cancel(_:)``.
+    /// - Complexity: O(log n).
+    @discardableResult
+    public func async(at time: VirtualTime, on queue: QueueID, _ work: @escaping () -> Void)
+        -> JobID
+    {
+        enqueue(dueAt: time.microseconds, on: queue, interval: 0, isTimer: true, work)
+    }
+
+    /// Schedules `work` on `queue` every `interval`, first one interval from now.
+    ///
+    /// ```swift
+    /// let heartbeat = scheduler.repeating(every: .seconds(1), on: scheduler.mainQueue) {
+    ///     beats += 1
+    ///     if beats == 10 { scheduler.cancel(heartbeat) }   // fine from inside the body
+    /// }
+    /// ```
+    ///
+    /// Contract: after each fire the next is due at that fire's start time plus `interval`, so
+    /// fires missed while the queue was frozen (or busy) coalesce into one. An interval below one
+    /// microsecond is clamped to one. The timer counts as one pending job until cancelled, so
+    /// ``runUntilIdle(maxSteps:)`` never returns `.idle` while it lives.
+    /// - Returns: the timer's id: cancelling it stops all future fires.
+    /// - Complexity: O(log n) now and per fire.
+    @discardableResult
+    public func repeating(
+        every interval: VirtualDuration, on queue: QueueID, _ work: @escaping () -> Void
+    ) -> JobID {
+        let step = max(interval.microseconds, 1)
+        let due = Saturating.add(clock.now.microseconds, step)
+        return enqueue(dueAt: due, on: queue, interval: step, isTimer: true, work)
+    }
+
+    /// Cancels a job or a repeating timer so it never runs (again).
+    ///
+    /// ```swift
+    /// let timeout = scheduler.asyncAfter(.seconds(30), on: scheduler.mainQueue) { giveUp() }
+    /// scheduler.cancel(timeout)
+    /// ```
+    ///
+    /// Contract: does nothing for an unknown id, a job that already started, or a cancelled one;
+    /// safe to call from inside the job itself (a repeating timer then does not fire again).
+    /// The job's closure is released when it reaches the front of its queue.
+    /// - Complexity: O(1).
+    public func cancel(_ job: JobID) {
+        core.cancel(job)
+    }
+
+    /// Schedules a job through the core, due no earlier than now.
+    func enqueue(
+        dueAt time: Int64, on queue: QueueID, interval: Int64, isTimer: Bool,
+        _ work: @escaping () -> Void
+    ) -> JobID {
+        let now = clock.now.microseconds
+        return core.enqueue(
+            dueAt: time, now: now, on: queue, interval: interval, isTimer: isTimer, work)
+    }
+}

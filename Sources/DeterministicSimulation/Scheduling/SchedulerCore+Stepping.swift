@@ -1,0 +1,98 @@
+extension SchedulerCore {
+    /// Takes the job the next step runs, or `nil` if no job on an unfrozen queue is due by
+    /// `limit` (then the clock is untouched). Advances the clock to the earliest due time if no
+    /// job is ready, gathers the candidates, draws among them when there is more than one, and
+    /// removes the chosen job from its heap. A one-shot job is marked finished here.
+    mutating func takeNextJob(limit: Int64, clock: VirtualClock, choices: ChoiceSource) -> TakenJob? {
+        precondition(!isRunningJob, "Scheduler.step called from inside a job: steps do not nest")
+        guard let earliest = earliestEligibleTime(), earliest <= limit else { return nil }
+        if earliest > clock.now.microseconds {
+            clock.advance(to: VirtualTime(microseconds: earliest))
+        }
+        let now = clock.now.microseconds
+        gatherCandidates(now: now)
+        let chosen: Candidate
+        if candidates.count == 1 {
+            chosen = candidates[0]
+        } else {
+            chosen = candidates[Int(choices.draw(below: UInt64(candidates.count)))]
+        }
+        let job = queues[chosen.queue].heap.remove(at: chosen.heapIndex)
+        let work = jobs.work(at: job.slot)
+        let interval = jobs.interval(at: job.slot)
+        let isTimer = jobs.isTimer(at: job.slot)
+        if interval == 0 {
+            jobs.markFinished(job.number)
+            jobs.release(job.slot)
+            pendingJobCount -= 1
+        }
+        stepsRun += 1
+        isRunningJob = true
+        return TakenJob(
+            job: job, queue: chosen.queue, work: work, interval: interval, isTimer: isTimer,
+            startTime: now)
+    }
+
+    /// Ends a step: puts a repeating timer back (due at its start time plus its interval) unless
+    /// it was cancelled meanwhile, in which case its slot is released.
+    mutating func finish(_ taken: TakenJob) {
+        isRunningJob = false
+        guard taken.interval != 0 else { return }
+        let job = taken.job
+        if jobs.isFinished(job.number) {
+            jobs.release(job.slot)
+        } else {
+            let next = Saturating.add(taken.startTime, taken.interval)
+            queues[taken.queue].heap.insert(
+                ScheduledJob(time: next, number: job.number, slot: job.slot))
+        }
+    }
+
+    /// Fills ``candidates`` with the ready jobs every unfrozen queue offers, in queue creation
+    /// order, then (due time, job id): a serial queue its first ready job, a concurrent queue of
+    /// width `w` its first `w`.
+    mutating func gatherCandidates(now: Int64) {
+        candidates.removeAll(keepingCapacity: true)
+        for queueIndex in queues.indices where !queues[queueIndex].isFrozen {
+            guard let first = firstLiveJob(inQueue: queueIndex), first.time <= now else {
+                continue
+            }
+            let width = queues[queueIndex].width
+            if width == 1 {
+                candidates.append(Candidate(queue: queueIndex, heapIndex: 0))
+            } else {
+                appendReadyJobs(ofQueue: queueIndex, width: width, now: now)
+            }
+        }
+    }
+
+    /// Appends up to `width` ready, live jobs of one queue in (time, id) order, by a best-first
+    /// walk of its heap from the root: each visited entry's children join the frontier, and the
+    /// frontier's smallest entry is the next in order. Cancelled entries are passed over.
+    /// O(k²) for the k entries visited (k is close to `width`, and widths are small).
+    private mutating func appendReadyJobs(ofQueue queueIndex: Int, width: Int, now: Int64) {
+        let heap = queues[queueIndex].heap
+        frontier.removeAll(keepingCapacity: true)
+        frontier.append(0)
+        var offered = 0
+        while offered < width, !frontier.isEmpty {
+            var best = 0
+            for position in 1..<frontier.count
+            where heap[frontier[position]].precedes(heap[frontier[best]]) {
+                best = position
+            }
+            let heapIndex = frontier[best]
+            frontier.swapAt(best, frontier.count - 1)
+            frontier.removeLast()
+            let job = heap[heapIndex]
+            if job.time > now { break }
+            if !jobs.isFinished(job.number) {
+                candidates.append(Candidate(queue: queueIndex, heapIndex: heapIndex))
+                offered += 1
+            }
+            let left = 2 * heapIndex + 1
+            if left < heap.count { frontier.append(left) }
+            if left + 1 < heap.count { frontier.append(left + 1) }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// Records the events of one run: always a running digest and a count, and the entries
+/// themselves when asked (for printing and shrinking; fuzzing skips them for speed).
+///
+/// ```swift
+/// let trace = TraceRecorder<AppEvent>(keepsEntries: false)
+/// trace.record(.began(task: 1), at: clock.now)
+/// trace.record(.ended(task: 1), at: clock.now)
+/// print(trace.count, trace.digest)   // 2 5e0c…
+/// ```
+///
+/// Contract: the digest depends on every recorded (time, event content) pair and their order,
+/// and nothing else: for each event, the run's ``StableHasher`` is fed the time's microseconds and
+/// then the ``StableHasher`` hash of the event alone (`event.hash(into:)` on a fresh hasher),
+/// so events are framed unambiguously. ``digest`` of an empty recorder is that of a fresh
+/// hasher. Recording is O(1) amortized plus the event's own hash; no allocation unless entries
+/// are kept. Not thread-safe: one run, one thread.
+public final class TraceRecorder<Event: TraceEventRepresentable> {
+    /// Whether ``entries`` are kept.
+    public let keepsEntries: Bool
+    /// The running hash over (time, event hash) pairs.
+    @usableFromInline internal var hasher = StableHasher()
+    /// Storage behind ``entries``.
+    @usableFromInline internal var storedEntries: [TraceEntry<Event>] = []
+    /// Storage behind ``count``.
+    @usableFromInline internal var storedCount = 0
+
+    /// Creates an empty recorder.
+    ///
+    /// ```swift
+    /// let fast = TraceRecorder<AppEvent>(keepsEntries: false)   // fuzzing: digest only
+    /// let full = TraceRecorder<AppEvent>(keepsEntries: true)    // replay: print the trace
+    /// ```
+    ///
+    /// - Parameter keepsEntries: whether to keep each entry as well as the digest.
+    public init(keepsEntries: Bool) {
+        self.keepsEntries = keepsEntries
+    }
+
+    /// The recorded entries, oldest first (empty when ``keepsEntries`` is false).
+    public var entries: [TraceEntry<Event>] { storedEntries }
+
+    /// The number of events recorded (kept or not).
+    public var count: Int { storedCount }
+
+    /// Records `event` as happening at `time`.
+    ///
+    /// ```swift
+    /// trace.record(.began(task: id), at: scheduler.now)
+    /// ```
+    ///
+    /// Inlinable, so it is specialized for the caller's event type.
+    /// - Parameters:
+    ///   - event: what happened.
+    ///   - time: when; usually the clock's `now`.
+    @inlinable
+    public func record(_ event: Event, at time: VirtualTime) {
+        var eventHasher = StableHasher()
+        event.hash(into: &eventHasher)
+        hasher.combine(time.microseconds)
+        hasher.combine(eventHasher.finalize())
+        storedCount += 1
+        if keepsEntries {
+            storedEntries.append(TraceEntry(time: time, event: event))
+        }
+    }
+
+    /// The digest of everything recorded so far.
+    public var digest: TraceDigest {
+        TraceDigest(hasher.finalize())
+    }
+}
