@@ -1,4 +1,4 @@
-import BackgroundTaskKit
+public import BackgroundTaskKit
 import DeterministicSimulation
 
 extension SimulatedApplication {

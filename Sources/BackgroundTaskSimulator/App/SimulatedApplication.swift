@@ -1,5 +1,5 @@
 public import BackgroundTaskKit
-public import DeterministicSimulation
+import DeterministicSimulation
 
 /// One process of the simulated app: its `UIApplication` (background tasks, state, lifecycle
 /// notifications) and its queues. A run may launch several processes one after another; each

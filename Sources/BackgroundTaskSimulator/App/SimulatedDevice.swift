@@ -1,4 +1,4 @@
-public import BackgroundTaskKit
+import BackgroundTaskKit
 public import DeterministicSimulation
 
 /// The simulated iPhone for one run: the virtual clock and scheduler, the system's own queue,
@@ -29,7 +29,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     public internal(set) var isBackgroundRefreshEnabled = true
     /// The user force-quit the app and has not opened it since (B4.2).
     var blockedByForceQuit = false
-    private(set) var taskScheduler: TaskSchedulerService!
+    private(set) lazy var taskScheduler = TaskSchedulerService(device: self)
     private var sinks: [(SimEvent, VirtualTime) -> Void] = []
     var nextWorkID = 1
 
@@ -40,7 +40,6 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.scheduler = Scheduler(choices: choices)
         self.systemQueue = scheduler.makeQueue(label: "system", kind: .serial)
         self.isNetworkAvailable = environment.networkInitiallyAvailable
-        self.taskScheduler = TaskSchedulerService(device: self)
     }
 
     public var choices: ChoiceSource { scheduler.choices }

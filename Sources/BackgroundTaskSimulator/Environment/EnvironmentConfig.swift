@@ -1,4 +1,4 @@
-import DeterministicSimulation
+public import DeterministicSimulation
 
 /// How a run drives the app: which user actions and system events happen, how often relative to
 /// each other, how long the gaps between them are, how long client work takes, and fault rates.

@@ -12,7 +12,7 @@ extension EnvironmentDriver {
             if !service.eligibleRequests().isEmpty { actions.append(.launchBackgroundTask) }
         case .active:
             actions = [.home, .lock, .appSwitcher, .incomingCall]
-            if app?.runningTasks.contains(where: \.isContinuedProcessing) == true {
+            if app?.runningTasks.contains(where: { $0.isContinuedProcessing }) == true {
                 actions.append(.userCancelsContinuedTask)
             }
         case .inactive:
@@ -23,7 +23,7 @@ extension EnvironmentDriver {
             if !service.eligibleRequests().isEmpty { actions.append(.launchBackgroundTask) }
             if app?.runningTasks.isEmpty == false { actions.append(.expireBackgroundTask) }
             if device.profile.supportsScenes { actions.append(.sceneDisconnect) }
-            if app?.runningTasks.contains(where: \.isContinuedProcessing) == true {
+            if app?.runningTasks.contains(where: { $0.isContinuedProcessing }) == true {
                 actions.append(.userCancelsContinuedTask)
             }
         case .suspended:
@@ -67,7 +67,7 @@ extension EnvironmentDriver {
             device.emit(.sceneDidDisconnect)
             if let app, let context = app.context { app.workload?.sceneDidDisconnect(context) }
         case .userCancelsContinuedTask:
-            if let tasks = app?.runningTasks.filter(\.isContinuedProcessing), !tasks.isEmpty {
+            if let tasks = app?.runningTasks.filter({ $0.isContinuedProcessing }), !tasks.isEmpty {
                 device.taskScheduler.userCancelsContinuedTask(device.choices.pick(from: tasks))
             }
         }

@@ -7,7 +7,7 @@ import DeterministicSimulation
 /// is the simplest possible (shortest gaps, the first possible action). It stops drawing at the
 /// horizon; ``settle()`` then sends the app home once, so every open task meets its budget.
 final class EnvironmentDriver {
-    private unowned let device: SimulatedDevice
+    unowned let device: SimulatedDevice
     private let horizon: VirtualTime
     private var tick: JobID?
 

@@ -1,6 +1,6 @@
 public import BackgroundTaskKit
 public import Foundation
-import DeterministicSimulation
+public import DeterministicSimulation
 
 /// One process's `BGTaskScheduler.shared`: the ``TaskSchedulerHost`` workloads use. It forwards
 /// to the device's scheduler daemon, which outlives processes (pending requests survive a kill).

@@ -7,7 +7,8 @@ import DeterministicSimulation
 /// Contract: pending requests belong to the device and survive the app's death (C3.6 consumes a
 /// request only at launch); registrations belong to a process (C1.6). Every rule decision cites
 /// its id.
-final class TaskSchedulerService {
+final class TaskSchedulerService: @unchecked Sendable {
+    // @unchecked: confined to the run's thread.
     unowned let device: SimulatedDevice
     /// Submitted, not yet launched, in submission order.
     var pending: [TaskRequest] = []

@@ -9,7 +9,6 @@ import Foundation
 final class RefreshNotResubmittedApp: Workload, @unchecked Sendable {
     // @unchecked: workloads are confined to the run's thread.
     static let refresh = "com.example.bgapp.refresh"
-    private var observation: LifecycleObservation?
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let scheduler = context.taskScheduler
@@ -27,14 +26,12 @@ final class RefreshNotResubmittedApp: Workload, @unchecked Sendable {
                 task.setTaskCompleted(success: true)
             }
         }
-        observation = app.addLifecycleObserver { event in
-            if event == .didEnterBackground { Self.schedule(scheduler) }
-        }
+        Self.schedule(scheduler)  // start the chain on every launch
     }
 
     static func schedule(_ scheduler: SimulatedTaskScheduler) {
         let request = TaskRequest(identifier: refresh, kind: .appRefresh,
-                                  earliestBeginDate: scheduler.now.addingTimeInterval(5 * 60))
+                                  earliestBeginDate: scheduler.now.addingTimeInterval(60))
         try? scheduler.submit(request)
     }
 }

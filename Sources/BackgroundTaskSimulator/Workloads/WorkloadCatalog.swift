@@ -1,0 +1,91 @@
+/// The built-in workloads: for each pattern from the seed texts, a correct variant written with
+/// BackgroundTaskKit and the buggy variants of `reference/bug-patterns.md` (P1-P8).
+///
+/// ```swift
+/// let p1 = WorkloadCatalog.variant(workload: "download-manager", variant: "p1-overwritten-task-id")!
+/// print(p1.expectedViolation ?? "pass")   // every-begin-ended
+/// ```
+public enum WorkloadCatalog {
+    /// One workload variant and what the harness should find in it.
+    public struct Variant: Sendable {
+        /// The workload family (the code pattern), e.g. `download-manager`.
+        public var workload: String
+        /// `correct`, or the bug pattern it plants, e.g. `p1-overwritten-task-id`.
+        public var variant: String
+        /// The bug pattern id (P1-P8), if any.
+        public var bugPattern: String?
+        /// The invariant a planted bug must trip; nil for a correct variant.
+        public var expectedViolation: String?
+        public var info: WorkloadInfo
+    }
+
+    /// Every variant, correct ones first within each workload.
+    public static var all: [Variant] { correct + buggy }
+
+    /// The variant with these names, if any.
+    public static func variant(workload: String, variant: String) -> Variant? {
+        all.first { $0.workload == workload && $0.variant == variant }
+    }
+
+    /// The names of the workload families, in catalogue order, without repeats.
+    public static var workloadNames: [String] {
+        var names: [String] = []
+        for entry in all where !names.contains(entry.workload) { names.append(entry.workload) }
+        return names
+    }
+
+    static let bgIdentifiers = [
+        "com.example.bgapp.refresh", "com.example.bgapp.processing", "com.example.bgapp.export.*",
+    ]
+
+    static let buggy: [Variant] = [
+        Variant(workload: "download-manager", variant: "p1-overwritten-task-id", bugPattern: "P1",
+                expectedViolation: "every-begin-ended",
+                info: WorkloadInfo(name: "download-manager/p1-overwritten-task-id",
+                                   summary: "begins a task on every background entry into one stored id") {
+                    OverwrittenTaskIDDownloader()
+                }),
+        Variant(workload: "analytics-flush", variant: "p2-handler-does-not-end", bugPattern: "P2",
+                expectedViolation: "expiry-ends-task",
+                info: WorkloadInfo(name: "analytics-flush/p2-handler-does-not-end",
+                                   summary: "the expiration handler cancels the work but never ends the task") {
+                    HandlerDoesNotEndUploader()
+                }),
+        Variant(workload: "background-queue", variant: "p3-async-end", bugPattern: "P3",
+                expectedViolation: "expiry-ends-task",
+                info: WorkloadInfo(name: "background-queue/p3-async-end",
+                                   summary: "the expiration handler dispatches the end to the main queue") {
+                    AsyncEndingBackgroundQueue()
+                }),
+        Variant(workload: "backup", variant: "p4-unconditional-end", bugPattern: "P4",
+                expectedViolation: "no-double-end",
+                info: WorkloadInfo(name: "backup/p4-unconditional-end",
+                                   summary: "the backup's completion ends the task even after expiry ended it") {
+                    UnconditionalEndBackup()
+                }),
+        Variant(workload: "bg-scheduler-app", variant: "p6-late-registration", bugPattern: "P6",
+                expectedViolation: "bgtask-registered-in-time",
+                info: WorkloadInfo(name: "bg-scheduler-app/p6-late-registration",
+                                   summary: "registers its launch handler when the scene connects",
+                                   permittedIdentifiers: bgIdentifiers, backgroundModes: ["fetch", "processing"]) {
+                    LateRegistrationApp()
+                }),
+        Variant(workload: "bg-scheduler-app", variant: "p7-double-completion", bugPattern: "P7",
+                expectedViolation: "bgtask-completed-once",
+                info: WorkloadInfo(name: "bg-scheduler-app/p7-double-completion",
+                                   summary: "completes the task twice, and never on expiry",
+                                   permittedIdentifiers: bgIdentifiers, backgroundModes: ["fetch", "processing"]) {
+                    DoubleCompletionApp()
+                }),
+        Variant(workload: "bg-scheduler-app", variant: "p8-refresh-not-resubmitted", bugPattern: "P8",
+                expectedViolation: "refresh-stays-scheduled",
+                info: WorkloadInfo(name: "bg-scheduler-app/p8-refresh-not-resubmitted",
+                                   summary: "resubmits the refresh only when it succeeds",
+                                   permittedIdentifiers: bgIdentifiers, backgroundModes: ["fetch", "processing"],
+                                   repeatingRefreshIdentifiers: ["com.example.bgapp.refresh"]) {
+                    RefreshNotResubmittedApp()
+                }),
+    ]
+
+    static let correct: [Variant] = []
+}
