@@ -1,0 +1,324 @@
+/// A strict RFC 8259 JSON parser with plain-language, positioned errors.
+///
+/// Scenario files are written by hand, so every rejection says what is wrong, where (line and
+/// column), and how to fix it. The parser is iterative (an explicit stack, no recursion), so no
+/// input can overflow the call stack, and it never traps: any byte sequence yields a value or a
+/// ``JSONParseError``.
+///
+/// ```swift
+/// let value = try JSONParser().parse(#"{"campaign": {"runs": 100, "seed": "0x2a"}}"#)
+/// value["campaign"]?["runs"]   // .int(100)
+/// ```
+///
+/// Contract (what is accepted):
+/// - Exactly one JSON value, optionally surrounded by whitespace (space, tab, LF, CR) and
+///   optionally preceded by a UTF-8 byte-order mark.
+/// - No trailing commas, comments, single quotes, unquoted keys, `NaN`, `Infinity`, leading zeros,
+///   or leading `+`. Strings may not contain raw control characters (U+0000–U+001F).
+/// - Escapes: `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t` and `\uXXXX`; surrogate pairs combine;
+///   an unpaired surrogate is an error.
+/// - The input must be well-formed UTF-8.
+/// - Numbers without fraction or exponent that fit `Int64` become `.int`; others become
+///   `.double` (correctly rounded); a number whose magnitude overflows `Double` is an error, one
+///   that underflows becomes zero.
+/// - A key repeated within one object is an error naming the key.
+/// - Containers nest at most ``maxDepth`` deep (the top-level container is depth 1).
+/// - Empty input (or only a byte-order mark or whitespace) is an error.
+///
+/// Complexity: O(n) in the input length.
+public struct JSONParser: Sendable {
+    /// The nesting limit used by default: 512 levels of arrays and objects.
+    public static let defaultMaxDepth = 512
+
+    /// The deepest nesting of arrays and objects accepted; deeper input is an error.
+    public var maxDepth: Int
+
+    /// Creates a parser.
+    ///
+    /// ```swift
+    /// let parser = JSONParser(maxDepth: 64)
+    /// ```
+    ///
+    /// - Parameter maxDepth: the deepest nesting accepted (values below 0 act as 0, which
+    ///   accepts only scalars).
+    public init(maxDepth: Int = JSONParser.defaultMaxDepth) {
+        self.maxDepth = max(0, maxDepth)
+    }
+
+    /// Parses UTF-8 bytes into a value.
+    ///
+    /// ```swift
+    /// let bytes: [UInt8] = Array(#"[1, 2.5, "x"]"#.utf8)
+    /// let value = try JSONParser().parse(bytes)   // [.int(1), .double(2.5), .string("x")]
+    /// ```
+    ///
+    /// - Throws: ``JSONParseError`` with the line, column and reason of the first problem.
+    public func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        var cursor = Cursor(bytes: Array(bytes), maxDepth: maxDepth)
+        return try cursor.parseDocument()
+    }
+
+    /// Parses a string's UTF-8 encoding into a value.
+    ///
+    /// ```swift
+    /// let value = try JSONParser().parse("true")   // .bool(true)
+    /// ```
+    ///
+    /// - Throws: ``JSONParseError`` with the line, column and reason of the first problem.
+    public func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+}
+
+extension JSONParser {
+    /// The parsing state: the input, a position, and an explicit stack of open containers.
+    struct Cursor {
+        enum Frame { case array, object }
+
+        let bytes: [UInt8]
+        let maxDepth: Int
+        var offset = 0
+        var frames: [Frame] = []
+        var arrays: [[JSONValue]] = []
+        var objects: [JSONObject] = []
+        var pendingKeys: [String] = []
+
+        init(bytes: [UInt8], maxDepth: Int) {
+            self.bytes = bytes
+            self.maxDepth = maxDepth
+        }
+
+        var atEnd: Bool { offset >= bytes.count }
+
+        func peek(is ascii: Unicode.Scalar) -> Bool {
+            offset < bytes.count && bytes[offset] == UInt8(ascii: ascii)
+        }
+
+        func error(_ reason: String, fix: String, at position: Int? = nil) -> JSONParseError {
+            JSONParseError(reason, fix: fix, at: position ?? offset, in: bytes)
+        }
+
+        func found(at position: Int? = nil) -> String {
+            JSONParseError.describe(at: position ?? offset, in: bytes)
+        }
+
+        mutating func skipWhitespace() {
+            while offset < bytes.count {
+                switch bytes[offset] {
+                case 0x20, 0x09, 0x0A, 0x0D: offset += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+            if JSONParseError.hasByteOrderMark(bytes) { offset = 3 }
+            let contentStart = offset
+            skipWhitespace()
+            if atEnd {
+                let onlyWhitespace = offset > contentStart
+                throw error(
+                    onlyWhitespace ? "the file contains only whitespace" : "the file is empty",
+                    fix: "Write a JSON value into it, for example {}.")
+            }
+            let value = try parseValue()
+            skipWhitespace()
+            guard atEnd else {
+                throw error(
+                    "unexpected \(found()) after the end of the JSON value",
+                    fix: hint(or: "Remove it: a JSON file holds exactly one value (wrap several in an array)."))
+            }
+            return value
+        }
+
+        /// Parses one value at `offset`, including everything nested in it.
+        mutating func parseValue() throws(JSONParseError) -> JSONValue {
+            parsing: while true {
+                skipWhitespace()
+                var value: JSONValue
+                guard !atEnd else { throw expectedValue() }
+                switch bytes[offset] {
+                case UInt8(ascii: "{"):
+                    try checkDepth()
+                    offset += 1
+                    skipWhitespace()
+                    if peek(is: "}") {
+                        offset += 1
+                        value = .object(JSONObject())
+                    } else {
+                        frames.append(.object)
+                        objects.append(JSONObject())
+                        try parseMemberKey()
+                        continue parsing
+                    }
+                case UInt8(ascii: "["):
+                    try checkDepth()
+                    offset += 1
+                    skipWhitespace()
+                    if peek(is: "]") {
+                        offset += 1
+                        value = .array([])
+                    } else {
+                        frames.append(.array)
+                        arrays.append([])
+                        continue parsing
+                    }
+                case UInt8(ascii: "\""):
+                    value = .string(try parseString())
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    value = try parseNumber()
+                default:
+                    value = try parseLiteral()
+                }
+                // Hand the finished value to the open containers, closing those that end here.
+                attaching: while true {
+                    guard let frame = frames.last else { return value }
+                    switch frame {
+                    case .array:
+                        arrays[arrays.count - 1].append(value)
+                        skipWhitespace()
+                        if peek(is: ",") {
+                            try consumeComma(closer: "]", container: "element")
+                            continue parsing
+                        }
+                        guard peek(is: "]") else {
+                            throw error(
+                                "expected ',' or ']' after an array element, found \(found())",
+                                fix: hint(or: "Add a ',' between elements or a ']' to close the array."))
+                        }
+                        offset += 1
+                        frames.removeLast()
+                        value = .array(arrays.removeLast())
+                        continue attaching
+                    case .object:
+                        let key = pendingKeys.removeLast()
+                        _ = objects[objects.count - 1].appendIfAbsent(key, value)
+                        skipWhitespace()
+                        if peek(is: ",") {
+                            try consumeComma(closer: "}", container: "member")
+                            try parseMemberKey()
+                            continue parsing
+                        }
+                        guard peek(is: "}") else {
+                            throw error(
+                                "expected ',' or '}' after an object member, found \(found())",
+                                fix: hint(or: "Add a ',' between members or a '}' to close the object."))
+                        }
+                        offset += 1
+                        frames.removeLast()
+                        value = .object(objects.removeLast())
+                        continue attaching
+                    }
+                }
+            }
+        }
+
+        /// Fails if opening one more container would exceed `maxDepth`.
+        func checkDepth() throws(JSONParseError) {
+            guard frames.count < maxDepth else {
+                throw error(
+                    "arrays and objects are nested more than \(maxDepth) levels deep",
+                    fix: "Flatten the structure; scenario and report files need only a few levels.")
+            }
+        }
+
+        /// Consumes a ',' and rejects a trailing comma before `closer`.
+        mutating func consumeComma(closer: Unicode.Scalar, container: String) throws(JSONParseError) {
+            let commaOffset = offset
+            offset += 1
+            skipWhitespace()
+            if peek(is: closer) {
+                throw error(
+                    "trailing comma before '\(closer)'",
+                    fix: "Remove the comma after the last \(container); JSON does not allow trailing commas.",
+                    at: commaOffset)
+            }
+        }
+
+        /// Parses `"key":` at `offset` for the innermost open object.
+        mutating func parseMemberKey() throws(JSONParseError) {
+            guard peek(is: "\"") else {
+                throw error(
+                    "expected a member name in double quotes, found \(found())",
+                    fix: hint(or: "Write each member as \"name\": value, with the name in double quotes."))
+            }
+            let keyOffset = offset
+            let key = try parseString()
+            if objects.last?.contains(key) == true {
+                throw error(
+                    "duplicate key \(JSONWriter.quoted(key)) in the same object",
+                    fix: "Keep only one of the members named \(JSONWriter.quoted(key)).",
+                    at: keyOffset)
+            }
+            skipWhitespace()
+            guard peek(is: ":") else {
+                throw error(
+                    "expected ':' after the member name \(JSONWriter.quoted(key)), found \(found())",
+                    fix: hint(or: "Separate each name from its value with ':'."))
+            }
+            offset += 1
+            pendingKeys.append(key)
+        }
+
+        /// Parses `true`, `false` or `null`, or explains what the word at `offset` is not.
+        mutating func parseLiteral() throws(JSONParseError) -> JSONValue {
+            var end = offset
+            while end < bytes.count, end - offset < 40, Self.isWordByte(bytes[end]) { end += 1 }
+            let word = String(decoding: bytes[offset..<end], as: UTF8.self)
+            switch word {
+            case "true": offset = end; return .bool(true)
+            case "false": offset = end; return .bool(false)
+            case "null": offset = end; return .null
+            case "": throw expectedValue()
+            default: break
+            }
+            let shown = end - offset >= 40 ? word + "…" : word
+            let fix: String
+            switch word.lowercased() {
+            case "nan", "infinity", "inf":
+                fix = "JSON has no NaN or Infinity; use a finite number or null."
+            case "true", "false", "null", "none", "nil", "undefined":
+                fix = "JSON literals are lowercase: true, false and null."
+            default:
+                fix = "Put text in double quotes to make it a string."
+            }
+            throw error("expected a value, found '\(shown)'", fix: fix)
+        }
+
+        static func isWordByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                return true
+            default:
+                return false
+            }
+        }
+
+        func expectedValue() -> JSONParseError {
+            error(
+                "expected a value, found \(found())",
+                fix: hint(or: "Write a value here: an object, array, string, number, true, false or null."))
+        }
+
+        /// A specific fix for common mistakes at `offset`, or `fallback`.
+        func hint(or fallback: String) -> String {
+            guard offset < bytes.count else {
+                return "The input ends too early; complete the value and close every '{' and '['."
+            }
+            switch bytes[offset] {
+            case UInt8(ascii: "'"):
+                return "Use double quotes (\") for strings and member names."
+            case UInt8(ascii: "/"), UInt8(ascii: "#"):
+                return "Remove the comment; JSON does not allow comments."
+            case 0xE2 where offset + 2 < bytes.count && bytes[offset + 1] == 0x80
+                && (0x9C...0x9D).contains(bytes[offset + 2]):
+                return "Replace curly quotes with straight double quotes (\")."
+            case 0x80...0xFF where UTF8Validation.sequenceLength(at: offset, in: bytes) == 0:
+                return "Save the file as UTF-8."
+            default:
+                return fallback
+            }
+        }
+    }
+}
