@@ -71,17 +71,14 @@ public struct JSONParser: Sendable {
 }
 
 extension JSONParser {
-    /// The parsing state: the input, a position, and an explicit stack of open containers.
+    /// The parsing state: the input and a position. (The stack of open containers is local to
+    /// `parseValue`, which keeps this struct small: debug builds copy it for every helper call.)
     struct Cursor {
         enum Frame { case array, object }
 
         let bytes: [UInt8]
         let maxDepth: Int
         var offset = 0
-        var frames: [Frame] = []
-        var arrays: [[JSONValue]] = []
-        var objects: [JSONObject] = []
-        var pendingKeys: [String] = []
 
         init(bytes: [UInt8], maxDepth: Int) {
             self.bytes = bytes
@@ -133,13 +130,17 @@ extension JSONParser {
 
         /// Parses one value at `offset`, including everything nested in it.
         mutating func parseValue() throws(JSONParseError) -> JSONValue {
+            var frames: [Frame] = []
+            var arrays: [[JSONValue]] = []
+            var objects: [JSONObject] = []
+            var pendingKeys: [String] = []
             parsing: while true {
                 skipWhitespace()
                 var value: JSONValue
                 guard !atEnd else { throw expectedValue() }
                 switch bytes[offset] {
                 case UInt8(ascii: "{"):
-                    try checkDepth()
+                    try checkDepth(frames.count)
                     offset += 1
                     skipWhitespace()
                     if peek(is: "}") {
@@ -148,11 +149,11 @@ extension JSONParser {
                     } else {
                         frames.append(.object)
                         objects.append(JSONObject())
-                        try parseMemberKey()
+                        pendingKeys.append(try parseMemberKey(in: JSONObject()))
                         continue parsing
                     }
                 case UInt8(ascii: "["):
-                    try checkDepth()
+                    try checkDepth(frames.count)
                     offset += 1
                     skipWhitespace()
                     if peek(is: "]") {
@@ -196,7 +197,7 @@ extension JSONParser {
                         skipWhitespace()
                         if peek(is: ",") {
                             try consumeComma(closer: "}", container: "member")
-                            try parseMemberKey()
+                            pendingKeys.append(try parseMemberKey(in: objects[objects.count - 1]))
                             continue parsing
                         }
                         guard peek(is: "}") else {
@@ -213,9 +214,9 @@ extension JSONParser {
             }
         }
 
-        /// Fails if opening one more container would exceed `maxDepth`.
-        func checkDepth() throws(JSONParseError) {
-            guard frames.count < maxDepth else {
+        /// Fails if opening one more container inside `depth` open ones would exceed `maxDepth`.
+        func checkDepth(_ depth: Int) throws(JSONParseError) {
+            guard depth < maxDepth else {
                 throw error(
                     "arrays and objects are nested more than \(maxDepth) levels deep",
                     fix: "Flatten the structure; scenario and report files need only a few levels.")
@@ -235,8 +236,8 @@ extension JSONParser {
             }
         }
 
-        /// Parses `"key":` at `offset` for the innermost open object.
-        mutating func parseMemberKey() throws(JSONParseError) {
+        /// Parses `"key":` at `offset` for `object`, the innermost open object; returns the key.
+        mutating func parseMemberKey(in object: JSONObject) throws(JSONParseError) -> String {
             guard peek(is: "\"") else {
                 throw error(
                     "expected a member name in double quotes, found \(found())",
@@ -244,7 +245,7 @@ extension JSONParser {
             }
             let keyOffset = offset
             let key = try parseString()
-            if objects.last?.contains(key) == true {
+            if object.contains(key) {
                 throw error(
                     "duplicate key \(JSONWriter.quoted(key)) in the same object",
                     fix: "Keep only one of the members named \(JSONWriter.quoted(key)).",
@@ -257,7 +258,7 @@ extension JSONParser {
                     fix: hint(or: "Separate each name from its value with ':'."))
             }
             offset += 1
-            pendingKeys.append(key)
+            return key
         }
 
         /// Parses `true`, `false` or `null`, or explains what the word at `offset` is not.
