@@ -118,19 +118,20 @@ public struct JSONObjectReader: Sendable {
     /// let expect = try scenario.requiredValue("expect", expected: "\"pass\" or {\"violation\": …}")
     /// ```
     ///
-    /// - Throws: ``ConfigError`` if the key is missing or `null`, suggesting a misspelled key
-    ///   that is present.
+    /// - Throws: ``ConfigError`` if the key is missing (at this object's path, suggesting a
+    ///   present key that looks misspelled) or `null` (at the member's path).
     public mutating func requiredValue(_ key: String, expected: String) throws(ConfigError) -> JSONValueReader {
         if let reader = value(key) { return reader }
-        let problem = object[key] == nil
-            ? "missing required key \(ConfigText.key(key))"
-            : "\(ConfigText.key(key)) must not be null"
+        if object[key] != nil {
+            throw error(at: key, problem: "expected \(expected), found null",
+                        fix: "Set \(ConfigText.key(key)) to \(expected).")
+        }
+        let problem = "missing required key \(ConfigText.key(key))"
         let unread = object.keys.filter { !knownKeys.contains($0) }
-        if object[key] == nil, let typo = NearestName.suggestion(for: key, among: unread) {
+        if let typo = NearestName.suggestion(for: key, among: unread) {
             throw error(at: nil, problem: problem, fix: "Rename \(ConfigText.key(typo)) to \(ConfigText.key(key)).")
         }
-        throw error(at: object[key] == nil ? nil : key, problem: problem,
-                    fix: "Add \(JSONWriter.quoted(key)) with \(expected).")
+        throw error(at: nil, problem: problem, fix: "Add \(JSONWriter.quoted(key)) with \(expected).")
     }
 
     /// Reads a required member as `T`.

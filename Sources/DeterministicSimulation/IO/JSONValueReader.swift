@@ -101,7 +101,7 @@ public struct JSONValueReader: Sendable {
     ///
     /// ```swift
     /// let rate = try item.probability()
-    /// // x.json: $.faults.crash: expected a probability from 0 to 1, found 1.5. Set 'faults.crash' to …
+    /// // x.json: $.faults.crash: expected a probability from 0 to 1, found 1.5. Set 'crash' to …
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the value is not a number from 0 to 1.
@@ -134,7 +134,7 @@ public struct JSONValueReader: Sendable {
             let suggestion = NearestName.suggestion(for: text, among: allowed)
             let defaultFix = suggestion.map { "Did you mean \(JSONWriter.quoted($0))?" }
                 ?? "Set \(label) to one of the listed values."
-            throw error("expected \(expected), found \(ConfigText.found(value))", fix: fix ?? defaultFix)
+            throw error("expected \(expected), found \(JSONWriter.quoted(text))", fix: fix ?? defaultFix)
         }
         return text
     }
