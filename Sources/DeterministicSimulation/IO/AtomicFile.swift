@@ -98,7 +98,7 @@ public enum AtomicFile {
         syncDirectory(directory(of: path))
     }
 
-    /// Rejects empty paths, directories and special files.
+    /// Rejects empty paths, directories, special files, and paths whose directory is missing.
     private static func checkTarget(_ path: String) throws(OutputError) {
         guard !path.isEmpty else {
             throw OutputError(path: path, reason: .emptyPath, systemMessage: nil)
@@ -107,11 +107,24 @@ public enum AtomicFile {
             throw OutputError(path: path, reason: .isDirectory, systemMessage: nil)
         }
         var info = stat()
-        guard stat(path, &info) == 0 else { return }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: throw OutputError(path: path, reason: .isDirectory, systemMessage: nil)
-        case S_IFREG: return
-        default: throw OutputError(path: path, reason: .notRegularFile, systemMessage: nil)
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: throw OutputError(path: path, reason: .isDirectory, systemMessage: nil)
+            case S_IFREG: return
+            default: throw OutputError(path: path, reason: .notRegularFile, systemMessage: nil)
+            }
+        }
+        let directory = directory(of: path)
+        guard stat(directory, &info) == 0 else {
+            let code = errno
+            let reason: OutputError.Reason = code == ENOENT
+                ? .directoryMissing(directory: directory)
+                : code == ENOTDIR ? .parentNotDirectory(directory: directory) : .system(operation: "stat", errno: code)
+            throw OutputError(path: path, reason: reason, systemMessage: String(cString: strerror(code)))
+        }
+        if info.st_mode & S_IFMT != S_IFDIR {
+            throw OutputError(path: path, reason: .parentNotDirectory(directory: directory),
+                              systemMessage: String(cString: strerror(ENOTDIR)))
         }
     }
 
@@ -178,7 +191,6 @@ public enum AtomicFile {
         case EACCES, EPERM: reason = .permissionDenied(directory: directory)
         case EROFS: reason = .readOnlyFileSystem
         case ENOSPC, EDQUOT: reason = .noSpace
-        case ENOENT: reason = .directoryMissing(directory: directory)
         case ENOTDIR: reason = .parentNotDirectory(directory: directory)
         case EISDIR: reason = .isDirectory
         default: reason = .system(operation: operation, errno: code)
