@@ -4,7 +4,7 @@
 /// do {
 ///     _ = try JSONParser().parse(#"{"runs": 10,}"#)
 /// } catch {
-///     print(error)   // line 1, column 13: trailing comma before '}'
+///     print(error)   // line 1, column 12: trailing comma before '}'
 ///     print(error.fix)   // Remove the comma after the last member; JSON does not allow trailing commas.
 /// }
 /// ```
@@ -45,7 +45,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// `line L, column C: reason`.
     ///
     /// ```swift
-    /// print(error)   // line 3, column 5: unterminated string
+    /// print(error)   // line 3, column 5: unterminated string: no closing '"' before the end of the input
     /// ```
     public var description: String {
         "line \(line), column \(column): \(reason)"

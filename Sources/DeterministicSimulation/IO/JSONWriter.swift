@@ -81,7 +81,7 @@ public struct JSONWriter: Sendable {
     /// `string` as a JSON string literal, escaped as described above.
     ///
     /// ```swift
-    /// JSONWriter.quoted("say \"hi\"\n")   // "\"say \\\"hi\\\"\\n\""
+    /// print(JSONWriter.quoted("say \"hi\"\n"))   // "say \"hi\"\n"
     /// ```
     public static func quoted(_ string: String) -> String {
         var output: [UInt8] = []
