@@ -31,6 +31,10 @@ public struct JSONParser: Sendable {
     public static let defaultMaxDepth = 512
 
     /// The deepest nesting of arrays and objects accepted; deeper input is an error.
+    ///
+    /// Parsing itself uses no call stack per level, but code that walks a value recursively
+    /// (equality, hashing, ``JSONWriter``, deinitialization) does; keep the limit in the low
+    /// thousands at most.
     public var maxDepth: Int
 
     /// Creates a parser.
