@@ -1,0 +1,119 @@
+/// Why an output file (a report, a trace, JUnit XML) cannot be written, and how to fix it.
+///
+/// The command-line tool prints `description` and exits with status 73 (EX_CANTCREAT).
+///
+/// ```swift
+/// do {
+///     try AtomicFile.checkWritable("Reports/nightly/report.json")
+/// } catch {
+///     print(error)
+///     // Reports/nightly/report.json: cannot write: the directory 'Reports/nightly' does not exist
+///     // (No such file or directory). Create it (mkdir -p 'Reports/nightly') or choose another path.
+/// }
+/// ```
+///
+/// Contract:
+/// - `description` is one line: `PATH: cannot write: REASON (SYSTEM MESSAGE). FIX`; the system
+///   message is the C library's text for `errno`, when there is one.
+/// - ``Reason`` is a closed enum: callers may switch over it.
+public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of failure, each with its own fix.
+    public enum Reason: Sendable, Hashable {
+        /// The path is empty.
+        case emptyPath
+        /// The path names a directory (or ends with `/`).
+        case isDirectory
+        /// The path names something that is not a regular file (a device, a socket, a FIFO).
+        case notRegularFile
+        /// The containing directory does not exist.
+        case directoryMissing(directory: String)
+        /// A component of the containing directory's path is not a directory.
+        case parentNotDirectory(directory: String)
+        /// The process may not create files in the containing directory.
+        case permissionDenied(directory: String)
+        /// The file system is mounted read-only.
+        case readOnlyFileSystem
+        /// The device or quota is full.
+        case noSpace
+        /// Another system error during `operation` (`open`, `write`, `fsync`, `rename`, …).
+        case system(operation: String, errno: Int32)
+    }
+
+    /// The output path as the user gave it.
+    public let path: String
+    /// What went wrong.
+    public let reason: Reason
+    /// The C library's message for the error number, if there was one (`Permission denied`).
+    public let systemMessage: String?
+
+    /// Creates an error.
+    ///
+    /// ```swift
+    /// let error = OutputError(path: "out.json", reason: .isDirectory, systemMessage: nil)
+    /// ```
+    public init(path: String, reason: Reason, systemMessage: String?) {
+        self.path = path
+        self.reason = reason
+        self.systemMessage = systemMessage
+    }
+
+    /// What is wrong, as a phrase: `the directory 'Reports' does not exist`.
+    ///
+    /// ```swift
+    /// OutputError(path: "Reports", reason: .isDirectory, systemMessage: nil).problem
+    /// // "it is a directory"
+    /// ```
+    public var problem: String {
+        switch reason {
+        case .emptyPath: return "the path is empty"
+        case .isDirectory: return "it is a directory"
+        case .notRegularFile: return "it exists and is not a regular file"
+        case .directoryMissing(let directory): return "the directory '\(directory)' does not exist"
+        case .parentNotDirectory(let directory): return "'\(directory)' is not a directory"
+        case .permissionDenied(let directory): return "no permission to create files in '\(directory)'"
+        case .readOnlyFileSystem: return "the file system is read-only"
+        case .noSpace: return "no space left on the device"
+        case .system(let operation, let code): return "\(operation) failed with error \(code)"
+        }
+    }
+
+    /// How to fix it, as one sentence.
+    ///
+    /// ```swift
+    /// OutputError(path: "Reports", reason: .isDirectory, systemMessage: nil).fix
+    /// // "Give a file name inside it, such as 'Reports/report.json'."
+    /// ```
+    public var fix: String {
+        switch reason {
+        case .emptyPath:
+            return "Give a file name, such as 'report.json'."
+        case .isDirectory:
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            return "Give a file name inside it, such as '\(base)/report.json'."
+        case .notRegularFile:
+            return "Choose a path that is a regular file or does not exist yet."
+        case .directoryMissing(let directory):
+            return "Create it (mkdir -p '\(directory)') or choose another path."
+        case .parentNotDirectory:
+            return "Choose a path whose parent is a directory."
+        case .permissionDenied:
+            return "Choose a writable location or change the directory's permissions."
+        case .readOnlyFileSystem:
+            return "Choose a path on a writable file system."
+        case .noSpace:
+            return "Free some space or choose another location."
+        case .system:
+            return "Check the path and the file system, then try again."
+        }
+    }
+
+    /// The whole error on one line (see the contract above).
+    ///
+    /// ```swift
+    /// print(error)   // Reports: cannot write: it is a directory. Give a file name inside it, …
+    /// ```
+    public var description: String {
+        let detail = systemMessage.map { " (\($0))" } ?? ""
+        return "\(path): cannot write: \(problem)\(detail). \(fix)"
+    }
+}
