@@ -30,7 +30,7 @@ enum TidyChecker {
 
     static let rules: [Rule] = [
         Rule(banned: "`Int.random`/`.random(in:)`",
-             pattern: #"\b(Int|UInt|Int8|Int16|Int32|Int64|UInt8|UInt16|UInt32|UInt64|Double|Float|Bool|CGFloat)\.random\b|\.random\(in:"#,
+             pattern: #"\b(U?Int(8|16|32|64)?|Double|Float|CGFloat|Bool)\.random\b|\.random\(in:"#,
              replacement: "ChoiceSource.int(in:) or ChoiceSource.bool(probability:)"),
         Rule(banned: "`shuffled()`/`shuffle()`", pattern: #"\bshuffled?\("#,
              replacement: "picks via ChoiceSource.pick(from:) or draw(below:)"),

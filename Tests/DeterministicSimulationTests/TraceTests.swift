@@ -133,7 +133,11 @@ struct TraceTests {
         var odd = DigestCombiner()
         var even = DigestCombiner()
         for (index, digest) in digests.enumerated() {
-            if index % 2 == 0 { even.add(digest, runIndex: UInt64(index)) } else { odd.add(digest, runIndex: UInt64(index)) }
+            if index % 2 == 0 {
+                even.add(digest, runIndex: UInt64(index))
+            } else {
+                odd.add(digest, runIndex: UInt64(index))
+            }
         }
         var merged = DigestCombiner(sum: odd.sum, count: odd.count)
         merged.merge(even)
