@@ -151,7 +151,8 @@ struct SchedulerControlTests {
         let s = harness.scheduler
         var seen: [String] = []
         s.onJobStart = { info in
-            seen.append("\(info.job.rawValue)/\(info.queue.rawValue)/\(info.time)/\(info.isTimer)/\(info.dueTime)")
+            let job = info.job.rawValue
+            seen.append("\(job)/\(info.queue.rawValue)/\(info.time)/\(info.isTimer)/\(info.dueTime)")
         }
         let other = s.makeQueue(label: "other", kind: .serial)
         s.async(on: s.mainQueue) {}
@@ -161,5 +162,25 @@ struct SchedulerControlTests {
         #expect(s.runUntilIdle() == .idle)
         #expect(seen == ["1/0/0.000000s/false/0.000000s", "3/0/2.000000s/true/2.000000s",
                          "2/1/2.000000s/true/1.000000s"])
+    }
+}
+
+@Suite("Scheduler misuse")
+struct SchedulerMisuseTests {
+    @Test("stepping from inside a job stops the process with a clear message")
+    func nestedStepTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let scheduler = Scheduler(choices: ChoiceSource(seed: Seed(0)))
+            scheduler.async(on: scheduler.mainQueue) { scheduler.step(until: .distantFuture) }
+            _ = scheduler.runUntilIdle()
+        }
+    }
+
+    @Test("using a queue id the scheduler did not make stops the process")
+    func unknownQueueTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let scheduler = Scheduler(choices: ChoiceSource(seed: Seed(0)))
+            scheduler.async(on: QueueID(rawValue: 5)) {}
+        }
     }
 }

@@ -77,7 +77,8 @@ extension ChoiceSequence {
                 if byte & 0x80 == 0 {
                     if byte == 0, byteCount > 1 {
                         throw ChoiceTokenError(
-                            reason: "overlong varint (value \(values.count) has a trailing zero byte)")
+                            reason: "overlong varint (value \(values.count) has a trailing "
+                                + "zero byte)")
                     }
                     break
                 }

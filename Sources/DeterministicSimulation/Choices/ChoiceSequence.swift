@@ -14,7 +14,8 @@
 /// ```
 ///
 /// Contract: a plain value; ``token`` and ``init(token:)`` round-trip every sequence exactly.
-/// Simplicity (``isSimpler(than:)``) is defined once, here: shorter, then lexicographically smaller.
+/// Simplicity (``isSimpler(than:)``) is defined once, here: shorter, then lexicographically
+/// smaller.
 public struct ChoiceSequence: Hashable, Sendable, CustomStringConvertible {
     /// The outcomes, one per recorded draw.
     public var values: [UInt64]

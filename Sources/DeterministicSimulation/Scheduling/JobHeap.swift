@@ -65,7 +65,8 @@ struct JobHeap {
 
     /// Whether the heap property holds everywhere (for invariant checks; O(n)).
     func isValid() -> Bool {
-        for index in 1..<max(1, storage.count) where storage[index].precedes(storage[(index - 1) / 2]) {
+        for index in storage.indices.dropFirst()
+        where storage[index].precedes(storage[(index - 1) / 2]) {
             return false
         }
         return true

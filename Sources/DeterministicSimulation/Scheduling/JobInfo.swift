@@ -25,7 +25,9 @@ public struct JobInfo: Sendable {
     /// let info = JobInfo(job: JobID(rawValue: 1), queue: QueueID(rawValue: 0), time: .zero,
     ///                    isTimer: false, dueTime: .zero)
     /// ```
-    public init(job: JobID, queue: QueueID, time: VirtualTime, isTimer: Bool, dueTime: VirtualTime) {
+    public init(
+        job: JobID, queue: QueueID, time: VirtualTime, isTimer: Bool, dueTime: VirtualTime
+    ) {
         self.job = job
         self.queue = queue
         self.time = time

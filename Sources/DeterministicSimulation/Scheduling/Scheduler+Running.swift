@@ -24,8 +24,10 @@ extension Scheduler {
     /// - Complexity: O(q + w² + log n); no allocation once the scratch buffers have grown.
     @discardableResult
     public func step(until limit: VirtualTime) -> Bool {
-        guard let taken = core.takeNextJob(limit: limit.microseconds, clock: clock, choices: choices)
-        else { return false }
+        let limit = limit.microseconds
+        guard let taken = core.takeNextJob(limit: limit, clock: clock, choices: choices) else {
+            return false
+        }
         if let onJobStart {
             onJobStart(
                 JobInfo(
@@ -44,8 +46,8 @@ extension Scheduler {
     /// let stop = scheduler.run(until: .seconds(600), maxSteps: 1_000_000)
     /// ```
     ///
-    /// Contract: returns `.stepLimit` (clock not moved to `limit`) if `maxSteps` steps ran and a job
-    /// due by `limit` is still runnable. Otherwise advances the clock to `limit` if it is later
+    /// Contract: returns `.stepLimit` (clock not moved to `limit`) if `maxSteps` steps ran and a
+    /// job due by `limit` is still runnable. Otherwise advances the clock to `limit` if it is later
     /// and returns `.reachedTime` if a runnable job remains (due after `limit`), or `.idle` if
     /// nothing runnable remains (jobs on frozen queues may still be pending).
     /// - Parameters:

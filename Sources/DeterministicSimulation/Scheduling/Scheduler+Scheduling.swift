@@ -23,9 +23,9 @@ extension Scheduler {
     /// - Returns: the job's id, for ``cancel(_:)``.
     /// - Complexity: O(log n).
     @discardableResult
-    public func asyncAfter(_ delay: VirtualDuration, on queue: QueueID, _ work: @escaping () -> Void)
-        -> JobID
-    {
+    public func asyncAfter(
+        _ delay: VirtualDuration, on queue: QueueID, _ work: @escaping () -> Void
+    ) -> JobID {
         let due = (clock.now + delay).microseconds
         return enqueue(dueAt: due, on: queue, interval: 0, isTimer: true, work)
     }

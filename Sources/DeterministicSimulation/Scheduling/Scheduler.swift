@@ -29,8 +29,11 @@
 /// - A cancelled job never runs. Cancelling is O(1): the job is marked, and skipped and released
 ///   when it reaches the front of its queue.
 ///
-/// Complexity: scheduling and cancelling are O(log n) and O(1); a step is O(q + w log n) for `q`
-/// queues, concurrent width `w` and `n` pending jobs per queue. Memory: one bit per job ever
+/// Internal consistency is checked after every step in builds with the compilation condition
+/// `DETERMINISTIC_SIMULATION_CHECKS` (`swift test -Xswiftc -DDETERMINISTIC_SIMULATION_CHECKS`).
+///
+/// Complexity: scheduling and cancelling are O(log n) and O(1); a step is O(q + w² + log n) for
+/// `q` queues, concurrent width `w` and `n` pending jobs per queue. Memory: one bit per job ever
 /// scheduled, plus the pending jobs.
 public final class Scheduler {
     /// The clock the scheduler moves; shared with whatever else reads simulated time.

@@ -3,7 +3,9 @@ extension SchedulerCore {
     /// `limit` (then the clock is untouched). Advances the clock to the earliest due time if no
     /// job is ready, gathers the candidates, draws among them when there is more than one, and
     /// removes the chosen job from its heap. A one-shot job is marked finished here.
-    mutating func takeNextJob(limit: Int64, clock: VirtualClock, choices: ChoiceSource) -> TakenJob? {
+    mutating func takeNextJob(limit: Int64, clock: VirtualClock, choices: ChoiceSource)
+        -> TakenJob?
+    {
         precondition(!isRunningJob, "Scheduler.step called from inside a job: steps do not nest")
         guard let earliest = earliestEligibleTime(), earliest <= limit else { return nil }
         if earliest > clock.now.microseconds {
@@ -37,15 +39,19 @@ extension SchedulerCore {
     /// it was cancelled meanwhile, in which case its slot is released.
     mutating func finish(_ taken: TakenJob) {
         isRunningJob = false
-        guard taken.interval != 0 else { return }
-        let job = taken.job
-        if jobs.isFinished(job.number) {
-            jobs.release(job.slot)
-        } else {
-            let next = Saturating.add(taken.startTime, taken.interval)
-            queues[taken.queue].heap.insert(
-                ScheduledJob(time: next, number: job.number, slot: job.slot))
+        if taken.interval != 0 {
+            let job = taken.job
+            if jobs.isFinished(job.number) {
+                jobs.release(job.slot)
+            } else {
+                let next = Saturating.add(taken.startTime, taken.interval)
+                queues[taken.queue].heap.insert(
+                    ScheduledJob(time: next, number: job.number, slot: job.slot))
+            }
         }
+        #if DETERMINISTIC_SIMULATION_CHECKS
+            checkInvariants()
+        #endif
     }
 
     /// Fills ``candidates`` with the ready jobs every unfrozen queue offers, in queue creation

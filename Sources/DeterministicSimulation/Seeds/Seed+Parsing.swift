@@ -66,7 +66,8 @@ extension Seed {
             value = sum
         }
         if overflow {
-            throw SeedParseError(text: text, reason: "the number is larger than 18446744073709551615")
+            throw SeedParseError(
+                text: text, reason: "the number is larger than 18446744073709551615")
         }
         return value
     }

@@ -46,7 +46,8 @@ enum Base64URL {
             guard let sextet = sextetValue(character) else {
                 let shown = TextEscaping.describeByte(character)
                 throw ChoiceTokenError(
-                    reason: "invalid character \(shown) at offset \(offset + position - text.startIndex)"
+                    reason: "invalid character \(shown) at offset "
+                        + "\(offset + position - text.startIndex)"
                         + "; tokens use base64url (A-Z a-z 0-9 - _) without padding")
             }
             accumulator = accumulator << 6 | UInt32(sextet)

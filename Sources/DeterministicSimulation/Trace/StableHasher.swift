@@ -113,7 +113,8 @@ public struct StableHasher: Sendable {
     public mutating func combine(bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset + 8 <= bytes.count {
-            combine(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            combine(UInt64(littleEndian: word))
             offset += 8
         }
         if offset < bytes.count {

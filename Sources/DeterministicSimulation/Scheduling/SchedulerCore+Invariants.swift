@@ -1,0 +1,26 @@
+extension SchedulerCore {
+    /// Checks the core's internal consistency, trapping with a message if it is broken:
+    /// every heap is ordered, every heap entry owns exactly one occupied slot, and
+    /// ``pendingJobCount`` equals the number of live (not cancelled) entries.
+    ///
+    /// O(total pending jobs). Runs after every step only in builds with the compilation
+    /// condition `DETERMINISTIC_SIMULATION_CHECKS`
+    /// (`swift test -Xswiftc -DDETERMINISTIC_SIMULATION_CHECKS`); otherwise it is never called.
+    func checkInvariants() {
+        var entries = 0
+        var live = 0
+        for queue in queues {
+            precondition(queue.heap.isValid(), "scheduler invariant: heap of \(queue.label) unordered")
+            for index in 0..<queue.heap.count {
+                entries += 1
+                if !jobs.isFinished(queue.heap[index].number) { live += 1 }
+            }
+        }
+        precondition(
+            entries == jobs.occupiedSlotCount,
+            "scheduler invariant: \(entries) heap entries but \(jobs.occupiedSlotCount) slots")
+        precondition(
+            live == pendingJobCount,
+            "scheduler invariant: \(live) live jobs but pendingJobCount is \(pendingJobCount)")
+    }
+}
