@@ -1,1 +1,9 @@
-print("bgsim")
+import BGSimCommands
+import Foundation
+
+let io = CommandIO(
+    writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+    writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
+    stderrIsTerminal: isatty(STDERR_FILENO) == 1)
+Interrupt.shared.install()
+exit(BGSim.run(Array(CommandLine.arguments.dropFirst()), io: io).rawValue)

@@ -101,6 +101,22 @@ extension SimEvent: TraceEventRepresentable {
         }
     }
 
+    /// Every event name a run can record (environment actions as `env.*`), sorted; coverage
+    /// lists them all so a campaign that never reached one says so.
+    public static let allNames: [String] = {
+        var names = EnvironmentAction.allCases.map { "env.\($0.rawValue)" }
+        names += LifecycleEvent.allCases.map { "lifecycle.\($0.rawValue)" }
+        names += [
+            "env.network", "env.backgroundRefresh", "process.launch", "app.state", "scene.willConnect",
+            "scene.didDisconnect", "process.terminated", "task.begin", "task.beginDenied", "task.end",
+            "task.endUnknown", "budget.start", "task.expirationCallout", "task.expirationHandler",
+            "task.expirationHandlersReturned", "console", "app.nothingHeld", "bgtask.register", "bgtask.submit",
+            "bgtask.cancel", "bgtask.launch", "bgtask.expire", "bgtask.complete", "bgtask.progress",
+            "work.start", "work.finish", "violation", "run.phase",
+        ]
+        return names.sorted()
+    }()
+
     static func list(_ ids: [Int]) -> String {
         ids.map(String.init).joined(separator: ",")
     }

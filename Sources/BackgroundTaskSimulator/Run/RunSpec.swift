@@ -65,6 +65,8 @@ public struct RunOutcome: Sendable {
     public var steps: Int
     /// Draws that a replayed sequence could not supply (0 for a seeded run).
     public var fallbackCount: Int
+    /// What the run exercised.
+    public var coverage: Coverage
 
     /// The first violation of `invariant`, if any.
     public func firstViolation(of invariant: String) -> Violation? {

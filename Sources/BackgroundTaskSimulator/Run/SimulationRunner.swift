@@ -15,6 +15,7 @@ public enum SimulationRunner {
                                      workload: spec.workload, choices: choices)
         let recorder = TraceRecorder<SimEvent>(keepsEntries: keepTrace)
         let facts = RunFacts()
+        let coverage = CoverageCounter()
         let checkers = spec.invariants.filter { $0.applies(spec.workload) }.map { ($0.id, $0.makeChecker(spec.workload)) }
         var violations: [Violation] = []
         func report(_ invariant: String, _ message: String, _ time: VirtualTime) {
@@ -24,6 +25,7 @@ public enum SimulationRunner {
         device.addSink { event, time in
             recorder.record(event, at: time)
             facts.observe(event, at: time)
+            coverage.observe(event)
             for (id, checker) in checkers {
                 if let message = checker.observe(event, at: time, facts: facts) { report(id, message, time) }
             }
@@ -52,7 +54,7 @@ public enum SimulationRunner {
         return RunOutcome(
             digest: recorder.digest, eventCount: recorder.count, violations: violations,
             trace: recorder.entries, choices: choices.recorded, endTime: device.now, stop: stop,
-            steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount)
+            steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount, coverage: coverage.coverage())
     }
 
     /// Jobs left after the settle limit only count as "did not settle" if the app is still

@@ -1,0 +1,71 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import Foundation
+
+/// Runs one scenario's campaign with progress on stderr (only on a terminal) and interruption.
+enum CampaignExecution {
+    static func run(_ scenario: Scenario, options: CampaignOptions, io: CommandIO, showProgress: Bool,
+                    interrupt: Interrupt) -> CampaignResult {
+        let target = SimulationTarget(spec: scenario.runSpec)
+        let progress: (@Sendable (CampaignProgress) -> Void)? = showProgress ? { update in
+            let left = update.secondsLeft.map { String(format: ", %.0f s left", $0) } ?? ""
+            io.writeErr(String(format: "\r  %d/%d runs, %.0f runs/s, %d failing%@   ", update.runsDone,
+                               update.runsTotal, update.runsPerSecond, update.failures, left))
+        } : nil
+        let result = Campaign.run(target, options: options, progress: progress,
+                                  isCancelled: { interrupt.isRequested })
+        if showProgress { io.writeErr("\r" + String(repeating: " ", count: 72) + "\r") }
+        return result
+    }
+
+    /// The exit code a campaign result calls for.
+    static func exitCode(_ result: CampaignResult) -> ExitCode {
+        if !result.nondeterminism.isEmpty { return .nondeterminism }
+        if result.stop == .interrupted { return .interrupted }
+        return result.failed > 0 ? .violation : .success
+    }
+}
+
+/// The short human summary of a campaign, on stdout.
+enum Summary {
+    static func print(_ result: CampaignResult, scenario: Scenario, io: CommandIO) {
+        let rate = result.wallSeconds > 0 ? Double(result.runsExecuted) / result.wallSeconds : 0
+        io.out("  \(result.runsExecuted) runs: \(result.passed) passed, \(result.failed) failed; "
+            + "\(result.events) events, \(Format.seconds(result.simulatedSeconds)) simulated in "
+            + "\(Format.seconds(result.wallSeconds)) (\(Int(rate)) runs/s); digest \(result.digest.digest)")
+        if result.stop == .interrupted { io.out("  INTERRUPTED: the numbers cover the runs that finished") }
+        if result.stepLimitRuns > 0 {
+            io.out("  note: \(result.stepLimitRuns) runs hit their step or settle limit (work that never ends)")
+        }
+        for entry in result.violationCounts {
+            io.out("  VIOLATION \(entry.invariant) in \(entry.runs) runs")
+        }
+        for failure in result.failures {
+            io.out("  - \(failure.failure.invariant) (run seed \(failure.seed)): \(failure.failure.message)")
+            io.out("    replay: \(ReplayCommandText.seed(scenario, failure.seed))")
+            if failure.shrink != nil {
+                io.out("    shrunk to \(failure.shrunkEventCount) events (from \(failure.originalEventCount)): "
+                    + ReplayCommandText.choices(scenario, failure.choices))
+            }
+        }
+        for record in result.nondeterminism {
+            io.out("  NONDETERMINISM: run seed \(record.seed) gave digest \(record.actual) on \(record.how), "
+                + "expected \(record.expected). A workload that reads real time, real threads or global state "
+                + "is the usual cause.")
+        }
+    }
+}
+
+enum Format {
+    static func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
+}
+
+/// JUnit XML over the scenarios of one command.
+enum JUnitXML {
+    static func render(_ suites: [(scenario: Scenario, result: CampaignResult)]) -> String {
+        JUnitReport.xml(suites.map { entry in
+            (scenario: entry.scenario.name, invariants: entry.scenario.invariants.map(\.id), result: entry.result,
+             replayCommand: { ReplayCommandText.seed(entry.scenario, $0.seed) })
+        })
+    }
+}

@@ -1,0 +1,57 @@
+import Synchronization
+
+/// Where a command writes: stdout for results, stderr for progress and errors. Tests pass a
+/// capturing instance; the executable passes the real streams.
+///
+/// ```swift
+/// let io = CommandIO.capturing()
+/// let code = BGSim.run(["list"], io: io)
+/// print(io.captured.stdout)
+/// ```
+public final class CommandIO: @unchecked Sendable {
+    // @unchecked: `write` closures are called from the command's thread; progress comes from
+    // campaign workers but goes through `progressLock`.
+    public let writeOut: @Sendable (String) -> Void
+    public let writeErr: @Sendable (String) -> Void
+    /// Whether stderr is a terminal (progress is shown only then).
+    public let stderrIsTerminal: Bool
+    /// Where scenario paths are resolved from.
+    public let workingDirectory: String?
+
+    public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+                stderrIsTerminal: Bool, workingDirectory: String? = nil) {
+        self.writeOut = writeOut
+        self.writeErr = writeErr
+        self.stderrIsTerminal = stderrIsTerminal
+        self.workingDirectory = workingDirectory
+    }
+
+    func out(_ line: String = "") { writeOut(line + "\n") }
+    func err(_ line: String) { writeErr(line + "\n") }
+
+    /// Output captured in memory, for tests.
+    public final class Captured: @unchecked Sendable {
+        // @unchecked: appended under a lock.
+        private let lock = NSLockLike()
+        private var out = ""
+        private var err = ""
+        public var stdout: String { lock.withLock { out } }
+        public var stderr: String { lock.withLock { err } }
+        func appendOut(_ text: String) { lock.withLock { out += text } }
+        func appendErr(_ text: String) { lock.withLock { err += text } }
+    }
+
+    /// An IO whose output is kept in ``captured``.
+    public static func capturing(terminal: Bool = false) -> (io: CommandIO, captured: Captured) {
+        let captured = Captured()
+        let io = CommandIO(writeOut: { captured.appendOut($0) }, writeErr: { captured.appendErr($0) },
+                           stderrIsTerminal: terminal)
+        return (io, captured)
+    }
+}
+
+/// A tiny lock for the capture buffers.
+final class NSLockLike: Sendable {
+    private let mutex = Mutex<Void>(())
+    func withLock<T>(_ body: () -> T) -> T { mutex.withLock { _ in body() } }
+}

@@ -1,0 +1,106 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+
+/// `bgsim list [--json]`: workloads, invariants, scenarios, OS profiles and the modelled iOS
+/// rules, so users can see what the simulator promises.
+enum ListCommand {
+    static func run(_ arguments: [String], io: CommandIO) throws(CLIError) -> ExitCode {
+        let args = try Arguments(arguments, valued: ["--scenarios"], flags: ["--json"])
+        guard args.positional.isEmpty else { throw .usage("list takes no arguments, got '\(args.positional[0])'") }
+        let directory = args.value("--scenarios") ?? "Scenarios"
+        let scenarios: [Scenario]
+        if ScenarioPaths.isDirectory(directory) {
+            do { scenarios = try ScenarioLoader.loadAll(in: directory) } catch { throw ScenarioPaths.cliError(error) }
+        } else {
+            scenarios = []
+        }
+        if args.flag("--json") {
+            io.writeOut(JSONWriter().string(for: json(scenarios: scenarios)))
+        } else {
+            text(scenarios: scenarios, io: io)
+        }
+        return .success
+    }
+
+    static func text(scenarios: [Scenario], io: CommandIO) {
+        io.out("Workloads (workload / variant: what it does [expects]):")
+        for entry in WorkloadCatalog.all {
+            io.out("  \(entry.workload) / \(entry.variant): \(entry.info.summary) [\(entry.expectedViolation ?? "pass")]")
+        }
+        io.out()
+        io.out("Invariants:")
+        for invariant in Invariant.all {
+            io.out("  \(invariant.id): \(invariant.rule) (\(invariant.references.joined(separator: ", ")))")
+        }
+        io.out()
+        io.out("Scenarios:")
+        if scenarios.isEmpty { io.out("  (none found)") }
+        for scenario in scenarios {
+            io.out("  \(scenario.name): \(scenario.workload.workload)/\(scenario.workload.variant) on "
+                + "\(scenario.profile.name), \(scenario.campaign.runs) runs, expect \(scenario.expectation)")
+        }
+        io.out()
+        io.out("OS profiles:")
+        for profile in OSProfile.all {
+            io.out("  \(profile.name) (\(profile.displayName)): budget \(profile.budget), expiry lead "
+                + "\(profile.expiryLead), BGTaskScheduler \(profile.hasTaskScheduler ? "yes" : "no")")
+        }
+        io.out()
+        let rules = ModelledRule.catalog
+        let modelled = rules.filter { $0.status.kind != "not-modelled" }.count
+        io.out("iOS rules (\(modelled) of \(rules.count) modelled; ids from reference/ios-background-execution.md):")
+        for rule in rules {
+            io.out("  \(rule.id) \(rule.summary): \(rule.status)")
+        }
+    }
+
+    static func json(scenarios: [Scenario]) -> JSONValue {
+        var root = JSONObject()
+        root.append("workloads", .array(WorkloadCatalog.all.map { entry in
+            var object = JSONObject()
+            object.append("workload", .string(entry.workload))
+            object.append("variant", .string(entry.variant))
+            object.append("summary", .string(entry.info.summary))
+            object.append("bugPattern", entry.bugPattern.map { .string($0) } ?? .null)
+            object.append("expect", .string(entry.expectedViolation ?? "pass"))
+            return .object(object)
+        }))
+        root.append("invariants", .array(Invariant.all.map { invariant in
+            var object = JSONObject()
+            object.append("id", .string(invariant.id))
+            object.append("rule", .string(invariant.rule))
+            object.append("references", .array(invariant.references.map { .string($0) }))
+            return .object(object)
+        }))
+        root.append("scenarios", .array(scenarios.map { scenario in
+            var object = JSONObject()
+            object.append("name", .string(scenario.name))
+            object.append("file", .string(scenario.file))
+            object.append("workload", .string(scenario.workload.workload))
+            object.append("variant", .string(scenario.workload.variant))
+            object.append("profile", .string(scenario.profile.name))
+            object.append("runs", .int(Int64(scenario.campaign.runs)))
+            object.append("seed", .string(scenario.campaign.seed.description))
+            object.append("expect", .string(scenario.expectation.description))
+            return .object(object)
+        }))
+        root.append("profiles", .array(OSProfile.all.map { profile in
+            var object = JSONObject()
+            object.append("name", .string(profile.name))
+            object.append("displayName", .string(profile.displayName))
+            object.append("budgetSeconds", .double(Double(profile.budget.microseconds) / 1_000_000))
+            object.append("expiryLeadSeconds", .double(Double(profile.expiryLead.microseconds) / 1_000_000))
+            object.append("taskScheduler", .bool(profile.hasTaskScheduler))
+            return .object(object)
+        }))
+        root.append("rules", .array(ModelledRule.catalog.map { rule in
+            var object = JSONObject()
+            object.append("id", .string(rule.id))
+            object.append("summary", .string(rule.summary))
+            object.append("status", .string(rule.status.kind))
+            object.append("detail", .string(rule.status.description))
+            return .object(object)
+        }))
+        return .object(root)
+    }
+}

@@ -1,0 +1,25 @@
+public import DeterministicSimulation
+
+/// A campaign target made of a run specification: what `bgsim fuzz` and the Swift API run.
+///
+/// ```swift
+/// let target = SimulationTarget(spec: scenario.runSpec)
+/// let result = Campaign.run(target, options: CampaignOptions(seed: Seed(7), runs: 1_000, jobs: 2))
+/// ```
+///
+/// Contract: stateless and `Sendable`: every run builds its own device, so runs on different
+/// threads share nothing (PITFALLS 5).
+public struct SimulationTarget: CampaignTarget {
+    public let spec: RunSpec
+
+    public init(spec: RunSpec) { self.spec = spec }
+
+    public func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
+        let outcome = SimulationRunner.run(spec, choices: choices, keepTrace: keepTrace)
+        return RunVerdict(
+            digest: outcome.digest, eventCount: outcome.eventCount, simulatedTime: outcome.endTime,
+            failures: outcome.violations.map { RunFailure(invariant: $0.invariant, message: $0.message, time: $0.time) },
+            trace: outcome.trace.map { TraceLine(time: $0.time, name: $0.event.name, fields: $0.event.fields) },
+            coverage: outcome.coverage, stop: outcome.stop.rawValue)
+    }
+}

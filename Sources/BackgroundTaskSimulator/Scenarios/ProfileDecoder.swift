@@ -1,0 +1,63 @@
+import DeterministicSimulation
+
+/// Reads `"profile"`: a profile name, or `{"base": name, <overrides>}` (every UNCERTAIN rule of
+/// the reference is a parameter here).
+enum ProfileDecoder {
+    static let seconds = 0.0...1_000_000.0
+
+    static func decode(_ root: inout JSONObjectReader) throws(ConfigError) -> OSProfile {
+        let names = OSProfile.all.map(\.name)
+        let value = try root.requiredValue("profile", expected: "a profile name or an object with 'base'")
+        if case .string = value.value {
+            let name = try value.string(oneOf: names)
+            return OSProfile.named(name)!
+        }
+        var object = try value.object()
+        var profile = OSProfile.named(try object.string("base", oneOf: names))!
+        func duration(_ key: String, _ field: WritableKeyPath<OSProfile, VirtualDuration>) throws(ConfigError) {
+            if let value = try object.optionalDouble(key, in: seconds) {
+                profile[keyPath: field] = ScenarioDecoder.duration(value)
+            }
+        }
+        try duration("budgetSeconds", \.budget)
+        try duration("backgroundLaunchBudgetSeconds", \.backgroundLaunchBudget)
+        try duration("expiryLeadSeconds", \.expiryLead)
+        try duration("expirationHandlerWatchdogSeconds", \.expirationHandlerWatchdog)
+        try duration("didEnterBackgroundLimitSeconds", \.didEnterBackgroundLimit)
+        try duration("suspensionDelaySeconds", \.suspensionDelay)
+        try duration("refreshRuntimeSeconds", \.refreshRuntime)
+        try duration("processingRuntimeSeconds", \.processingRuntime)
+        try duration("taskExpiryLeadSeconds", \.taskExpiryLead)
+        try duration("continuedProcessingStallLimitSeconds", \.continuedProcessingStallLimit)
+        func flag(_ key: String, _ field: WritableKeyPath<OSProfile, Bool>) throws(ConfigError) {
+            if let value = try object.optional(key, as: Bool.self) { profile[keyPath: field] = value }
+        }
+        try flag("budgetResetsOnForeground", \.budgetResetsOnForeground)
+        try flag("endingInvalidLogs", \.endingInvalidLogs)
+        try flag("longHeldTaskWarningInForeground", \.longHeldTaskWarningInForeground)
+        try flag("willTerminateOnBackgroundKill", \.willTerminateOnBackgroundKill)
+        try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
+        if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
+            profile.expirationHandlerOrder = order
+        }
+        if let wording = try object.optionalChoice("consoleWording", as: OSProfile.ConsoleWording.self) {
+            profile.consoleWording = wording
+        }
+        if let limit = try object.optionalInt("taskLimit", in: 1...1_000_000) { profile.taskLimit = limit }
+        if let limit = try object.optionalInt("maxPendingRefreshRequests", in: 0...1_000) {
+            profile.maxPendingRefreshRequests = limit
+        }
+        if let limit = try object.optionalInt("maxPendingProcessingRequests", in: 0...1_000) {
+            profile.maxPendingProcessingRequests = limit
+        }
+        if let warning = try object.optionalDouble("longHeldTaskWarningSeconds", in: seconds) {
+            profile.longHeldTaskWarning = ScenarioDecoder.duration(warning)
+        }
+        try object.finish()
+        if profile.expiryLead > profile.budget {
+            throw root.error(at: "profile", problem: "expiryLeadSeconds is longer than budgetSeconds",
+                             fix: "Make the expiry lead shorter than the budget.")
+        }
+        return profile
+    }
+}

@@ -1,0 +1,103 @@
+public import DeterministicSimulation
+import Foundation
+
+/// Reads and validates scenario files (`Scenarios/*.json`, format in `Scenarios/README.md`).
+///
+/// ```swift
+/// let scenarios = try ScenarioLoader.loadAll(in: "Scenarios")
+/// ```
+///
+/// Contract: unknown keys, unknown names and out-of-range numbers are errors (``ScenarioError``)
+/// that name the file, the field path and the fix; nothing is silently ignored or defaulted
+/// wrongly. Never traps, whatever the bytes.
+public enum ScenarioLoader {
+    /// Loads one file.
+    public static func load(file path: String) throws(ScenarioError) -> Scenario {
+        let bytes = try read(path)
+        return try parse(bytes, file: path)
+    }
+
+    /// Parses scenario bytes; `file` is used in messages.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        do {
+            var root = try JSONObjectReader.parse(bytes, file: file)
+            return try ScenarioDecoder.decode(&root, file: file)
+        } catch {
+            throw .invalid(error)
+        }
+    }
+
+    /// Every `*.json` in `directory`, sorted by file name; duplicate scenario names are an error.
+    public static func loadAll(in directory: String) throws(ScenarioError) -> [Scenario] {
+        let files = try jsonFiles(in: directory)
+        var scenarios: [Scenario] = []
+        for file in files {
+            let scenario = try load(file: file)
+            if let other = scenarios.first(where: { $0.name == scenario.name }) {
+                throw .invalid(ConfigError(file: file, path: "$.name",
+                    problem: "duplicate scenario name '\(scenario.name)', also used by \(other.file)",
+                    fix: "Give each scenario a unique name."))
+            }
+            scenarios.append(scenario)
+        }
+        return scenarios
+    }
+
+    /// Loads files and directories as given on a command line, in order.
+    public static func load(paths: [String]) throws(ScenarioError) -> [Scenario] {
+        var scenarios: [Scenario] = []
+        for path in paths {
+            if isDirectory(path) {
+                scenarios += try loadAll(in: path)
+            } else {
+                scenarios.append(try load(file: path))
+            }
+        }
+        return scenarios
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+
+    static func jsonFiles(in directory: String) throws(ScenarioError) -> [String] {
+        guard isDirectory(directory) else { throw .unreadable(path: directory, reason: "no such directory") }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw .unreadable(path: directory, reason: "the directory cannot be listed")
+        }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { base + $0 }
+    }
+
+    static func read(_ path: String) throws(ScenarioError) -> [UInt8] {
+        if isDirectory(path) {
+            throw .unreadable(path: path, reason: "it is a directory, not a scenario file")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .unreadable(path: path, reason: "no such file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path: path, reason: "it cannot be read (check its permissions)")
+        }
+        return [UInt8](data)
+    }
+}
+
+/// Why a scenario could not be loaded: the file is missing or unreadable (exit 66), or its
+/// contents are invalid (exit 65).
+public enum ScenarioError: Error, Sendable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case invalid(ConfigError)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            "\(path): cannot read the scenario: \(reason). Check the path (scenarios live in Scenarios/*.json)."
+        case .invalid(let error): error.description
+        }
+    }
+}
