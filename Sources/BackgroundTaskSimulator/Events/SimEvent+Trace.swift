@@ -1,4 +1,5 @@
 public import DeterministicSimulation
+import BackgroundTaskKit
 
 extension SimEvent: TraceEventRepresentable {
     /// A dotted name for readable traces and JSON: `task.begin`, `lifecycle.didEnterBackground`…

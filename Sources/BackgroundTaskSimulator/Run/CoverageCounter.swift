@@ -1,4 +1,4 @@
-public import DeterministicSimulation
+import DeterministicSimulation
 
 /// Counts what a run exercised: app states entered, state transitions, event kinds, environment
 /// actions, faults and core API calls. Fixed-size arrays during the run (the event loop is hot);

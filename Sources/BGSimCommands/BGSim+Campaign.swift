@@ -1,0 +1,11 @@
+extension BGSim {
+    static func runCampaignCommand(_ command: String, _ rest: [String], io: CommandIO) throws(CLIError) -> ExitCode {
+        switch command {
+        case "fuzz": return try FuzzCommand.run(rest, io: io, interrupt: .shared)
+        case "check": return try CheckCommand.run(rest, io: io, interrupt: .shared)
+        case "replay": return try ReplayCommand.run(rest, io: io)
+        case "merge": return try MergeCommand.run(rest, io: io)
+        default: throw .usage("unknown command '\(command)'")
+        }
+    }
+}

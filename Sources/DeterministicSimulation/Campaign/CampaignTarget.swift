@@ -1,0 +1,99 @@
+/// The system under test of a campaign: runs one run from a choice source and says how it went.
+///
+/// ```swift
+/// struct Dice: CampaignTarget {
+///     func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
+///         let roll = choices.int(in: 1...6)
+///         return RunVerdict(digest: TraceDigest(UInt64(roll)), eventCount: 1, simulatedTime: .zero,
+///                           failures: roll == 6 ? [RunFailure(invariant: "no-six", message: "rolled 6", time: .zero)] : [])
+///     }
+/// }
+/// ```
+///
+/// Contract: deterministic (the same choices give the same verdict, digest included, in any
+/// process and on any thread) and safe to call from several threads at once: each run builds its
+/// own world and shares nothing mutable.
+public protocol CampaignTarget: Sendable {
+    /// Runs one run, drawing every random decision from `choices`.
+    ///
+    /// - Parameters:
+    ///   - choices: the run's only source of randomness.
+    ///   - keepTrace: whether the verdict must carry the trace lines (for reports and replay);
+    ///     campaigns pass `false` except when they rerun a failure.
+    func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict
+}
+
+/// One invariant violation in one run.
+///
+/// ```swift
+/// RunFailure(invariant: "no-double-end", message: "task 3 ended twice", time: .seconds(12))
+/// ```
+public struct RunFailure: Sendable, Equatable {
+    /// The invariant's stable id, e.g. `"every-begin-ended"`.
+    public var invariant: String
+    /// What went wrong, for humans.
+    public var message: String
+    /// When the violation was seen, in virtual time.
+    public var time: VirtualTime
+
+    public init(invariant: String, message: String, time: VirtualTime) {
+        self.invariant = invariant
+        self.message = message
+        self.time = time
+    }
+}
+
+/// One event of a run's trace, in the domain-free form reports print.
+///
+/// ```swift
+/// TraceLine(time: .zero, name: "beginTask", fields: [TraceField("taskID", .int(1))])
+/// ```
+public struct TraceLine: Sendable, Equatable {
+    /// When the event happened.
+    public var time: VirtualTime
+    /// The event's name, e.g. `"beginTask"`.
+    public var name: String
+    /// The event's fields, in order.
+    public var fields: [TraceField]
+
+    public init(time: VirtualTime, name: String, fields: [TraceField]) {
+        self.time = time
+        self.name = name
+        self.fields = fields
+    }
+}
+
+/// How one run went: its digest and size, its failures, and optionally its trace and coverage.
+///
+/// Contract: `failures` are in the order they were seen; an empty list means the run passed.
+/// `trace` is empty unless the run was asked to keep it.
+public struct RunVerdict: Sendable {
+    /// The timing-free digest of the run's trace.
+    public var digest: TraceDigest
+    /// The number of trace events.
+    public var eventCount: Int
+    /// The virtual time the run ended at.
+    public var simulatedTime: VirtualTime
+    /// The invariant violations, in the order they were seen.
+    public var failures: [RunFailure]
+    /// The trace, when kept.
+    public var trace: [TraceLine]
+    /// What the run exercised.
+    public var coverage: Coverage
+    /// How the run stopped, e.g. `"quiescent"` or `"stepLimit"`; targets choose the words.
+    public var stop: String
+
+    public init(digest: TraceDigest, eventCount: Int, simulatedTime: VirtualTime, failures: [RunFailure],
+                trace: [TraceLine] = [], coverage: Coverage = Coverage(), stop: String = "quiescent") {
+        self.digest = digest
+        self.eventCount = eventCount
+        self.simulatedTime = simulatedTime
+        self.failures = failures
+        self.trace = trace
+        self.coverage = coverage
+        self.stop = stop
+    }
+
+    /// Whether the run held every invariant.
+    public var passed: Bool { failures.isEmpty }
+}

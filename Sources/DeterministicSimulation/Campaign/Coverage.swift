@@ -1,0 +1,80 @@
+/// What a run or a campaign exercised: named counters in named categories (for the simulator:
+/// app states, state transitions, environment actions, faults, event kinds).
+///
+/// ```swift
+/// var coverage = Coverage()
+/// coverage.add("states", "background", count: 3)
+/// coverage.add("states", "suspended")            // counted once
+/// coverage.count("states", "background")         // 3
+/// ```
+///
+/// Contract: categories and entries keep the order they were first added in (never hash order),
+/// so reports print identically in every process. An entry added with count 0 is kept: "never
+/// exercised" is what coverage is for. ``merge(_:)`` adds counts entry by entry. O(1) average per
+/// ``add(_:_:count:)``.
+public struct Coverage: Sendable, Equatable {
+    /// One category's entries, in first-added order.
+    public struct Category: Sendable, Equatable {
+        /// The category's name, e.g. `"states"`.
+        public let name: String
+        /// The entries as (name, count), in first-added order.
+        public fileprivate(set) var entries: [(name: String, count: Int)]
+        fileprivate var index: [String: Int]
+
+        public static func == (lhs: Category, rhs: Category) -> Bool {
+            lhs.name == rhs.name && lhs.entries.elementsEqual(rhs.entries) { $0.name == $1.name && $0.count == $1.count }
+        }
+    }
+
+    /// The categories, in first-added order.
+    public private(set) var categories: [Category] = []
+    private var categoryIndex: [String: Int] = [:]
+
+    /// An empty coverage.
+    public init() {}
+
+    /// Adds `count` to the entry `name` of `category`, creating either as needed.
+    ///
+    /// ```swift
+    /// coverage.add("faults", "networkDown", count: 0)   // listed, never exercised
+    /// ```
+    public mutating func add(_ category: String, _ name: String, count: Int = 1) {
+        let c: Int
+        if let existing = categoryIndex[category] {
+            c = existing
+        } else {
+            c = categories.count
+            categoryIndex[category] = c
+            categories.append(Category(name: category, entries: [], index: [:]))
+        }
+        if let e = categories[c].index[name] {
+            categories[c].entries[e].count += count
+        } else {
+            categories[c].index[name] = categories[c].entries.count
+            categories[c].entries.append((name, count))
+        }
+    }
+
+    /// Adds every count of `other` into this coverage.
+    ///
+    /// ```swift
+    /// total.merge(run.coverage)
+    /// ```
+    public mutating func merge(_ other: Coverage) {
+        for category in other.categories {
+            for entry in category.entries { add(category.name, entry.name, count: entry.count) }
+        }
+    }
+
+    /// The count of one entry; 0 when it was never added.
+    public func count(_ category: String, _ name: String) -> Int {
+        guard let c = categoryIndex[category], let e = categories[c].index[name] else { return 0 }
+        return categories[c].entries[e].count
+    }
+
+    /// The entries of one category in first-added order; empty when there is no such category.
+    public func entries(_ category: String) -> [(name: String, count: Int)] {
+        guard let c = categoryIndex[category] else { return [] }
+        return categories[c].entries
+    }
+}
