@@ -11,7 +11,7 @@ enum ReplayCommand {
         guard args.positional.count == 1 else {
             throw .usage("replay takes exactly one SCENARIO file, got \(args.positional.count)")
         }
-        let scenario = try ScenarioPaths.load(args.positional)[0]
+        let scenario = try ScenarioPaths.loadFile(args.positional[0])
         try OutputPaths.check([args.value("--trace"), args.value("--perfetto")])
         let makeSource: () -> ChoiceSource
         let label: String

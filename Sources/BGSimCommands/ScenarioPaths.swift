@@ -27,6 +27,15 @@ enum ScenarioPaths {
         }
     }
 
+    /// Loads exactly one scenario file (a directory is an error: `replay` needs one scenario).
+    static func loadFile(_ path: String) throws(CLIError) -> Scenario {
+        do {
+            return try ScenarioLoader.load(file: path)
+        } catch {
+            throw cliError(error)
+        }
+    }
+
     static func cliError(_ error: ScenarioError) -> CLIError {
         switch error {
         case .unreadable: CLIError(.noInput, error.description)
