@@ -89,34 +89,31 @@ extension SimEvent: TraceEventRepresentable {
         }
     }
 
-    /// Feeds the name and every field, in order, into the digest.
-    public func hash(into hasher: inout StableHasher) {
-        hasher.combine(name)
-        for field in fields {
-            hasher.combine(field.key)
-            switch field.value {
-            case .int(let value): hasher.combine(value)
-            case .string(let value): hasher.combine(value)
-            case .bool(let value): hasher.combine(value)
-            }
-        }
-    }
-
     /// Every event name a run can record (environment actions as `env.*`), sorted; coverage
     /// lists them all so a campaign that never reached one says so.
     public static let allNames: [String] = {
-        var names = EnvironmentAction.allCases.map { "env.\($0.rawValue)" }
-        names += LifecycleEvent.allCases.map { "lifecycle.\($0.rawValue)" }
-        names += [
-            "env.network", "env.backgroundRefresh", "process.launch", "app.state", "scene.willConnect",
-            "scene.didDisconnect", "process.terminated", "task.begin", "task.beginDenied", "task.end",
-            "task.endUnknown", "budget.start", "task.expirationCallout", "task.expirationHandler",
-            "task.expirationHandlersReturned", "console", "app.nothingHeld", "bgtask.register", "bgtask.submit",
-            "bgtask.cancel", "bgtask.launch", "bgtask.expire", "bgtask.complete", "bgtask.progress",
-            "work.start", "work.finish", "violation", "run.phase",
-        ]
+        var names = EnvironmentAction.allCases.map { SimEvent.action($0).name }
+        names += LifecycleEvent.allCases.map { SimEvent.lifecycle($0).name }
+        names += representatives.map(\.name)
         return names.sorted()
     }()
+
+    /// One event of every case other than `.action` and `.lifecycle` (whose names depend on the
+    /// payload), in ``kindIndex`` order: the cases' names come from these.
+    static let representatives: [SimEvent] = [
+        .networkChanged(available: true), .backgroundRefreshChanged(enabled: true),
+        .processLaunched(process: 0, inBackground: false), .stateChanged(from: .notRunning, to: .active),
+        .sceneWillConnect, .sceneDidDisconnect, .terminated(.forceQuit, openTasks: []),
+        .taskBegan(id: 0, name: "", state: .active), .taskBeginDenied(name: ""), .taskEnded(id: 0, name: ""),
+        .endedUnknownTask(id: 0), .budgetStarted(deadline: .zero), .expirationCallout(ids: [], early: false),
+        .expirationHandlerCalled(id: 0), .expirationHandlersReturned(openIDs: [], elapsed: .zero), .console(""),
+        .nothingHeld(reason: ""), .taskRegistered(identifier: "", accepted: true),
+        .requestSubmitted(identifier: "", kind: "", error: nil), .requestCancelled(identifier: ""),
+        .bgTaskLaunched(identifier: "", task: 0, kind: ""), .bgTaskExpiring(identifier: "", task: 0, hasHandler: true),
+        .bgTaskCompleted(identifier: "", task: 0, success: true, repeated: false),
+        .bgTaskProgress(identifier: "", task: 0, completed: 0, total: 0), .workStarted(id: 0, name: ""),
+        .workFinished(id: 0, name: "", cancelled: false), .violation(invariant: "", message: ""), .runPhase(""),
+    ]
 
     static func list(_ ids: [Int]) -> String {
         ids.map(String.init).joined(separator: ",")

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import DeterministicSimulation
 
 /// Counts what a run exercised: app states entered, state transitions, event kinds, environment
@@ -9,7 +10,7 @@ final class CoverageCounter {
     private var stateCounts = [Int](repeating: 0, count: states.count)
     private var transitionCounts = [Int](repeating: 0, count: states.count * states.count)
     private var actionCounts = [Int](repeating: 0, count: actions.count)
-    private var eventCounts: [String: Int] = [:]
+    private var eventCounts = [Int](repeating: 0, count: slotNames.count)
 
     func observe(_ event: SimEvent) {
         switch event {
@@ -23,8 +24,37 @@ final class CoverageCounter {
         default:
             break
         }
-        eventCounts[event.name, default: 0] += 1
+        eventCounts[Self.slot(of: event)] += 1
     }
+
+    /// Event slots: one per action, one per lifecycle event, one per other case. The hot path
+    /// indexes an array instead of building the event's name.
+    private static let actionBase = 0
+    private static let lifecycleBase = actions.count
+    private static let otherBase = lifecycleBase + LifecycleEvent.allCases.count
+
+    private static func slot(of event: SimEvent) -> Int {
+        switch event {
+        case .action(let action): actionBase + actions.firstIndex(of: action)!
+        case .lifecycle(let lifecycle): lifecycleBase + LifecycleEvent.allCases.firstIndex(of: lifecycle)!
+        default: otherBase + event.kindIndex
+        }
+    }
+
+    /// The event name of each slot (every slot a run can fill; names of the other cases come
+    /// from a representative event of that case).
+    private static let slotNames: [String] = {
+        var names = [String](repeating: "", count: otherBase + SimEvent.kindCount)
+        for event in SimEvent.representatives { names[slot(of: event)] = event.name }
+        for action in actions { names[slot(of: .action(action))] = SimEvent.action(action).name }
+        for lifecycle in LifecycleEvent.allCases { names[slot(of: .lifecycle(lifecycle))] = SimEvent.lifecycle(lifecycle).name }
+        return names
+    }()
+
+    /// Slots in the order of their names (coverage lists events sorted by name).
+    private static let slotsByName: [Int] = slotNames.indices
+        .filter { !slotNames[$0].isEmpty }
+        .sorted { slotNames[$0] < slotNames[$1] }
 
     /// The counts as a ``Coverage`` (categories: states, transitions, actions, faults, events).
     func coverage() -> Coverage {
@@ -40,8 +70,8 @@ final class CoverageCounter {
             coverage.add("actions", action.rawValue, count: actionCounts[index])
             if action.isFault { coverage.add("faults", action.rawValue, count: actionCounts[index]) }
         }
-        for name in SimEvent.allNames {
-            coverage.add("events", name, count: eventCounts[name] ?? 0)
+        for slot in Self.slotsByName {
+            coverage.add("events", Self.slotNames[slot], count: eventCounts[slot])
         }
         return coverage
     }

@@ -1,0 +1,138 @@
+public import DeterministicSimulation
+import BackgroundTaskKit
+
+extension SimEvent {
+    /// Feeds the event into a trace digest: a case tag, then every payload value in declaration
+    /// order.
+    ///
+    /// ```swift
+    /// var hasher = StableHasher()
+    /// SimEvent.taskEnded(id: 3, name: "upload").hash(into: &hasher)
+    /// ```
+    ///
+    /// Contract: two events hash alike only if they are equal (up to the hash's collisions): the
+    /// tag frames the case, strings and lists are length-prefixed by ``StableHasher``/here. This is
+    /// the hottest code of a campaign (every event of every run passes through it), so it
+    /// allocates nothing: no ``name`` string, no ``fields`` array. Changing it changes every
+    /// digest; the determinism tests pin it.
+    public func hash(into hasher: inout StableHasher) {
+        hasher.combine(UInt64(kindIndex))
+        switch self {
+        case .action(let action): hasher.combine(action.rawValue)
+        case .networkChanged(let available): hasher.combine(available)
+        case .backgroundRefreshChanged(let enabled): hasher.combine(enabled)
+        case .processLaunched(let process, let inBackground):
+            hasher.combine(Int64(process))
+            hasher.combine(inBackground)
+        case .stateChanged(let from, let to):
+            hasher.combine(from.rawValue)
+            hasher.combine(to.rawValue)
+        case .lifecycle(let event): hasher.combine(event.rawValue)
+        case .sceneWillConnect, .sceneDidDisconnect: break
+        case .terminated(let reason, let open):
+            hasher.combine(reason.description)
+            Self.combine(open, into: &hasher)
+        case .taskBegan(let id, let name, let state):
+            hasher.combine(Int64(id))
+            hasher.combine(name)
+            hasher.combine(state.rawValue)
+        case .taskBeginDenied(let name): hasher.combine(name)
+        case .taskEnded(let id, let name):
+            hasher.combine(Int64(id))
+            hasher.combine(name)
+        case .endedUnknownTask(let id): hasher.combine(Int64(id))
+        case .budgetStarted(let deadline): hasher.combine(deadline)
+        case .expirationCallout(let ids, let early):
+            Self.combine(ids, into: &hasher)
+            hasher.combine(early)
+        case .expirationHandlerCalled(let id): hasher.combine(Int64(id))
+        case .expirationHandlersReturned(let open, let elapsed):
+            Self.combine(open, into: &hasher)
+            hasher.combine(elapsed)
+        case .console(let text): hasher.combine(text)
+        case .nothingHeld(let reason): hasher.combine(reason)
+        case .taskRegistered(let identifier, let accepted):
+            hasher.combine(identifier)
+            hasher.combine(accepted)
+        case .requestSubmitted(let identifier, let kind, let error):
+            hasher.combine(identifier)
+            hasher.combine(kind)
+            hasher.combine(error ?? "none")
+        case .requestCancelled(let identifier): hasher.combine(identifier)
+        case .bgTaskLaunched(let identifier, let task, let kind):
+            hasher.combine(identifier)
+            hasher.combine(Int64(task))
+            hasher.combine(kind)
+        case .bgTaskExpiring(let identifier, let task, let hasHandler):
+            hasher.combine(identifier)
+            hasher.combine(Int64(task))
+            hasher.combine(hasHandler)
+        case .bgTaskCompleted(let identifier, let task, let success, let repeated):
+            hasher.combine(identifier)
+            hasher.combine(Int64(task))
+            hasher.combine(success)
+            hasher.combine(repeated)
+        case .bgTaskProgress(let identifier, let task, let completed, let total):
+            hasher.combine(identifier)
+            hasher.combine(Int64(task))
+            hasher.combine(completed)
+            hasher.combine(total)
+        case .workStarted(let id, let name):
+            hasher.combine(Int64(id))
+            hasher.combine(name)
+        case .workFinished(let id, let name, let cancelled):
+            hasher.combine(Int64(id))
+            hasher.combine(name)
+            hasher.combine(cancelled)
+        case .violation(let invariant, let message):
+            hasher.combine(invariant)
+            hasher.combine(message)
+        case .runPhase(let phase): hasher.combine(phase)
+        }
+    }
+
+    private static func combine(_ ids: [Int], into hasher: inout StableHasher) {
+        hasher.combine(UInt64(ids.count))
+        for id in ids { hasher.combine(Int64(id)) }
+    }
+
+    /// The event's case, numbered in declaration order (0 for `.action`); a hash tag and an array
+    /// index for coverage counting.
+    var kindIndex: Int {
+        switch self {
+        case .action: 0
+        case .networkChanged: 1
+        case .backgroundRefreshChanged: 2
+        case .processLaunched: 3
+        case .stateChanged: 4
+        case .lifecycle: 5
+        case .sceneWillConnect: 6
+        case .sceneDidDisconnect: 7
+        case .terminated: 8
+        case .taskBegan: 9
+        case .taskBeginDenied: 10
+        case .taskEnded: 11
+        case .endedUnknownTask: 12
+        case .budgetStarted: 13
+        case .expirationCallout: 14
+        case .expirationHandlerCalled: 15
+        case .expirationHandlersReturned: 16
+        case .console: 17
+        case .nothingHeld: 18
+        case .taskRegistered: 19
+        case .requestSubmitted: 20
+        case .requestCancelled: 21
+        case .bgTaskLaunched: 22
+        case .bgTaskExpiring: 23
+        case .bgTaskCompleted: 24
+        case .bgTaskProgress: 25
+        case .workStarted: 26
+        case .workFinished: 27
+        case .violation: 28
+        case .runPhase: 29
+        }
+    }
+
+    /// How many values ``kindIndex`` takes.
+    static let kindCount = 30
+}
