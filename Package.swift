@@ -34,7 +34,7 @@ let package = Package(
             name: "BGSimCommands",
             dependencies: ["BackgroundTaskSimulator", "DeterministicSimulation", "BackgroundTaskKit"],
             exclude: ["BGSim+Campaign.swift", "CampaignExecution.swift", "FuzzCommand.swift", "CheckCommand.swift",
-                      "MergeCommand.swift", "CampaignOptionsParsing.swift"],
+                      "MergeCommand.swift", "CampaignOptionsParsing.swift", "Bench"],
             swiftSettings: strict),
         .executableTarget(name: "bgsim", dependencies: ["BGSimCommands"], swiftSettings: strict),
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),

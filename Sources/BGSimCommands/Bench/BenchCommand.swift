@@ -1,0 +1,148 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import Foundation
+
+/// `bgsim bench [--json] [--output FILE] [--quick]`: the standard benchmark. Prints a table of
+/// throughput (1 job and all cores), how cost grows with run length and with jobs, the time to
+/// find and shrink the P1 bug, and peak memory for small and large campaigns.
+///
+/// ```
+/// swift run -c release bgsim bench                      # the table
+/// swift run -c release bgsim bench --json --output Reports/bench-linux-2core.json
+/// ```
+///
+/// Contract: a measurement, never a test: it exits 0 whatever the numbers (1 only if the P1 bug
+/// is not found, which would be a harness bug). `--quick` shrinks every size for smoke tests.
+/// Timing uses the wall clock here, outside simulation code.
+enum BenchCommand {
+    static func run(_ arguments: [String], io: CommandIO) throws(CLIError) -> ExitCode {
+        let args = try Arguments(arguments, valued: ["--output"], flags: ["--json", "--quick"])
+        try OutputPaths.check([args.value("--output")])
+        let sizes = args.flag("--quick") ? BenchSizes.quick : BenchSizes.full
+        let progress: (String) -> Void = { line in
+            if io.stderrIsTerminal { io.err("  bench: \(line)") }
+        }
+        let report = BenchSuite(sizes: sizes).measure(progress: progress)
+        let json = BenchJSON.json(report)
+        if args.flag("--json") {
+            io.writeOut(JSONWriter().string(for: json))
+        } else {
+            BenchTable.print(report, io: io)
+        }
+        if let path = args.value("--output") { try OutputPaths.write(JSONWriter().string(for: json), to: path) }
+        return report.findAndShrink == nil ? .violation : .success
+    }
+}
+
+/// How big each measurement is.
+struct BenchSizes: Sendable {
+    var throughputRuns: Int
+    var longRuns: Int
+    var repetitions: Int
+    var tenThousandRuns: Int
+    var memoryRuns: (small: Int, large: Int)
+    var curveRuns: Int
+
+    static let full = BenchSizes(throughputRuns: 2_000, longRuns: 100, repetitions: 3, tenThousandRuns: 10_000,
+                                 memoryRuns: (1_000, 100_000), curveRuns: 1_000)
+    static let quick = BenchSizes(throughputRuns: 40, longRuns: 4, repetitions: 1, tenThousandRuns: 100,
+                                  memoryRuns: (50, 200), curveRuns: 20)
+}
+
+/// Everything the benchmark measured.
+struct BenchReport: Sendable {
+    struct Line: Sendable {
+        var benchCase: String
+        var jobs: Int
+        var runs: Int
+        var rates: Rates
+    }
+
+    struct CurvePoint: Sendable {
+        var label: String
+        var horizonSeconds: Int64
+        var jobs: Int
+        var rates: Rates
+    }
+
+    var machine: BenchMachine
+    var throughput: [Line] = []
+    var tenThousand: (jobs: Int, seconds: Double) = (0, 0)
+    var lengthCurve: [CurvePoint] = []
+    var jobsCurve: [CurvePoint] = []
+    var findAndShrink: FindAndShrink?
+    var memory: [(runs: Int, peakBytes: Int?)] = []
+}
+
+/// Runs the measurements in a fixed order.
+struct BenchSuite {
+    var sizes: BenchSizes
+
+    /// Horizons that give roughly 10, 100, 1,000 and 10,000 events per token run.
+    static let lengthHorizons: [Int64] = [1, 60, 1_800, 21_600]
+
+    func measure(progress: (String) -> Void) -> BenchReport {
+        let machine = BenchMachine.current
+        var report = BenchReport(machine: machine)
+        let jobsList = machine.cores > 1 ? [1, machine.cores] : [1]
+        for benchCase in BenchCase.throughput {
+            let runs = benchCase.horizonSeconds > 10_000 ? sizes.longRuns : sizes.throughputRuns
+            for jobs in jobsList {
+                progress("\(benchCase.name), \(jobs) job(s)")
+                let rates = BenchRunner.rates(benchCase, runs: runs, jobs: jobs, repetitions: sizes.repetitions)
+                report.throughput.append(.init(benchCase: benchCase.name, jobs: jobs, runs: runs, rates: rates))
+            }
+        }
+        progress("\(sizes.tenThousandRuns)-run token campaign")
+        let tenJobs = min(2, machine.cores)
+        let ten = BenchRunner.campaign(.token, runs: sizes.tenThousandRuns, jobs: tenJobs)
+        report.tenThousand = (tenJobs, ten.wallSeconds)
+        for horizon in Self.lengthHorizons {
+            progress("run length: token at \(horizon) s")
+            let rates = BenchRunner.rates(.token(horizonSeconds: horizon), runs: horizon > 10_000 ? sizes.longRuns
+                : sizes.curveRuns, jobs: 1, repetitions: sizes.repetitions)
+            report.lengthCurve.append(.init(label: "\(Int(rates.eventsPerRun.rounded())) events/run",
+                                            horizonSeconds: horizon, jobs: 1, rates: rates))
+        }
+        for jobs in Array(Set([1, 2, machine.cores])).sorted() {
+            progress("jobs curve: \(jobs)")
+            let rates = BenchRunner.rates(.token, runs: sizes.curveRuns * 2, jobs: jobs, repetitions: sizes.repetitions)
+            report.jobsCurve.append(.init(label: "\(jobs) jobs", horizonSeconds: BenchCase.token.horizonSeconds,
+                                          jobs: jobs, rates: rates))
+        }
+        progress("find and shrink P1")
+        report.findAndShrink = FindAndShrink.measure(.p1, maxRuns: 10_000)
+        for runs in [sizes.memoryRuns.small, sizes.memoryRuns.large] {
+            progress("peak memory, \(runs) runs")
+            let reset = PeakMemory.reset()
+            _ = BenchRunner.campaign(.token, runs: runs, jobs: machine.cores)
+            report.memory.append((runs, reset ? PeakMemory.peakBytes() : nil))
+        }
+        return report
+    }
+}
+
+/// The machine the numbers came from.
+struct BenchMachine: Sendable {
+    var cores: Int
+    var cpu: String
+    var system: String
+    var build: String
+
+    static var current: BenchMachine {
+        let info = ProcessInfo.processInfo
+        var cpu = "unknown CPU"
+        if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let colon = line.firstIndex(of: ":") {
+            cpu = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        #if DEBUG
+        let build = "debug (numbers not representative: use swift run -c release)"
+        #else
+        let build = "release"
+        #endif
+        return BenchMachine(cores: max(1, info.activeProcessorCount), cpu: cpu,
+                            system: info.operatingSystemVersionString, build: build)
+    }
+}

@@ -1,0 +1,122 @@
+import DeterministicSimulation
+import Foundation
+
+/// The benchmark as a Markdown table (the form README.md shows).
+enum BenchTable {
+    static func print(_ report: BenchReport, io: CommandIO) {
+        let m = report.machine
+        io.out("bgsim bench: \(m.cpu), \(m.cores) cores, \(m.system), \(m.build) build")
+        io.out("")
+        io.out("| workload | jobs | runs | events/run | runs/s (min / median) | events/s (min / median) | sim s per wall s |")
+        io.out("|---|---:|---:|---:|---:|---:|---:|")
+        for line in report.throughput {
+            io.out("| \(line.benchCase) | \(line.jobs) | \(line.runs) | \(number(line.rates.eventsPerRun)) | "
+                + "\(pair(line.rates.runsPerSecond)) | \(pair(line.rates.eventsPerSecond)) | "
+                + "\(number(Spread(line.rates.simulatedPerWallSecond).median)) |")
+        }
+        io.out("")
+        io.out("| run length (token, 1 job) | horizon | runs/s (median) | events/s (median) | ns per event |")
+        io.out("|---|---:|---:|---:|---:|")
+        for point in report.lengthCurve {
+            let eventsPerSecond = Spread(point.rates.eventsPerSecond).median
+            io.out("| \(point.label) | \(point.horizonSeconds) s | \(number(Spread(point.rates.runsPerSecond).median)) | "
+                + "\(number(eventsPerSecond)) | \(number(1e9 / max(eventsPerSecond, 1))) |")
+        }
+        io.out("")
+        io.out("| jobs (token) | runs/s (median) | speed-up |")
+        io.out("|---:|---:|---:|")
+        let base = report.jobsCurve.first.map { Spread($0.rates.runsPerSecond).median } ?? 1
+        for point in report.jobsCurve {
+            let rate = Spread(point.rates.runsPerSecond).median
+            io.out("| \(point.jobs) | \(number(rate)) | \(String(format: "%.2fx", rate / max(base, 1e-9))) |")
+        }
+        io.out("")
+        io.out("- 10,000-run token campaign with \(report.tenThousand.jobs) jobs: "
+            + String(format: "%.2f s", report.tenThousand.seconds))
+        if let found = report.findAndShrink {
+            io.out("- P1 found after \(found.runsToFind) runs in " + String(format: "%.3f s", found.findSeconds)
+                + "; shrunk from \(found.originalEvents) to \(found.shrunkEvents) events in "
+                + String(format: "%.3f s", found.shrinkSeconds) + " (\(found.invariant))")
+        } else {
+            io.out("- P1 NOT FOUND: a harness bug")
+        }
+        for entry in report.memory {
+            io.out("- peak memory, \(entry.runs) runs: "
+                + (entry.peakBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "unavailable"))
+        }
+    }
+
+    static func pair(_ samples: [Double]) -> String {
+        let spread = Spread(samples)
+        return "\(number(spread.min)) / \(number(spread.median))"
+    }
+
+    /// Thousands separated, no decimals above 100, two significant decimals below.
+    static func number(_ value: Double) -> String {
+        if value >= 100 {
+            let formatter = NumberFormatter()
+            formatter.numberStyle = .decimal
+            formatter.maximumFractionDigits = 0
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.usesGroupingSeparator = true
+            formatter.groupingSeparator = ","
+            return formatter.string(from: NSNumber(value: value.rounded())) ?? String(Int(value))
+        }
+        return String(format: "%.2f", value)
+    }
+}
+
+/// The benchmark as JSON (same numbers as the table).
+enum BenchJSON {
+    static func json(_ report: BenchReport) -> JSONValue {
+        let m = report.machine
+        var root = JSONObject()
+        root.append("schemaVersion", .int(1))
+        root.append("tool", .object(["name": .string("bgsim"), "version": .string(BGSim.version)]))
+        root.append("machine", .object(["cpu": .string(m.cpu), "cores": .int(Int64(m.cores)),
+                                        "system": .string(m.system), "build": .string(m.build)]))
+        root.append("throughput", .array(report.throughput.map { line in
+            var object = rates(line.rates)
+            object.set(.string(line.benchCase), forKey: "workload")
+            object.set(.int(Int64(line.jobs)), forKey: "jobs")
+            object.set(.int(Int64(line.runs)), forKey: "runs")
+            return .object(object)
+        }))
+        root.append("tenThousandRunCampaign", .object(["jobs": .int(Int64(report.tenThousand.jobs)),
+                                                      "wallSeconds": .double(report.tenThousand.seconds)]))
+        root.append("runLength", .array(report.lengthCurve.map { point in
+            var object = rates(point.rates)
+            object.set(.int(point.horizonSeconds), forKey: "horizonSeconds")
+            return .object(object)
+        }))
+        root.append("jobs", .array(report.jobsCurve.map { point in
+            var object = rates(point.rates)
+            object.set(.int(Int64(point.jobs)), forKey: "jobs")
+            return .object(object)
+        }))
+        if let found = report.findAndShrink {
+            root.append("p1FindAndShrink", .object([
+                "invariant": .string(found.invariant), "runsToFind": .int(Int64(found.runsToFind)),
+                "findSeconds": .double(found.findSeconds), "shrinkSeconds": .double(found.shrinkSeconds),
+                "originalEvents": .int(Int64(found.originalEvents)), "shrunkEvents": .int(Int64(found.shrunkEvents)),
+            ]))
+        } else {
+            root.append("p1FindAndShrink", .null)
+        }
+        root.append("peakMemory", .array(report.memory.map { entry in
+            .object(["runs": .int(Int64(entry.runs)), "peakBytes": entry.peakBytes.map { .int(Int64($0)) } ?? .null])
+        }))
+        return .object(root)
+    }
+
+    static func rates(_ rates: Rates) -> JSONObject {
+        let runs = Spread(rates.runsPerSecond)
+        let events = Spread(rates.eventsPerSecond)
+        return [
+            "eventsPerRun": .double(rates.eventsPerRun),
+            "runsPerSecond": .object(["min": .double(runs.min), "median": .double(runs.median)]),
+            "eventsPerSecond": .object(["min": .double(events.min), "median": .double(events.median)]),
+            "simulatedSecondsPerWallSecond": .double(Spread(rates.simulatedPerWallSecond).median),
+        ]
+    }
+}
