@@ -18,14 +18,15 @@ struct Rates: Sendable {
     }
 }
 
-/// Min and median of a list of samples.
+/// Best and median of a list of rate samples; the best rate is the repetition with the minimum
+/// wall time.
 struct Spread: Sendable {
-    var min: Double
+    var best: Double
     var median: Double
 
     init(_ samples: [Double]) {
         let sorted = samples.sorted()
-        min = sorted.first ?? 0
+        best = sorted.last ?? 0
         median = sorted.isEmpty ? 0 : (sorted.count % 2 == 1 ? sorted[sorted.count / 2]
             : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2)
     }

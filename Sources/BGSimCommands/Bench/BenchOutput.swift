@@ -7,7 +7,7 @@ enum BenchTable {
         let m = report.machine
         io.out("bgsim bench: \(m.cpu), \(m.cores) cores, \(m.system), \(m.build) build")
         io.out("")
-        io.out("| workload | jobs | runs | events/run | runs/s (min / median) | events/s (min / median) | sim s per wall s |")
+        io.out("| workload | jobs | runs | events/run | runs/s (best / median) | events/s (best / median) | sim s per wall s |")
         io.out("|---|---:|---:|---:|---:|---:|---:|")
         for line in report.throughput {
             io.out("| \(line.benchCase) | \(line.jobs) | \(line.runs) | \(number(line.rates.eventsPerRun)) | "
@@ -48,7 +48,7 @@ enum BenchTable {
 
     static func pair(_ samples: [Double]) -> String {
         let spread = Spread(samples)
-        return "\(number(spread.min)) / \(number(spread.median))"
+        return "\(number(spread.best)) / \(number(spread.median))"
     }
 
     /// Thousands separated, no decimals above 100, two significant decimals below.
@@ -114,8 +114,8 @@ enum BenchJSON {
         let events = Spread(rates.eventsPerSecond)
         return [
             "eventsPerRun": .double(rates.eventsPerRun),
-            "runsPerSecond": .object(["min": .double(runs.min), "median": .double(runs.median)]),
-            "eventsPerSecond": .object(["min": .double(events.min), "median": .double(events.median)]),
+            "runsPerSecond": .object(["best": .double(runs.best), "median": .double(runs.median)]),
+            "eventsPerSecond": .object(["best": .double(events.best), "median": .double(events.median)]),
             "simulatedSecondsPerWallSecond": .double(Spread(rates.simulatedPerWallSecond).median),
         ]
     }
