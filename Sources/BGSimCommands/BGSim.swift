@@ -10,7 +10,7 @@ public enum BGSim {
     /// The tool's version, as reports show it.
     public static let version = "0.1.0"
 
-    public static func run(_ arguments: [String], io: CommandIO) -> ExitCode {
+    public static func run(_ arguments: [String], io: CommandIO, interrupt: Interrupt = .shared) -> ExitCode {
         guard let command = arguments.first else {
             io.err("bgsim: no command given. Run 'bgsim help' for usage.")
             return .usage
@@ -26,7 +26,7 @@ public enum BGSim {
                 io.out("bgsim \(version)")
                 return .success
             default:
-                return try runCampaignCommand(command, rest, io: io)
+                return try runCampaignCommand(command, rest, io: io, interrupt: interrupt)
             }
         } catch {
             io.err("bgsim \(command): \(error.message)")

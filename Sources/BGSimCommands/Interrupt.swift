@@ -2,26 +2,36 @@ import Foundation
 import Synchronization
 
 /// SIGINT handling: the first Ctrl-C asks the running campaign to stop after the runs in flight,
-/// so the report of what finished is written (marked incomplete); a second one kills at once.
+/// so the report of what finished is written (marked incomplete) and the command exits 130; a
+/// second Ctrl-C kills the process at once.
+///
+/// ```swift
+/// Interrupt.shared.install()                    // the executable, once
+/// let stop = Interrupt(); stop.request()         // a test: a campaign that is interrupted at once
+/// BGSim.run(["fuzz", "--report", path], io: io, interrupt: stop)
+/// ```
+///
+/// Contract: each instance has its own flag; only ``shared`` is connected to the signal.
 public final class Interrupt: Sendable {
-    private static let requested = Atomic<Int>(0)
+    private let requested = Atomic<Int>(0)
 
-    /// The process-wide interrupt, installed by the executable.
+    /// The process-wide interrupt, connected to SIGINT by ``install()``.
     public static let shared = Interrupt()
 
-    /// Not installed: never interrupted unless ``request()`` is called (tests).
+    /// A flag that only ``request()`` sets.
     public init() {}
 
-    /// Installs the SIGINT handler.
+    /// Installs the SIGINT handler on ``shared``.
     public func install() {
+        _ = Interrupt.shared
         signal(SIGINT) { _ in
-            if Interrupt.requested.add(1, ordering: .relaxed).newValue > 1 { _exit(130) }
+            if Interrupt.shared.requested.add(1, ordering: .relaxed).newValue > 1 { _exit(130) }
         }
     }
 
     /// Asks for a stop, as SIGINT does.
-    public func request() { _ = Self.requested.add(1, ordering: .relaxed) }
+    public func request() { _ = requested.add(1, ordering: .relaxed) }
 
     /// Whether a stop was asked for.
-    public var isRequested: Bool { Self.requested.load(ordering: .relaxed) > 0 }
+    public var isRequested: Bool { requested.load(ordering: .relaxed) > 0 }
 }
