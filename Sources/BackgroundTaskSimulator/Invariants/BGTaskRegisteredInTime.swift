@@ -19,39 +19,3 @@ final class BGTaskRegisteredInTime: InvariantChecker {
             + "launch handler once, in application(_:didFinishLaunchingWithOptions:)"
     }
 }
-
-/// `bgtask-completed-once`: every launched BGTask is completed exactly once, on every path,
-/// including the expiration path (C4.5-C4.7).
-final class BGTaskCompletedOnce: InvariantChecker {
-    private var running: [(task: Int, identifier: String, launched: VirtualTime)] = []
-
-    func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
-        switch event {
-        case .bgTaskLaunched(let identifier, let task, _):
-            running.append((task, identifier, time))
-        case .bgTaskCompleted(let identifier, let task, _, let repeated):
-            running.removeAll { $0.task == task }
-            if repeated {
-                return "setTaskCompleted(success:) was called again for BGTask \(task) (\(identifier)) at \(time) "
-                    + "(app \(facts.state)); complete each task exactly once"
-            }
-        case .terminated(let reason, _):
-            defer { running = [] }
-            guard reason.isPreventable, !running.isEmpty else { return nil }
-            return "\(Self.list(running)) never completed: the app was killed at \(time) (\(reason)); "
-                + "call setTaskCompleted(success:) on every path, including the expiration handler"
-        default:
-            break
-        }
-        return nil
-    }
-
-    func finish(at time: VirtualTime, facts: RunFacts) -> [String] {
-        guard !running.isEmpty else { return [] }
-        return ["\(Self.list(running)) not completed when the run ended at \(time)"]
-    }
-
-    private static func list(_ tasks: [(task: Int, identifier: String, launched: VirtualTime)]) -> String {
-        tasks.map { "BGTask \($0.task) (\($0.identifier), launched at \($0.launched))" }.joined(separator: ", ")
-    }
-}

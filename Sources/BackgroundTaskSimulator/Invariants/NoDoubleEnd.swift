@@ -1,0 +1,29 @@
+import DeterministicSimulation
+
+/// `no-double-end`: no task id is ended twice, and no unknown or invalid id is ended (A5.2, A5.3).
+final class NoDoubleEnd: InvariantChecker {
+    private var ended: [(id: Int, at: VirtualTime)] = []
+
+    func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
+        switch event {
+        case .processLaunched:
+            ended = []
+        case .taskEnded(let id, _):
+            ended.append((id, time))
+        case .endedUnknownTask(let id):
+            let what: String
+            if id == 0 {
+                what = "endBackgroundTask(.invalid) was called"
+            } else if let first = ended.last(where: { $0.id == id }) {
+                what = "endBackgroundTask(\(id)) ended task \(id) a second time (first ended at \(first.at))"
+            } else {
+                what = "endBackgroundTask(\(id)) ended a task that was never begun"
+            }
+            return "\(what) at \(time) (app \(facts.state)): \"Can't end BackgroundTask: no background task "
+                + "exists with identifier \(id)\"; set the stored id to .invalid once ended"
+        default:
+            break
+        }
+        return nil
+    }
+}
