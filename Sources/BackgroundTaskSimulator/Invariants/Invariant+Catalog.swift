@@ -24,6 +24,12 @@ extension Invariant {
             references: ["A3.5", "A7.1", "A10.1", "C4.6"]
         ) { _ in NoWatchdogKill() },
         Invariant(
+            id: "expiration-handlers-return-in-time",
+            rule: "Expiration handlers return within the system's limit on their total time, so the app is "
+                + "not killed while they run.",
+            references: ["A3.5"]
+        ) { ExpirationHandlersReturnInTime(limit: $0.profile.expirationHandlerWatchdog) },
+        Invariant(
             id: "background-work-held",
             rule: "No declared work is in flight while the app is in the background with nothing holding it "
                 + "awake (no background task, no BGTask).",
@@ -47,7 +53,7 @@ extension Invariant {
                 + "request is pending after every launch (liveness, also judged at the end of the run).",
             references: ["C2.1", "C3.6", "C4.6"],
             applies: { !$0.repeatingRefreshIdentifiers.isEmpty }
-        ) { RefreshStaysScheduled(identifiers: $0.repeatingRefreshIdentifiers) },
+        ) { RefreshStaysScheduled(identifiers: $0.workload.repeatingRefreshIdentifiers) },
     ]
 
     /// The invariant with this id, if any.

@@ -51,13 +51,13 @@ public struct Invariant: Sendable {
     public var references: [String]
     /// Whether the invariant means anything for this workload.
     public var applies: @Sendable (WorkloadInfo) -> Bool
-    /// A fresh checker for one run of this workload.
-    public var makeChecker: @Sendable (WorkloadInfo) -> any InvariantChecker
+    /// A fresh checker for one run of this specification (its workload and OS profile).
+    public var makeChecker: @Sendable (RunSpec) -> any InvariantChecker
 
     public init(
         id: String, rule: String, references: [String],
         applies: @escaping @Sendable (WorkloadInfo) -> Bool = { _ in true },
-        makeChecker: @escaping @Sendable (WorkloadInfo) -> any InvariantChecker
+        makeChecker: @escaping @Sendable (RunSpec) -> any InvariantChecker
     ) {
         self.id = id
         self.rule = rule

@@ -16,7 +16,7 @@ public enum SimulationRunner {
         let recorder = TraceRecorder<SimEvent>(keepsEntries: keepTrace)
         let facts = RunFacts()
         let coverage = CoverageCounter()
-        let checkers = spec.invariants.filter { $0.applies(spec.workload) }.map { ($0.id, $0.makeChecker(spec.workload)) }
+        let checkers = spec.invariants.filter { $0.applies(spec.workload) }.map { ($0.id, $0.makeChecker(spec)) }
         var violations: [Violation] = []
         func report(_ invariant: String, _ message: String, _ time: VirtualTime) {
             violations.append(Violation(invariant: invariant, message: message, time: time))
