@@ -51,6 +51,12 @@ public enum WorkloadCatalog {
                                    summary: "the expiration handler cancels the work but never ends the task") {
                     HandlerDoesNotEndUploader()
                 }),
+        Variant(workload: "analytics-flush", variant: "slow-expiration-handler", bugPattern: nil,
+                expectedViolation: "expiration-handlers-return-in-time",
+                info: WorkloadInfo(name: "analytics-flush/slow-expiration-handler",
+                                   summary: "the expiration handler saves to disk for 5 s before ending the task") {
+                    SlowExpirationHandlerUploader()
+                }),
         Variant(workload: "background-queue", variant: "p3-async-end", bugPattern: "P3",
                 expectedViolation: "expiry-ends-task",
                 info: WorkloadInfo(name: "background-queue/p3-async-end",
