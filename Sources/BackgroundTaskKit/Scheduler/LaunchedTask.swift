@@ -1,0 +1,118 @@
+import Synchronization
+
+/// A `BGTask` the system launched, as ``BackgroundTaskScheduler`` hands it to your launch
+/// handler: completed exactly once on every path, including expiry.
+///
+/// ```swift
+/// try scheduler.register("com.example.refresh") { task in
+///     let fetch = feed.refresh { ok in task.complete(success: ok) }
+///     task.onExpiration { fetch.cancel() }   // then the task is completed as failed
+/// }
+/// ```
+///
+/// Contract:
+/// - ``complete(success:)`` calls `setTaskCompleted(success:)` the first time only (C4.7
+///   makes later calls no-ops on a device; here they never reach the system).
+/// - On expiry, the handlers given to ``onExpiration(_:)`` run in order on the registration
+///   queue, then the task is completed unsuccessfully, before the system's handler returns
+///   (C4.4-C4.6) — unless your handler completed it first.
+/// - Releasing the last reference of an uncompleted task completes it unsuccessfully (C4.8
+///   calls that a programmer error; here it cannot happen).
+/// - Thread-safe.
+public final class LaunchedTask: Sendable, CustomStringConvertible {
+    private let core: LaunchedTaskCore
+
+    /// The registered identifier (C4.9).
+    public var identifier: String { core.task.identifier }
+    /// The kind of request that launched the task.
+    public var kind: TaskRequest.Kind { core.task.kind }
+    /// For a repeating refresh: the error from submitting the next request, done before your
+    /// handler was called; nil when the submission succeeded or this is not a repeating refresh.
+    public let resubmissionError: TaskSubmissionError?
+
+    init(task: any ScheduledTask, resubmissionError: TaskSubmissionError? = nil) {
+        self.core = LaunchedTaskCore(task: task)
+        self.resubmissionError = resubmissionError
+        let core = self.core
+        task.expirationHandler = { core.expire() }
+    }
+
+    /// Completes the task. Only the first call (or the expiry) reaches the system.
+    ///
+    /// - Returns: true for the call that completed it.
+    @discardableResult
+    public func complete(success: Bool) -> Bool { core.complete(success: success) }
+
+    /// Adds a handler for expiry; it runs before the task is completed as failed. Added after
+    /// the task expired, it runs at once; after a normal completion, never.
+    public func onExpiration(_ handler: @escaping @Sendable () -> Void) { core.addHandler(handler) }
+
+    /// Whether the task has been completed (by you or by expiry).
+    public var isCompleted: Bool { core.outcome != nil }
+    /// Whether the system expired the task.
+    public var isExpired: Bool { core.expired }
+    /// The value given to `setTaskCompleted(success:)`, once completed.
+    public var completedSuccessfully: Bool? { core.outcome }
+
+    /// Reports continued-processing progress (C6.6); other kinds ignore it.
+    public func updateProgress(completedUnitCount: Int64, totalUnitCount: Int64) {
+        core.task.updateProgress(completedUnitCount: completedUnitCount, totalUnitCount: totalUnitCount)
+    }
+
+    public var description: String {
+        "LaunchedTask(\(identifier), \(core.outcome.map { $0 ? "succeeded" : "failed" } ?? "running"))"
+    }
+
+    deinit { core.complete(success: false) }
+}
+
+final class LaunchedTaskCore: Sendable {
+    private struct State {
+        var outcome: Bool?
+        var expired = false
+        var handlers: [@Sendable () -> Void] = []
+    }
+
+    let task: any ScheduledTask
+    private let state = Mutex(State())
+
+    init(task: any ScheduledTask) { self.task = task }
+
+    var outcome: Bool? { state.withLock { $0.outcome } }
+    var expired: Bool { state.withLock { $0.expired } }
+
+    @discardableResult
+    func complete(success: Bool) -> Bool {
+        let first = state.withLock { state in
+            guard state.outcome == nil else { return false }
+            state.outcome = success
+            state.handlers = []
+            return true
+        }
+        guard first else { return false }
+        task.setTaskCompleted(success: success)
+        task.expirationHandler = nil  // C4.4 clears it too; this also releases our capture
+        return true
+    }
+
+    func addHandler(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state in
+            if state.expired { return true }
+            if state.outcome == nil { state.handlers.append(handler) }
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// The system's expiration handler: the user's handlers, then the completion.
+    func expire() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            guard state.outcome == nil, !state.expired else { return [] }
+            state.expired = true
+            defer { state.handlers = [] }
+            return state.handlers
+        }
+        for handler in handlers { handler() }
+        complete(success: false)
+    }
+}

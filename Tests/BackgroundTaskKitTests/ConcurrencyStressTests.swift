@@ -1,0 +1,158 @@
+import BackgroundTaskKit
+import Dispatch
+import Synchronization
+import Testing
+
+/// The real-thread tests: run them under ThreadSanitizer with
+/// `swift test --sanitize=thread --filter Concurrency`.
+@Suite("Concurrency stress (real threads)")
+struct ConcurrencyStressTests {
+    @Test("invalidating tokens from many threads while expiry fires: no double end, no leak")
+    func invalidateWhileExpiring() {
+        let host = CountingHost()
+        let rounds = 200
+        let perRound = 8
+        for _ in 0..<rounds {
+            let tokens = (0..<perRound).map { BackgroundTask(name: "stress \($0)", host: host) }
+            let group = DispatchGroup()
+            // The "main thread": the system's expiry callout.
+            DispatchQueue.global().async(group: group) { host.expireAll() }
+            DispatchQueue.concurrentPerform(iterations: perRound * 2) { index in
+                tokens[index % perRound].invalidate()
+            }
+            group.wait()
+            // Every task ended before anyone returned; nothing left open.
+            #expect(tokens.allSatisfy { !$0.isRunning })
+        }
+        #expect(host.doubleEnds == 0)
+        #expect(host.unknownEnds == 0)
+        #expect(host.open == 0)
+        #expect(host.began == rounds * perRound)
+        #expect(host.ended == rounds * perRound)
+        #expect(host.leftOpenByExpiry == 0)
+    }
+
+    @Test("a queue fed from many threads holds one task while busy and ends it when drained")
+    func queueFromManyThreads() {
+        let host = CountingHost()
+        let queue = BackgroundOperationQueue(name: "stress", host: host, maxConcurrentOperationCount: 3)
+        let done = DispatchGroup()
+        DispatchQueue.concurrentPerform(iterations: 400) { _ in
+            done.enter()
+            queue.addOperation { done.leave() }
+        }
+        done.wait()
+        // The last finish and the queue's end race the group; wait for the queue to go idle.
+        for _ in 0..<2_000 where !queue.isIdle || queue.holdsBackgroundTask { usleepShort() }
+        #expect(queue.isIdle)
+        #expect(host.open == 0)
+        #expect(host.maxOpen == 1)
+        #expect(host.doubleEnds == 0 && host.unknownEnds == 0)
+    }
+
+    @Test("work items finishing on many threads while the app goes back and forth: no leak")
+    func trackerFromManyThreads() {
+        let host = CountingHost()
+        let tracker = InFlightWorkTracker(name: "stress", host: host)
+        let items = (0..<256).map { tracker.beginWork(name: "\($0)") }
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            for index in 0..<100 { host.send(index.isMultiple(of: 2) ? .didEnterBackground : .willEnterForeground) }
+            host.send(.didEnterBackground)
+        }
+        DispatchQueue.concurrentPerform(iterations: items.count) { items[$0].finish() }
+        group.wait()
+        #expect(tracker.inFlightCount == 0)
+        #expect(host.open == 0)
+        #expect(host.maxOpen <= 1)
+        #expect(host.doubleEnds == 0 && host.unknownEnds == 0)
+    }
+}
+
+private func usleepShort() {
+    let deadline = DispatchTime.now() + .microseconds(500)
+    while DispatchTime.now() < deadline {}
+}
+
+/// A thread-safe host that counts begins and ends, catches double and unknown ends, and plays
+/// the system's expiry callout on whatever thread calls ``expireAll()``.
+final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
+    private struct State {
+        var next = 1
+        var open: [Int: ExpirationHandler?] = [:]
+        var endedIDs: Set<Int> = []
+        var began = 0
+        var ended = 0
+        var maxOpen = 0
+        var doubleEnds = 0
+        var unknownEnds = 0
+        var leftOpenByExpiry = 0
+        var observers: [Int: @Sendable (LifecycleEvent) -> Void] = [:]
+    }
+
+    private let state = Mutex(State())
+    let mainQueue: any WorkQueue = DispatchWorkQueue(DispatchQueue(label: "counting-host.main"))
+    let backgroundQueue: any WorkQueue = DispatchWorkQueue(.global())
+
+    func makeSerialQueue(label: String) -> any WorkQueue { DispatchWorkQueue(DispatchQueue(label: label)) }
+
+    func beginBackgroundTask(withName name: String?, expirationHandler: ExpirationHandler?) -> BackgroundTaskIdentifier {
+        state.withLock { state in
+            let id = state.next
+            state.next += 1
+            state.open[id] = expirationHandler
+            state.began += 1
+            state.maxOpen = max(state.maxOpen, state.open.count)
+            return BackgroundTaskIdentifier(rawValue: id)
+        }
+    }
+
+    func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        state.withLock { state in
+            if state.open.removeValue(forKey: identifier.rawValue) != nil {
+                state.ended += 1
+                state.endedIDs.insert(identifier.rawValue)
+            } else if state.endedIDs.contains(identifier.rawValue) {
+                state.doubleEnds += 1
+            } else {
+                state.unknownEnds += 1
+            }
+        }
+    }
+
+    /// Calls every open task's handler (outside the lock), then counts tasks left open.
+    func expireAll() {
+        let callout = state.withLock { $0.open.map { ($0.key, $0.value) } }
+        for (_, handler) in callout { handler?() }
+        state.withLock { state in
+            state.leftOpenByExpiry += callout.filter { state.open[$0.0] != nil }.count
+        }
+    }
+
+    func addLifecycleObserver(_ observer: @escaping @Sendable (LifecycleEvent) -> Void) -> LifecycleObservation {
+        let key = state.withLock { state in
+            let key = state.next
+            state.next += 1
+            state.observers[key] = observer
+            return key
+        }
+        return LifecycleObservation { [weak self] in _ = self?.state.withLock { $0.observers.removeValue(forKey: key) } }
+    }
+
+    func send(_ event: LifecycleEvent) {
+        let observers = state.withLock { Array($0.observers.values) }
+        for observer in observers { observer(event) }
+    }
+
+    var hasFinishedLaunching: Bool { true }
+    var backgroundTimeRemaining: Double { 30 }
+    var applicationState: ApplicationState { .active }
+
+    var began: Int { state.withLock { $0.began } }
+    var ended: Int { state.withLock { $0.ended } }
+    var open: Int { state.withLock { $0.open.count } }
+    var maxOpen: Int { state.withLock { $0.maxOpen } }
+    var doubleEnds: Int { state.withLock { $0.doubleEnds } }
+    var unknownEnds: Int { state.withLock { $0.unknownEnds } }
+    var leftOpenByExpiry: Int { state.withLock { $0.leftOpenByExpiry } }
+}

@@ -1,0 +1,81 @@
+import BackgroundTaskKit
+import Testing
+
+@Suite("InFlightWorkTracker")
+struct InFlightWorkTrackerTests {
+    @Test("no task in the foreground; one task from background entry until the work is done")
+    func backgroundEntry() {
+        let app = FakeHost()
+        let tracker = InFlightWorkTracker(name: "downloads", host: app)
+        let work = tracker.beginWork(name: "a.zip")
+        #expect(app.openTasks.isEmpty)
+        app.enterBackground()
+        #expect(app.openTaskNames == ["downloads"])
+        work.finish()
+        #expect(app.openTasks.isEmpty)
+        #expect(app.beganCount == 1 && app.endedCount == 1)
+    }
+
+    @Test("going back and forth never holds more than one task and never leaks one (P1)")
+    func backAndForth() {
+        let app = FakeHost()
+        let tracker = InFlightWorkTracker(name: "downloads", host: app)
+        let work = tracker.beginWork(name: "a.zip")
+        for _ in 0..<5 {
+            app.enterBackground()
+            #expect(app.openTasks.count == 1)
+            app.enterForeground()
+            #expect(app.openTasks.isEmpty)
+        }
+        app.enterBackground()
+        app.enterBackground()  // a repeated notification: still one task
+        #expect(app.openTasks.count == 1)
+        work.finish()
+        #expect(app.openTasks.isEmpty)
+        #expect(app.beganCount == app.endedCount)
+        #expect(app.misuses.isEmpty)
+    }
+
+    @Test("work begun in the background gets a task at once")
+    func beginInBackground() {
+        let app = FakeHost(applicationState: .background)
+        let tracker = InFlightWorkTracker(name: "sync", host: app)
+        let first = tracker.beginWork(name: "1")
+        let second = tracker.beginWork(name: "2")
+        #expect(app.openTasks.count == 1)
+        #expect(tracker.inFlightCount == 2)
+        first.finish()
+        #expect(app.openTasks.count == 1)
+        second.finish()
+        second.finish()  // misuse: ignored
+        #expect(app.openTasks.isEmpty && tracker.inFlightCount == 0)
+    }
+
+    @Test("expiry runs the handler and ends the task inside the callout, and the late finish does not end again (P4)")
+    func expiry() {
+        let app = FakeHost()
+        let expired = Counter()
+        let tracker = InFlightWorkTracker(name: "backup", host: app) { expired.increment() }
+        let work = tracker.beginWork(name: "backup")
+        app.enterBackground()
+        #expect(app.expire().isEmpty)
+        #expect(expired.value == 1)
+        work.finish()
+        #expect(app.endedCount == 1 && app.misuses.isEmpty)
+    }
+
+    @Test("releasing a work item finishes it; releasing the tracker ends its task")
+    func release() {
+        let app = FakeHost(applicationState: .background)
+        var tracker: InFlightWorkTracker? = InFlightWorkTracker(name: "t", host: app)
+        do { _ = tracker?.beginWork(name: "dropped") }
+        #expect(tracker?.inFlightCount == 0)
+        #expect(app.openTasks.isEmpty)
+        let kept = tracker?.beginWork(name: "kept")
+        #expect(app.openTasks.count == 1)
+        tracker = nil
+        #expect(app.openTasks.isEmpty)
+        kept?.finish()
+        #expect(app.misuses.isEmpty)
+    }
+}

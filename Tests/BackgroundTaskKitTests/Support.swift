@@ -1,0 +1,42 @@
+import BackgroundTaskKit
+import Synchronization
+
+final class TaskBox: @unchecked Sendable {
+    // @unchecked: tests set it before the host can call back, on one thread.
+    var task: BackgroundTask?
+}
+
+final class DoneBox: @unchecked Sendable {
+    // @unchecked: used from the test's thread only.
+    var done: (@Sendable () -> Void)?
+}
+
+/// Records values from any thread.
+final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    func append(_ value: Value) { values.withLock { $0.append(value) } }
+    var all: [Value] { values.withLock { $0 } }
+}
+
+/// A host that calls the expiration handler inside `beginBackgroundTask`, before returning the
+/// identifier: the worst case a token must survive (A3.4 on a host that does it synchronously).
+final class ImmediateExpiryHost: BackgroundTaskHost {
+    private let state = Mutex<(next: Int, ended: [BackgroundTaskIdentifier])>((1, []))
+
+    func beginBackgroundTask(withName name: String?, expirationHandler: ExpirationHandler?) -> BackgroundTaskIdentifier {
+        let id = state.withLock { state in
+            defer { state.next += 1 }
+            return BackgroundTaskIdentifier(rawValue: state.next)
+        }
+        expirationHandler?()
+        return id
+    }
+
+    func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        state.withLock { $0.ended.append(identifier) }
+    }
+
+    var ended: [BackgroundTaskIdentifier] { state.withLock { $0.ended } }
+    var backgroundTimeRemaining: Double { 0 }
+    var applicationState: ApplicationState { .background }
+}
