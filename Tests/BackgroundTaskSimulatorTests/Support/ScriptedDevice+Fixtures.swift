@@ -1,4 +1,5 @@
 import BackgroundTaskKit
+import Foundation
 @testable import BackgroundTaskSimulator
 import DeterministicSimulation
 
@@ -103,4 +104,93 @@ final class ProbeWorkload: Workload, @unchecked Sendable {
         try? context.taskScheduler.submit(TaskRequest(identifier: identifier,
             kind: .continuedProcessing(title: "probe", subtitle: "", strategy: .fail)))
     }
+}
+
+/// What a scripted launch handler does with its BGTask.
+enum TaskBehaviour {
+    /// Sets an expiration handler that completes unsuccessfully, completes after the duration.
+    case completeAfter(VirtualDuration)
+    /// Sets an expiration handler that does nothing and never completes.
+    case never
+    /// Sets no expiration handler and never completes.
+    case noHandler
+    /// Reports progress every `every` until the task ends (continued processing).
+    case progress(every: VirtualDuration)
+}
+
+extension ScriptedDevice {
+    static let refresh = "com.example.refresh"
+    static let processing = "com.example.processing"
+    static let continuedFamily = "com.example.continued.*"
+    static let continued = "com.example.continued.export"
+
+    /// A device whose app registers `identifiers` in `didFinishLaunching` (on `queue` when set,
+    /// else nil), each launch handler doing `behaviour`. Nothing is launched yet.
+    static func withTasks(
+        _ profile: OSProfile = .ios17, identifiers: [String] = [refresh, processing],
+        behaviour: TaskBehaviour = .completeAfter(.seconds(5)), onMainQueue: Bool = false,
+        environment: EnvironmentConfig = .scripted
+    ) -> ScriptedDevice {
+        let hooks = ScriptedHooks()
+        let script = ScriptedDevice(profile: profile, permitted: [refresh, processing, continuedFamily],
+                                    environment: environment, hooks: hooks)
+        hooks.didFinishLaunching = { [unowned script] context in
+            for identifier in identifiers { script.register(identifier, behaviour: behaviour, onMainQueue: onMainQueue) }
+            _ = context
+        }
+        return script
+    }
+
+    /// Registers `identifier` in the current process; returns what `register` returned.
+    @discardableResult
+    func register(_ identifier: String, behaviour: TaskBehaviour = .completeAfter(.seconds(5)),
+                  onMainQueue: Bool = false) -> Bool {
+        let app = self.app
+        let queue: (any WorkQueue)? = onMainQueue ? app.mainQueue : nil
+        return scheduler.register(forTaskWithIdentifier: identifier, using: queue) { [unowned self] task in
+            launchedTasks.value.append(task)
+            switch behaviour {
+            case .completeAfter(let duration):
+                task.expirationHandler = { task.setTaskCompleted(success: false) }
+                app.backgroundQueue.asyncAfter(duration.duration) { task.setTaskCompleted(success: true) }
+            case .never:
+                task.expirationHandler = {}
+            case .noHandler:
+                break
+            case .progress(let every):
+                task.expirationHandler = { task.setTaskCompleted(success: false) }
+                let step = Box<Int64>(0)
+                let timer = Box<(@Sendable () -> Void)?>(nil)
+                timer.value = {
+                    step.value += 1
+                    task.updateProgress(completedUnitCount: step.value, totalUnitCount: 1_000)
+                    app.backgroundQueue.asyncAfter(every.duration) { timer.value?() }
+                }
+                app.backgroundQueue.asyncAfter(every.duration) { timer.value?() }
+            }
+        }
+    }
+
+    /// Submits `request` from the current process; the error, if any.
+    @discardableResult
+    func submit(_ identifier: String, _ kind: TaskRequest.Kind = .appRefresh, earliest: Date? = nil)
+        -> TaskSchedulerError?
+    {
+        do throws(TaskSchedulerError) {
+            try scheduler.submit(TaskRequest(identifier: identifier, kind: kind, earliestBeginDate: earliest))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static let processingKind = TaskRequest.Kind.processing(requiresNetworkConnectivity: false,
+                                                            requiresExternalPower: false)
+    static let continuedKind = TaskRequest.Kind.continuedProcessing(title: "Export", subtitle: "", strategy: .queue)
+    static func continuedKind(_ strategy: TaskRequest.SubmissionStrategy) -> TaskRequest.Kind {
+        .continuedProcessing(title: "Export", subtitle: "", strategy: strategy)
+    }
+
+    /// The identifiers of pending requests.
+    var pendingIdentifiers: [String] { device.taskScheduler.pending.map(\.identifier) }
 }

@@ -24,6 +24,8 @@ final class ScriptedDevice: @unchecked Sendable {
     /// The queue of the job running now (from the scheduler's job-start hook).
     private(set) var currentQueue: QueueID?
     let hooks: ScriptedHooks
+    /// Every BGTask a scripted launch handler received, in order.
+    let launchedTasks = Box<[any ScheduledTask]>([])
 
     init(
         profile: OSProfile = .ios17, permitted: [String] = [], modes: [String] = ["fetch", "processing"],
