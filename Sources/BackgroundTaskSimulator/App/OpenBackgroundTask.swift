@@ -9,6 +9,9 @@ struct OpenBackgroundTask {
     let createdAt: VirtualTime
     /// The 30 s warning (A6.1) has been logged for it.
     var warned = false
+    /// Its expiration handler has been called: it is never called again (A3.8), even in a later
+    /// background stay or on an early expiry.
+    var handlerCalled = false
 }
 
 /// One stretch of background execution with its app-wide budget (A4.5): from entering the

@@ -104,7 +104,7 @@ extension SimulatedApplication {
             }
         }
         session = current
-        let ids = orderedForExpiry(openTasks.map(\.id))
+        let ids = orderedForExpiry(openTasks.filter { !$0.handlerCalled }.map(\.id))  // A3.8
         guard !ids.isEmpty else { return }
         mainQueueImpl.async { [self] in runExpirationHandlers(ids, early: early) }
     }
@@ -116,9 +116,13 @@ extension SimulatedApplication {
         device.emit(.expirationCallout(ids: ids, early: early))
         let began = now
         for id in ids {
-            guard isAlive, let task = openTasks.first(where: { $0.id == id }) else { continue }
+            guard isAlive, let index = openTasks.firstIndex(where: { $0.id == id }),
+                !openTasks[index].handlerCalled
+            else { continue }
+            openTasks[index].handlerCalled = true  // A3.8: once per task
+            let handler = openTasks[index].handler
             device.emit(.expirationHandlerCalled(id: id))
-            task.handler?()
+            handler?()
         }
         guard isAlive else { return }
         let elapsed = now - began

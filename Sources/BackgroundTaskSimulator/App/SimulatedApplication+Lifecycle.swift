@@ -21,10 +21,7 @@ extension SimulatedApplication {
             hasFinishedLaunching = true
             guard isAlive else { return }
             if !inBackground {
-                if profile.supportsScenes {  // B1.3: the scene connects after launch
-                    device.emit(.sceneWillConnect)
-                    workload.sceneWillConnect(context)
-                }
+                connectSceneIfNeeded()  // B1.3: the scene connects after launch
                 guard isAlive else { return }
                 setState(.active)
                 deliver(.didBecomeActive)
@@ -50,11 +47,31 @@ extension SimulatedApplication {
         mainQueueImpl.async { [self] in
             guard isAlive else { return }
             setState(.inactive)
+            connectSceneIfNeeded()  // B1.3: first time on screen since a background launch or a disconnect
+            guard isAlive else { return }
             deliver(.willEnterForeground)
             guard isAlive else { return }
             setState(.active)
             deliver(.didBecomeActive)
         }
+    }
+
+    /// Connects the app's scene when the profile has scenes and none is connected (B1.3): after a
+    /// foreground launch, and on the first return to the foreground after a background launch
+    /// (which shows no UI) or after UIKit disconnected the scene in the background.
+    func connectSceneIfNeeded() {
+        guard profile.supportsScenes, !sceneConnected, let context, let workload else { return }
+        sceneConnected = true
+        device.emit(.sceneWillConnect)
+        workload.sceneWillConnect(context)
+    }
+
+    /// UIKit disconnects the scene of a background app to reclaim its resources (B1.3).
+    func disconnectScene() {
+        guard isAlive, sceneConnected, !state.isForeground else { return }
+        sceneConnected = false
+        device.emit(.sceneDidDisconnect)
+        if let context { workload?.sceneDidDisconnect(context) }
     }
 
     /// An interruption or the app switcher (B2.5): active to inactive.

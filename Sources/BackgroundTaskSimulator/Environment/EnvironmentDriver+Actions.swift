@@ -22,7 +22,7 @@ extension EnvironmentDriver {
             if app?.openTasks.isEmpty == false { actions.append(.earlyExpiry) }
             if !service.eligibleRequests().isEmpty { actions.append(.launchBackgroundTask) }
             if app?.runningTasks.isEmpty == false { actions.append(.expireBackgroundTask) }
-            if device.profile.supportsScenes { actions.append(.sceneDisconnect) }
+            if app?.sceneConnected == true { actions.append(.sceneDisconnect) }
             if app?.runningTasks.contains(where: { $0.isContinuedProcessing }) == true {
                 actions.append(.userCancelsContinuedTask)
             }
@@ -63,9 +63,7 @@ extension EnvironmentDriver {
             if let tasks = app?.runningTasks, !tasks.isEmpty {
                 device.taskScheduler.expire(device.choices.pick(from: tasks))
             }
-        case .sceneDisconnect:
-            device.emit(.sceneDidDisconnect)
-            if let app, let context = app.context { app.workload?.sceneDidDisconnect(context) }
+        case .sceneDisconnect: app?.disconnectScene()
         case .userCancelsContinuedTask:
             if let tasks = app?.runningTasks.filter({ $0.isContinuedProcessing }), !tasks.isEmpty {
                 device.taskScheduler.userCancelsContinuedTask(device.choices.pick(from: tasks))
