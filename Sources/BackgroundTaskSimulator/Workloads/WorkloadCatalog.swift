@@ -93,5 +93,38 @@ public enum WorkloadCatalog {
                 }),
     ]
 
-    static let correct: [Variant] = []
+    static let correct: [Variant] = [
+        Variant(workload: "token", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "token/correct",
+                                   summary: "each save on leaving the foreground holds its own BackgroundTask token") {
+                    DraftSaver()
+                }),
+        Variant(workload: "background-queue", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "background-queue/correct",
+                                   summary: "a BackgroundOperationQueue with async and sequential operations") {
+                    OperationQueueUploader()
+                }),
+        Variant(workload: "download-manager", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "download-manager/correct",
+                                   summary: "downloads declared to an InFlightWorkTracker") {
+                    TrackedDownloader()
+                }),
+        Variant(workload: "backup", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "backup/correct",
+                                   summary: "a backup on leaving the foreground, with its network check, under runUntilDone") {
+                    NetworkCheckedBackup()
+                }),
+        Variant(workload: "analytics-flush", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "analytics-flush/correct",
+                                   summary: "inTheBackground serialisation, then a batched upload under a token") {
+                    BatchedEventFlusher()
+                }),
+        Variant(workload: "bg-scheduler-app", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "bg-scheduler-app/correct",
+                                   summary: "a repeating refresh and a processing task through BackgroundTaskScheduler",
+                                   permittedIdentifiers: bgIdentifiers, backgroundModes: ["fetch", "processing"],
+                                   repeatingRefreshIdentifiers: ["com.example.bgapp.refresh"]) {
+                    SchedulerApp()
+                }),
+    ]
 }

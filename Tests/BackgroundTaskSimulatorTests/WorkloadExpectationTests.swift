@@ -1,0 +1,51 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import Testing
+
+/// Every catalogue workload meets its expectation over a modest sweep: correct variants violate
+/// nothing on two OS profiles; each planted bug trips its invariant.
+@Suite struct WorkloadExpectationTests {
+    static let runs = 200
+
+    static func sweep(_ entry: WorkloadCatalog.Variant, profile: OSProfile, runs: Int = runs)
+        -> (violations: [(seed: Seed, violation: Violation)], runs: Int) {
+        let spec = RunSpec(profile: profile, environment: EnvironmentConfig(), workload: entry.info,
+                           invariants: Invariant.all, horizon: .seconds(1800))
+        var found: [(Seed, Violation)] = []
+        for index in 0..<runs {
+            let seed = Seed(0xc0ffee).derive(index: UInt64(index))
+            let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: seed))
+            found += outcome.violations.map { (seed, $0) }
+        }
+        return (found, runs)
+    }
+
+    static let correct = WorkloadCatalog.all.filter { $0.expectedViolation == nil }.map(\.info.name)
+    static let buggy = WorkloadCatalog.all.filter { $0.expectedViolation != nil }.map(\.info.name)
+
+    static func entry(_ name: String) -> WorkloadCatalog.Variant? {
+        WorkloadCatalog.all.first { $0.info.name == name }
+    }
+
+    /// iOS 17 and iOS 12 (three-minute budgets, no BGTaskScheduler); iOS 26 for the
+    /// BGTaskScheduler app in place of iOS 12.
+    @Test("a correct workload violates no invariant", arguments: correct, ["ios17", "other"])
+    func correctWorkloadPasses(name: String, profileName: String) throws {
+        let entry = try #require(Self.entry(name))
+        let other: OSProfile = entry.info.usesTaskScheduler ? .ios26 : .ios12
+        let profile = profileName == "ios17" ? OSProfile.ios17 : other
+        let result = Self.sweep(entry, profile: profile)
+        for (seed, violation) in result.violations.prefix(3) {
+            Issue.record("\(violation) (replay: run seed \(seed), profile \(profile.name))")
+        }
+    }
+
+    @Test("a planted bug trips its invariant", arguments: buggy)
+    func plantedBugIsFound(name: String) throws {
+        let entry = try #require(Self.entry(name))
+        let expected = try #require(entry.expectedViolation)
+        let result = Self.sweep(entry, profile: .ios17)
+        #expect(result.violations.contains { $0.violation.invariant == expected },
+                "\(expected) not found in \(result.runs) runs of \(name)")
+    }
+}
