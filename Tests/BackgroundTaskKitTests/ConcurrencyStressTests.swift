@@ -10,7 +10,7 @@ struct ConcurrencyStressTests {
     @Test("invalidating tokens from many threads while expiry fires: no double end, no leak")
     func invalidateWhileExpiring() {
         let host = CountingHost()
-        let rounds = 200
+        let rounds = 100
         let perRound = 8
         for _ in 0..<rounds {
             let tokens = (0..<perRound).map { BackgroundTask(name: "stress \($0)", host: host) }
@@ -37,7 +37,7 @@ struct ConcurrencyStressTests {
         let host = CountingHost()
         let queue = BackgroundOperationQueue(name: "stress", host: host, maxConcurrentOperationCount: 3)
         let done = DispatchGroup()
-        DispatchQueue.concurrentPerform(iterations: 400) { _ in
+        DispatchQueue.concurrentPerform(iterations: 200) { _ in
             done.enter()
             queue.addOperation { done.leave() }
         }
