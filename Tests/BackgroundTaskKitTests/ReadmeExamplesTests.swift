@@ -10,7 +10,7 @@ import Testing
 @Suite("README examples")
 struct ReadmeExamplesTests {
     /// The Markdown file that shows the examples, relative to the package root.
-    static let markdownPath = "Docs/BackgroundTaskKit.md"
+    static let markdownPath = "README.md"
 
     @Test("the token example ends its task when the save completes")
     func token() {
