@@ -27,6 +27,7 @@ let package = Package(
         .target(
             name: "BackgroundTaskSimulator",
             dependencies: ["BackgroundTaskKit", "DeterministicSimulation"],
+            exclude: ["Testing"],
             swiftSettings: strict),
         // The commands live in a library target so tests call them with an argument array;
         // the executable is only `main.swift`.
