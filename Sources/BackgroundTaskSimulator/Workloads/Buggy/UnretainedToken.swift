@@ -12,8 +12,7 @@ final class UnretainedTokenDraftSaver: Workload, @unchecked Sendable {
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let app = context.application
-        observation = app.addLifecycleObserver { event in
-            guard event == .didEnterBackground else { return }
+        observation = context.onDidEnterBackground {
             let work = context.startWork("save-draft")
             _ = BackgroundTask(name: "save-draft", host: app) { work.cancel() }  // the bug: released at once
             app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
