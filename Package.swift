@@ -27,15 +27,12 @@ let package = Package(
         .target(
             name: "BackgroundTaskSimulator",
             dependencies: ["BackgroundTaskKit", "DeterministicSimulation"],
-            exclude: ["Testing"],
             swiftSettings: strict),
         // The commands live in a library target so tests call them with an argument array;
         // the executable is only `main.swift`.
         .target(
             name: "BGSimCommands",
             dependencies: ["BackgroundTaskSimulator", "DeterministicSimulation", "BackgroundTaskKit"],
-            exclude: ["BGSim+Campaign.swift", "CampaignExecution.swift", "FuzzCommand.swift", "CheckCommand.swift",
-                      "MergeCommand.swift", "CampaignOptionsParsing.swift", "Bench"],
             swiftSettings: strict),
         .executableTarget(name: "bgsim", dependencies: ["BGSimCommands"], swiftSettings: strict),
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
