@@ -33,8 +33,6 @@ let package = Package(
         .target(
             name: "BGSimCommands",
             dependencies: ["BackgroundTaskSimulator", "DeterministicSimulation", "BackgroundTaskKit"],
-            exclude: ["BGSim+Campaign.swift", "CampaignExecution.swift", "FuzzCommand.swift", "CheckCommand.swift",
-                      "MergeCommand.swift", "CampaignOptionsParsing.swift", "Bench"],
             swiftSettings: strict),
         .executableTarget(name: "bgsim", dependencies: ["BGSimCommands"], swiftSettings: strict),
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),

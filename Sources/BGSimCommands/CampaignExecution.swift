@@ -7,11 +7,15 @@ enum CampaignExecution {
     static func run(_ scenario: Scenario, options: CampaignOptions, io: CommandIO, showProgress: Bool,
                     interrupt: Interrupt) -> CampaignResult {
         let target = SimulationTarget(spec: scenario.runSpec)
-        let progress: (@Sendable (CampaignProgress) -> Void)? = showProgress ? { update in
-            let left = update.secondsLeft.map { String(format: ", %.0f s left", $0) } ?? ""
-            io.writeErr(String(format: "\r  %d/%d runs, %.0f runs/s, %d failing%@   ", update.runsDone,
-                               update.runsTotal, update.runsPerSecond, update.failures, left))
-        } : nil
+        var progress: (@Sendable (CampaignProgress) -> Void)?
+        if showProgress {
+            progress = { update in
+                let left = update.secondsLeft.map { String(format: ", %.0f s left", $0) } ?? ""
+                let line = String(format: "\r  %d/%d runs, %.0f runs/s, %d failing", update.runsDone,
+                                  update.runsTotal, update.runsPerSecond, update.failures)
+                io.writeErr(line + left + "   ")
+            }
+        }
         let result = Campaign.run(target, options: options, progress: progress,
                                   isCancelled: { interrupt.isRequested })
         if showProgress { io.writeErr("\r" + String(repeating: " ", count: 72) + "\r") }

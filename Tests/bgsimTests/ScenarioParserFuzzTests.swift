@@ -8,7 +8,11 @@ import Testing
 /// mutants are derived from the real `Scenarios/*.json` with a fixed seed, so a failure here
 /// reproduces exactly.
 @Suite struct ScenarioParserFuzzTests {
-    static let mutantsPerFile = 1_000
+    /// 1,000 per file in `swift test`; CI raises it with `BGSIM_PARSER_FUZZ_MUTANTS`.
+    static let mutantsPerFile: Int = {
+        let text = ProcessInfo.processInfo.environment["BGSIM_PARSER_FUZZ_MUTANTS"] ?? ""
+        return Int(text).map { max(100, $0) } ?? 1_000
+    }()
 
     @Test func mutatedScenarioFilesNeverTrap() throws {
         let files = try ScenarioFiles.all()

@@ -27,6 +27,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     public private(set) var processCount = 0
     public internal(set) var isNetworkAvailable: Bool
     public internal(set) var isBackgroundRefreshEnabled = true
+    /// Whether the device is charging: processing requests with `requiresExternalPower` wait
+    /// for it (C3.3).
+    public internal(set) var isOnExternalPower: Bool
     /// The user force-quit the app and has not opened it since (B4.2).
     var blockedByForceQuit = false
     private(set) lazy var taskScheduler = TaskSchedulerService(device: self)
@@ -40,6 +43,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.scheduler = Scheduler(choices: choices)
         self.systemQueue = scheduler.makeQueue(label: "system", kind: .serial)
         self.isNetworkAvailable = environment.networkInitiallyAvailable
+        self.isOnExternalPower = environment.externalPowerInitiallyConnected
     }
 
     public var choices: ChoiceSource { scheduler.choices }

@@ -24,6 +24,8 @@ public struct EnvironmentConfig: Sendable, Equatable {
     public var networkInitiallyAvailable: Bool
     /// Whether the first process is launched into the background (B2.2) instead of by the user.
     public var launchInBackgroundFirst: Bool
+    /// Whether the device is charging when the run starts (C3.3).
+    public var externalPowerInitiallyConnected: Bool
 
     public init(
         weights: ActionWeights = .standard,
@@ -31,7 +33,8 @@ public struct EnvironmentConfig: Sendable, Equatable {
         work: WorkTiming = WorkTiming(),
         faults: Faults = Faults(),
         networkInitiallyAvailable: Bool = true,
-        launchInBackgroundFirst: Bool = false
+        launchInBackgroundFirst: Bool = false,
+        externalPowerInitiallyConnected: Bool = false
     ) {
         self.weights = weights
         self.gaps = gaps
@@ -39,6 +42,7 @@ public struct EnvironmentConfig: Sendable, Equatable {
         self.faults = faults
         self.networkInitiallyAvailable = networkInitiallyAvailable
         self.launchInBackgroundFirst = launchInBackgroundFirst
+        self.externalPowerInitiallyConnected = externalPowerInitiallyConnected
     }
 
     /// How long client work takes.
@@ -87,7 +91,7 @@ public struct ActionWeights: Sendable, Equatable {
             (.incomingCall, 0.2), (.endCall, 1), (.memoryPressureKill, 0.05), (.earlyExpiry, 0.15),
             (.backgroundRefreshOff, 0.02), (.backgroundRefreshOn, 0.5), (.networkDown, 0.1), (.networkUp, 0.5),
             (.launchBackgroundTask, 1), (.expireBackgroundTask, 0.1), (.sceneDisconnect, 0.03),
-            (.userCancelsContinuedTask, 0.05),
+            (.userCancelsContinuedTask, 0.05), (.powerConnected, 0.3), (.powerDisconnected, 0.3),
         ]
         for (action, weight) in table { weights[action] = weight }
         return weights

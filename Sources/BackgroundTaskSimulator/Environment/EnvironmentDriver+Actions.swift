@@ -15,6 +15,8 @@ extension EnvironmentDriver {
             if app?.runningTasks.contains(where: { $0.isContinuedProcessing }) == true {
                 actions.append(.userCancelsContinuedTask)
             }
+            // C6.11: a running task (continued processing) may expire in the foreground too.
+            if app?.runningTasks.isEmpty == false { actions.append(.expireBackgroundTask) }
         case .inactive:
             actions = app?.inAppSwitcher == true ? [.open, .home, .forceQuit] : [.endCall, .home]
         case .background:
@@ -33,6 +35,7 @@ extension EnvironmentDriver {
         actions.append(device.isNetworkAvailable ? .networkDown : .networkUp)
         if device.profile.hasTaskScheduler {
             actions.append(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)
+            actions.append(device.isOnExternalPower ? .powerDisconnected : .powerConnected)  // C3.3
         }
         return actions
     }
@@ -58,6 +61,7 @@ extension EnvironmentDriver {
         case .networkDown, .networkUp:
             device.isNetworkAvailable = action == .networkUp
             device.emit(.networkChanged(available: device.isNetworkAvailable))
+        case .powerConnected, .powerDisconnected: device.isOnExternalPower = action == .powerConnected
         case .launchBackgroundTask: _ = device.taskScheduler.launchFirstEligible()
         case .expireBackgroundTask:
             if let tasks = app?.runningTasks, !tasks.isEmpty {

@@ -73,6 +73,10 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
     case expireBackgroundTask
     case sceneDisconnect
     case userCancelsContinuedTask
+    /// The user plugs the device in (C3.3).
+    case powerConnected
+    /// The user unplugs the device (C3.3).
+    case powerDisconnected
 
     public var description: String { rawValue }
 }

@@ -15,11 +15,24 @@ public struct SimulationTarget: CampaignTarget {
     public init(spec: RunSpec) { self.spec = spec }
 
     public func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
-        let outcome = SimulationRunner.run(spec, choices: choices, keepTrace: keepTrace)
-        return RunVerdict(
+        verdict(SimulationRunner.run(spec, choices: choices, keepTrace: keepTrace), overBudget: false)
+    }
+
+    /// The budget is in scheduler steps: the run's `maxSteps` is lowered to it, and a run that
+    /// reaches the lowered cap is over budget.
+    public func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
+        guard costBudget < spec.maxSteps else { return run(choices: choices, keepTrace: keepTrace) }
+        var budgeted = spec
+        budgeted.maxSteps = max(0, costBudget)
+        let outcome = SimulationRunner.run(budgeted, choices: choices, keepTrace: keepTrace)
+        return verdict(outcome, overBudget: outcome.stop == .stepLimit)
+    }
+
+    private func verdict(_ outcome: RunOutcome, overBudget: Bool) -> RunVerdict {
+        RunVerdict(
             digest: outcome.digest, eventCount: outcome.eventCount, simulatedTime: outcome.endTime,
             failures: outcome.violations.map { RunFailure(invariant: $0.invariant, message: $0.message, time: $0.time) },
             trace: outcome.trace.map { TraceLine(time: $0.time, name: $0.event.name, fields: $0.event.fields) },
-            coverage: outcome.coverage, stop: outcome.stop.rawValue)
+            coverage: outcome.coverage, stop: outcome.stop.rawValue, cost: outcome.steps, overBudget: overBudget)
     }
 }

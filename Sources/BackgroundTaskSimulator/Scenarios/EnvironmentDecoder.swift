@@ -29,6 +29,9 @@ enum EnvironmentDecoder {
         if let value = try object.optional("networkInitiallyAvailable", as: Bool.self) {
             config.networkInitiallyAvailable = value
         }
+        if let value = try object.optional("externalPowerInitiallyConnected", as: Bool.self) {
+            config.externalPowerInitiallyConnected = value
+        }
         if let value = try object.optional("launchInBackgroundFirst", as: Bool.self) {
             config.launchInBackgroundFirst = value
         }

@@ -18,9 +18,11 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
     weak var app: SimulatedApplication?
     public internal(set) var isCompleted = false
     var expiring = false
+    /// The expiry and kill timers (C4.4, C4.6).
     var timers: [JobID] = []
+    /// The no-progress timer of a continued-processing task (C6.7), re-armed on every progress.
+    var stallTimer: JobID?
     var lastProgress: Int64 = -1
-    var progressChangedSinceCheck = false
     private var handler: ExpirationHandler?
 
     init(identifier: String, kind: TaskRequest.Kind, number: Int, queue: SimulatedWorkQueue?, service: TaskSchedulerService) {
@@ -48,11 +50,11 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
 
     public func updateProgress(completedUnitCount: Int64, totalUnitCount: Int64) {
         guard case .continuedProcessing = kind, !isCompleted else { return }
-        if completedUnitCount != lastProgress {
-            lastProgress = completedUnitCount
-            progressChangedSinceCheck = true
-        }
         service.device.emit(.bgTaskProgress(identifier: identifier, task: number,
                                             completed: completedUnitCount, total: totalUnitCount))
+        if completedUnitCount != lastProgress {
+            lastProgress = completedUnitCount
+            service.armStallTimer(self)  // C6.7: the stall limit counts from the last progress
+        }
     }
 }

@@ -70,9 +70,13 @@ public enum VirtualDate {
         Date(timeIntervalSinceReferenceDate: epoch + Double(time.microseconds) / 1_000_000)
     }
 
-    /// The first virtual instant not before `date` (rounded up to a microsecond).
+    /// The first virtual instant not before `date`, rounded up to a microsecond, except that a
+    /// date within a quarter microsecond above an instant is that instant: `Date` keeps about
+    /// 0.12 µs of precision around 2026, so `date(for:)` followed by arithmetic such as
+    /// `addingTimeInterval(60)` must come back to the exact instant, not one microsecond later
+    /// (C3.1: a request due at `now + 60 s` is eligible at exactly that instant).
     public static func time(for date: Date) -> VirtualTime {
-        let micros = ((date.timeIntervalSinceReferenceDate - epoch) * 1_000_000).rounded(.up)
+        let micros = ((date.timeIntervalSinceReferenceDate - epoch) * 1_000_000 - 0.25).rounded(.up)
         guard micros.isFinite else { return micros > 0 ? VirtualTime(microseconds: .max) : .zero }
         if micros >= Double(Int64.max) { return VirtualTime(microseconds: .max) }
         if micros <= Double(Int64.min) { return VirtualTime(microseconds: .min) }

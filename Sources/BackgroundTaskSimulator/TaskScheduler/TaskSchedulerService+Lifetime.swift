@@ -3,10 +3,15 @@ import DeterministicSimulation
 
 extension TaskSchedulerService {
     /// The system expires a running task (C4.4): the handler runs on the registration queue; with
-    /// no handler the task is completed unsuccessfully (C4.5).
+    /// no handler the task is completed unsuccessfully (C4.5). Whatever the cause (its time is up,
+    /// an early expiry, the debugger, a stall, the user), the task's time now ends
+    /// `taskExpiryLead` later: a task still not completed then is killed (C4.6). This also holds
+    /// for continued-processing tasks, which have no time limit until they expire (C6.8).
     func expire(_ task: SimulatedBGTask) {
         guard !task.isCompleted, !task.expiring, let app = task.app, app.isAlive else { return }
         task.expiring = true
+        cancelTimers(of: task)
+        armKill(of: task, at: device.now + profile.taskExpiryLead)
         let handler = task.takeExpirationHandler()
         device.emit(.bgTaskExpiring(identifier: task.identifier, task: task.number, hasHandler: handler != nil))
         task.queue?.async { [self, task] in
@@ -27,27 +32,64 @@ extension TaskSchedulerService {
         }
         task.isCompleted = true
         _ = task.takeExpirationHandler()
-        for timer in task.timers { device.scheduler.cancel(timer) }
-        task.timers = []
+        cancelTimers(of: task)
         app.runningTasks.removeAll { $0 === task }
         device.emit(.bgTaskCompleted(identifier: task.identifier, task: task.number, success: success, repeated: false))
+        if task.kind.isContinuedProcessing { startQueuedContinuedProcessing() }  // C6.4: room again
         device.checkHeldWork(after: "\(task.kind.name) task \(task.identifier) completed")
         app.evaluateSuspension()  // C4.6: suspended as soon as all tasks are complete
+    }
+
+    /// Stops every timer of `task`.
+    func cancelTimers(of task: SimulatedBGTask) {
+        for timer in task.timers { device.scheduler.cancel(timer) }
+        task.timers = []
+        if let stall = task.stallTimer { device.scheduler.cancel(stall) }
+        task.stallTimer = nil
+    }
+
+    /// Kills the app at `time` if `task` has not completed by then (C4.6).
+    func armKill(of task: SimulatedBGTask, at time: VirtualTime) {
+        task.timers.append(device.scheduler.async(at: time, on: device.systemQueue) { [task] in
+            guard !task.isCompleted, let app = task.app, app.isAlive else { return }
+            app.terminate(.watchdog(detail:
+                "\(task.kind.name) task \(task.identifier) was not completed before its time expired (C4.6)"))
+        })
+    }
+
+    /// (Re)starts the no-progress timer of a continued-processing task: no new progress within
+    /// `continuedProcessingStallLimit` expires it (C6.7).
+    func armStallTimer(_ task: SimulatedBGTask) {
+        guard task.kind.isContinuedProcessing, !task.isCompleted, !task.expiring else { return }
+        if let stall = task.stallTimer { device.scheduler.cancel(stall) }
+        task.stallTimer = device.scheduler.asyncAfter(profile.continuedProcessingStallLimit, on: device.systemQueue) {
+            [self, task] in
+            task.stallTimer = nil
+            expire(task)
+        }
+    }
+
+    /// Starts the first queued continued-processing request (C6.4 `.queue`) if the app is alive
+    /// and the system is not busy (a draw with `faults.systemBusyProbability`): when a running
+    /// one completes, and when the user returns to the app.
+    func startQueuedContinuedProcessing() {
+        guard device.liveApp != nil, let queued = pending.first(where: { $0.kind.isContinuedProcessing }),
+            !device.choices.bool(probability: device.environment.faults.systemBusyProbability)
+        else { return }
+        launch(queued)
     }
 
     /// The user opens the app: processing tasks are expired (C4.2); queued continued-processing
     /// requests can start (C6.1).
     func userStartedUsingDevice(app: SimulatedApplication) {
         for task in app.runningTasks where task.kind.isProcessing { expire(task) }
+        startQueuedContinuedProcessing()
     }
 
     /// The process died: its tasks are gone; a force-quit cancels queued continued-processing
     /// requests without telling the app (C6.4, C6.9).
     func processDied(_ app: SimulatedApplication, reason: TerminationReason) {
-        for task in app.runningTasks {
-            for timer in task.timers { device.scheduler.cancel(timer) }
-            task.timers = []
-        }
+        for task in app.runningTasks { cancelTimers(of: task) }
         app.runningTasks = []
         if reason == .forceQuit {
             pending.removeAll { if case .continuedProcessing = $0.kind { return true } else { return false } }

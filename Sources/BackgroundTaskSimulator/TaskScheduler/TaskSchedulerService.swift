@@ -16,7 +16,7 @@ final class TaskSchedulerService: @unchecked Sendable {
 
     init(device: SimulatedDevice) { self.device = device }
 
-    private var profile: OSProfile { device.profile }
+    var profile: OSProfile { device.profile }
     private var info: WorkloadInfo { device.workload }
 
     // MARK: Registration (C1)
@@ -47,8 +47,9 @@ final class TaskSchedulerService: @unchecked Sendable {
     // MARK: Submission (C2, C3)
 
     func submit(_ request: TaskRequest, from app: SimulatedApplication) throws(TaskSchedulerError) {
+        let canRunNow: Bool
         do {
-            try validate(request, from: app)
+            canRunNow = try validate(request, from: app)
         } catch {
             device.emit(.requestSubmitted(identifier: request.identifier, kind: request.kind.name, error: "\(error)"))
             throw error
@@ -61,12 +62,14 @@ final class TaskSchedulerService: @unchecked Sendable {
         pending.removeAll { $0.identifier == request.identifier }  // C2.1: replace
         pending.append(request)
         device.emit(.requestSubmitted(identifier: request.identifier, kind: request.kind.name, error: nil))
-        if case .continuedProcessing = request.kind, app.state.isForeground {
-            launch(request)  // C6.1: begins immediately if possible
+        if request.kind.isContinuedProcessing, canRunNow {
+            launch(request)  // C6.1: begins immediately if possible; else it waits queued (C6.4)
         }
     }
 
-    private func validate(_ request: TaskRequest, from app: SimulatedApplication) throws(TaskSchedulerError) {
+    /// Checks `request` (C2.3); returns whether a continued-processing request can start now
+    /// (C6.1: from the foreground, when the system is not busy).
+    private func validate(_ request: TaskRequest, from app: SimulatedApplication) throws(TaskSchedulerError) -> Bool {
         guard profile.hasTaskScheduler, device.isBackgroundRefreshEnabled else { throw .unavailable }  // C2.3
         guard info.permits(request.identifier) else { throw .notPermitted }  // C2.3
         switch request.kind {
@@ -83,7 +86,9 @@ final class TaskSchedulerService: @unchecked Sendable {
             let canRunNow = app.state.isForeground
                 && !device.choices.bool(probability: device.environment.faults.systemBusyProbability)
             if !canRunNow && strategy == .fail { throw .immediateRunIneligible }  // C6.4
+            return canRunNow
         }
+        return false
     }
 
     func cancel(identifier: String, from app: SimulatedApplication) {
@@ -101,7 +106,8 @@ final class TaskSchedulerService: @unchecked Sendable {
     // MARK: Launching (C3.6, C4, B4)
 
     /// Requests the system could launch now: due (C3.1), background refresh on, not blocked by a
-    /// force-quit (B4.2), network present when required (C3.3), app not in use (C4.2).
+    /// force-quit (B4.2), network and external power present when required (C3.3), app not in
+    /// use (C4.2). Continued-processing requests are never launched this way (C6.1, C6.4).
     func eligibleRequests() -> [TaskRequest] {
         guard device.isBackgroundRefreshEnabled,
             !(device.blockedByForceQuit && profile.forceQuitBlocksBackgroundLaunch)
@@ -115,8 +121,9 @@ final class TaskSchedulerService: @unchecked Sendable {
             }
             switch request.kind {
             case .appRefresh: return !foreground
-            case .processing(let network, _): return !foreground && (!network || device.isNetworkAvailable)
-            case .continuedProcessing: return foreground
+            case .processing(let network, let power):  // C3.3
+                return !foreground && (!network || device.isNetworkAvailable) && (!power || device.isOnExternalPower)
+            case .continuedProcessing: return false  // started by submit or from the queue (C6.1, C6.4)
             }
         }
     }
@@ -168,22 +175,14 @@ final class TaskSchedulerService: @unchecked Sendable {
         case .appRefresh: runtime = profile.refreshRuntime  // C4.1
         case .processing: runtime = profile.processingRuntime  // C4.2
         case .continuedProcessing:  // C6.7, C6.8: no time limit, but stalls expire
-            let limit = profile.continuedProcessingStallLimit
-            task.timers.append(device.scheduler.repeating(every: limit, on: device.systemQueue) { [self, task] in
-                if !task.progressChangedSinceCheck { expire(task) }
-                task.progressChangedSinceCheck = false
-            })
+            armStallTimer(task)
             return
         }
         let start = device.now
         task.timers.append(device.scheduler.async(at: start + runtime - profile.taskExpiryLead, on: device.systemQueue) {
             [self, task] in expire(task)
         })
-        task.timers.append(device.scheduler.async(at: start + runtime, on: device.systemQueue) { [task] in
-            guard !task.isCompleted, let app = task.app, app.isAlive else { return }
-            app.terminate(.watchdog(detail:  // C4.6
-                "\(task.kind.name) task \(task.identifier) was not completed before its time expired (C4.6)"))
-        })
+        armKill(of: task, at: start + runtime)
     }
 }
 

@@ -69,6 +69,12 @@ public enum WorkloadCatalog {
                                    summary: "the backup's completion ends the task even after expiry ended it") {
                     UnconditionalEndBackup()
                 }),
+        Variant(workload: "token", variant: "p5-unretained-token", bugPattern: "P5",
+                expectedViolation: "background-work-held",
+                info: WorkloadInfo(name: "token/p5-unretained-token",
+                                   summary: "creates the task token and releases it at once") {
+                    UnretainedTokenDraftSaver()
+                }),
         Variant(workload: "bg-scheduler-app", variant: "p6-late-registration", bugPattern: "P6",
                 expectedViolation: "bgtask-registered-in-time",
                 info: WorkloadInfo(name: "bg-scheduler-app/p6-late-registration",

@@ -50,6 +50,18 @@ public final class WorkloadContext: @unchecked Sendable {
         device.choices.int(in: range)
     }
 
+    /// Calls `body` on every `didEnterBackground` of this process, until the observation is
+    /// released: the entry point of most background-work patterns.
+    ///
+    /// ```swift
+    /// observation = context.onDidEnterBackground { save(context) }
+    /// ```
+    public func onDidEnterBackground(_ body: @escaping @Sendable () -> Void) -> LifecycleObservation {
+        application.addLifecycleObserver { event in
+            if event == .didEnterBackground { body() }
+        }
+    }
+
     /// Declares a piece of work that must not be cut short by suspension: the harness checks
     /// that something holds the app awake while it is in flight in the background.
     public func startWork(_ name: String) -> WorkItem {

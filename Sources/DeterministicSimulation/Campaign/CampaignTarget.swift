@@ -21,6 +21,21 @@ public protocol CampaignTarget: Sendable {
     ///   - keepTrace: whether the verdict must carry the trace lines (for reports and replay);
     ///     campaigns pass `false` except when they rerun a failure.
     func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict
+
+    /// Runs one run, giving up once it has cost more than `costBudget` (in the target's own
+    /// units, those of ``RunVerdict/cost``), and then returning a verdict with
+    /// ``RunVerdict/overBudget`` set. The shrinker uses it so that a pathological candidate (an
+    /// edited sequence that makes the run far longer) is rejected cheaply.
+    ///
+    /// Contract: a run that stays within the budget gives exactly the verdict of
+    /// ``run(choices:keepTrace:)``. The default ignores the budget.
+    func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict
+}
+
+extension CampaignTarget {
+    public func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
+        run(choices: choices, keepTrace: keepTrace)
+    }
 }
 
 /// One invariant violation in one run.
@@ -82,9 +97,18 @@ public struct RunVerdict: Sendable {
     public var coverage: Coverage
     /// How the run stopped, e.g. `"quiescent"` or `"stepLimit"`; targets choose the words.
     public var stop: String
+    /// What the run cost in the target's own units (the simulator: scheduler steps); defaults to
+    /// ``eventCount``. Budgets passed to ``CampaignTarget/run(choices:keepTrace:costBudget:)``
+    /// are in these units.
+    public var cost: Int
+    /// Whether the run was cut short by a cost budget (its verdict is then incomplete).
+    public var overBudget: Bool
 
     public init(digest: TraceDigest, eventCount: Int, simulatedTime: VirtualTime, failures: [RunFailure],
-                trace: [TraceLine] = [], coverage: Coverage = Coverage(), stop: String = "quiescent") {
+                trace: [TraceLine] = [], coverage: Coverage = Coverage(), stop: String = "quiescent",
+                cost: Int? = nil, overBudget: Bool = false) {
+        self.cost = cost ?? eventCount
+        self.overBudget = overBudget
         self.digest = digest
         self.eventCount = eventCount
         self.simulatedTime = simulatedTime

@@ -44,6 +44,11 @@ enum DriverProbe {
         }
     }
 
+    /// Whether `action` happens when weighted and never at weight 0 (the parameter takes effect).
+    static func isDrivenByWeight(_ action: EnvironmentAction) -> Bool {
+        count(of: action, weight: 5) > 0 && count(of: action, weight: 0) == 0
+    }
+
     /// How many times the driver performed `action` over the probe runs.
     static func count(of action: EnvironmentAction, weight: Double, profile: OSProfile = .ios26) -> Int {
         traces(of: action, weight: weight, profile: profile).joined().filter { $0.event == .action(action) }.count

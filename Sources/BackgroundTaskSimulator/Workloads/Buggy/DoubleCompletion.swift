@@ -23,8 +23,7 @@ final class DoubleCompletionApp: Workload, @unchecked Sendable {
                 task.setTaskCompleted(success: true)  // the bug: again after the queue drains
             }
         }
-        observation = app.addLifecycleObserver { event in
-            guard event == .didEnterBackground else { return }
+        observation = context.onDidEnterBackground {
             try? scheduler.submit(TaskRequest(identifier: Self.processing, kind: .processing(
                 requiresNetworkConnectivity: false, requiresExternalPower: false)))
         }

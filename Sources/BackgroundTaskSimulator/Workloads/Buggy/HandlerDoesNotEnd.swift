@@ -11,8 +11,7 @@ final class HandlerDoesNotEndUploader: Workload, @unchecked Sendable {
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let app = context.application
-        observation = app.addLifecycleObserver { event in
-            guard event == .didEnterBackground else { return }
+        observation = context.onDidEnterBackground {
             let work = context.startWork("flush-events")
             var taskID = BackgroundTaskIdentifier.invalid
             let box = IdentifierBox()

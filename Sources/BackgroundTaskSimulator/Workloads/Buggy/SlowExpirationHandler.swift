@@ -12,8 +12,7 @@ final class SlowExpirationHandlerUploader: Workload, @unchecked Sendable {
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let app = context.application
-        observation = app.addLifecycleObserver { event in
-            guard event == .didEnterBackground else { return }
+        observation = context.onDidEnterBackground {
             let work = context.startWork("flush-events")
             let box = IdentifierBox()
             box.id = app.beginBackgroundTask(withName: "flush-events") {

@@ -12,8 +12,7 @@ final class UnconditionalEndBackup: Workload, @unchecked Sendable {
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let app = context.application
-        observation = app.addLifecycleObserver { event in
-            guard event == .didEnterBackground else { return }
+        observation = context.onDidEnterBackground {
             let box = IdentifierBox()
             let endBackgroundTask: @Sendable () -> Void = {
                 app.endBackgroundTask(box.id)

@@ -13,8 +13,7 @@ final class BatchedEventFlusher: Workload, @unchecked Sendable {
     func didFinishLaunching(_ context: WorkloadContext) {
         let app = context.application
         let background = BackgroundWork(host: app)
-        observation = app.addLifecycleObserver { event in
-            guard event == .didEnterBackground else { return }
+        observation = context.onDidEnterBackground {
             background.inTheBackground(name: "serialise-events") {
                 // Quick, synchronous: a few milliseconds of encoding on the background queue.
             }

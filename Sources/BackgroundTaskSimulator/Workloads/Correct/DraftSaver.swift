@@ -12,11 +12,7 @@ final class DraftSaver: Workload, @unchecked Sendable {
     private var observation: LifecycleObservation?
 
     func didFinishLaunching(_ context: WorkloadContext) {
-        let app = context.application
-        observation = app.addLifecycleObserver { event in
-            guard event == .didEnterBackground else { return }
-            Self.save(context)
-        }
+        observation = context.onDidEnterBackground { Self.save(context) }
     }
 
     static func save(_ context: WorkloadContext) {

@@ -11,8 +11,7 @@ final class NetworkCheckedBackup: Workload, @unchecked Sendable {
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let app = context.application
-        observation = app.addLifecycleObserver { event in
-            guard event == .didEnterBackground else { return }
+        observation = context.onDidEnterBackground {
             let work = context.startWork("backup")
             BackgroundTask.runUntilDone(name: "backup", host: app, onExpiration: { work.cancel() }) { done in
                 app.backgroundQueue.async {

@@ -1,0 +1,80 @@
+public import DeterministicSimulation
+
+/// A campaign over your own workload, from an XCTest or Swift Testing test: thousands of
+/// randomized lifecycle traces on the simulated iOS, every invariant checked, failures shrunk.
+///
+/// ```swift
+/// @Test func uploaderEndsItsTasks() {
+///     let campaign = WorkloadCampaign(workload: WorkloadInfo(name: "uploader", summary: "uploads on exit") {
+///         Uploader()
+///     }, runs: 500)
+///     let report = campaign.run()
+///     #expect(report.passed, "\(report)")   // the description names each failing seed and its replay
+/// }
+/// ```
+///
+/// Contract: deterministic: the same campaign gives the same report (timing fields aside) in any
+/// process and for any `jobs`. A failure names its run seed; ``replay(seed:)`` reruns exactly that
+/// run with its trace, and ``replay(choices:)`` the shrunk one. Your workload must only use the
+/// context it is given (simulated queues, drawn durations), never real threads or timers.
+public struct WorkloadCampaign: Sendable {
+    /// The code under test.
+    public var workload: WorkloadInfo
+    /// The iOS version family (budget, expiry lead, limits).
+    public var profile: OSProfile
+    /// How the app is driven.
+    public var environment: EnvironmentConfig
+    /// What is checked; by default every invariant that applies to the workload.
+    public var invariants: [Invariant]
+    /// Virtual time per run before the run settles.
+    public var horizon: Duration
+    /// How many runs.
+    public var runs: Int
+    /// The campaign seed; run `i` uses `seed.derive(index: i)`.
+    public var seed: Seed
+    /// Worker threads (changes speed, never results).
+    public var jobs: Int
+
+    public init(
+        workload: WorkloadInfo, profile: OSProfile = .ios17, environment: EnvironmentConfig = EnvironmentConfig(),
+        invariants: [Invariant] = Invariant.all, horizon: Duration = .seconds(1_800), runs: Int = 1_000,
+        seed: Seed = Seed(0x5eed), jobs: Int = 1
+    ) {
+        self.workload = workload
+        self.profile = profile
+        self.environment = environment
+        self.invariants = invariants
+        self.horizon = horizon
+        self.runs = runs
+        self.seed = seed
+        self.jobs = jobs
+    }
+
+    /// The run specification every run of the campaign uses.
+    public var spec: RunSpec {
+        RunSpec(profile: profile, environment: environment, workload: workload, invariants: invariants,
+                horizon: VirtualTime(microseconds: VirtualDuration(horizon).microseconds))
+    }
+
+    /// Runs the campaign: every run, then re-runs of the failures (nondeterminism check) and
+    /// shrinking of the first failure of each invariant.
+    public func run() -> WorkloadReport {
+        let options = CampaignOptions(seed: seed, runs: max(1, runs), jobs: max(1, jobs))
+        let result = Campaign.run(SimulationTarget(spec: spec), options: options)
+        return WorkloadReport(result: result, workload: workload.name)
+    }
+
+    /// Reruns one run exactly, keeping its trace (print ``RunOutcome/trace`` or write it with
+    /// ``TraceJSON``/``PerfettoTrace``).
+    public func replay(seed runSeed: Seed) -> RunOutcome {
+        SimulationRunner.run(spec, choices: ChoiceSource(seed: runSeed), keepTrace: true)
+    }
+
+    /// Reruns a recorded (usually shrunk) choice sequence, given as its `c1.` token.
+    ///
+    /// - Throws: ``ChoiceTokenError`` when the token is not one.
+    public func replay(choices token: String) throws(ChoiceTokenError) -> RunOutcome {
+        let sequence = try ChoiceSequence(token: token)
+        return SimulationRunner.run(spec, choices: ChoiceSource(replaying: sequence), keepTrace: true)
+    }
+}

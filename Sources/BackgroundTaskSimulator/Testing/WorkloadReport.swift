@@ -1,0 +1,76 @@
+public import DeterministicSimulation
+
+/// What a ``WorkloadCampaign`` found: counts, and for each violated invariant its first failing
+/// run with the seed, the message, the shrunk choices and how to replay it.
+///
+/// ```swift
+/// let report = campaign.run()
+/// if let failure = report.failures.first {
+///     let outcome = campaign.replay(seed: failure.seed)     // the same run, with its trace
+/// }
+/// ```
+///
+/// Contract: ``description`` is a readable summary whose every failure line ends with the Swift
+/// call that replays it; ``result`` holds the full engine result (coverage, digests) and
+/// ``json`` the report in the format of `bgsim fuzz --report` (`Reports/README.md`).
+public struct WorkloadReport: Sendable, CustomStringConvertible {
+    /// One violated invariant's first failing run.
+    public struct Failure: Sendable {
+        /// The invariant's id, e.g. `every-begin-ended`.
+        public var invariant: String
+        /// What went wrong, in iOS terms.
+        public var message: String
+        /// The run's seed: `campaign.replay(seed:)` reruns it.
+        public var seed: Seed
+        /// The shrunk run's choices as a token: `campaign.replay(choices:)` reruns it.
+        public var choices: String
+        /// Events of the original and of the shrunk run.
+        public var originalEventCount: Int
+        public var shrunkEventCount: Int
+        /// The Swift call that replays the run.
+        public var replay: String { "campaign.replay(seed: Seed(\(seed)))" }
+    }
+
+    /// The engine's result.
+    public let result: CampaignResult
+    /// The workload's name.
+    public let workload: String
+
+    init(result: CampaignResult, workload: String) {
+        self.result = result
+        self.workload = workload
+    }
+
+    /// Whether every run held every invariant and replays were deterministic.
+    public var passed: Bool { result.failed == 0 && result.nondeterminism.isEmpty }
+
+    /// The failures, one per violated invariant, in order of first appearance.
+    public var failures: [Failure] {
+        result.failures.map { record in
+            Failure(invariant: record.failure.invariant, message: record.failure.message, seed: record.seed,
+                    choices: record.choices.token, originalEventCount: record.originalEventCount,
+                    shrunkEventCount: record.shrunkEventCount)
+        }
+    }
+
+    /// The report as `bgsim fuzz --report` writes it.
+    public var json: JSONValue {
+        CampaignReport.json(result, scenarioName: workload, scenarioFile: "(Swift API)", toolVersion: "swift-api",
+                            replayCommand: { "campaign.replay(seed: Seed(\($0.seed)))" })
+    }
+
+    public var description: String {
+        var lines = ["\(workload): \(result.runsExecuted) runs, \(result.passed) passed, \(result.failed) failed "
+            + "(seed \(result.options.seed), digest \(result.digest.digest))"]
+        for failure in failures {
+            lines.append("  \(failure.invariant) (run seed \(failure.seed)): \(failure.message)")
+            lines.append("    replay: \(failure.replay); shrunk to \(failure.shrunkEventCount) events: "
+                + "campaign.replay(choices: \"\(failure.choices)\")")
+        }
+        for record in result.nondeterminism {
+            lines.append("  NONDETERMINISM: run seed \(record.seed) gave \(record.actual), expected \(record.expected) "
+                + "(\(record.how)): the workload reads real time, real threads or global state")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,91 @@
+/// How a campaign ended.
+public enum CampaignStop: String, Sendable, Equatable {
+    /// Every run of the shard ran.
+    case completed
+    /// Cancelled between runs; the result covers the runs that finished.
+    case interrupted
+}
+
+/// What a campaign found: counts, the campaign digest, coverage, failures and determinism checks.
+///
+/// ```swift
+/// let result = Campaign.run(target, options: options)
+/// if let first = result.failures.first { print(first.failure.invariant, first.seed) }
+/// ```
+///
+/// Contract: everything except ``wallSeconds`` is the same for every `jobs` value; for a
+/// completed campaign, shard results merge (``CampaignReport/merge(_:)``) into the unsharded one.
+public struct CampaignResult: Sendable {
+    /// Runs that finished.
+    public var runsExecuted: Int
+    /// Runs that held every invariant.
+    public var passed: Int
+    /// Runs that violated at least one invariant.
+    public var failed: Int
+    /// Trace events over all runs.
+    public var events: Int
+    /// Virtual time over all runs, in microseconds (exact; ``simulatedSeconds`` is derived).
+    public var simulatedMicroseconds: Int64
+    /// Wall-clock duration of the whole campaign, shrinking included.
+    public var wallSeconds: Double
+    /// The campaign digest over the runs' trace digests, by run index.
+    public var digest: DigestCombiner
+    /// How the campaign ended.
+    public var stop: CampaignStop
+    /// Runs whose verdict's `stop` was not `"quiescent"` (step or settle limits).
+    public var stepLimitRuns: Int
+    /// Per invariant, how many runs violated it, in order of first appearance by run index.
+    public var violationCounts: [(invariant: String, runs: Int)]
+    /// Per invariant, the first run index that violated it, in the same order as ``violationCounts``.
+    public var firstViolations: [(invariant: String, runIndex: Int)]
+    /// One record per distinct invariant (first failing run), ordered by run index, capped.
+    public var failures: [FailureRecord]
+    /// Reruns that did not reproduce their run.
+    public var nondeterminism: [NondeterminismRecord]
+    /// What the runs exercised, merged in order of first appearance by run index.
+    public var coverage: Coverage
+    /// The options the campaign ran with.
+    public var options: CampaignOptions
+
+    /// Virtual seconds over all runs.
+    public var simulatedSeconds: Double { Double(simulatedMicroseconds) / 1_000_000 }
+}
+
+/// One failure of a campaign: the first run that violated one invariant, shrunk.
+///
+/// Contract: ``choices`` replays (with `ChoiceSource(replaying:)`) a run that violates
+/// `failure.invariant`; ``trace`` is that run's trace.
+public struct FailureRecord: Sendable {
+    /// The run's index in the campaign.
+    public var runIndex: Int
+    /// The run's seed: replays the original run.
+    public var seed: Seed
+    /// The violation in the original run.
+    public var failure: RunFailure
+    /// The same invariant's violation in the shrunk run (equal to ``failure`` when not shrunk).
+    public var shrunkFailure: RunFailure
+    /// Events in the original run.
+    public var originalEventCount: Int
+    /// Events in the shrunk run (the original count when not shrunk).
+    public var shrunkEventCount: Int
+    /// The shrunk choices when shrinking ran, else the original recording.
+    public var choices: ChoiceSequence
+    /// The shrinker's statistics; `nil` when shrinking did not run (interrupted).
+    public var shrink: ShrinkResult?
+    /// The trace of the run ``choices`` replays.
+    public var trace: [TraceLine]
+}
+
+/// A rerun that gave a different digest than the campaign saw: the target is not deterministic.
+public struct NondeterminismRecord: Sendable, Equatable {
+    /// The run's seed.
+    public var seed: Seed
+    /// The run's index.
+    public var runIndex: Int
+    /// The digest the campaign saw.
+    public var expected: TraceDigest
+    /// The digest of the rerun.
+    public var actual: TraceDigest
+    /// How the run was repeated, e.g. `"a rerun from its seed"`.
+    public var how: String
+}

@@ -1,0 +1,113 @@
+/// The JSON campaign report of CONTRACT.md (`bgsim fuzz --report`), and ``merge(_:)`` for
+/// shard reports. Every field is documented in `Reports/README.md` and schematized in
+/// `Reports/report.schema.json`.
+///
+/// ```swift
+/// let result = Campaign.run(target, options: options)
+/// let report = CampaignReport.json(result, scenarioName: "p1", scenarioFile: "Scenarios/p1.json",
+///                                  toolVersion: "0.1.0",
+///                                  replayCommand: { "bgsim replay Scenarios/p1.json --seed \($0.seed)" })
+/// try AtomicFile.write(JSONWriter().string(for: report), to: "report.json")
+/// ```
+///
+/// Contract: keys in a fixed order, `schemaVersion` then `seed` first; seeds and digests are
+/// strings; all but the timing fields (`campaign.jobs`, `summary.wallSeconds`, `runsPerSecond`,
+/// `eventsPerSecond`) are the same for every `jobs` value, and shard reports merge into the
+/// unsharded report.
+public enum CampaignReport {
+    /// The report's format version.
+    public static let schemaVersion: Int64 = 1
+
+    public static func json(_ result: CampaignResult, scenarioName: String, scenarioFile: String,
+                            toolVersion: String, toolName: String = "bgsim",
+                            replayCommand: (FailureRecord) -> String) -> JSONValue {
+        let header = ReportHeader(seed: result.options.seed, toolName: toolName, toolVersion: toolVersion,
+                                  scenarioName: scenarioName, scenarioFile: scenarioFile, options: result.options)
+        return assemble(header: header, jobs: result.options.jobs, shard: result.options.shard,
+                        summary: ReportSummary(result), coverage: result.coverage,
+                        failures: result.failures.map { failureJSON($0, replay: replayCommand($0)) },
+                        nondeterminism: result.nondeterminism.map(nondeterminismJSON))
+    }
+
+    /// The whole report from its parts, in the fixed key order (shared by ``json`` and ``merge``).
+    static func assemble(header: ReportHeader, jobs: Int, shard: Shard, summary: ReportSummary, coverage: Coverage,
+                         failures: [JSONValue], nondeterminism: [JSONValue]) -> JSONValue {
+        var campaign = JSONObject()
+        campaign.append("runs", JSONValue(header.runs))
+        campaign.append("jobs", JSONValue(jobs))
+        campaign.append("shard", ["index": JSONValue(shard.index), "count": JSONValue(shard.count)])
+        campaign.append("determinismSamples", JSONValue(header.determinismSamples))
+        campaign.append("maxShrunkFailures", JSONValue(header.maxShrunkFailures))
+        campaign.append("shrinkMaxAttempts", JSONValue(header.shrinkMaxAttempts))
+        var report = JSONObject()
+        report.append("schemaVersion", .int(schemaVersion))
+        report.append("seed", JSONValue(header.seed.description))
+        report.append("tool", ["name": JSONValue(header.toolName), "version": JSONValue(header.toolVersion)])
+        report.append("scenario", ["name": JSONValue(header.scenarioName), "file": JSONValue(header.scenarioFile)])
+        report.append("campaign", .object(campaign))
+        report.append("summary", summary.json)
+        report.append("coverage", coverageJSON(coverage))
+        report.append("failures", .array(failures))
+        report.append("nondeterminism", .array(nondeterminism))
+        return .object(report)
+    }
+
+    static func coverageJSON(_ coverage: Coverage) -> JSONValue {
+        var object = JSONObject()
+        for category in coverage.categories {
+            var entries = JSONObject()
+            for entry in category.entries { entries.append(entry.name, JSONValue(entry.count)) }
+            object.append(category.name, .object(entries))
+        }
+        return .object(object)
+    }
+
+    static func failureJSON(_ record: FailureRecord, replay: String) -> JSONValue {
+        var object = JSONObject()
+        object.append("runIndex", JSONValue(record.runIndex))
+        object.append("seed", JSONValue(record.seed.description))
+        object.append("invariant", JSONValue(record.failure.invariant))
+        object.append("message", JSONValue(record.failure.message))
+        object.append("time", JSONValue(seconds(record.failure.time)))
+        object.append("replay", JSONValue(replay))
+        object.append("choices", JSONValue(record.choices.token))
+        object.append("originalEventCount", JSONValue(record.originalEventCount))
+        object.append("shrunkEventCount", JSONValue(record.shrunkEventCount))
+        object.append("shrunkMessage", JSONValue(record.shrunkFailure.message))
+        object.append("shrink", record.shrink.map(shrinkJSON) ?? .null)
+        object.append("trace", .array(record.trace.map(traceLineJSON)))
+        return .object(object)
+    }
+
+    static func shrinkJSON(_ shrink: ShrinkResult) -> JSONValue {
+        var passes = JSONObject()
+        for pass in shrink.passes {
+            passes.append(pass.name, ["attempts": JSONValue(pass.attempts), "accepted": JSONValue(pass.accepted)])
+        }
+        return ["attempts": JSONValue(shrink.attempts), "stop": JSONValue(shrink.stop.rawValue),
+                "values": JSONValue(shrink.choices.count), "passes": .object(passes)]
+    }
+
+    /// `{"t": seconds, "event": name, <fields>}`; a field named `t` or `event` is skipped.
+    public static func traceLineJSON(_ line: TraceLine) -> JSONValue {
+        var object = JSONObject()
+        object.append("t", JSONValue(seconds(line.time)))
+        object.append("event", JSONValue(line.name))
+        for field in line.fields where !object.contains(field.key) {
+            switch field.value {
+            case .int(let value): object.append(field.key, .int(value))
+            case .string(let value): object.append(field.key, .string(value))
+            case .bool(let value): object.append(field.key, .bool(value))
+            }
+        }
+        return .object(object)
+    }
+
+    static func nondeterminismJSON(_ record: NondeterminismRecord) -> JSONValue {
+        ["runIndex": JSONValue(record.runIndex), "seed": JSONValue(record.seed.description),
+         "expected": JSONValue(record.expected.description), "actual": JSONValue(record.actual.description),
+         "how": JSONValue(record.how)]
+    }
+
+    static func seconds(_ time: VirtualTime) -> Double { Double(time.microseconds) / 1_000_000 }
+}

@@ -1,0 +1,105 @@
+import Synchronization
+
+/// Runs fuzz campaigns: many runs of one target from seeds derived from one campaign seed,
+/// spread over worker threads, then the first failure of each invariant rerun, checked for
+/// determinism and shrunk.
+///
+/// ```swift
+/// let options = CampaignOptions(seed: Seed(0xb6), runs: 1_000, jobs: 2)
+/// let result = Campaign.run(target, options: options)
+/// for failure in result.failures {
+///     print(failure.failure.invariant, failure.seed, failure.choices.token)
+/// }
+/// ```
+///
+/// Contract:
+/// - Run `i` draws from `ChoiceSource(seed: options.seed.derive(index: UInt64(i)))`; this process
+///   runs the indices of `options.shard`.
+/// - Everything in the result except ``CampaignResult/wallSeconds`` is identical for every
+///   `jobs` value: per-run results are combined by run index, never by finishing order.
+/// - `isCancelled` is polled between runs (on the workers); once it returns `true` no new run
+///   starts, failures are not shrunk, and ``CampaignResult/stop`` is `.interrupted`.
+/// - `progress` is called on the calling thread, about 4 times a second at most.
+public enum Campaign {
+    public static func run(_ target: some CampaignTarget, options: CampaignOptions,
+                           progress: (@Sendable (CampaignProgress) -> Void)? = nil,
+                           isCancelled: @Sendable @escaping () -> Bool = { false }) -> CampaignResult {
+        let clock = WallClock()
+        let (tally, interrupted) = runAll(target, options: options, clock: clock, progress: progress,
+                                          isCancelled: isCancelled)
+        let ordered = tally.orderedViolations
+        let selected = Array(ordered.prefix(options.maxShrunkFailures))
+        let followUp = FailureFollowUp(target: target, options: options, shrinks: !interrupted,
+                                       isCancelled: isCancelled)
+        let records = WorkerPool.map(selected.count, jobs: options.jobs) { index in
+            followUp.record(invariant: selected[index].invariant, selected[index].violation)
+        }
+        let samples = tally.sampleDigests.sorted { $0.key < $1.key }
+        let sampleChecks = WorkerPool.map(samples.count, jobs: options.jobs) { index in
+            followUp.recheck(runIndex: samples[index].key, expected: samples[index].value)
+        }
+        var nondeterminism = records.flatMap(\.nondeterminism) + sampleChecks.compactMap { $0 }
+        nondeterminism.sort { $0.runIndex < $1.runIndex }
+        return CampaignResult(
+            runsExecuted: tally.runs, passed: tally.passed, failed: tally.failed, events: tally.events,
+            simulatedMicroseconds: tally.simulatedMicroseconds, wallSeconds: clock.elapsedSeconds,
+            digest: tally.digest, stop: interrupted ? .interrupted : .completed, stepLimitRuns: tally.stepLimitRuns,
+            violationCounts: ordered.map { ($0.invariant, $0.violation.runs) },
+            firstViolations: ordered.map { ($0.invariant, $0.violation.firstRun) },
+            failures: records.map(\.record), nondeterminism: nondeterminism, coverage: tally.coverage.coverage,
+            options: options)
+    }
+
+    /// The runs of the shard, on `options.jobs` threads; the merged tally and whether cancelled.
+    private static func runAll(_ target: some CampaignTarget, options: CampaignOptions, clock: WallClock,
+                               progress: (@Sendable (CampaignProgress) -> Void)?,
+                               isCancelled: @Sendable @escaping () -> Bool) -> (RunTally, Bool) {
+        let total = options.shard.runCount(of: options.runs)
+        let samples = samplePositions(total: total, count: options.determinismSamples).map(options.shard.runIndex(at:))
+        let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        let failing = Atomic<Int>(0)
+        let cancelled = Atomic<Bool>(false)
+        let tallies = Mutex<[RunTally]>([])
+        let jobs = max(1, min(options.jobs, total))
+        WorkerPool.run(jobs: jobs, tick: {
+            guard let progress else { return }
+            let runsDone = done.load(ordering: .relaxed)
+            let seconds = clock.elapsedSeconds
+            let rate = seconds > 0 ? Double(runsDone) / seconds : 0
+            progress(CampaignProgress(runsDone: runsDone, runsTotal: total, runsPerSecond: rate,
+                                      failures: failing.load(ordering: .relaxed),
+                                      secondsLeft: rate > 0 ? Double(total - runsDone) / rate : nil))
+        }, work: { _ in
+            var tally = RunTally()
+            while !cancelled.load(ordering: .relaxed) {
+                if isCancelled() {
+                    cancelled.store(true, ordering: .relaxed)
+                    break
+                }
+                let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard position < total else { break }
+                let runIndex = options.shard.runIndex(at: position)
+                let verdict = target.run(choices: ChoiceSource(seed: options.runSeed(runIndex)), keepTrace: false)
+                tally.add(verdict, runIndex: runIndex, isSample: samples.contains(runIndex))
+                done.wrappingAdd(1, ordering: .relaxed)
+                if !verdict.passed { failing.wrappingAdd(1, ordering: .relaxed) }
+            }
+            tallies.withLock { $0.append(tally) }
+        })
+        var merged = RunTally()
+        for tally in tallies.withLock({ $0 }) { merged.merge(tally) }
+        return (merged, cancelled.load(ordering: .relaxed))
+    }
+
+    /// `count` positions spread evenly over `0..<total` (first, then every total/count-th).
+    static func samplePositions(total: Int, count: Int) -> [Int] {
+        guard total > 0, count > 0 else { return [] }
+        var positions: [Int] = []
+        for k in 0..<min(count, total) {
+            let position = k * total / min(count, total)
+            if positions.last != position { positions.append(position) }
+        }
+        return positions
+    }
+}

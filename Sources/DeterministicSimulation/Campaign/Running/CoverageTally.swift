@@ -1,0 +1,62 @@
+/// Coverage merged from runs that finish in any order, giving the same ``Coverage`` as merging
+/// them one by one in run-index order: counts are summed, and categories and entries are ordered
+/// by where they first appeared (run index, then position within that run).
+struct CoverageTally: Sendable {
+    private struct Key: Hashable, Sendable {
+        var category: String
+        var name: String
+    }
+
+    private struct Slot: Sendable {
+        var count: Int
+        /// (run index, category position in that run, entry position in the category).
+        var rank: (run: Int, category: Int, entry: Int)
+    }
+
+    private var slots: [Key: Slot] = [:]
+
+    mutating func add(_ coverage: Coverage, runIndex: Int) {
+        for (c, category) in coverage.categories.enumerated() {
+            for (e, entry) in category.entries.enumerated() {
+                add(Key(category: category.name, name: entry.name),
+                    Slot(count: entry.count, rank: (runIndex, c, e)))
+            }
+        }
+    }
+
+    mutating func merge(_ other: CoverageTally) {
+        for (key, slot) in other.slots.sorted(by: { Self.precedes($0.value.rank, $1.value.rank) }) { add(key, slot) }
+    }
+
+    private mutating func add(_ key: Key, _ slot: Slot) {
+        if var existing = slots[key] {
+            existing.count += slot.count
+            if Self.precedes(slot.rank, existing.rank) { existing.rank = slot.rank }
+            slots[key] = existing
+        } else {
+            slots[key] = slot
+        }
+    }
+
+    /// The merged coverage in first-appearance order.
+    var coverage: Coverage {
+        let ordered = slots.sorted { Self.precedes($0.value.rank, $1.value.rank) }
+        // A category's place is its earliest (run, position); entries follow (run, position).
+        var categoryRanks: [String: (run: Int, category: Int)] = [:]
+        for (key, slot) in ordered where categoryRanks[key.category] == nil {
+            categoryRanks[key.category] = (slot.rank.run, slot.rank.category)
+        }
+        let categories = categoryRanks.sorted { ($0.value.run, $0.value.category) < ($1.value.run, $1.value.category) }
+        var coverage = Coverage()
+        for (category, _) in categories {
+            let entries = ordered.filter { $0.key.category == category }
+                .sorted { ($0.value.rank.run, $0.value.rank.entry) < ($1.value.rank.run, $1.value.rank.entry) }
+            for (key, slot) in entries { coverage.add(category, key.name, count: slot.count) }
+        }
+        return coverage
+    }
+
+    private static func precedes(_ a: (run: Int, category: Int, entry: Int), _ b: (run: Int, category: Int, entry: Int)) -> Bool {
+        (a.run, a.category, a.entry) < (b.run, b.category, b.entry)
+    }
+}

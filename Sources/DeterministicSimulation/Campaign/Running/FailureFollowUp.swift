@@ -1,0 +1,50 @@
+/// After the runs: reruns a failing run with its trace, checks that it reproduces (from its seed
+/// and from its recorded choices), shrinks it, and reruns determinism samples.
+struct FailureFollowUp<Target: CampaignTarget>: Sendable {
+    let target: Target
+    let options: CampaignOptions
+    let shrinks: Bool
+    let isCancelled: @Sendable () -> Bool
+
+    /// The failure record of `invariant`'s first violating run, and any nondeterminism seen.
+    func record(invariant: String, _ first: RunTally.Violation) -> (record: FailureRecord, nondeterminism: [NondeterminismRecord]) {
+        let seed = options.runSeed(first.firstRun)
+        let source = ChoiceSource(seed: seed)
+        let original = target.run(choices: source, keepTrace: true)
+        let recorded = source.recorded
+        var mismatches: [NondeterminismRecord] = []
+        func check(_ actual: TraceDigest, _ how: String) {
+            guard actual != first.digest else { return }
+            mismatches.append(NondeterminismRecord(seed: seed, runIndex: first.firstRun, expected: first.digest,
+                                                   actual: actual, how: how))
+        }
+        check(original.digest, "a rerun from its seed")
+        let replayed = target.run(choices: ChoiceSource(replaying: recorded), keepTrace: false)
+        check(replayed.digest, "a replay of its recorded choices")
+
+        let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
+        var record = FailureRecord(
+            runIndex: first.firstRun, seed: seed, failure: first.failure, shrunkFailure: first.failure,
+            originalEventCount: first.eventCount, shrunkEventCount: first.eventCount, choices: recorded, shrink: nil,
+            trace: original.trace)
+        guard shrinks, mismatches.isEmpty, keeps(original) else { return (record, mismatches) }
+        let shrink = Shrinker.shrink(recorded, target: target, options: options.shrink, isCancelled: isCancelled,
+                                     keeps: keeps)
+        let shrunk = target.run(choices: ChoiceSource(replaying: shrink.choices), keepTrace: true)
+        record.choices = shrink.choices
+        record.shrink = shrink
+        record.shrunkEventCount = shrunk.eventCount
+        record.trace = shrunk.trace
+        record.shrunkFailure = shrunk.failures.first { $0.invariant == invariant } ?? first.failure
+        return (record, mismatches)
+    }
+
+    /// Reruns run `runIndex` from its seed; a record if its digest differs from `expected`.
+    func recheck(runIndex: Int, expected: TraceDigest) -> NondeterminismRecord? {
+        let seed = options.runSeed(runIndex)
+        let actual = target.run(choices: ChoiceSource(seed: seed), keepTrace: false).digest
+        guard actual != expected else { return nil }
+        return NondeterminismRecord(seed: seed, runIndex: runIndex, expected: expected, actual: actual,
+                                    how: "a rerun from its seed")
+    }
+}

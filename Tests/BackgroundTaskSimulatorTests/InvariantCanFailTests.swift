@@ -1,0 +1,45 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import Testing
+
+/// Every invariant proves it can fail: a planted-bug workload trips it, and the correct workload
+/// of the same pattern, run on the same seeds, does not.
+@Suite struct InvariantCanFailTests {
+    /// For each invariant: the planted bug that must trip it and the correct workload of the same
+    /// pattern that must not.
+    static let pairs: [(invariant: String, planted: String, correct: String)] = [
+        ("every-begin-ended", "download-manager/p1-overwritten-task-id", "download-manager/correct"),
+        ("no-double-end", "backup/p4-unconditional-end", "backup/correct"),
+        ("expiry-ends-task", "analytics-flush/p2-handler-does-not-end", "analytics-flush/correct"),
+        ("no-watchdog-kill", "analytics-flush/p2-handler-does-not-end", "analytics-flush/correct"),
+        ("expiration-handlers-return-in-time", "analytics-flush/slow-expiration-handler", "analytics-flush/correct"),
+        ("background-work-held", "token/p5-unretained-token", "token/correct"),
+        ("bgtask-registered-in-time", "bg-scheduler-app/p6-late-registration", "bg-scheduler-app/correct"),
+        ("bgtask-completed-once", "bg-scheduler-app/p7-double-completion", "bg-scheduler-app/correct"),
+        ("refresh-stays-scheduled", "bg-scheduler-app/p8-refresh-not-resubmitted", "bg-scheduler-app/correct"),
+    ]
+
+    @Test func everyInvariantHasAPair() {
+        #expect(Set(Self.pairs.map(\.invariant)) == Set(Invariant.all.map(\.id)))
+    }
+
+    static func violations(of invariant: String, in workload: String, runs: Int = 150) throws -> Int {
+        let entry = try #require(WorkloadCatalog.all.first { $0.info.name == workload })
+        let checked = try #require(Invariant.named(invariant))
+        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: entry.info,
+                           invariants: [checked], horizon: .seconds(1_800))
+        var count = 0
+        for index in 0..<runs {
+            let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(0x1a7).derive(index: UInt64(index))))
+            count += outcome.violations.filter { $0.invariant == invariant }.count
+        }
+        return count
+    }
+
+    @Test("the invariant trips on its planted bug and holds on the correct workload", arguments: pairs.map(\.invariant))
+    func invariantCanFail(invariant: String) throws {
+        let pair = try #require(Self.pairs.first { $0.invariant == invariant })
+        #expect(try Self.violations(of: invariant, in: pair.planted) > 0, "\(pair.planted) must trip \(invariant)")
+        #expect(try Self.violations(of: invariant, in: pair.correct) == 0, "\(pair.correct) must hold \(invariant)")
+    }
+}

@@ -1,0 +1,52 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import Foundation
+import Testing
+
+/// Every file in `Scenarios/` loads and, run programmatically with a modest number of runs from
+/// its own seed, meets its expectation (`bgsim check` does the same with the full budgets).
+@Suite struct ScenarioExpectationTests {
+    static let runs = 100
+
+    static let directory: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("Scenarios").path
+    }()
+
+    static let files: [String] = (try? FileManager.default.contentsOfDirectory(atPath: directory))?
+        .filter { $0.hasSuffix(".json") }.sorted() ?? []
+
+    @Test func everyPatternHasScenarios() throws {
+        let scenarios = try ScenarioLoader.loadAll(in: Self.directory)
+        for entry in WorkloadCatalog.all {
+            #expect(scenarios.contains { $0.workload.info.name == entry.info.name },
+                    "no scenario runs \(entry.info.name)")
+        }
+        for entry in WorkloadCatalog.all where entry.expectedViolation == nil {
+            let profiles = Set(scenarios.filter { $0.workload.info.name == entry.info.name }.map(\.profile.name))
+            #expect(profiles.count >= 2 && profiles.contains("ios17"), "\(entry.info.name) runs on \(profiles.sorted())")
+        }
+    }
+
+    @Test("the scenario meets its expectation in a short campaign", arguments: files)
+    func scenarioMeetsExpectation(file: String) throws {
+        let scenario = try ScenarioLoader.load(file: Self.directory + "/" + file)
+        let spec = scenario.runSpec
+        var violated: [(seed: Seed, violation: Violation)] = []
+        for index in 0..<Self.runs {
+            let seed = scenario.campaign.seed.derive(index: UInt64(index))
+            let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: seed))
+            violated += outcome.violations.map { (seed, $0) }
+        }
+        switch scenario.expectation {
+        case .pass:
+            for (seed, violation) in violated.prefix(3) {
+                Issue.record("\(violation) — replay: bgsim replay Scenarios/\(file) --seed \(seed)")
+            }
+        case .violation(let id):
+            #expect(violated.contains { $0.violation.invariant == id },
+                    "\(id) not found in \(Self.runs) runs of \(file)")
+        }
+    }
+}
