@@ -27,6 +27,6 @@ import Synchronization
 
 final class Counter: Sendable {
     private let mutex = Mutex(0)
-    func increment() { mutex.withLock { $0 += 1 } }
-    var value: Int { mutex.withLock { $0 } }
+    func increment() { mutex.withCriticalSection { $0 += 1 } }
+    var value: Int { mutex.withCriticalSection { $0 } }
 }

@@ -97,7 +97,7 @@ final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
     func makeSerialQueue(label: String) -> any WorkQueue { DispatchWorkQueue(DispatchQueue(label: label)) }
 
     func beginBackgroundTask(withName name: String?, expirationHandler: ExpirationHandler?) -> BackgroundTaskIdentifier {
-        state.withLock { state in
+        state.withCriticalSection { state in
             let id = state.next
             state.next += 1
             state.open[id] = expirationHandler
@@ -108,7 +108,7 @@ final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
     }
 
     func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        state.withLock { state in
+        state.withCriticalSection { state in
             if state.open.removeValue(forKey: identifier.rawValue) != nil {
                 state.ended += 1
                 state.endedIDs.insert(identifier.rawValue)
@@ -122,25 +122,25 @@ final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
 
     /// Calls every open task's handler (outside the lock), then counts tasks left open.
     func expireAll() {
-        let callout = state.withLock { $0.open.map { ($0.key, $0.value) } }
+        let callout = state.withCriticalSection { $0.open.map { ($0.key, $0.value) } }
         for (_, handler) in callout { handler?() }
-        state.withLock { state in
+        state.withCriticalSection { state in
             state.leftOpenByExpiry += callout.filter { state.open[$0.0] != nil }.count
         }
     }
 
     func addLifecycleObserver(_ observer: @escaping @Sendable (LifecycleEvent) -> Void) -> LifecycleObservation {
-        let key = state.withLock { state in
+        let key = state.withCriticalSection { state in
             let key = state.next
             state.next += 1
             state.observers[key] = observer
             return key
         }
-        return LifecycleObservation { [weak self] in _ = self?.state.withLock { $0.observers.removeValue(forKey: key) } }
+        return LifecycleObservation { [weak self] in _ = self?.state.withCriticalSection { $0.observers.removeValue(forKey: key) } }
     }
 
     func send(_ event: LifecycleEvent) {
-        let observers = state.withLock { Array($0.observers.values) }
+        let observers = state.withCriticalSection { Array($0.observers.values) }
         for observer in observers { observer(event) }
     }
 
@@ -148,11 +148,11 @@ final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
     var backgroundTimeRemaining: Double { 30 }
     var applicationState: ApplicationState { .active }
 
-    var began: Int { state.withLock { $0.began } }
-    var ended: Int { state.withLock { $0.ended } }
-    var open: Int { state.withLock { $0.open.count } }
-    var maxOpen: Int { state.withLock { $0.maxOpen } }
-    var doubleEnds: Int { state.withLock { $0.doubleEnds } }
-    var unknownEnds: Int { state.withLock { $0.unknownEnds } }
-    var leftOpenByExpiry: Int { state.withLock { $0.leftOpenByExpiry } }
+    var began: Int { state.withCriticalSection { $0.began } }
+    var ended: Int { state.withCriticalSection { $0.ended } }
+    var open: Int { state.withCriticalSection { $0.open.count } }
+    var maxOpen: Int { state.withCriticalSection { $0.maxOpen } }
+    var doubleEnds: Int { state.withCriticalSection { $0.doubleEnds } }
+    var unknownEnds: Int { state.withCriticalSection { $0.unknownEnds } }
+    var leftOpenByExpiry: Int { state.withCriticalSection { $0.leftOpenByExpiry } }
 }

@@ -14,8 +14,8 @@ final class DoneBox: @unchecked Sendable {
 /// Records values from any thread.
 final class Recorder<Value: Sendable>: Sendable {
     private let values = Mutex<[Value]>([])
-    func append(_ value: Value) { values.withLock { $0.append(value) } }
-    var all: [Value] { values.withLock { $0 } }
+    func append(_ value: Value) { values.withCriticalSection { $0.append(value) } }
+    var all: [Value] { values.withCriticalSection { $0 } }
 }
 
 /// A host that calls the expiration handler inside `beginBackgroundTask`, before returning the
@@ -24,7 +24,7 @@ final class ImmediateExpiryHost: BackgroundTaskHost {
     private let state = Mutex<(next: Int, ended: [BackgroundTaskIdentifier])>((1, []))
 
     func beginBackgroundTask(withName name: String?, expirationHandler: ExpirationHandler?) -> BackgroundTaskIdentifier {
-        let id = state.withLock { state in
+        let id = state.withCriticalSection { state in
             defer { state.next += 1 }
             return BackgroundTaskIdentifier(rawValue: state.next)
         }
@@ -33,10 +33,10 @@ final class ImmediateExpiryHost: BackgroundTaskHost {
     }
 
     func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        state.withLock { $0.ended.append(identifier) }
+        state.withCriticalSection { $0.ended.append(identifier) }
     }
 
-    var ended: [BackgroundTaskIdentifier] { state.withLock { $0.ended } }
+    var ended: [BackgroundTaskIdentifier] { state.withCriticalSection { $0.ended } }
     var backgroundTimeRemaining: Double { 0 }
     var applicationState: ApplicationState { .background }
 }

@@ -56,7 +56,7 @@ public final class InFlightWorkTracker: Sendable {
     }
 
     /// Unfinished work items.
-    public var inFlightCount: Int { shared.state.withLock { $0.count } }
+    public var inFlightCount: Int { shared.state.withCriticalSection { $0.count } }
 
     /// True while the tracker holds a running background task.
     public var holdsBackgroundTask: Bool { shared.holder.isHolding }
@@ -82,8 +82,8 @@ public final class InFlightWorkTracker: Sendable {
         }
 
         func update(_ change: (inout State) -> Void) {
-            state.withLock { change(&$0) }
-            holder.reconcile { state.withLock { $0.count > 0 && $0.inBackground } }
+            state.withCriticalSection { change(&$0) }
+            holder.reconcile { state.withCriticalSection { $0.count > 0 && $0.inBackground } }
         }
 
         func handle(_ event: LifecycleEvent) {

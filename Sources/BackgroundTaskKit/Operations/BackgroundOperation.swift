@@ -56,7 +56,7 @@ open class BackgroundOperation: @unchecked Sendable, CustomStringConvertible {
     /// Marks the operation done, letting the queue move on. Only the first call counts; safe
     /// from any thread.
     public final func finish() {
-        let onFinish: (@Sendable () -> Void)? = state.withLock { state in
+        let onFinish: (@Sendable () -> Void)? = state.withCriticalSection { state in
             guard state.phase != .finished else { return nil }
             state.phase = .finished
             defer { state.onFinish = nil }
@@ -66,18 +66,18 @@ open class BackgroundOperation: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Asks the operation to stop; see the type's contract.
-    public final func cancel() { state.withLock { $0.cancelled = true } }
+    public final func cancel() { state.withCriticalSection { $0.cancelled = true } }
 
     /// Whether ``cancel()`` was called (or the queue's background time expired).
-    public final var isCancelled: Bool { state.withLock { $0.cancelled } }
+    public final var isCancelled: Bool { state.withCriticalSection { $0.cancelled } }
     /// Whether the operation has started and not finished.
-    public final var isExecuting: Bool { state.withLock { $0.phase == .executing } }
+    public final var isExecuting: Bool { state.withCriticalSection { $0.phase == .executing } }
     /// Whether the operation has finished (run to the end, skipped after cancel, or finished
     /// early).
-    public final var isFinished: Bool { state.withLock { $0.phase == .finished } }
+    public final var isFinished: Bool { state.withCriticalSection { $0.phase == .finished } }
 
     public var description: String {
-        let flags = state.withLock { state -> String in
+        let flags = state.withCriticalSection { state -> String in
             let phase = switch state.phase {
             case .pending: "pending"
             case .executing: "executing"
@@ -92,7 +92,7 @@ open class BackgroundOperation: @unchecked Sendable, CustomStringConvertible {
 
     /// Claims the operation for a queue; false if it already belongs to one.
     final func claim() -> Bool {
-        state.withLock { state in
+        state.withCriticalSection { state in
             guard !state.enqueued else { return false }
             state.enqueued = true
             return true
@@ -103,7 +103,7 @@ open class BackgroundOperation: @unchecked Sendable, CustomStringConvertible {
     /// or cancelled before starting).
     final func start(onFinish: @escaping @Sendable () -> Void) {
         enum Start { case execute, skip, alreadyFinished }
-        let start: Start = state.withLock { state in
+        let start: Start = state.withCriticalSection { state in
             switch state.phase {
             case .finished: return .alreadyFinished
             case .executing: return .alreadyFinished  // cannot happen: a queue starts it once
@@ -125,7 +125,7 @@ open class BackgroundOperation: @unchecked Sendable, CustomStringConvertible {
 
     /// Cancels and finishes an operation the queue drops without starting it.
     final func drop() {
-        state.withLock { state in
+        state.withCriticalSection { state in
             state.cancelled = true
             if state.phase == .pending { state.phase = .finished }
         }

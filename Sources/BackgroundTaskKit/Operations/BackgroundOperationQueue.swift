@@ -91,7 +91,7 @@ public final class BackgroundOperationQueue: Sendable {
     }
 
     /// Operations added and not yet finished (pending and executing).
-    public var operationCount: Int { state.withLock { $0.pending.count + $0.executing.count } }
+    public var operationCount: Int { state.withCriticalSection { $0.pending.count + $0.executing.count } }
 
     /// True when the queue has no unfinished operation.
     public var isIdle: Bool { operationCount == 0 }
@@ -104,7 +104,7 @@ public final class BackgroundOperationQueue: Sendable {
     private func enqueue(_ operations: [BackgroundOperation], sequential: Bool) {
         let claimed = operations.filter { $0.claim() }
         guard !claimed.isEmpty else { return }
-        state.withLock { state in
+        state.withCriticalSection { state in
             var previous: BackgroundOperation?
             for operation in claimed {
                 state.pending.append(Entry(operation: operation, after: sequential ? previous : nil))
@@ -117,8 +117,8 @@ public final class BackgroundOperationQueue: Sendable {
     /// Matches the task to the work, then starts what may start. The task is begun before any
     /// operation is dispatched.
     private func refresh() {
-        holder.reconcile { state.withLock { !$0.pending.isEmpty || !$0.executing.isEmpty } }
-        let startable: [BackgroundOperation] = state.withLock { state in
+        holder.reconcile { state.withCriticalSection { !$0.pending.isEmpty || !$0.executing.isEmpty } }
+        let startable: [BackgroundOperation] = state.withCriticalSection { state in
             var started: [BackgroundOperation] = []
             var index = 0
             while index < state.pending.count, state.executing.count < maxConcurrentOperationCount {
@@ -141,14 +141,14 @@ public final class BackgroundOperationQueue: Sendable {
     }
 
     private func finished(_ operation: BackgroundOperation) {
-        state.withLock { state in
+        state.withCriticalSection { state in
             state.executing.removeAll { $0 === operation }
         }
         refresh()
     }
 
     private func dropPending() {
-        let (dropped, executing) = state.withLock { state in
+        let (dropped, executing) = state.withCriticalSection { state in
             defer { state.pending.removeAll() }
             return (state.pending.map(\.operation), state.executing)
         }

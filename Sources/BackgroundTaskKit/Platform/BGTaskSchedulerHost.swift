@@ -121,9 +121,9 @@ final class BGTaskAdapter: ScheduledTask, @unchecked Sendable {
     private let handler = Mutex<ExpirationHandler?>(nil)
 
     var expirationHandler: ExpirationHandler? {
-        get { handler.withLock { $0 } }
+        get { handler.withCriticalSection { $0 } }
         set {
-            handler.withLock { $0 = newValue }
+            handler.withCriticalSection { $0 = newValue }
             task.expirationHandler = newValue
         }
     }

@@ -51,12 +51,12 @@ public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
                 self?.deliver(event)
             }
         }
-        tokens.withLock { $0 = made }
+        tokens.withCriticalSection { $0 = made }
     }
 
     deinit {
         let center = NotificationCenter.default
-        for token in tokens.withLock({ $0 }) { center.removeObserver(token) }
+        for token in tokens.withCriticalSection({ $0 }) { center.removeObserver(token) }
     }
 
     // MARK: BackgroundTaskHost
@@ -89,9 +89,9 @@ public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
         _ observer: @escaping @Sendable (LifecycleEvent) -> Void
     ) -> LifecycleObservation {
         let key = nextObserver.wrappingAdd(1, ordering: .relaxed).newValue
-        observers.withLock { $0[key] = observer }
+        observers.withCriticalSection { $0[key] = observer }
         return LifecycleObservation { [weak self] in
-            _ = self?.observers.withLock { $0.removeValue(forKey: key) }
+            _ = self?.observers.withCriticalSection { $0.removeValue(forKey: key) }
         }
     }
 
@@ -115,7 +115,7 @@ public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
         case .willTerminate: break
         }
         // In registration order, outside the lock: an observer may add or cancel observers.
-        let current = observers.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
+        let current = observers.withCriticalSection { $0.sorted { $0.key < $1.key }.map(\.value) }
         for observer in current { observer(event) }
     }
 

@@ -87,14 +87,14 @@ public final class BackgroundTaskScheduler: Sendable {
             }
             launchHandler(LaunchedTask(task: task, resubmissionError: failure))
         }
-        state.withLock { $0.refreshIntervals[identifier] = interval }
+        state.withCriticalSection { $0.refreshIntervals[identifier] = interval }
     }
 
     /// Submits a request (replacing a pending one with the same identifier, C2.1).
     ///
     /// - Throws: ``TaskSubmissionError``.
     public func submit(_ request: TaskRequest) throws(TaskSubmissionError) {
-        let known = state.withLock { $0.registered.contains(request.identifier) }
+        let known = state.withCriticalSection { $0.registered.contains(request.identifier) }
         guard known else { throw .notRegistered(identifier: request.identifier) }
         do {
             try scheduler.submit(request)
@@ -110,7 +110,7 @@ public final class BackgroundTaskScheduler: Sendable {
     /// - Throws: `.notRegistered` if `identifier` was not registered with
     ///   ``registerRepeatingRefresh(_:every:queue:launchHandler:)``; `.scheduler` otherwise.
     public func submitRepeatingRefresh(_ identifier: String) throws(TaskSubmissionError) {
-        guard let interval = state.withLock({ $0.refreshIntervals[identifier] }) else {
+        guard let interval = state.withCriticalSection({ $0.refreshIntervals[identifier] }) else {
             throw .notRegistered(identifier: identifier)
         }
         let begin = scheduler.now.addingTimeInterval(interval.timeInterval)
@@ -129,7 +129,7 @@ public final class BackgroundTaskScheduler: Sendable {
     }
 
     /// Identifiers registered through this scheduler, in registration order.
-    public var registeredIdentifiers: [String] { state.withLock { $0.registered } }
+    public var registeredIdentifiers: [String] { state.withCriticalSection { $0.registered } }
 
     // MARK: Registration
 
@@ -137,14 +137,14 @@ public final class BackgroundTaskScheduler: Sendable {
         _ identifier: String, queue: (any WorkQueue)?,
         handler: @escaping @Sendable (any ScheduledTask) -> Void
     ) throws(TaskRegistrationError) {
-        let claimed = state.withLock { state in
+        let claimed = state.withCriticalSection { state in
             guard !state.registered.contains(identifier) else { return false }
             state.registered.append(identifier)
             return true
         }
         guard claimed else { throw .alreadyRegistered(identifier: identifier) }
         guard scheduler.register(forTaskWithIdentifier: identifier, using: queue, launchHandler: handler) else {
-            state.withLock { $0.registered.removeAll { $0 == identifier } }
+            state.withCriticalSection { $0.registered.removeAll { $0 == identifier } }
             throw .notPermitted(identifier: identifier)
         }
     }

@@ -78,12 +78,12 @@ final class LaunchedTaskCore: Sendable {
 
     init(task: any ScheduledTask) { self.task = task }
 
-    var outcome: Bool? { state.withLock { $0.outcome } }
-    var expired: Bool { state.withLock { $0.expired } }
+    var outcome: Bool? { state.withCriticalSection { $0.outcome } }
+    var expired: Bool { state.withCriticalSection { $0.expired } }
 
     @discardableResult
     func complete(success: Bool) -> Bool {
-        let first = state.withLock { state in
+        let first = state.withCriticalSection { state in
             guard state.outcome == nil else { return false }
             state.outcome = success
             state.handlers = []
@@ -96,7 +96,7 @@ final class LaunchedTaskCore: Sendable {
     }
 
     func addHandler(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state in
+        let runNow = state.withCriticalSection { state in
             if state.expired { return true }
             if state.outcome == nil { state.handlers.append(handler) }
             return false
@@ -106,7 +106,7 @@ final class LaunchedTaskCore: Sendable {
 
     /// The system's expiration handler: the user's handlers, then the completion.
     func expire() {
-        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+        let handlers = state.withCriticalSection { state -> [@Sendable () -> Void] in
             guard state.outcome == nil, !state.expired else { return [] }
             state.expired = true
             defer { state.handlers = [] }

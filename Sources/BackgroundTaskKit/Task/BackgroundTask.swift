@@ -124,7 +124,7 @@ final class BackgroundTaskCore: Sendable {
     }
 
     var state: BackgroundTask.State {
-        phase.withLock { phase in
+        phase.withCriticalSection { phase in
             switch phase {
             case .beginning, .running: .running
             case .ended: .ended
@@ -135,7 +135,7 @@ final class BackgroundTaskCore: Sendable {
     }
 
     func didBegin(_ identifier: BackgroundTaskIdentifier) {
-        phase.withLock { phase in
+        phase.withCriticalSection { phase in
             guard identifier != .invalid else {
                 phase = .denied  // A2.1: nothing was begun, so nothing may be ended (A5.2)
                 return
@@ -151,14 +151,14 @@ final class BackgroundTaskCore: Sendable {
 
     /// The system's expiration handler: the user's handler first, then the end, before returning.
     func expire() {
-        let live = phase.withLock { phase in
+        let live = phase.withCriticalSection { phase in
             switch phase {
             case .beginning, .running: true
             case .ended, .expired, .denied: false
             }
         }
         if live, userHandlerRan.setIfClear() { onExpiration?() }
-        phase.withLock { phase in
+        phase.withCriticalSection { phase in
             switch phase {
             case .running(let identifier):
                 host.endBackgroundTask(identifier)  // A3.2: inside the handler, synchronously
@@ -174,7 +174,7 @@ final class BackgroundTaskCore: Sendable {
     /// Ends a running task; true for the call that did.
     @discardableResult
     func end() -> Bool {
-        phase.withLock { phase in
+        phase.withCriticalSection { phase in
             guard case .running(let identifier) = phase else { return false }
             // Under the lock on purpose: an expiry callout waiting for the lock returns only
             // after this end has reached the host.

@@ -22,16 +22,16 @@ final class TaskHolder: Sendable {
 
     /// Sets what runs (before the task ends) when the held task expires.
     func onExpiration(_ handler: @escaping @Sendable () -> Void) {
-        expirationHandler.withLock { $0 = handler }
+        expirationHandler.withCriticalSection { $0 = handler }
     }
 
     /// Begins a task if `wanted()` and none is running; ends the held one if not `wanted()`.
     func reconcile(_ wanted: () -> Bool) {
-        held.withLock { task in
+        held.withCriticalSection { task in
             if wanted() {
                 guard task?.isRunning != true else { return }
                 task?.invalidate()  // an expired or denied token: nothing to end; drop it
-                let handler = expirationHandler.withLock { $0 }
+                let handler = expirationHandler.withCriticalSection { $0 }
                 task = BackgroundTask(name: name, host: host, onExpiration: handler)
             } else if let current = task {
                 current.invalidate()
@@ -41,5 +41,5 @@ final class TaskHolder: Sendable {
     }
 
     /// True while a running task is held.
-    var isHolding: Bool { held.withLock { $0?.isRunning ?? false } }
+    var isHolding: Bool { held.withCriticalSection { $0?.isRunning ?? false } }
 }

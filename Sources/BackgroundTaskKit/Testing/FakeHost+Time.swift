@@ -1,9 +1,9 @@
 extension FakeHost {
     /// The virtual time since the host was created.
-    public var now: Duration { state.withLock { $0.now } }
+    public var now: Duration { state.withCriticalSection { $0.now } }
 
     /// Work waiting in the host's queues (due now or later).
-    public var pendingWorkCount: Int { state.withLock { $0.jobs.count } }
+    public var pendingWorkCount: Int { state.withCriticalSection { $0.jobs.count } }
 
     /// Runs queued work that is due, including work it enqueues, until none is due. Time does
     /// not move.
@@ -24,18 +24,18 @@ extension FakeHost {
     /// - Returns: how many items ran.
     @discardableResult
     public func advance(by duration: Duration) -> Int {
-        let target = state.withLock { $0.now + duration }
+        let target = state.withCriticalSection { $0.now + duration }
         var ran = runUntilIdle()
         while let job = takeDueJob(atOrBefore: target) {
             job.work()
             ran += 1 + runUntilIdle()
         }
-        state.withLock { $0.now = max($0.now, target) }
+        state.withCriticalSection { $0.now = max($0.now, target) }
         return ran
     }
 
     func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        state.withLock { state in
+        state.withCriticalSection { state in
             let due = state.now + max(delay, .zero)
             state.jobs.append(Job(due: due, sequence: state.nextJobSequence, work: work))
             state.nextJobSequence += 1
@@ -45,7 +45,7 @@ extension FakeHost {
     /// The earliest job (by due time, then enqueue order) due by now, or by `limit` (moving
     /// time to it).
     private func takeDueJob(atOrBefore limit: Duration?) -> Job? {
-        state.withLock { state in
+        state.withCriticalSection { state in
             guard let index = state.jobs.indices.min(by: {
                 (state.jobs[$0].due, state.jobs[$0].sequence) < (state.jobs[$1].due, state.jobs[$1].sequence)
             }) else { return nil }

@@ -72,7 +72,7 @@ public final class FakeHost: ApplicationHost, Sendable {
     public func beginBackgroundTask(
         withName name: String?, expirationHandler: ExpirationHandler?
     ) -> BackgroundTaskIdentifier {
-        state.withLock { state in
+        state.withCriticalSection { state in
             let name = name ?? "unnamed"
             guard !state.deniesBegin else {
                 state.denied += 1
@@ -89,7 +89,7 @@ public final class FakeHost: ApplicationHost, Sendable {
     }
 
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        state.withLock { state in
+        state.withCriticalSection { state in
             guard let index = state.open.firstIndex(where: { $0.id == identifier.rawValue }) else {
                 state.misuses.append("Can't end BackgroundTask: no background task exists with identifier \(identifier)")
                 state.log.append("bad-end \(identifier)")
@@ -103,28 +103,28 @@ public final class FakeHost: ApplicationHost, Sendable {
 
     /// `Double.greatestFiniteMagnitude` unless set, as in the foreground (A8.3).
     public var backgroundTimeRemaining: Double {
-        get { state.withLock { $0.remaining ?? .greatestFiniteMagnitude } }
-        set { state.withLock { $0.remaining = newValue } }
+        get { state.withCriticalSection { $0.remaining ?? .greatestFiniteMagnitude } }
+        set { state.withCriticalSection { $0.remaining = newValue } }
     }
 
-    public var applicationState: ApplicationState { state.withLock { $0.applicationState } }
+    public var applicationState: ApplicationState { state.withCriticalSection { $0.applicationState } }
 
     // MARK: LifecycleHost
 
     public func addLifecycleObserver(
         _ observer: @escaping @Sendable (LifecycleEvent) -> Void
     ) -> LifecycleObservation {
-        let key = state.withLock { state in
+        let key = state.withCriticalSection { state in
             defer { state.nextObserverKey += 1 }
             state.observers.append((state.nextObserverKey, observer))
             return state.nextObserverKey
         }
         return LifecycleObservation { [weak self] in
-            self?.state.withLock { $0.observers.removeAll { $0.key == key } }
+            self?.state.withCriticalSection { $0.observers.removeAll { $0.key == key } }
         }
     }
 
-    public var hasFinishedLaunching: Bool { state.withLock { $0.hasFinishedLaunching } }
+    public var hasFinishedLaunching: Bool { state.withCriticalSection { $0.hasFinishedLaunching } }
 
     // MARK: ExecutionHost
 
@@ -134,7 +134,7 @@ public final class FakeHost: ApplicationHost, Sendable {
     public func makeSerialQueue(label: String) -> any WorkQueue { FakeWorkQueue(label: label, host: self) }
 
     private func queue(_ label: String) -> FakeWorkQueue {
-        queues.withLock { queues in
+        queues.withCriticalSection { queues in
             if let found = queues.first(where: { $0.label == label }) { return found }
             let made = FakeWorkQueue(label: label, host: self)
             queues.append(made)
@@ -146,14 +146,14 @@ public final class FakeHost: ApplicationHost, Sendable {
 
     /// Sets whether `beginBackgroundTask` refuses (returns `.invalid`, A2.1).
     public var deniesBegin: Bool {
-        get { state.withLock { $0.deniesBegin } }
-        set { state.withLock { $0.deniesBegin = newValue } }
+        get { state.withCriticalSection { $0.deniesBegin } }
+        set { state.withCriticalSection { $0.deniesBegin = newValue } }
     }
 
     /// `didFinishLaunching`; afterwards ``hasFinishedLaunching`` is true.
     public func finishLaunching() {
         deliver(.didFinishLaunching)
-        state.withLock { $0.hasFinishedLaunching = true }
+        state.withCriticalSection { $0.hasFinishedLaunching = true }
         setState(.active, then: .didBecomeActive)
     }
 
@@ -175,12 +175,12 @@ public final class FakeHost: ApplicationHost, Sendable {
     /// - Returns: the identifiers whose handlers left them open (A3.6); empty when all is well.
     @discardableResult
     public func expire() -> [BackgroundTaskIdentifier] {
-        let callout = state.withLock { state in
+        let callout = state.withCriticalSection { state in
             state.log.append("expire \(state.open.map { String($0.id) }.joined(separator: ","))")
             return state.open.map { ($0.id, $0.handler) }
         }
         for (_, handler) in callout { handler?() }
-        return state.withLock { state in
+        return state.withCriticalSection { state in
             let left = callout.map(\.0).filter { id in state.open.contains { $0.id == id } }
                 .map(BackgroundTaskIdentifier.init(rawValue:))
             state.leftOpenByExpiry += left
@@ -189,12 +189,12 @@ public final class FakeHost: ApplicationHost, Sendable {
     }
 
     private func setState(_ new: ApplicationState, then event: LifecycleEvent) {
-        state.withLock { $0.applicationState = new }
+        state.withCriticalSection { $0.applicationState = new }
         deliver(event)
     }
 
     private func deliver(_ event: LifecycleEvent) {
-        let observers = state.withLock { state in
+        let observers = state.withCriticalSection { state in
             state.log.append("event \(event)")
             return state.observers.map(\.observer)
         }
@@ -205,21 +205,21 @@ public final class FakeHost: ApplicationHost, Sendable {
 
     /// Tasks begun and not ended, in begin order.
     public var openTasks: [BackgroundTaskIdentifier] {
-        state.withLock { $0.open.map { BackgroundTaskIdentifier(rawValue: $0.id) } }
+        state.withCriticalSection { $0.open.map { BackgroundTaskIdentifier(rawValue: $0.id) } }
     }
     /// The names of the open tasks, in begin order.
-    public var openTaskNames: [String] { state.withLock { $0.open.map(\.name) } }
+    public var openTaskNames: [String] { state.withCriticalSection { $0.open.map(\.name) } }
     /// How many tasks were begun (denied begins not counted).
-    public var beganCount: Int { state.withLock { $0.began } }
+    public var beganCount: Int { state.withCriticalSection { $0.began } }
     /// How many tasks were ended (correctly).
-    public var endedCount: Int { state.withLock { $0.ended } }
+    public var endedCount: Int { state.withCriticalSection { $0.ended } }
     /// How many begins were denied.
-    public var deniedCount: Int { state.withLock { $0.denied } }
+    public var deniedCount: Int { state.withCriticalSection { $0.denied } }
     /// Ends of unknown, ended or invalid identifiers, as UIKit's console would word them.
-    public var misuses: [String] { state.withLock { $0.misuses } }
+    public var misuses: [String] { state.withCriticalSection { $0.misuses } }
     /// Tasks still open when their expiration handler returned, over all ``expire()`` calls.
-    public var tasksLeftOpenByExpiry: [BackgroundTaskIdentifier] { state.withLock { $0.leftOpenByExpiry } }
+    public var tasksLeftOpenByExpiry: [BackgroundTaskIdentifier] { state.withCriticalSection { $0.leftOpenByExpiry } }
     /// Everything that happened, one line each ("begin 1 uploads", "end 1", "expire 1",
     /// "bad-end 3", "event didEnterBackground", "denied uploads").
-    public var log: [String] { state.withLock { $0.log } }
+    public var log: [String] { state.withCriticalSection { $0.log } }
 }

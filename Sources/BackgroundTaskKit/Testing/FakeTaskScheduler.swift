@@ -59,7 +59,7 @@ public final class FakeTaskScheduler: TaskSchedulerHost, Sendable {
     ) -> Bool {
         guard permits(identifier) else { return false }
         let launched = host.hasFinishedLaunching
-        return state.withLock { state in
+        return state.withCriticalSection { state in
             if state.registrations.contains(where: { $0.identifier == identifier }) {
                 state.crashes.append("Launch handler for task with identifier \(identifier) has already been registered")
                 return false
@@ -74,7 +74,7 @@ public final class FakeTaskScheduler: TaskSchedulerHost, Sendable {
     }
 
     public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
-        let outcome: TaskSchedulerError? = state.withLock { state in
+        let outcome: TaskSchedulerError? = state.withCriticalSection { state in
             guard state.refreshEnabled else { return .unavailable }
             guard permits(request.identifier) else { return .notPermitted }
             guard state.registrations.contains(where: { $0.identifier == request.identifier }) else {
@@ -89,10 +89,10 @@ public final class FakeTaskScheduler: TaskSchedulerHost, Sendable {
     }
 
     public func cancel(taskRequestWithIdentifier identifier: String) {
-        state.withLock { $0.pending.removeAll { $0.identifier == identifier } }
+        state.withCriticalSection { $0.pending.removeAll { $0.identifier == identifier } }
     }
 
-    public func cancelAllTaskRequests() { state.withLock { $0.pending.removeAll() } }
+    public func cancelAllTaskRequests() { state.withCriticalSection { $0.pending.removeAll() } }
 
     /// Calls back on the host's background queue (C3.4).
     public func getPendingTaskRequests(completionHandler: @escaping @Sendable ([TaskRequest]) -> Void) {
@@ -110,8 +110,8 @@ public final class FakeTaskScheduler: TaskSchedulerHost, Sendable {
 
     /// Background App Refresh (Settings); off makes `submit` throw `.unavailable` (C2.3).
     public var isBackgroundRefreshEnabled: Bool {
-        get { state.withLock { $0.refreshEnabled } }
-        set { state.withLock { $0.refreshEnabled = newValue } }
+        get { state.withCriticalSection { $0.refreshEnabled } }
+        set { state.withCriticalSection { $0.refreshEnabled = newValue } }
     }
 
     /// The system launches the task for `identifier`: consumes its pending request and calls
@@ -120,7 +120,7 @@ public final class FakeTaskScheduler: TaskSchedulerHost, Sendable {
     /// - Returns: the running task, or nil when no handler is registered.
     @discardableResult
     public func launch(_ identifier: String, kind: TaskRequest.Kind? = nil) -> FakeScheduledTask? {
-        let found = state.withLock { state -> (Registration, TaskRequest.Kind)? in
+        let found = state.withCriticalSection { state -> (Registration, TaskRequest.Kind)? in
             guard let registration = state.registrations.first(where: { $0.identifier == identifier }) else {
                 return nil
             }
@@ -139,11 +139,11 @@ public final class FakeTaskScheduler: TaskSchedulerHost, Sendable {
     }
 
     /// Requests submitted and not yet launched or cancelled, in submission order.
-    public var pendingRequests: [TaskRequest] { state.withLock { $0.pending } }
+    public var pendingRequests: [TaskRequest] { state.withCriticalSection { $0.pending } }
     /// What a device would have raised an exception for (C1.3, C1.4, C2.4).
-    public var crashes: [String] { state.withLock { $0.crashes } }
+    public var crashes: [String] { state.withCriticalSection { $0.crashes } }
     /// Registered identifiers, in order.
-    public var registeredIdentifiers: [String] { state.withLock { $0.registrations.map(\.identifier) } }
+    public var registeredIdentifiers: [String] { state.withCriticalSection { $0.registrations.map(\.identifier) } }
 
     private func permits(_ identifier: String) -> Bool { permitted?.contains(identifier) ?? true }
 }
@@ -179,24 +179,24 @@ public final class FakeScheduledTask: ScheduledTask, Sendable {
     }
 
     public var expirationHandler: ExpirationHandler? {
-        get { state.withLock { $0.handler } }
-        set { state.withLock { $0.handler = $0.completions.isEmpty ? newValue : nil } }
+        get { state.withCriticalSection { $0.handler } }
+        set { state.withCriticalSection { $0.handler = $0.completions.isEmpty ? newValue : nil } }
     }
 
     public func setTaskCompleted(success: Bool) {
-        state.withLock { state in
+        state.withCriticalSection { state in
             state.completions.append(success)
             state.handler = nil
         }
     }
 
     public func updateProgress(completedUnitCount: Int64, totalUnitCount: Int64) {
-        state.withLock { $0.progress.append((completedUnitCount, totalUnitCount)) }
+        state.withCriticalSection { $0.progress.append((completedUnitCount, totalUnitCount)) }
     }
 
     /// The system expires the task, on the calling thread.
     public func expire() {
-        let handler = state.withLock { state -> ExpirationHandler? in
+        let handler = state.withCriticalSection { state -> ExpirationHandler? in
             guard state.completions.isEmpty, !state.expired else { return nil }
             state.expired = true
             defer { state.handler = nil }
@@ -206,7 +206,7 @@ public final class FakeScheduledTask: ScheduledTask, Sendable {
     }
 
     /// Every `setTaskCompleted(success:)` call, in order; exactly one element when used right.
-    public var completions: [Bool] { state.withLock { $0.completions } }
+    public var completions: [Bool] { state.withCriticalSection { $0.completions } }
     /// Progress reports, in order.
-    public var progressReports: [(completed: Int64, total: Int64)] { state.withLock { $0.progress.map { ($0.0, $0.1) } } }
+    public var progressReports: [(completed: Int64, total: Int64)] { state.withCriticalSection { $0.progress.map { ($0.0, $0.1) } } }
 }
