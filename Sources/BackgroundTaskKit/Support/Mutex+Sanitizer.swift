@@ -17,9 +17,8 @@ extension Mutex where Value: ~Copyable {
     /// instrumented, so ThreadSanitizer sees no happens-before edge between two critical sections
     /// and reports false races on the protected state and on objects handed over through it
     /// (.ci/README.md, "ThreadSanitizer"). This calls `__tsan_acquire` on entering the body and
-    /// `__tsan_release` on leaving it, on the address of the protected value (stable for the
-    /// Mutex's lifetime and distinct per Mutex), so TSan orders the critical sections the way the
-    /// lock does. It adds no synchronization of its own: races outside the lock are still reported.
+    /// `__tsan_release` on leaving it, on the Mutex's own address (stable for its lifetime and
+    /// distinct per Mutex), so TSan orders the critical sections the way the lock does. It adds no synchronization of its own: races outside the lock are still reported.
     ///
     /// Cost: the hooks are looked up once with `dlsym`; outside a `--sanitize=thread` build they
     /// are nil, so each call adds two nil checks. On Darwin, TSan understands `os_unfair_lock`, and
@@ -28,8 +27,11 @@ extension Mutex where Value: ~Copyable {
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         #if canImport(Glibc)
-        try withLock { (value: inout sending Value) throws(E) -> sending Result in
-            let token = withUnsafeMutablePointer(to: &value) { UnsafeMutableRawPointer($0) }
+        // The Mutex's own address: stable while it is borrowed, one per Mutex, and taken without
+        // touching `value` (an `&value` here would itself be an access TSan checks, made before
+        // the acquire).
+        let token = withUnsafePointer(to: self) { UnsafeMutableRawPointer(mutating: $0) }
+        return try withLock { (value: inout sending Value) throws(E) -> sending Result in
             tsanHooks.acquire?(token)
             defer { tsanHooks.release?(token) }
             return try body(&value)
