@@ -4,8 +4,11 @@ import DeterministicSimulation
 /// among those possible in the app's state at that moment, weighted by the scenario.
 ///
 /// Contract: every decision comes from the run's choices; with choice value 0 everywhere the run
-/// is the simplest possible (shortest gaps, the first possible action). It stops drawing at the
-/// horizon; ``settle()`` then sends the app home once, so every open task meets its budget.
+/// is the simplest possible: before each action the driver draws whether to go on acting (almost
+/// always yes when random; 0, the simplest value, means "no more actions"), so a shrinker that
+/// truncates or zeroes choices gets a shorter run, never a longer one. Then a gap (0 = the
+/// shortest) and the action (0 = the first possible). It stops drawing at the horizon;
+/// ``settle()`` then sends the app home once, so every open task meets its budget.
 final class EnvironmentDriver {
     unowned let device: SimulatedDevice
     private let horizon: VirtualTime
@@ -39,7 +42,12 @@ final class EnvironmentDriver {
         app.enterBackground()
     }
 
+    /// The chance of drawing another action: so close to 1 that random runs reach the horizon,
+    /// yet a recorded choice the shrinker can set to "stop".
+    static let keepActingProbability = 0.999_999
+
     private func scheduleNext() {
+        guard device.choices.bool(probability: Self.keepActingProbability) else { return }
         let gap = device.choices.duration(in: device.environment.gaps)
         guard device.now + gap <= horizon else { return }
         tick = device.scheduler.asyncAfter(gap, on: device.systemQueue) { [self] in
