@@ -115,6 +115,23 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         device.emit(.stateChanged(from: old, to: newState))
     }
 
+    /// Lets go of everything the client code holds or registered (see
+    /// ``SimulatedDevice/tearDown()``); what that releases is released here, while this object
+    /// and the device are alive.
+    func tearDown() {
+        isAlive = false
+        let released: (Any?, Any?, Any, Any, Any, Any, Any) = (
+            workload, context, observers, registrations, openTasks, runningTasks, launchesAfterStartup)
+        workload = nil
+        context = nil
+        observers = []
+        registrations = []
+        openTasks = []
+        runningTasks = []
+        launchesAfterStartup = []
+        withExtendedLifetime(released) {}
+    }
+
     // MARK: Simulation-only API for workloads
 
     /// Models synchronous work on the current thread that takes `duration`: virtual time moves

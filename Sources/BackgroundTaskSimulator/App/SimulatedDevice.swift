@@ -34,6 +34,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     var blockedByForceQuit = false
     private(set) lazy var taskScheduler = TaskSchedulerService(device: self)
     private var sinks: [(SimEvent, VirtualTime) -> Void] = []
+    /// Every process of the run, for ``tearDown()``.
+    private var processes: [SimulatedApplication] = []
     var nextWorkID = 1
 
     public init(profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, choices: ChoiceSource) {
@@ -72,9 +74,27 @@ public final class SimulatedDevice: @unchecked Sendable {
         if !inBackground { blockedByForceQuit = false }
         processCount += 1
         let process = SimulatedApplication(device: self, process: processCount, inBackground: inBackground)
+        processes.append(process)
         app = process
         process.launch()
         return process
+    }
+
+    /// Ends the run's world in a defined order, while the device is still alive: no more events
+    /// are recorded; pending jobs are dropped; each process lets go of its workload, observers,
+    /// tasks and registrations (breaking the app-workload reference cycles). Releasing them runs
+    /// deinits (a token's end, a BGTask's completion) against live objects, and nothing they do
+    /// is recorded. Without it, a run's objects would leak, or a deinit would reach a device that
+    /// is already gone.
+    ///
+    /// Contract: call once, after the run's outcome was taken; the device is unusable after.
+    public func tearDown() {
+        sinks.removeAll()
+        scheduler.discardPendingJobs()
+        for process in processes { process.tearDown() }
+        scheduler.discardPendingJobs()
+        processes.removeAll()
+        app = nil
     }
 
     func processEnded(_ process: SimulatedApplication, reason: TerminationReason) {

@@ -13,6 +13,7 @@ public enum SimulationRunner {
     public static func run(_ spec: RunSpec, choices: ChoiceSource, keepTrace: Bool = false) -> RunOutcome {
         let device = SimulatedDevice(profile: spec.profile, environment: spec.environment,
                                      workload: spec.workload, choices: choices)
+        defer { device.tearDown() }
         let recorder = TraceRecorder<SimEvent>(keepsEntries: keepTrace)
         let facts = RunFacts()
         let coverage = CoverageCounter()

@@ -61,6 +61,20 @@ struct SchedulerCore {
     }
 
     /// Marks a pending job cancelled; O(1). Unknown, started or cancelled jobs are ignored.
+    /// Removes every job from every queue (queues and their frozen flags stay) and returns the
+    /// closures, so the caller releases them outside this access.
+    mutating func takeAllJobs() -> [() -> Void] {
+        var taken: [() -> Void] = []
+        for queueIndex in queues.indices {
+            for job in queues[queueIndex].heap.removeAll() {
+                if !jobs.isFinished(job.number) { jobs.markFinished(job.number) }
+                if let work = jobs.take(job.slot) { taken.append(work) }
+            }
+        }
+        pendingJobCount = 0
+        return taken
+    }
+
     mutating func cancel(_ job: JobID) {
         let number = job.rawValue
         guard jobs.isKnown(number), !jobs.isFinished(number) else { return }
