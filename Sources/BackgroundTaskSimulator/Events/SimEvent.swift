@@ -79,4 +79,10 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
     case powerDisconnected
 
     public var description: String { rawValue }
+
+    /// The actions in declaration order, computed once (`allCases` builds a new array per call).
+    static let ordered = allCases
+
+    /// The action's position in declaration order: an array index for per-action tables.
+    var index: Int { Self.ordered.firstIndex(of: self)! }
 }

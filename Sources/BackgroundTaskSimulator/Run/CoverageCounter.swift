@@ -7,6 +7,7 @@ import DeterministicSimulation
 final class CoverageCounter {
     private static let states = AppProcessState.allCases
     private static let actions = EnvironmentAction.allCases
+    private static let lifecycles = LifecycleEvent.allCases
     private var stateCounts = [Int](repeating: 0, count: states.count)
     private var transitionCounts = [Int](repeating: 0, count: states.count * states.count)
     private var actionCounts = [Int](repeating: 0, count: actions.count)
@@ -35,8 +36,8 @@ final class CoverageCounter {
 
     private static func slot(of event: SimEvent) -> Int {
         switch event {
-        case .action(let action): actionBase + actions.firstIndex(of: action)!
-        case .lifecycle(let lifecycle): lifecycleBase + LifecycleEvent.allCases.firstIndex(of: lifecycle)!
+        case .action(let action): actionBase + action.index
+        case .lifecycle(let lifecycle): lifecycleBase + Self.lifecycles.firstIndex(of: lifecycle)!
         default: otherBase + event.kindIndex
         }
     }
