@@ -1,0 +1,52 @@
+import DeterministicSimulation
+
+/// What watches one run's event stream: the trace recorder, the ``RunFacts``, the coverage
+/// counter and the invariant checkers, in that order, plus the violations found so far.
+///
+/// ```swift
+/// let monitor = RunMonitor(recorder: TraceRecorder(keepsEntries: false), checkers: checkers)
+/// device.monitor = monitor       // SimulatedDevice.emit calls it for every event
+/// ```
+///
+/// Contract: for each event, the recorder records it, the facts take it in, coverage counts it,
+/// then each checker observes it; a checker's message is recorded as a `violation` event at the
+/// same time, right after the event. One final class called directly (not a closure in the
+/// device's sink list), because every event of every run passes through it.
+final class RunMonitor {
+    let recorder: TraceRecorder<SimEvent>
+    let facts = RunFacts()
+    let coverage = CoverageCounter()
+    /// The run's checkers with their invariant ids, in the specification's order.
+    let checkers: [(id: String, checker: any InvariantChecker)]
+    /// Every violation found, in the order found.
+    @exclusivity(unchecked) private(set) var violations: [Violation] = []
+
+    init(recorder: TraceRecorder<SimEvent>, checkers: [(id: String, checker: any InvariantChecker)]) {
+        self.recorder = recorder
+        self.checkers = checkers
+    }
+
+    /// Takes in one event at `time`.
+    func observe(_ event: SimEvent, at time: VirtualTime) {
+        recorder.record(event, at: time)
+        facts.observe(event, at: time)
+        coverage.observe(event)
+        for entry in checkers {
+            if let message = entry.checker.observe(event, at: time, facts: facts) {
+                report(entry.id, message, time)
+            }
+        }
+    }
+
+    /// Asks every checker for its end-of-run violations.
+    func finish(at time: VirtualTime) {
+        for entry in checkers {
+            for message in entry.checker.finish(at: time, facts: facts) { report(entry.id, message, time) }
+        }
+    }
+
+    private func report(_ invariant: String, _ message: String, _ time: VirtualTime) {
+        violations.append(Violation(invariant: invariant, message: message, time: time))
+        recorder.record(.violation(invariant: invariant, message: message), at: time)
+    }
+}
