@@ -12,7 +12,9 @@ import DeterministicSimulation
 final class EnvironmentDriver {
     unowned let device: SimulatedDevice
     private let horizon: VirtualTime
-    private var tick: JobID?
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
+    @exclusivity(unchecked) private var tick: JobID?
 
     init(device: SimulatedDevice, horizon: VirtualTime) {
         self.device = device

@@ -6,11 +6,13 @@ import DeterministicSimulation
 /// launch?) and, as a liveness check, at the end of the run (is one pending?).
 final class RefreshStaysScheduled: InvariantChecker {
     private let identifiers: [String]
-    private var pending: [String] = []
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
+    @exclusivity(unchecked) private var pending: [String] = []
     /// Launched tasks of a repeating identifier and whether a resubmission was attempted since.
-    private var awaiting: [(task: Int, identifier: String, attempted: Bool)] = []
-    private var chainStarted: [String] = []
-    private var lastSubmitFailed: [String] = []
+    @exclusivity(unchecked) private var awaiting: [(task: Int, identifier: String, attempted: Bool)] = []
+    @exclusivity(unchecked) private var chainStarted: [String] = []
+    @exclusivity(unchecked) private var lastSubmitFailed: [String] = []
 
     init(identifiers: [String]) { self.identifiers = identifiers }
 

@@ -10,9 +10,11 @@ import DeterministicSimulation
 final class TaskSchedulerService: @unchecked Sendable {
     // @unchecked: confined to the run's thread.
     unowned let device: SimulatedDevice
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
     /// Submitted, not yet launched, in submission order.
-    var pending: [TaskRequest] = []
-    var nextTaskNumber = 1
+    @exclusivity(unchecked) var pending: [TaskRequest] = []
+    @exclusivity(unchecked) var nextTaskNumber = 1
 
     init(device: SimulatedDevice) { self.device = device }
 
