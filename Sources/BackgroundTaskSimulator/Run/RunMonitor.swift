@@ -18,12 +18,20 @@ final class RunMonitor {
     let coverage = CoverageCounter()
     /// The run's checkers with their invariant ids, in the specification's order.
     let checkers: [(id: String, checker: any InvariantChecker)]
+    /// The same checkers, unretained, for the per-event loop: ``checkers`` keeps them alive for
+    /// the monitor's life, so reading them needs no retain and release per checker per event.
+    private let observers: [Observer]
+
+    private struct Observer {
+        unowned(unsafe) let checker: any InvariantChecker
+    }
     /// Every violation found, in the order found.
     @exclusivity(unchecked) private(set) var violations: [Violation] = []
 
     init(recorder: TraceRecorder<SimEvent>, checkers: [(id: String, checker: any InvariantChecker)]) {
         self.recorder = recorder
         self.checkers = checkers
+        self.observers = checkers.map { Observer(checker: $0.checker) }
     }
 
     /// Takes in one event at `time`.
@@ -31,9 +39,9 @@ final class RunMonitor {
         recorder.record(event, at: time)
         facts.observe(event, at: time)
         coverage.observe(event)
-        for entry in checkers {
-            if let message = entry.checker.observe(event, at: time, facts: facts) {
-                report(entry.id, message, time)
+        for index in observers.indices {
+            if let message = observers[index].checker.observe(event, at: time, facts: facts) {
+                report(checkers[index].id, message, time)
             }
         }
     }
