@@ -24,14 +24,39 @@ final class RunMonitor {
 
     private struct Observer {
         unowned(unsafe) let checker: any InvariantChecker
+        let index: Int
     }
+
+    /// For each event kind (``SimEvent/kindIndex``), the checkers to call, in order:
+    /// `observers[kindStarts[k]..<kindStarts[k + 1]]`. A checker that is not an
+    /// ``EventFilteringChecker`` is listed under every kind.
+    private let kindStarts: [Int]
     /// Every violation found, in the order found.
     @exclusivity(unchecked) private(set) var violations: [Violation] = []
 
-    init(recorder: TraceRecorder<SimEvent>, checkers: [(id: String, checker: any InvariantChecker)]) {
+    /// - Parameter filtersEvents: whether to call an ``EventFilteringChecker`` only for the
+    ///   events it observes (false calls every checker for every event; the tests compare both).
+    init(recorder: TraceRecorder<SimEvent>, checkers: [(id: String, checker: any InvariantChecker)],
+         filtersEvents: Bool = true) {
         self.recorder = recorder
         self.checkers = checkers
-        self.observers = checkers.map { Observer(checker: $0.checker) }
+        var observers: [Observer] = []
+        var kindStarts: [Int] = []
+        for kind in 0..<SimEvent.kindCount {
+            kindStarts.append(observers.count)
+            let event = SimEvent.representative(ofKind: kind)
+            for (index, entry) in checkers.enumerated() {
+                if filtersEvents, let filtering = entry.checker as? any EventFilteringChecker,
+                    !type(of: filtering).observes(event)
+                {
+                    continue
+                }
+                observers.append(Observer(checker: entry.checker, index: index))
+            }
+        }
+        kindStarts.append(observers.count)
+        self.observers = observers
+        self.kindStarts = kindStarts
     }
 
     /// Takes in one event at `time`.
@@ -39,9 +64,11 @@ final class RunMonitor {
         recorder.record(event, at: time)
         facts.observe(event, at: time)
         coverage.observe(event)
-        for index in observers.indices {
-            if let message = observers[index].checker.observe(event, at: time, facts: facts) {
-                report(checkers[index].id, message, time)
+        let kind = event.kindIndex
+        for position in kindStarts[kind]..<kindStarts[kind + 1] {
+            let observer = observers[position]
+            if let message = observer.checker.observe(event, at: time, facts: facts) {
+                report(checkers[observer.index].id, message, time)
             }
         }
     }

@@ -11,12 +11,18 @@ public import DeterministicSimulation
 /// the digest, in any process. Violations are also recorded in the trace, as `violation` events.
 public enum SimulationRunner {
     public static func run(_ spec: RunSpec, choices: ChoiceSource, keepTrace: Bool = false) -> RunOutcome {
+        run(spec, choices: choices, keepTrace: keepTrace, filtersCheckerEvents: true)
+    }
+
+    /// ``run(_:choices:keepTrace:)``, optionally calling every checker for every event (the
+    /// tests check that filtering by ``EventFilteringChecker`` changes nothing).
+    static func run(_ spec: RunSpec, choices: ChoiceSource, keepTrace: Bool, filtersCheckerEvents: Bool) -> RunOutcome {
         let device = SimulatedDevice(profile: spec.profile, environment: spec.environment,
                                      workload: spec.workload, choices: choices)
         defer { device.tearDown() }
         let recorder = TraceRecorder<SimEvent>(keepsEntries: keepTrace)
         let checkers = spec.invariants.filter { $0.applies(spec.workload) }.map { ($0.id, $0.makeChecker(spec)) }
-        let monitor = RunMonitor(recorder: recorder, checkers: checkers)
+        let monitor = RunMonitor(recorder: recorder, checkers: checkers, filtersEvents: filtersCheckerEvents)
         device.monitor = monitor
 
         let driver = EnvironmentDriver(device: device, horizon: spec.horizon)
