@@ -15,7 +15,7 @@ struct CampaignReportTests {
     static func timeless(_ report: JSONValue) -> JSONValue {
         guard var object = report.objectValue, var summary = object["summary"]?.objectValue,
               var campaign = object["campaign"]?.objectValue else { return report }
-        for key in ["wallSeconds", "runsPerSecond", "eventsPerSecond"] { summary[key] = nil }
+        for key in ["wallSeconds", "runSeconds", "runsPerSecond", "eventsPerSecond"] { summary[key] = nil }
         campaign["jobs"] = nil
         object["summary"] = .object(summary)
         object["campaign"] = .object(campaign)
@@ -34,7 +34,7 @@ struct CampaignReportTests {
         #expect(report["campaign"]?["shard"] == ["index": 1, "count": 1])
         let summary = try #require(report["summary"]?.objectValue)
         #expect(summary.keys == ["runs", "passed", "failed", "violations", "firstViolationRuns", "events",
-                                 "simulatedSeconds", "simulatedMicroseconds", "wallSeconds", "runsPerSecond",
+                                 "simulatedSeconds", "simulatedMicroseconds", "wallSeconds", "runSeconds", "runsPerSecond",
                                  "eventsPerSecond", "traceDigest", "digestSum", "digestCount", "stepLimitRuns",
                                  "interrupted"])
         #expect(summary["runs"] == 200)
