@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(
             name: "bgsimTests",
             dependencies: ["BGSimCommands", "BackgroundTaskSimulator", "DeterministicSimulation"],
+            exclude: ["Golden"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

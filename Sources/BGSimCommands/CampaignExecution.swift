@@ -33,7 +33,7 @@ enum CampaignExecution {
 /// The short human summary of a campaign, on stdout.
 enum Summary {
     static func print(_ result: CampaignResult, scenario: Scenario, io: CommandIO) {
-        let rate = result.wallSeconds > 0 ? Double(result.runsExecuted) / result.wallSeconds : 0
+        let rate = result.runSeconds > 0 ? Double(result.runsExecuted) / result.runSeconds : 0
         io.out("  \(result.runsExecuted) runs: \(result.passed) passed, \(result.failed) failed; "
             + "\(result.events) events, \(Format.seconds(result.simulatedSeconds)) simulated in "
             + "\(Format.seconds(result.wallSeconds)) (\(Int(rate)) runs/s); digest \(result.digest.digest)")

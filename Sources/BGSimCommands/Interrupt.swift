@@ -21,9 +21,14 @@ public final class Interrupt: Sendable {
     /// A flag that only ``request()`` sets.
     public init() {}
 
-    /// Installs the SIGINT handler on ``shared``.
+    /// Installs the SIGINT handler on ``shared``, and unblocks SIGINT in case the parent process
+    /// (a test runner, a CI agent) started us with it blocked.
     public func install() {
         _ = Interrupt.shared
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        _ = sigprocmask(SIG_UNBLOCK, &unblock, nil)
         signal(SIGINT) { _ in
             if Interrupt.shared.requested.add(1, ordering: .relaxed).newValue > 1 { _exit(130) }
         }

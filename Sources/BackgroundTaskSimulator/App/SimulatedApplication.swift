@@ -20,33 +20,35 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     unowned let device: SimulatedDevice
     /// The process number in this run, from 1.
     public let process: Int
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
     /// Where the process is in its lifecycle (B1.1).
-    public internal(set) var state: AppProcessState
+    @exclusivity(unchecked) public internal(set) var state: AppProcessState
     /// Whether the process still exists.
-    public internal(set) var isAlive = true
-    public internal(set) var hasFinishedLaunching = false
+    @exclusivity(unchecked) public internal(set) var isAlive = true
+    @exclusivity(unchecked) public internal(set) var hasFinishedLaunching = false
     /// Whether the app is in the app switcher (inactive, B2.5) rather than interrupted by a call.
-    var inAppSwitcher = false
+    @exclusivity(unchecked) var inAppSwitcher = false
     /// True while `applicationDidEnterBackground` is running: no suspension then (A10.1).
-    var inDidEnterBackground = false
+    @exclusivity(unchecked) var inDidEnterBackground = false
     /// `applicationWillTerminate` is queued: the app is not suspended before it runs (B3.3).
-    var terminationPending = false
+    @exclusivity(unchecked) var terminationPending = false
     /// The app's scene is connected (B1.3; always false when the profile has no scenes).
-    var sceneConnected = false
+    @exclusivity(unchecked) var sceneConnected = false
     /// Launched or resumed into the background: uses the background-launch budget (A4.2).
-    var backgroundLaunched: Bool
+    @exclusivity(unchecked) var backgroundLaunched: Bool
 
     let mainQueueImpl: SimulatedWorkQueue
     let backgroundQueueImpl: SimulatedWorkQueue
-    var queues: [QueueID]
+    @exclusivity(unchecked) var queues: [QueueID]
 
-    var nextTaskID = 1
-    var openTasks: [OpenBackgroundTask] = []
-    var session: BackgroundSession?
-    var budgetUsed = VirtualDuration.zero
-    var suspensionJob: JobID?
+    @exclusivity(unchecked) var nextTaskID = 1
+    @exclusivity(unchecked) var openTasks: [OpenBackgroundTask] = []
+    @exclusivity(unchecked) var session: BackgroundSession?
+    @exclusivity(unchecked) var budgetUsed = VirtualDuration.zero
+    @exclusivity(unchecked) var suspensionJob: JobID?
     var observers: [(id: Int, observer: @Sendable (LifecycleEvent) -> Void)] = []
-    var nextObserverID = 1
+    @exclusivity(unchecked) var nextObserverID = 1
     /// BGTaskScheduler registrations of this process (C1.6: they last for one process).
     var registrations: [TaskRegistration] = []
     /// Launch handlers waiting for launch to finish before they are called.
@@ -113,6 +115,23 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         let old = state
         state = newState
         device.emit(.stateChanged(from: old, to: newState))
+    }
+
+    /// Lets go of everything the client code holds or registered (see
+    /// ``SimulatedDevice/tearDown()``); what that releases is released here, while this object
+    /// and the device are alive.
+    func tearDown() {
+        isAlive = false
+        let released: (Any?, Any?, Any, Any, Any, Any, Any) = (
+            workload, context, observers, registrations, openTasks, runningTasks, launchesAfterStartup)
+        workload = nil
+        context = nil
+        observers = []
+        registrations = []
+        openTasks = []
+        runningTasks = []
+        launchesAfterStartup = []
+        withExtendedLifetime(released) {}
     }
 
     // MARK: Simulation-only API for workloads

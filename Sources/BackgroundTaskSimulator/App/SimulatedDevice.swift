@@ -16,6 +16,11 @@ public import DeterministicSimulation
 /// decision drawn from ``choices``; the same choices give the same run, event for event.
 public final class SimulatedDevice: @unchecked Sendable {
     // @unchecked: a run and all its objects are confined to one thread.
+    //
+    // Hot state is `@exclusivity(unchecked)`: every event reads it, and a dynamic exclusivity
+    // check costs more than the read. Safe because a run is confined to one thread and these are
+    // plain values (flags, counters, references kept alive elsewhere), never modified while a
+    // closure they hold runs.
     public let profile: OSProfile
     public let environment: EnvironmentConfig
     public let workload: WorkloadInfo
@@ -23,18 +28,30 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// The system's own queue (SpringBoard, assertiond, dasd): never frozen.
     let systemQueue: QueueID
     /// The current or last process; nil before the first launch.
-    public private(set) var app: SimulatedApplication?
-    public private(set) var processCount = 0
-    public internal(set) var isNetworkAvailable: Bool
-    public internal(set) var isBackgroundRefreshEnabled = true
+    @exclusivity(unchecked) public private(set) var app: SimulatedApplication?
+    @exclusivity(unchecked) public private(set) var processCount = 0
+    @exclusivity(unchecked) public internal(set) var isNetworkAvailable: Bool
+    @exclusivity(unchecked) public internal(set) var isBackgroundRefreshEnabled = true
     /// Whether the device is charging: processing requests with `requiresExternalPower` wait
     /// for it (C3.3).
-    public internal(set) var isOnExternalPower: Bool
+    @exclusivity(unchecked) public internal(set) var isOnExternalPower: Bool
     /// The user force-quit the app and has not opened it since (B4.2).
-    var blockedByForceQuit = false
-    private(set) lazy var taskScheduler = TaskSchedulerService(device: self)
-    private var sinks: [(SimEvent, VirtualTime) -> Void] = []
-    var nextWorkID = 1
+    @exclusivity(unchecked) var blockedByForceQuit = false
+    /// BGTaskScheduler's daemon, made on first use.
+    var taskScheduler: TaskSchedulerService {
+        if let made = madeTaskScheduler { return made }
+        let made = TaskSchedulerService(device: self)
+        madeTaskScheduler = made
+        return made
+    }
+    @exclusivity(unchecked) private var madeTaskScheduler: TaskSchedulerService?
+    /// The run's own observer (trace, facts, coverage, checkers): called directly, before the
+    /// sinks, because every event of every run passes through it.
+    @exclusivity(unchecked) var monitor: RunMonitor?
+    @exclusivity(unchecked) private var sinks: [(SimEvent, VirtualTime) -> Void] = []
+    /// Every process of the run, for ``tearDown()``.
+    private var processes: [SimulatedApplication] = []
+    @exclusivity(unchecked) var nextWorkID = 1
 
     public init(profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, choices: ChoiceSource) {
         self.profile = profile
@@ -60,6 +77,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Records `event` at the current virtual time.
     public func emit(_ event: SimEvent) {
         let time = scheduler.now
+        monitor?.observe(event, at: time)
+        if sinks.isEmpty { return }
         for sink in sinks { sink(event, time) }
     }
 
@@ -72,9 +91,28 @@ public final class SimulatedDevice: @unchecked Sendable {
         if !inBackground { blockedByForceQuit = false }
         processCount += 1
         let process = SimulatedApplication(device: self, process: processCount, inBackground: inBackground)
+        processes.append(process)
         app = process
         process.launch()
         return process
+    }
+
+    /// Ends the run's world in a defined order, while the device is still alive: no more events
+    /// are recorded; pending jobs are dropped; each process lets go of its workload, observers,
+    /// tasks and registrations (breaking the app-workload reference cycles). Releasing them runs
+    /// deinits (a token's end, a BGTask's completion) against live objects, and nothing they do
+    /// is recorded. Without it, a run's objects would leak, or a deinit would reach a device that
+    /// is already gone.
+    ///
+    /// Contract: call once, after the run's outcome was taken; the device is unusable after.
+    public func tearDown() {
+        monitor = nil
+        sinks.removeAll()
+        scheduler.discardPendingJobs()
+        for process in processes { process.tearDown() }
+        scheduler.discardPendingJobs()
+        processes.removeAll()
+        app = nil
     }
 
     func processEnded(_ process: SimulatedApplication, reason: TerminationReason) {

@@ -3,41 +3,60 @@ import DeterministicSimulation
 extension EnvironmentDriver {
     /// The actions that make sense in the app's current state, in declaration order.
     func possibleActions() -> [EnvironmentAction] {
-        var actions: [EnvironmentAction] = []
+        collectPossibleActions()
+        return candidates
+    }
+
+    /// Fills ``candidates`` with ``possibleActions()`` (no allocation once it has grown).
+    func collectPossibleActions() {
+        candidates.removeAll(keepingCapacity: true)
         let app = device.liveApp
         let service = device.taskScheduler
         switch app?.state ?? .notRunning {
         case .notRunning:
-            actions = [.launch]
-            if !service.eligibleRequests().isEmpty { actions.append(.launchBackgroundTask) }
+            candidates.append(.launch)
+            if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
         case .active:
-            actions = [.home, .lock, .appSwitcher, .incomingCall]
+            candidates.append(.home)
+            candidates.append(.lock)
+            candidates.append(.appSwitcher)
+            candidates.append(.incomingCall)
             if app?.runningTasks.contains(where: { $0.isContinuedProcessing }) == true {
-                actions.append(.userCancelsContinuedTask)
+                candidates.append(.userCancelsContinuedTask)
             }
             // C6.11: a running task (continued processing) may expire in the foreground too.
-            if app?.runningTasks.isEmpty == false { actions.append(.expireBackgroundTask) }
+            if app?.runningTasks.isEmpty == false { candidates.append(.expireBackgroundTask) }
         case .inactive:
-            actions = app?.inAppSwitcher == true ? [.open, .home, .forceQuit] : [.endCall, .home]
+            if app?.inAppSwitcher == true {
+                candidates.append(.open)
+                candidates.append(.home)
+                candidates.append(.forceQuit)
+            } else {
+                candidates.append(.endCall)
+                candidates.append(.home)
+            }
         case .background:
-            actions = [.open, .forceQuit, .memoryPressureKill]
-            if app?.openTasks.isEmpty == false { actions.append(.earlyExpiry) }
-            if !service.eligibleRequests().isEmpty { actions.append(.launchBackgroundTask) }
-            if app?.runningTasks.isEmpty == false { actions.append(.expireBackgroundTask) }
-            if app?.sceneConnected == true { actions.append(.sceneDisconnect) }
+            candidates.append(.open)
+            candidates.append(.forceQuit)
+            candidates.append(.memoryPressureKill)
+            if app?.openTasks.isEmpty == false { candidates.append(.earlyExpiry) }
+            if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
+            if app?.runningTasks.isEmpty == false { candidates.append(.expireBackgroundTask) }
+            if app?.sceneConnected == true { candidates.append(.sceneDisconnect) }
             if app?.runningTasks.contains(where: { $0.isContinuedProcessing }) == true {
-                actions.append(.userCancelsContinuedTask)
+                candidates.append(.userCancelsContinuedTask)
             }
         case .suspended:
-            actions = [.open, .forceQuit, .memoryPressureKill]
-            if !service.eligibleRequests().isEmpty { actions.append(.launchBackgroundTask) }
+            candidates.append(.open)
+            candidates.append(.forceQuit)
+            candidates.append(.memoryPressureKill)
+            if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
         }
-        actions.append(device.isNetworkAvailable ? .networkDown : .networkUp)
+        candidates.append(device.isNetworkAvailable ? .networkDown : .networkUp)
         if device.profile.hasTaskScheduler {
-            actions.append(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)
-            actions.append(device.isOnExternalPower ? .powerDisconnected : .powerConnected)  // C3.3
+            candidates.append(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)
+            candidates.append(device.isOnExternalPower ? .powerDisconnected : .powerConnected)  // C3.3
         }
-        return actions
     }
 
     /// Carries out `action` on the device.
@@ -90,3 +109,4 @@ extension TaskSchedulerService {
 extension SimulatedBGTask {
     var isContinuedProcessing: Bool { kind.isContinuedProcessing }
 }
+

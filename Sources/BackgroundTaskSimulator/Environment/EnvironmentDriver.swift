@@ -4,16 +4,43 @@ import DeterministicSimulation
 /// among those possible in the app's state at that moment, weighted by the scenario.
 ///
 /// Contract: every decision comes from the run's choices; with choice value 0 everywhere the run
-/// is the simplest possible (shortest gaps, the first possible action). It stops drawing at the
-/// horizon; ``settle()`` then sends the app home once, so every open task meets its budget.
+/// is the simplest possible: before each action the driver draws whether to go on acting (almost
+/// always yes when random; 0, the simplest value, means "no more actions"), so a shrinker that
+/// truncates or zeroes choices gets a shorter run, never a longer one. Then a gap (0 = the
+/// shortest) and the action (0 = the first possible). It stops drawing at the horizon;
+/// ``settle()`` then sends the app home once, so every open task meets its budget.
 final class EnvironmentDriver {
-    unowned let device: SimulatedDevice
+    /// `unowned(unsafe)`: the driver lives inside one run and touches the device only from the
+    /// runner's `start()`/`settle()` calls and from jobs on the device's own scheduler, all while
+    /// the device is alive (``SimulatedDevice/tearDown()`` drops the jobs before the device goes).
+    /// Plain `unowned` cost a strong retain and release on every access, several per event.
+    unowned(unsafe) let device: SimulatedDevice
     private let horizon: VirtualTime
-    private var tick: JobID?
+    /// The run's choices and the device's scheduler and system queue (fixed for a run).
+    private let choices: ChoiceSource
+    private let scheduler: Scheduler
+    private let systemQueue: QueueID
+    private let gaps: ClosedRange<VirtualDuration>
+    /// Each action's weight in thousandths, by ``EnvironmentAction/index`` (the scenario's
+    /// weights are fixed for a run, so they are rounded once, not on every draw).
+    private let weightTable: [UInt64]
+    // Unchecked exclusivity: the driver is confined to the run's thread, and no access to these
+    // spans a call that could reach them again.
+    @exclusivity(unchecked) private var tick: JobID?
+    /// Scratch for one draw (reused, so a draw allocates nothing): the possible actions and
+    /// their weights.
+    @exclusivity(unchecked) var candidates: [EnvironmentAction] = []
+    @exclusivity(unchecked) private var candidateWeights: [UInt64] = []
 
     init(device: SimulatedDevice, horizon: VirtualTime) {
         self.device = device
         self.horizon = horizon
+        self.choices = device.choices
+        self.scheduler = device.scheduler
+        self.systemQueue = device.systemQueue
+        self.gaps = device.environment.gaps
+        let weights = device.environment.weights
+        self.weightTable = EnvironmentAction.allCases.map { UInt64((weights[$0] * 1_000).rounded()) }
     }
 
     /// Launches the first process at time zero and starts drawing actions.
@@ -39,19 +66,36 @@ final class EnvironmentDriver {
         app.enterBackground()
     }
 
+    /// The chance of drawing another action: so close to 1 that random runs reach the horizon,
+    /// yet a recorded choice the shrinker can set to "stop".
+    static let keepActingProbability = 0.999_999
+
     private func scheduleNext() {
-        let gap = device.choices.duration(in: device.environment.gaps)
-        guard device.now + gap <= horizon else { return }
-        tick = device.scheduler.asyncAfter(gap, on: device.systemQueue) { [self] in
+        guard choices.bool(probability: Self.keepActingProbability) else { return }
+        let gap = choices.duration(in: gaps)
+        guard scheduler.now + gap <= horizon else { return }
+        tick = scheduler.asyncAfter(gap, on: systemQueue) { [self] in
             tick = nil
-            let candidates = possibleActions()
-            let weights = candidates.map { UInt64((device.environment.weights[$0] * 1_000).rounded()) }
-            if !candidates.isEmpty, weights.contains(where: { $0 > 0 }) {
-                let action = candidates[device.choices.index(weights: weights)]
+            if let action = drawAction() {
                 device.emit(.action(action))
                 perform(action)
             }
             scheduleNext()
         }
+    }
+
+    /// Draws the next action among the possible ones, weighted by the scenario; `nil` (drawing
+    /// nothing) when none is possible or every possible one has weight 0.
+    private func drawAction() -> EnvironmentAction? {
+        collectPossibleActions()
+        candidateWeights.removeAll(keepingCapacity: true)
+        var anyWeight = false
+        for action in candidates {
+            let weight = weightTable[action.index]
+            candidateWeights.append(weight)
+            if weight > 0 { anyWeight = true }
+        }
+        guard !candidates.isEmpty, anyWeight else { return nil }
+        return candidates[choices.index(weights: candidateWeights)]
     }
 }

@@ -133,6 +133,19 @@ extension SimEvent {
         }
     }
 
+    /// An event of the given kind (``kindIndex``), for tables built per kind.
+    static func representative(ofKind kind: Int) -> SimEvent {
+        switch kind {
+        case 0: return .action(.launch)
+        case 5: return .lifecycle(.didFinishLaunching)
+        default:
+            guard let event = representatives.first(where: { $0.kindIndex == kind }) else {
+                preconditionFailure("no representative SimEvent of kind \(kind)")
+            }
+            return event
+        }
+    }
+
     /// How many values ``kindIndex`` takes.
     static let kindCount = 30
 }

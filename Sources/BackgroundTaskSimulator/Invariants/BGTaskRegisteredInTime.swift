@@ -4,7 +4,7 @@ import DeterministicSimulation
 /// app finishes launching, once per identifier, and before a request for it is submitted or
 /// launched (C1.1, C1.3, C1.4, C2.4). Any of these mistakes crashes the app with
 /// `NSInternalInconsistencyException`; the checker reports the crash in those terms.
-final class BGTaskRegisteredInTime: InvariantChecker {
+final class BGTaskRegisteredInTime: EventFilteringChecker {
     static let reasons = [
         "All launch handlers must be registered before application finishes launching",
         "has already been registered",
@@ -17,5 +17,12 @@ final class BGTaskRegisteredInTime: InvariantChecker {
         else { return nil }
         return "the app crashed at \(time) (app \(facts.state)): \(name): '\(reason)'; register every "
             + "launch handler once, in application(_:didFinishLaunchingWithOptions:)"
+    }
+
+    static func observes(_ event: SimEvent) -> Bool {
+        switch event {
+        case .terminated: true
+        default: false
+        }
     }
 }

@@ -3,9 +3,11 @@ import DeterministicSimulation
 /// `background-work-held`: no declared work is in flight while the app is in the background with
 /// nothing holding it awake (no UIKit task, no BGTask), because the app is about to be suspended
 /// under it (B2.3, A1.1). Catches released tokens (P5) and work started without a task.
-final class BackgroundWorkHeld: InvariantChecker {
-    private var inFlight: [(id: Int, name: String, started: VirtualTime)] = []
-    private var reported: [Int] = []
+final class BackgroundWorkHeld: EventFilteringChecker {
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
+    @exclusivity(unchecked) private var inFlight: [(id: Int, name: String, started: VirtualTime)] = []
+    @exclusivity(unchecked) private var reported: [Int] = []
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
         switch event {
@@ -26,5 +28,12 @@ final class BackgroundWorkHeld: InvariantChecker {
             break
         }
         return nil
+    }
+
+    static func observes(_ event: SimEvent) -> Bool {
+        switch event {
+        case .workStarted, .workFinished, .terminated, .processLaunched, .nothingHeld: true
+        default: false
+        }
     }
 }

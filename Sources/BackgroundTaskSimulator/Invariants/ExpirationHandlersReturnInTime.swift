@@ -6,7 +6,7 @@ import DeterministicSimulation
 /// waiting on a semaphore for an upload to cancel) get the app killed even if they end the task.
 ///
 /// Reported when the handlers return; the watchdog kill that follows is `no-watchdog-kill`'s.
-final class ExpirationHandlersReturnInTime: InvariantChecker {
+final class ExpirationHandlersReturnInTime: EventFilteringChecker {
     private let limit: VirtualDuration
 
     init(limit: VirtualDuration) {
@@ -18,5 +18,12 @@ final class ExpirationHandlersReturnInTime: InvariantChecker {
         return "the expiration handlers returned at \(time) after running for \(elapsed), over the \(limit) the "
             + "system allows (app \(facts.state)); do only what ends the task in the handler and move slow "
             + "cleanup out of it"
+    }
+
+    static func observes(_ event: SimEvent) -> Bool {
+        switch event {
+        case .expirationHandlersReturned: true
+        default: false
+        }
     }
 }

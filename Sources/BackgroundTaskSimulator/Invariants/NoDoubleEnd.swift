@@ -1,8 +1,10 @@
 import DeterministicSimulation
 
 /// `no-double-end`: no task id is ended twice, and no unknown or invalid id is ended (A5.2, A5.3).
-final class NoDoubleEnd: InvariantChecker {
-    private var ended: [(id: Int, at: VirtualTime)] = []
+final class NoDoubleEnd: EventFilteringChecker {
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
+    @exclusivity(unchecked) private var ended: [(id: Int, at: VirtualTime)] = []
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
         switch event {
@@ -25,5 +27,12 @@ final class NoDoubleEnd: InvariantChecker {
             break
         }
         return nil
+    }
+
+    static func observes(_ event: SimEvent) -> Bool {
+        switch event {
+        case .processLaunched, .taskEnded, .endedUnknownTask: true
+        default: false
+        }
     }
 }

@@ -4,13 +4,15 @@ import DeterministicSimulation
 /// every path, so the chain never stops (C3.6: a launch consumes the request; C4.6). Judged when
 /// each such task completes (was a new request submitted, or at least attempted, since the
 /// launch?) and, as a liveness check, at the end of the run (is one pending?).
-final class RefreshStaysScheduled: InvariantChecker {
+final class RefreshStaysScheduled: EventFilteringChecker {
     private let identifiers: [String]
-    private var pending: [String] = []
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
+    @exclusivity(unchecked) private var pending: [String] = []
     /// Launched tasks of a repeating identifier and whether a resubmission was attempted since.
-    private var awaiting: [(task: Int, identifier: String, attempted: Bool)] = []
-    private var chainStarted: [String] = []
-    private var lastSubmitFailed: [String] = []
+    @exclusivity(unchecked) private var awaiting: [(task: Int, identifier: String, attempted: Bool)] = []
+    @exclusivity(unchecked) private var chainStarted: [String] = []
+    @exclusivity(unchecked) private var lastSubmitFailed: [String] = []
 
     init(identifiers: [String]) { self.identifiers = identifiers }
 
@@ -57,6 +59,13 @@ final class RefreshStaysScheduled: InvariantChecker {
             else { return nil }
             return "no \(identifier) refresh request is pending at the end of the run (\(time)): "
                 + "the repeating refresh stopped"
+        }
+    }
+
+    static func observes(_ event: SimEvent) -> Bool {
+        switch event {
+        case .requestSubmitted, .requestCancelled, .bgTaskLaunched, .bgTaskCompleted, .terminated: true
+        default: false
         }
     }
 }

@@ -5,12 +5,14 @@ public import DeterministicSimulation
 ///
 /// Contract: it is derived only from events, so a checker sees the same facts on replay.
 public final class RunFacts {
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
     /// The app's state as of the last event.
-    public private(set) var state: AppProcessState = .notRunning
+    @exclusivity(unchecked) public private(set) var state: AppProcessState = .notRunning
     /// The current process number, 0 before the first launch.
-    public private(set) var process = 0
+    @exclusivity(unchecked) public private(set) var process = 0
     /// UIKit tasks the current process holds, in begin order, with their names and begin times.
-    public private(set) var openTasks: [(id: Int, name: String, began: VirtualTime)] = []
+    @exclusivity(unchecked) public private(set) var openTasks: [(id: Int, name: String, began: VirtualTime)] = []
 
     public init() {}
 

@@ -3,24 +3,26 @@ import DeterministicSimulation
 
 /// Counts what a run exercised: app states entered, state transitions, event kinds, environment
 /// actions, faults and core API calls. Fixed-size arrays during the run (the event loop is hot);
-/// a ``Coverage`` value at the end.
+/// a ``Coverage`` value at the end, filled by position into a copy of a template built once.
 final class CoverageCounter {
     private static let states = AppProcessState.allCases
     private static let actions = EnvironmentAction.allCases
-    private var stateCounts = [Int](repeating: 0, count: states.count)
-    private var transitionCounts = [Int](repeating: 0, count: states.count * states.count)
-    private var actionCounts = [Int](repeating: 0, count: actions.count)
-    private var eventCounts = [Int](repeating: 0, count: slotNames.count)
+    private static let lifecycles = LifecycleEvent.allCases
+    // Unchecked exclusivity: plain counters of a run confined to one thread, bumped per event.
+    @exclusivity(unchecked) private var stateCounts = [Int](repeating: 0, count: states.count)
+    @exclusivity(unchecked) private var transitionCounts = [Int](repeating: 0, count: states.count * states.count)
+    @exclusivity(unchecked) private var actionCounts = [Int](repeating: 0, count: actions.count)
+    @exclusivity(unchecked) private var eventCounts = [Int](repeating: 0, count: slotNames.count)
 
     func observe(_ event: SimEvent) {
         switch event {
         case .stateChanged(let from, let to):
-            let fromIndex = Self.states.firstIndex(of: from)!
-            let toIndex = Self.states.firstIndex(of: to)!
+            let fromIndex = from.ordinal
+            let toIndex = to.ordinal
             stateCounts[toIndex] += 1
             transitionCounts[fromIndex * Self.states.count + toIndex] += 1
         case .action(let action):
-            actionCounts[Self.actions.firstIndex(of: action)!] += 1
+            actionCounts[action.index] += 1
         default:
             break
         }
@@ -35,8 +37,8 @@ final class CoverageCounter {
 
     private static func slot(of event: SimEvent) -> Int {
         switch event {
-        case .action(let action): actionBase + actions.firstIndex(of: action)!
-        case .lifecycle(let lifecycle): lifecycleBase + LifecycleEvent.allCases.firstIndex(of: lifecycle)!
+        case .action(let action): actionBase + action.index
+        case .lifecycle(let lifecycle): lifecycleBase + lifecycle.ordinal
         default: otherBase + event.kindIndex
         }
     }
@@ -56,24 +58,80 @@ final class CoverageCounter {
         .filter { !slotNames[$0].isEmpty }
         .sorted { slotNames[$0] < slotNames[$1] }
 
-    /// The counts as a ``Coverage`` (categories: states, transitions, actions, faults, events).
-    func coverage() -> Coverage {
-        var coverage = Coverage()
-        for (index, state) in Self.states.enumerated() {
-            coverage.add("states", state.rawValue, count: stateCounts[index])
-            for (toIndex, to) in Self.states.enumerated() where state != to {
-                coverage.add("transitions", "\(state.rawValue)->\(to.rawValue)",
-                             count: transitionCounts[index * Self.states.count + toIndex])
+    /// Which counter feeds an entry of the coverage.
+    private enum Source {
+        case state(Int), transition(Int), action(Int), event(Int)
+    }
+
+    /// Calls `add` for each entry of a run's coverage, in the order they are listed (categories:
+    /// states, transitions, actions, faults, events), with the counter that feeds it.
+    private static func forEachEntry(_ add: (String, String, Source) -> Void) {
+        for (index, state) in states.enumerated() {
+            add("states", state.rawValue, .state(index))
+            for (toIndex, to) in states.enumerated() where state != to {
+                add("transitions", "\(state.rawValue)->\(to.rawValue)", .transition(index * states.count + toIndex))
             }
         }
-        for (index, action) in Self.actions.enumerated() {
-            coverage.add("actions", action.rawValue, count: actionCounts[index])
-            if action.isFault { coverage.add("faults", action.rawValue, count: actionCounts[index]) }
+        for (index, action) in actions.enumerated() {
+            add("actions", action.rawValue, .action(index))
+            if action.isFault { add("faults", action.rawValue, .action(index)) }
         }
-        for slot in Self.slotsByName {
-            coverage.add("events", Self.slotNames[slot], count: eventCounts[slot])
+        for slot in slotsByName { add("events", slotNames[slot], .event(slot)) }
+    }
+
+    /// Every entry with a zero count, and for each entry the position it is at and the counter
+    /// that feeds it: built once per process, so a run's coverage needs no hashing or strings.
+    private static let layout: (template: Coverage, feeds: [(position: (category: Int, entry: Int), source: Source)]) = {
+        var template = Coverage()
+        var feeds: [(position: (category: Int, entry: Int), source: Source)] = []
+        forEachEntry { category, name, source in
+            template.add(category, name, count: 0)
+            feeds.append((template.position(category, name)!, source))
+        }
+        return (template, feeds)
+    }()
+
+    /// The counts as a ``Coverage`` (categories: states, transitions, actions, faults, events).
+    func coverage() -> Coverage {
+        var coverage = Self.layout.template
+        for feed in Self.layout.feeds {
+            let count: Int
+            switch feed.source {
+            case .state(let index): count = stateCounts[index]
+            case .transition(let index): count = transitionCounts[index]
+            case .action(let index): count = actionCounts[index]
+            case .event(let index): count = eventCounts[index]
+            }
+            coverage.add(count: count, at: feed.position)
         }
         return coverage
+    }
+}
+
+extension AppProcessState {
+    /// The state's position in declaration order (an array index; no search, no string compare).
+    var ordinal: Int {
+        switch self {
+        case .notRunning: 0
+        case .inactive: 1
+        case .active: 2
+        case .background: 3
+        case .suspended: 4
+        }
+    }
+}
+
+extension LifecycleEvent {
+    /// The event's position in declaration order (an array index; no search, no string compare).
+    var ordinal: Int {
+        switch self {
+        case .didFinishLaunching: 0
+        case .didBecomeActive: 1
+        case .willResignActive: 2
+        case .didEnterBackground: 3
+        case .willEnterForeground: 4
+        case .willTerminate: 5
+        }
     }
 }
 

@@ -55,8 +55,8 @@ public enum PerfettoTrace {
                 for task in openTasks { slice(task, until: time) }
                 openTasks = []
                 instant(entry.event.name, at: time, tid: 2, args: entry.event.fields)
-            case .violation:
-                var object = instantObject(entry.event.name, at: time, tid: 2, args: entry.event.fields)
+            case .violation(let invariant, _):
+                var object = instantObject("violation: \(invariant)", at: time, tid: 2, args: entry.event.fields)
                 object.set(.string("g"), forKey: "s")
                 events.append(.object(object))
             default:

@@ -11,25 +11,19 @@ public import DeterministicSimulation
 /// the digest, in any process. Violations are also recorded in the trace, as `violation` events.
 public enum SimulationRunner {
     public static func run(_ spec: RunSpec, choices: ChoiceSource, keepTrace: Bool = false) -> RunOutcome {
+        run(spec, choices: choices, keepTrace: keepTrace, filtersCheckerEvents: true)
+    }
+
+    /// ``run(_:choices:keepTrace:)``, optionally calling every checker for every event (the
+    /// tests check that filtering by ``EventFilteringChecker`` changes nothing).
+    static func run(_ spec: RunSpec, choices: ChoiceSource, keepTrace: Bool, filtersCheckerEvents: Bool) -> RunOutcome {
         let device = SimulatedDevice(profile: spec.profile, environment: spec.environment,
                                      workload: spec.workload, choices: choices)
+        defer { device.tearDown() }
         let recorder = TraceRecorder<SimEvent>(keepsEntries: keepTrace)
-        let facts = RunFacts()
-        let coverage = CoverageCounter()
         let checkers = spec.invariants.filter { $0.applies(spec.workload) }.map { ($0.id, $0.makeChecker(spec)) }
-        var violations: [Violation] = []
-        func report(_ invariant: String, _ message: String, _ time: VirtualTime) {
-            violations.append(Violation(invariant: invariant, message: message, time: time))
-            recorder.record(.violation(invariant: invariant, message: message), at: time)
-        }
-        device.addSink { event, time in
-            recorder.record(event, at: time)
-            facts.observe(event, at: time)
-            coverage.observe(event)
-            for (id, checker) in checkers {
-                if let message = checker.observe(event, at: time, facts: facts) { report(id, message, time) }
-            }
-        }
+        let monitor = RunMonitor(recorder: recorder, checkers: checkers, filtersEvents: filtersCheckerEvents)
+        device.monitor = monitor
 
         let driver = EnvironmentDriver(device: device, horizon: spec.horizon)
         driver.start()
@@ -48,13 +42,11 @@ public enum SimulationRunner {
             }
         }
         device.emit(.runPhase("end"))
-        for (id, checker) in checkers {
-            for message in checker.finish(at: device.now, facts: facts) { report(id, message, device.now) }
-        }
+        monitor.finish(at: device.now)
         return RunOutcome(
-            digest: recorder.digest, eventCount: recorder.count, violations: violations,
+            digest: recorder.digest, eventCount: recorder.count, violations: monitor.violations,
             trace: recorder.entries, choices: choices.recorded, endTime: device.now, stop: stop,
-            steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount, coverage: coverage.coverage())
+            steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount, coverage: monitor.coverage.coverage())
     }
 
     /// Jobs left after the settle limit only count as "did not settle" if the app is still

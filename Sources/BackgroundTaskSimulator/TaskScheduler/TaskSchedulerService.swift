@@ -10,9 +10,11 @@ import DeterministicSimulation
 final class TaskSchedulerService: @unchecked Sendable {
     // @unchecked: confined to the run's thread.
     unowned let device: SimulatedDevice
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
     /// Submitted, not yet launched, in submission order.
-    var pending: [TaskRequest] = []
-    var nextTaskNumber = 1
+    @exclusivity(unchecked) var pending: [TaskRequest] = []
+    @exclusivity(unchecked) var nextTaskNumber = 1
 
     init(device: SimulatedDevice) { self.device = device }
 
@@ -109,22 +111,35 @@ final class TaskSchedulerService: @unchecked Sendable {
     /// force-quit (B4.2), network and external power present when required (C3.3), app not in
     /// use (C4.2). Continued-processing requests are never launched this way (C6.1, C6.4).
     func eligibleRequests() -> [TaskRequest] {
-        guard device.isBackgroundRefreshEnabled,
-            !(device.blockedByForceQuit && profile.forceQuitBlocksBackgroundLaunch)
-        else { return [] }
+        guard canLaunchRequests else { return [] }
         let foreground = device.liveApp?.state.isForeground ?? false
-        return pending.filter { request in
-            if let date = request.earliestBeginDate, !request.kind.isContinuedProcessing,  // C6.3
-                VirtualDate.time(for: date) > device.now
-            {
-                return false
-            }
-            switch request.kind {
-            case .appRefresh: return !foreground
-            case .processing(let network, let power):  // C3.3
-                return !foreground && (!network || device.isNetworkAvailable) && (!power || device.isOnExternalPower)
-            case .continuedProcessing: return false  // started by submit or from the queue (C6.1, C6.4)
-            }
+        return pending.filter { isEligible($0, foreground: foreground) }
+    }
+
+    /// Whether ``eligibleRequests()`` is non-empty, without building it (the environment asks
+    /// before every action).
+    func hasEligibleRequest() -> Bool {
+        guard canLaunchRequests, !pending.isEmpty else { return false }
+        let foreground = device.liveApp?.state.isForeground ?? false
+        return pending.contains { isEligible($0, foreground: foreground) }
+    }
+
+    /// Background refresh is on and no force-quit blocks background launches (B4.2).
+    private var canLaunchRequests: Bool {
+        device.isBackgroundRefreshEnabled && !(device.blockedByForceQuit && profile.forceQuitBlocksBackgroundLaunch)
+    }
+
+    private func isEligible(_ request: TaskRequest, foreground: Bool) -> Bool {
+        if let date = request.earliestBeginDate, !request.kind.isContinuedProcessing,  // C6.3
+            VirtualDate.time(for: date) > device.now
+        {
+            return false
+        }
+        switch request.kind {
+        case .appRefresh: return !foreground
+        case .processing(let network, let power):  // C3.3
+            return !foreground && (!network || device.isNetworkAvailable) && (!power || device.isOnExternalPower)
+        case .continuedProcessing: return false  // started by submit or from the queue (C6.1, C6.4)
         }
     }
 

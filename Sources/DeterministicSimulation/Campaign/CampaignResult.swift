@@ -28,6 +28,8 @@ public struct CampaignResult: Sendable {
     public var simulatedMicroseconds: Int64
     /// Wall-clock duration of the whole campaign, shrinking included.
     public var wallSeconds: Double
+    /// Wall-clock duration of the runs alone (what runs per second are measured over).
+    public var runSeconds: Double
     /// The campaign digest over the runs' trace digests, by run index.
     public var digest: DigestCombiner
     /// How the campaign ended.

@@ -66,6 +66,28 @@ public struct Coverage: Sendable, Equatable {
         }
     }
 
+    /// Where an entry is: its category's position and its own position in that category; `nil`
+    /// when it was never added. For counters with a fixed layout: find each entry's position
+    /// once, in a template, then ``add(count:at:)`` by position on copies of it (no hashing).
+    ///
+    /// ```swift
+    /// let slot = template.position("states", "background")!
+    /// var coverage = template
+    /// coverage.add(count: 3, at: slot)
+    /// ```
+    public func position(_ category: String, _ name: String) -> (category: Int, entry: Int)? {
+        guard let c = categoryIndex[category], let e = categories[c].index[name] else { return nil }
+        return (c, e)
+    }
+
+    /// Adds `count` to the entry at `position` (from ``position(_:_:)`` on this coverage or the
+    /// template it was copied from). O(1).
+    ///
+    /// - Precondition: `position` names an existing entry.
+    public mutating func add(count: Int, at position: (category: Int, entry: Int)) {
+        categories[position.category].entries[position.entry].count += count
+    }
+
     /// The count of one entry; 0 when it was never added.
     public func count(_ category: String, _ name: String) -> Int {
         guard let c = categoryIndex[category], let e = categories[c].index[name] else { return 0 }

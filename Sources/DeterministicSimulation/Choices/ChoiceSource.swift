@@ -18,14 +18,16 @@
 /// p >= 1, one nonzero weight) returns it without consuming or recording anything, in both modes.
 /// Not thread-safe: one run, one thread. Draws are O(1) amortized (weights: O(n)).
 public final class ChoiceSource {
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
     /// The generator in random mode; unused when replaying.
-    private var generator: Xoshiro256StarStar
+    @exclusivity(unchecked) private var generator: Xoshiro256StarStar
     /// The sequence being replayed (empty in random mode).
     private let replayValues: [UInt64]
     /// The position of the next replayed value.
-    private var replayCursor = 0
+    @exclusivity(unchecked) private var replayCursor = 0
     /// The outcomes so far.
-    private var outcomes: [UInt64] = []
+    @exclusivity(unchecked) private var outcomes: [UInt64] = []
 
     /// Whether this source replays a sequence (`true`) or draws from a seeded generator.
     public let isReplaying: Bool
@@ -34,7 +36,7 @@ public final class ChoiceSource {
     ///
     /// A replay of an unedited recording has 0 fallbacks; a shrinker can prefer candidates with
     /// fewer of them.
-    public private(set) var fallbackCount = 0
+    @exclusivity(unchecked) public private(set) var fallbackCount = 0
 
     /// A random source: draws come from `Xoshiro256StarStar(seed: seed.rawValue)`.
     ///

@@ -12,6 +12,12 @@ struct JobHeap {
 
     subscript(index: Int) -> ScheduledJob { storage[index] }
 
+    /// Empties the heap, returning its jobs in storage order.
+    mutating func removeAll() -> [ScheduledJob] {
+        defer { storage.removeAll() }
+        return storage
+    }
+
     mutating func insert(_ job: ScheduledJob) {
         storage.append(job)
         siftUp(from: storage.count - 1)

@@ -68,6 +68,16 @@ struct JobTable {
 
     func isTimer(at slot: Int32) -> Bool { slots[Int(slot)].isTimer }
 
+    /// Frees a slot and hands its closure to the caller, to be released later (outside any
+    /// access to the scheduler's state).
+    mutating func take(_ slot: Int32) -> (() -> Void)? {
+        defer {
+            slots[Int(slot)].work = nil
+            freeSlots.append(slot)
+        }
+        return slots[Int(slot)].work
+    }
+
     /// Frees a slot, releasing its closure now.
     mutating func release(_ slot: Int32) {
         slots[Int(slot)].work = nil

@@ -7,7 +7,22 @@ extension Scheduler {
     ///
     /// - Complexity: O(q) for `q` queues, plus the lazy release of cancelled jobs it meets.
     public var nextEligibleTime: VirtualTime? {
-        core.earliestEligibleTime().map { VirtualTime(microseconds: $0) }
+        earliestEligibleTime().map { VirtualTime(microseconds: $0) }
+    }
+
+    /// The core's earliest eligible time, releasing the cancelled jobs it dropped afterwards.
+    func earliestEligibleTime() -> Int64? {
+        let earliest = core.earliestEligibleTime()
+        releaseDropped()
+        return earliest
+    }
+
+    /// Releases the closures of cancelled jobs the core dropped, outside any access to it.
+    @inline(__always)
+    func releaseDropped() {
+        if core.dropped.isEmpty { return }
+        var closures = core.takeDropped()
+        closures.removeAll()
     }
 
     /// Runs exactly one job due no later than `limit`, choosing among candidates as described on
@@ -25,9 +40,12 @@ extension Scheduler {
     @discardableResult
     public func step(until limit: VirtualTime) -> Bool {
         let limit = limit.microseconds
-        guard let taken = core.takeNextJob(limit: limit, clock: clock, choices: choices) else {
-            return false
+        var next = core.takeNextJob(limit: limit, clock: clock, choices: choices)
+        while next == nil, !core.dropped.isEmpty {
+            releaseDropped()
+            next = core.takeNextJob(limit: limit, clock: clock, choices: choices)
         }
+        guard let taken = next else { return false }
         if let onJobStart {
             onJobStart(
                 JobInfo(
@@ -57,7 +75,7 @@ extension Scheduler {
         var steps = 0
         while true {
             if steps >= maxSteps {
-                if let earliest = core.earliestEligibleTime(), earliest <= limit.microseconds {
+                if let earliest = earliestEligibleTime(), earliest <= limit.microseconds {
                     return .stepLimit
                 }
                 break
@@ -66,7 +84,7 @@ extension Scheduler {
             steps += 1
         }
         clock.advance(to: limit)
-        return core.earliestEligibleTime() == nil ? .idle : .reachedTime
+        return earliestEligibleTime() == nil ? .idle : .reachedTime
     }
 
     /// Runs jobs, whatever their due time, until nothing runnable is left.
@@ -86,7 +104,7 @@ extension Scheduler {
         var steps = 0
         while true {
             if steps >= maxSteps {
-                return core.earliestEligibleTime() == nil ? .idle : .stepLimit
+                return earliestEligibleTime() == nil ? .idle : .stepLimit
             }
             if !step(until: .distantFuture) { return .idle }
             steps += 1

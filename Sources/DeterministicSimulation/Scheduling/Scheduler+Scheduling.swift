@@ -84,6 +84,26 @@ extension Scheduler {
         core.cancel(job)
     }
 
+    /// Drops every pending job without running it, releasing what the jobs captured, and returns
+    /// how many were dropped. Queues stay usable. For tearing a simulated world down in a defined
+    /// order: the captures are released here, while the objects they refer to are still alive;
+    /// jobs scheduled by what those releases run (deinits) are dropped too, up to `rounds` times.
+    ///
+    /// ```swift
+    /// _ = scheduler.discardPendingJobs()   // the run is over: free its closures now
+    /// ```
+    @discardableResult
+    public func discardPendingJobs(rounds: Int = 16) -> Int {
+        var dropped = 0
+        for _ in 0..<max(1, rounds) {
+            var taken = core.takeAllJobs()
+            if taken.isEmpty { break }
+            dropped += taken.count
+            taken.removeAll()  // releases the closures outside the access to `core`
+        }
+        return dropped
+    }
+
     /// Schedules a job through the core, due no earlier than now.
     func enqueue(
         dueAt time: Int64, on queue: QueueID, interval: Int64, isTimer: Bool,

@@ -2,12 +2,16 @@ extension SchedulerCore {
     /// Takes the job the next step runs, or `nil` if no job on an unfrozen queue is due by
     /// `limit` (then the clock is untouched). Advances the clock to the earliest due time if no
     /// job is ready, gathers the candidates, draws among them when there is more than one, and
-    /// removes the chosen job from its heap. A one-shot job is marked finished here.
+    /// removes the chosen job from its heap. A one-shot job is marked finished here. Also `nil`
+    /// when cancelled jobs were dropped on the way (see ``dropped``): release them and call again.
     mutating func takeNextJob(limit: Int64, clock: VirtualClock, choices: ChoiceSource)
         -> TakenJob?
     {
         precondition(!isRunningJob, "Scheduler.step called from inside a job: steps do not nest")
         guard let earliest = earliestEligibleTime(), earliest <= limit else { return nil }
+        // Cancelled jobs were dropped: the caller releases them (their deinits run before the
+        // clock moves, as they did when released here) and asks again.
+        if !dropped.isEmpty { return nil }
         if earliest > clock.now.microseconds {
             clock.advance(to: VirtualTime(microseconds: earliest))
         }

@@ -4,7 +4,8 @@
 /// per access, which cost about 40% of a step when the state was spread over the class. The
 /// scheduler now makes one access to this struct per operation (one to schedule, two per step:
 /// take a job, finish it), and everything inside is checked statically. Jobs never run inside an
-/// access, so a job may call back into the scheduler freely.
+/// access, and no closure is released inside one (cancelled jobs' closures wait in ``dropped``),
+/// so a job or a deinit may call back into the scheduler freely.
 struct SchedulerCore {
     /// A job offered in the current step: its queue and its position in that queue's heap.
     struct Candidate {
@@ -36,6 +37,9 @@ struct SchedulerCore {
     var stepsRun = 0
     /// Whether a job is running (steps may not nest).
     var isRunningJob = false
+    /// Closures of cancelled jobs dropped during an access, for the scheduler to release after
+    /// it: releasing one may run a deinit that calls back into the scheduler.
+    var dropped: [() -> Void] = []
 
     /// The array index of a queue, checking that it exists.
     @inline(__always)
@@ -61,6 +65,20 @@ struct SchedulerCore {
     }
 
     /// Marks a pending job cancelled; O(1). Unknown, started or cancelled jobs are ignored.
+    /// Removes every job from every queue (queues and their frozen flags stay) and returns the
+    /// closures, so the caller releases them outside this access.
+    mutating func takeAllJobs() -> [() -> Void] {
+        var taken: [() -> Void] = []
+        for queueIndex in queues.indices {
+            for job in queues[queueIndex].heap.removeAll() {
+                if !jobs.isFinished(job.number) { jobs.markFinished(job.number) }
+                if let work = jobs.take(job.slot) { taken.append(work) }
+            }
+        }
+        pendingJobCount = 0
+        return taken
+    }
+
     mutating func cancel(_ job: JobID) {
         let number = job.rawValue
         guard jobs.isKnown(number), !jobs.isFinished(number) else { return }
@@ -78,12 +96,19 @@ struct SchedulerCore {
         return earliest
     }
 
-    /// The front job of a queue, after releasing cancelled jobs at the front.
+    /// Hands over the closures in ``dropped``, to be released outside this access.
+    mutating func takeDropped() -> [() -> Void] {
+        defer { dropped = [] }
+        return dropped
+    }
+
+    /// The front job of a queue, after dropping cancelled jobs at the front (their closures go
+    /// to ``dropped``).
     mutating func firstLiveJob(inQueue queueIndex: Int) -> ScheduledJob? {
         while let first = queues[queueIndex].heap.first {
             if !jobs.isFinished(first.number) { return first }
             _ = queues[queueIndex].heap.removeFirst()
-            jobs.release(first.slot)
+            if let work = jobs.take(first.slot) { dropped.append(work) }
         }
         return nil
     }

@@ -17,12 +17,14 @@
 public final class TraceRecorder<Event: TraceEventRepresentable> {
     /// Whether ``entries`` are kept.
     public let keepsEntries: Bool
+    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
+    // it spans a call that could reach it again; the dynamic check cost more than the access.
     /// The running hash over (time, event hash) pairs.
-    @usableFromInline internal var hasher = StableHasher()
+    @exclusivity(unchecked) @usableFromInline internal var hasher = StableHasher()
     /// Storage behind ``entries``.
-    @usableFromInline internal var storedEntries: [TraceEntry<Event>] = []
+    @exclusivity(unchecked) @usableFromInline internal var storedEntries: [TraceEntry<Event>] = []
     /// Storage behind ``count``.
-    @usableFromInline internal var storedCount = 0
+    @exclusivity(unchecked) @usableFromInline internal var storedCount = 0
 
     /// Creates an empty recorder.
     ///

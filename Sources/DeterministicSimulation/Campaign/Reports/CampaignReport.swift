@@ -52,6 +52,28 @@ public enum CampaignReport {
         return .object(report)
     }
 
+    /// The report without the fields that measure speed rather than results (`campaign.jobs`,
+    /// `summary.wallSeconds`, `runSeconds`, `runsPerSecond`, `eventsPerSecond`) and without
+    /// `nondeterminism` (each shard samples its own runs): what must be equal for every `--jobs`
+    /// value and between a merged report and the unsharded one.
+    ///
+    /// ```swift
+    /// CampaignReport.timingFree(merged) == CampaignReport.timingFree(whole)   // true
+    /// ```
+    public static func timingFree(_ report: JSONValue) -> JSONValue {
+        guard var object = report.objectValue else { return report }
+        if var summary = object["summary"]?.objectValue {
+            for key in ["wallSeconds", "runSeconds", "runsPerSecond", "eventsPerSecond"] { summary[key] = nil }
+            object["summary"] = .object(summary)
+        }
+        if var campaign = object["campaign"]?.objectValue {
+            campaign["jobs"] = nil
+            object["campaign"] = .object(campaign)
+        }
+        object["nondeterminism"] = nil
+        return .object(object)
+    }
+
     static func coverageJSON(_ coverage: Coverage) -> JSONValue {
         var object = JSONObject()
         for category in coverage.categories {

@@ -40,54 +40,24 @@ struct ReportReader {
         return current
     }
 
+    /// The value at `path`, converted; an error saying it "is not <what>" when it does not convert.
+    private func read<T>(_ path: [String], _ what: String, _ convert: (JSONValue) -> T?) throws(CampaignReportError) -> T {
+        guard let converted = convert(try value(path)) else {
+            throw .field(number, path.joined(separator: "."), "is not \(what)")
+        }
+        return converted
+    }
+
     func int(_ path: String...) throws(CampaignReportError) -> Int {
-        guard let value = try value(path).intValue, let int = Int(exactly: value) else {
-            throw .field(number, path.joined(separator: "."), "is not an integer")
-        }
-        return int
+        try read(path, "an integer") { $0.intValue.flatMap { Int(exactly: $0) } }
     }
 
-    func int64(_ path: String...) throws(CampaignReportError) -> Int64 {
-        guard let value = try value(path).intValue else {
-            throw .field(number, path.joined(separator: "."), "is not an integer")
-        }
-        return value
-    }
-
-    func double(_ path: String...) throws(CampaignReportError) -> Double {
-        guard let value = try value(path).doubleValue else {
-            throw .field(number, path.joined(separator: "."), "is not a number")
-        }
-        return value
-    }
-
-    func bool(_ path: String...) throws(CampaignReportError) -> Bool {
-        guard let value = try value(path).boolValue else {
-            throw .field(number, path.joined(separator: "."), "is not true or false")
-        }
-        return value
-    }
-
-    func string(_ path: String...) throws(CampaignReportError) -> String {
-        guard let value = try value(path).stringValue else {
-            throw .field(number, path.joined(separator: "."), "is not a string")
-        }
-        return value
-    }
-
-    func object(_ path: String...) throws(CampaignReportError) -> JSONObject {
-        guard let value = try value(path).objectValue else {
-            throw .field(number, path.joined(separator: "."), "is not an object")
-        }
-        return value
-    }
-
-    func array(_ path: String...) throws(CampaignReportError) -> [JSONValue] {
-        guard let value = try value(path).arrayValue else {
-            throw .field(number, path.joined(separator: "."), "is not an array")
-        }
-        return value
-    }
+    func int64(_ path: String...) throws(CampaignReportError) -> Int64 { try read(path, "an integer", \.intValue) }
+    func double(_ path: String...) throws(CampaignReportError) -> Double { try read(path, "a number", \.doubleValue) }
+    func bool(_ path: String...) throws(CampaignReportError) -> Bool { try read(path, "true or false", \.boolValue) }
+    func string(_ path: String...) throws(CampaignReportError) -> String { try read(path, "a string", \.stringValue) }
+    func object(_ path: String...) throws(CampaignReportError) -> JSONObject { try read(path, "an object", \.objectValue) }
+    func array(_ path: String...) throws(CampaignReportError) -> [JSONValue] { try read(path, "an array", \.arrayValue) }
 
     func seed(_ key: String) throws(CampaignReportError) -> Seed {
         guard let seed = try? Seed(parsing: try string(key)) else {
@@ -97,9 +67,6 @@ struct ReportReader {
     }
 
     func hex(_ path: String...) throws(CampaignReportError) -> UInt64 {
-        guard let text = try value(path).stringValue, let digest = TraceDigest(parsing: text) else {
-            throw .field(number, path.joined(separator: "."), "is not 16 hex digits")
-        }
-        return digest.value
+        try read(path, "16 hex digits") { $0.stringValue.flatMap(TraceDigest.init(parsing:))?.value }
     }
 }

@@ -90,6 +90,7 @@ extension ReportSummary {
         events = try reader.int("summary", "events")
         simulatedMicroseconds = try reader.int64("summary", "simulatedMicroseconds")
         wallSeconds = try reader.double("summary", "wallSeconds")
+        runSeconds = try reader.double("summary", "runSeconds")
         stepLimitRuns = try reader.int("summary", "stepLimitRuns")
         interrupted = try reader.bool("summary", "interrupted")
         digest.merge(DigestCombiner(sum: try reader.hex("summary", "digestSum"),
@@ -113,6 +114,7 @@ extension ReportSummary {
         events += other.events
         simulatedMicroseconds += other.simulatedMicroseconds
         wallSeconds += other.wallSeconds
+        runSeconds += other.runSeconds
         stepLimitRuns += other.stepLimitRuns
         interrupted = interrupted || other.interrupted
     }

@@ -47,6 +47,7 @@ struct ReportSummary {
     var events: Int
     var simulatedMicroseconds: Int64
     var wallSeconds: Double
+    var runSeconds: Double
     var digest: DigestCombiner
     var stepLimitRuns: Int
     var interrupted: Bool
@@ -59,6 +60,7 @@ struct ReportSummary {
         events = result.events
         simulatedMicroseconds = result.simulatedMicroseconds
         wallSeconds = result.wallSeconds
+        runSeconds = result.runSeconds
         digest = result.digest
         stepLimitRuns = result.stepLimitRuns
         interrupted = result.stop == .interrupted
@@ -81,8 +83,9 @@ struct ReportSummary {
         summary.append("simulatedSeconds", JSONValue(Double(simulatedMicroseconds) / 1_000_000))
         summary.append("simulatedMicroseconds", .int(simulatedMicroseconds))
         summary.append("wallSeconds", JSONValue(wallSeconds))
-        summary.append("runsPerSecond", JSONValue(wallSeconds > 0 ? Double(runs) / wallSeconds : 0))
-        summary.append("eventsPerSecond", JSONValue(wallSeconds > 0 ? Double(events) / wallSeconds : 0))
+        summary.append("runSeconds", JSONValue(runSeconds))
+        summary.append("runsPerSecond", JSONValue(runSeconds > 0 ? Double(runs) / runSeconds : 0))
+        summary.append("eventsPerSecond", JSONValue(runSeconds > 0 ? Double(events) / runSeconds : 0))
         summary.append("traceDigest", JSONValue(digest.digest.description))
         summary.append("digestSum", JSONValue(TraceDigest(digest.sum).description))
         summary.append("digestCount", JSONValue(TraceDigest(digest.count).description))

@@ -27,6 +27,7 @@ public enum Campaign {
         let clock = WallClock()
         let (tally, interrupted) = runAll(target, options: options, clock: clock, progress: progress,
                                           isCancelled: isCancelled)
+        let runSeconds = clock.elapsedSeconds
         let ordered = tally.orderedViolations
         let selected = Array(ordered.prefix(options.maxShrunkFailures))
         let followUp = FailureFollowUp(target: target, options: options, shrinks: !interrupted,
@@ -42,7 +43,7 @@ public enum Campaign {
         nondeterminism.sort { $0.runIndex < $1.runIndex }
         return CampaignResult(
             runsExecuted: tally.runs, passed: tally.passed, failed: tally.failed, events: tally.events,
-            simulatedMicroseconds: tally.simulatedMicroseconds, wallSeconds: clock.elapsedSeconds,
+            simulatedMicroseconds: tally.simulatedMicroseconds, wallSeconds: clock.elapsedSeconds, runSeconds: runSeconds,
             digest: tally.digest, stop: interrupted ? .interrupted : .completed, stepLimitRuns: tally.stepLimitRuns,
             violationCounts: ordered.map { ($0.invariant, $0.violation.runs) },
             firstViolations: ordered.map { ($0.invariant, $0.violation.firstRun) },

@@ -15,7 +15,59 @@ struct CoverageTally: Sendable {
 
     private var slots: [Key: Slot] = [:]
 
+    /// Runs whose coverage has the layout of the first run added (the same categories and
+    /// entries in the same order, as every run of one target has) are summed here by position,
+    /// with no hashing; ``flushed()`` moves them into ``slots``. With one layout, an entry's rank
+    /// is (earliest such run, its category position, its entry position), as in ``slots``.
+    private struct Dense: Sendable {
+        var layout: Coverage
+        var counts: [[Int]]
+        var firstRun: Int
+    }
+
+    private var dense: Dense?
+
     mutating func add(_ coverage: Coverage, runIndex: Int) {
+        if dense == nil, slots.isEmpty {
+            dense = Dense(layout: coverage, counts: coverage.categories.map { $0.entries.map(\.count) }, firstRun: runIndex)
+            return
+        }
+        if dense != nil, Self.sameLayout(dense!.layout, coverage) {
+            dense!.firstRun = min(dense!.firstRun, runIndex)
+            for (c, category) in coverage.categories.enumerated() {
+                for (e, entry) in category.entries.enumerated() { dense!.counts[c][e] += entry.count }
+            }
+            return
+        }
+        addToSlots(coverage, runIndex: runIndex)
+    }
+
+    /// Whether two coverages list the same entries in the same order (names compared; strings
+    /// copied from one template compare by identity first, so this is cheap).
+    private static func sameLayout(_ a: Coverage, _ b: Coverage) -> Bool {
+        guard a.categories.count == b.categories.count else { return false }
+        for (x, y) in zip(a.categories, b.categories) {
+            guard x.name == y.name, x.entries.count == y.entries.count else { return false }
+            for (p, q) in zip(x.entries, y.entries) where p.name != q.name { return false }
+        }
+        return true
+    }
+
+    /// The same tally with the dense sums moved into ``slots``.
+    private func flushed() -> CoverageTally {
+        guard let dense else { return self }
+        var result = self
+        result.dense = nil
+        for (c, category) in dense.layout.categories.enumerated() {
+            for (e, entry) in category.entries.enumerated() {
+                result.add(Key(category: category.name, name: entry.name),
+                           Slot(count: dense.counts[c][e], rank: (dense.firstRun, c, e)))
+            }
+        }
+        return result
+    }
+
+    private mutating func addToSlots(_ coverage: Coverage, runIndex: Int) {
         for (c, category) in coverage.categories.enumerated() {
             for (e, entry) in category.entries.enumerated() {
                 add(Key(category: category.name, name: entry.name),
@@ -25,6 +77,8 @@ struct CoverageTally: Sendable {
     }
 
     mutating func merge(_ other: CoverageTally) {
+        self = flushed()
+        let other = other.flushed()
         for (key, slot) in other.slots.sorted(by: { Self.precedes($0.value.rank, $1.value.rank) }) { add(key, slot) }
     }
 
@@ -40,6 +94,7 @@ struct CoverageTally: Sendable {
 
     /// The merged coverage in first-appearance order.
     var coverage: Coverage {
+        let slots = flushed().slots
         let ordered = slots.sorted { Self.precedes($0.value.rank, $1.value.rank) }
         // A category's place is its earliest (run, position); entries follow (run, position).
         var categoryRanks: [String: (run: Int, category: Int)] = [:]

@@ -51,6 +51,7 @@ struct RunTally: Sendable {
         digest.merge(other.digest)
         coverage.merge(other.coverage)
         sampleDigests.merge(other.sampleDigests) { first, _ in first }
+        // Hash order is harmless here: merging sums counts and keeps the minimum run index.
         for (invariant, violation) in other.violations { merge(invariant, violation) }
     }
 

@@ -58,10 +58,10 @@ struct ShrinkState<Target: CampaignTarget> {
         }
     }
 
-    /// A candidate may cost 4 times the current run (plus slack for tiny runs): simpler runs are
-    /// rarely much longer, and edits that make a run explode (say, every delay at its minimum)
-    /// are rejected without running them to the end.
-    private var costBudget: Int { currentCost.multipliedReportingOverflow(by: 4).partialValue + 10_000 }
+    /// A candidate may cost twice the current run (plus a little slack for tiny runs): a simpler
+    /// run is rarely longer, and edits that make a run explode (say, every delay at its minimum
+    /// after the sequence runs out) are cut off instead of run to the end.
+    private var costBudget: Int { min(currentCost, Int.max / 4) * 2 + 100 }
 
     /// Replays `values` and adopts the drawn sequence if it still fails and is simpler.
     /// Returns whether it was adopted; sets ``stop`` when the budget runs out.

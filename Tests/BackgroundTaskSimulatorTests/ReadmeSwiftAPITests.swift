@@ -1,0 +1,97 @@
+import DeterministicSimulation
+import Foundation
+import Testing
+
+// The README's "Test your own code" example, compiled and run here; `readmeShowsTheExample`
+// checks README.md shows it verbatim.
+
+// README-BEGIN swift-api
+import BackgroundTaskKit
+import BackgroundTaskSimulator
+
+/// The code under test: uploads the draft whenever the app leaves the foreground.
+final class DraftUploader: Workload, @unchecked Sendable {
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        observation = context.onDidEnterBackground {
+            let work = context.startWork("upload-draft")  // tells the harness work is in flight
+            let task = BackgroundTask(name: "upload-draft", host: app) { work.cancel() }
+            app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
+                if !work.isDone { work.finish() }
+                task.invalidate()
+            }
+        }
+    }
+}
+
+@Test func draftUploaderEndsEveryTask() {
+    let campaign = WorkloadCampaign(
+        workload: WorkloadInfo(name: "draft-uploader", summary: "uploads the draft on leaving the foreground") {
+            DraftUploader()
+        },
+        runs: 500)
+    let report = campaign.run()
+    #expect(report.passed, "\(report)")  // on failure: each invariant, its seed and the replay call
+}
+// README-END
+
+/// The same uploader with the classic bug: the id is kept, but the expiration handler does not
+/// end the task.
+final class LeakyDraftUploader: Workload, @unchecked Sendable {
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        observation = context.onDidEnterBackground {
+            let work = context.startWork("upload-draft")
+            let id = app.beginBackgroundTask(withName: "upload-draft") { work.cancel() }
+            app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
+                guard !work.isDone else { return }
+                work.finish()
+                app.endBackgroundTask(id)
+            }
+        }
+    }
+}
+
+@Suite struct ReadmeSwiftAPITests {
+    @Test func aBuggyWorkloadFailsWithAReplayableSeed() throws {
+        let campaign = WorkloadCampaign(
+            workload: WorkloadInfo(name: "leaky-draft-uploader", summary: "never ends on expiry") {
+                LeakyDraftUploader()
+            },
+            runs: 200)
+        let report = campaign.run()
+        #expect(!report.passed)
+        let failure = try #require(report.failures.first { $0.invariant == "expiry-ends-task" })
+        #expect(report.description.contains("campaign.replay(seed: Seed(\(failure.seed)))"))
+        let replayed = campaign.replay(seed: failure.seed)
+        #expect(replayed.violations.contains { $0.invariant == "expiry-ends-task" })
+        let shrunk = try campaign.replay(choices: failure.choices)
+        #expect(shrunk.violations.contains { $0.invariant == "expiry-ends-task" })
+        #expect(shrunk.eventCount == failure.shrunkEventCount)
+        #expect(report.json["failures"]?.arrayValue?.isEmpty == false)
+    }
+
+    @Test func theReportDoesNotDependOnJobs() {
+        let workload = WorkloadInfo(name: "draft-uploader", summary: "") { DraftUploader() }
+        let one = WorkloadCampaign(workload: workload, runs: 100, jobs: 1).run()
+        let two = WorkloadCampaign(workload: workload, runs: 100, jobs: 2).run()
+        #expect(one.result.digest == two.result.digest)
+        #expect(one.passed && two.passed)
+    }
+
+    @Test func readmeShowsTheExample() throws {
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let begin = try #require(source.range(of: "// README-BEGIN swift-api\n"))
+        let end = try #require(source.range(of: "// README-END", range: begin.upperBound..<source.endIndex))
+        let example = String(source[begin.upperBound..<end.lowerBound])
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("```swift\n" + example + "```"),
+                "README.md must show the example verbatim; copy it from \(#filePath)")
+    }
+}

@@ -1,0 +1,130 @@
+import DeterministicSimulation
+import Testing
+
+@Suite("Campaign reports")
+struct CampaignReportTests {
+    static let options = CampaignOptions(seed: Seed(0x5eed), runs: 200, jobs: 2)
+
+    static func report(_ options: CampaignOptions) -> JSONValue {
+        let result = Campaign.run(ThresholdTarget(), options: options)
+        return CampaignReport.json(result, scenarioName: "toy", scenarioFile: "Scenarios/toy.json", toolVersion: "9.9",
+                                   replayCommand: { "bgsim replay Scenarios/toy.json --seed \($0.seed)" })
+    }
+
+
+    @Test("the report has the contract's shape: version, seed first, then tool, scenario, campaign, summary")
+    func goldenShape() throws {
+        let report = Self.report(Self.options)
+        let object = try #require(report.objectValue)
+        #expect(object.keys == ["schemaVersion", "seed", "tool", "scenario", "campaign", "summary", "coverage",
+                                "failures", "nondeterminism"])
+        #expect(report["seed"] == "0x0000000000005eed")
+        #expect(report["tool"] == ["name": "bgsim", "version": "9.9"])
+        #expect(report["campaign"]?["shard"] == ["index": 1, "count": 1])
+        let summary = try #require(report["summary"]?.objectValue)
+        #expect(summary.keys == ["runs", "passed", "failed", "violations", "firstViolationRuns", "events",
+                                 "simulatedSeconds", "simulatedMicroseconds", "wallSeconds", "runSeconds", "runsPerSecond",
+                                 "eventsPerSecond", "traceDigest", "digestSum", "digestCount", "stepLimitRuns",
+                                 "interrupted"])
+        #expect(summary["runs"] == 200)
+        #expect(summary["traceDigest"]?.stringValue?.utf8.count == 16)
+        let failure = try #require(report["failures"]?[0]?.objectValue)
+        #expect(failure.keys == ["runIndex", "seed", "invariant", "message", "time", "replay", "choices",
+                                 "originalEventCount", "shrunkEventCount", "shrunkMessage", "shrink", "trace"])
+        #expect(failure["replay"]?.stringValue?.hasPrefix("bgsim replay Scenarios/toy.json --seed 0x") == true)
+        #expect(failure["choices"]?.stringValue?.hasPrefix("c1.") == true)
+        let line = try #require(failure["trace"]?[0]?.objectValue)
+        #expect(line.keys == ["t", "event", "v"])
+        #expect(line["t"] == .double(0))
+    }
+
+    @Test("jobs 1 and 3 give the same report, timing aside")
+    func jobsInvariantReport() {
+        var options = Self.options
+        options.jobs = 1
+        let one = Self.report(options)
+        options.jobs = 3
+        #expect(CampaignReport.timingFree(Self.report(options)) == CampaignReport.timingFree(one))
+    }
+
+    @Test("shards 1/3, 2/3, 3/3 merged equal the unsharded report, timing aside", arguments: [[1, 2, 3], [3, 1, 2]])
+    func mergeEqualsWhole(order: [Int]) throws {
+        let whole = Self.report(Self.options)
+        let shards = order.map { index -> JSONValue in
+            var options = Self.options
+            options.shard = Shard(index: index, count: 3)
+            return Self.report(options)
+        }
+        let merged = try CampaignReport.merge(shards)
+        #expect(CampaignReport.timingFree(merged) == CampaignReport.timingFree(whole))
+        #expect(merged["summary"]?["traceDigest"] == whole["summary"]?["traceDigest"])
+        #expect(shards.allSatisfy { $0["summary"]?["traceDigest"] != whole["summary"]?["traceDigest"] })
+    }
+
+    @Test("merge explains what is wrong", arguments: [
+        ("no reports", [] as [Int], "no reports"),
+        ("duplicate", [1, 1, 2], "is given twice"),
+        ("missing", [1, 3], "2/3 are missing"),
+    ])
+    func mergeShardErrors(label: String, shards: [Int], expected: String) {
+        let reports = shards.map { index -> JSONValue in
+            var options = Self.options
+            options.runs = 20
+            options.shard = Shard(index: index, count: 3)
+            return Self.report(options)
+        }
+        #expect(throws: CampaignReportError.self, "\(label)") { try CampaignReport.merge(reports) }
+        do {
+            _ = try CampaignReport.merge(reports)
+        } catch {
+            #expect(error.description.contains(expected), "\(label): \(error)")
+        }
+    }
+
+    @Test("merge refuses reports of different campaigns or versions")
+    func mergeMismatch() throws {
+        var options = Self.options
+        options.runs = 20
+        options.shard = Shard(index: 1, count: 2)
+        let first = Self.report(options)
+        options.shard = Shard(index: 2, count: 2)
+        var other = options
+        other.seed = Seed(7)
+        let wrongSeed = Self.report(other)
+        #expect(mergeError([first, wrongSeed]).contains("report 2: seed is 0x0000000000000007"))
+        var object = try #require(Self.report(options).objectValue)
+        object["schemaVersion"] = 2
+        #expect(mergeError([first, .object(object)]).contains("schemaVersion is 2"))
+        object["schemaVersion"] = 1
+        object["summary"] = nil
+        #expect(mergeError([first, .object(object)]).contains("report 2: summary.runs is missing"))
+        #expect(mergeError([first, "not a report"]).contains("report 2: schemaVersion is missing"))
+    }
+
+    private func mergeError(_ reports: [JSONValue]) -> String {
+        do {
+            _ = try CampaignReport.merge(reports)
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("JUnit: one suite per scenario, one case per invariant plus determinism, deterministic bytes")
+    func junit() {
+        let result = Campaign.run(ThresholdTarget(), options: Self.options)
+        let xml = JUnitReport.xml([(scenario: "toy", invariants: ["big-value", "never-seen"], result: result,
+                                    replayCommand: { "bgsim replay toy.json --seed \($0.seed)" })])
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bgsim\" tests=\"4\" failures=\"2\">"))
+        #expect(xml.contains("<testcase classname=\"toy\" name=\"never-seen\"/>"))
+        #expect(xml.contains("<testcase classname=\"toy\" name=\"determinism\"/>"))
+        #expect(xml.contains("replay: bgsim replay toy.json --seed 0x"))
+        #expect(xml.contains("name=\"odd-count\""))
+        var options = Self.options
+        options.jobs = 1
+        let again = JUnitReport.xml([(scenario: "toy", invariants: ["big-value", "never-seen"],
+                                      result: Campaign.run(ThresholdTarget(), options: options),
+                                      replayCommand: { "bgsim replay toy.json --seed \($0.seed)" })])
+        #expect(again == xml)
+    }
+}

@@ -1,0 +1,55 @@
+import BGSimCommands
+import DeterministicSimulation
+import Foundation
+import Testing
+
+/// `replay`'s outputs: the readable trace with violations marked, `--trace` JSON and
+/// `--perfetto` trace events (app states and task lifetimes as slices, lifecycle events and
+/// violations as instants); and `list --json`.
+@Suite struct ReplayOutputTests {
+    static let p1 = PackageRoot.scenario("download-manager-p1-overwritten-task-id-ios17.json")
+    /// The shrunk P1 run: two background entries and the deadline.
+    static let shrunk = "c1.AQAAAAAAAQAAAAEAAAAAAAA"
+
+    @Test func readableTraceMarksTheViolations() {
+        let run = CLIRun(["replay", Self.p1, "--choices", Self.shrunk])
+        #expect(run.code == .violation)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix(">>") && $0.contains("invariant=\"every-begin-ended\"") })
+        #expect(lines.contains { $0.contains("background") && $0.contains("task.begin") })
+        #expect(lines.contains { $0.hasPrefix("digest ") })
+        #expect(lines.contains { $0.hasPrefix("VIOLATION every-begin-ended at 30.030000s") })
+    }
+
+    @Test func traceAndPerfettoFiles() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.path + "/trace.json"
+        let perfetto = folder.path + "/perfetto.json"
+        let run = CLIRun(["replay", Self.p1, "--choices", Self.shrunk, "--trace", trace, "--perfetto", perfetto])
+        #expect(run.code == .violation)
+        let traceData = try #require(FileManager.default.contents(atPath: trace))
+        let lines = try #require(try JSONParser().parse([UInt8](traceData)).arrayValue)
+        #expect(lines.first?["event"] == .string("env.launch"))
+        #expect(lines.contains { $0["event"] == .string("violation") && $0["invariant"] == .string("every-begin-ended") })
+        let perfettoData = try #require(FileManager.default.contents(atPath: perfetto))
+        let root = try JSONParser().parse([UInt8](perfettoData))
+        let events = try #require(root["traceEvents"]?.arrayValue)
+        let slices = events.filter { $0["ph"] == .string("X") }
+        let instants = events.filter { $0["ph"] == .string("i") }
+        #expect(slices.contains { $0["name"] == .string("background") }, "app states as slices")
+        #expect(slices.contains { ($0["name"]?.stringValue ?? "").contains("downloads") }, "task lifetimes as slices")
+        #expect(instants.contains { $0["name"] == .string("lifecycle.didEnterBackground") })
+        #expect(instants.contains { ($0["name"]?.stringValue ?? "").contains("every-begin-ended") }, "violations")
+        #expect(events.allSatisfy { $0["ts"]?.intValue != nil || $0["ph"] == .string("M") })
+    }
+
+    @Test func listJSONNamesEverything() throws {
+        let run = CLIRun(["list", "--json"])
+        #expect(run.code == .success)
+        let root = try JSONParser().parse(Array(run.stdout.utf8))
+        #expect((root["workloads"]?.arrayValue?.count ?? 0) >= 15)
+        #expect(root["invariants"]?.arrayValue?.contains { $0["id"] == .string("no-double-end") } == true)
+        #expect((root["profiles"]?.arrayValue?.count ?? 0) == 4)
+        #expect((root["rules"]?.arrayValue?.count ?? 0) == 115)
+    }
+}
