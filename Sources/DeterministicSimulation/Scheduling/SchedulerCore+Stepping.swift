@@ -8,15 +8,19 @@ extension SchedulerCore {
         -> TakenJob?
     {
         precondition(!isRunningJob, "Scheduler.step called from inside a job: steps do not nest")
-        guard let earliest = earliestEligibleTime(), earliest <= limit else { return nil }
-        // Cancelled jobs were dropped: the caller releases them (their deinits run before the
-        // clock moves, as they did when released here) and asks again.
-        if !dropped.isEmpty { return nil }
+        // Fast path: one read-only pass finds the earliest due time and the candidates together.
+        // It gives up at the first cancelled job at a queue's front; the slow path then drops
+        // every such job (their closures go to `dropped`) and returns `nil`, so the caller
+        // releases them (their deinits run before the clock moves) and asks again.
+        guard let earliest = gatherCandidates(now: clock.now.microseconds) else {
+            _ = earliestEligibleTime()
+            return nil
+        }
+        guard !candidates.isEmpty, earliest <= limit else { return nil }
         if earliest > clock.now.microseconds {
             clock.advance(to: VirtualTime(microseconds: earliest))
         }
         let now = clock.now.microseconds
-        gatherCandidates(now: now)
         let chosen: Candidate
         if candidates.count == 1 {
             chosen = candidates[0]
@@ -58,22 +62,42 @@ extension SchedulerCore {
         #endif
     }
 
-    /// Fills ``candidates`` with the ready jobs every unfrozen queue offers, in queue creation
-    /// order, then (due time, job id): a serial queue its first ready job, a concurrent queue of
-    /// width `w` its first `w`.
-    mutating func gatherCandidates(now: Int64) {
+    /// Fills ``candidates`` with the jobs the step may run, in queue creation order, then (due
+    /// time, job id), and returns the earliest due time on an unfrozen queue (`Int64.max` if
+    /// there is none, and then no candidate): a serial queue offers its front job, a concurrent queue of width `w` its
+    /// first `w`, among those due by `max(now, earliest)` (the step's time once the clock has
+    /// advanced to the earliest due time). Returns `nil`, leaving ``candidates`` unspecified, at
+    /// the first unfrozen queue whose front job is cancelled (see ``firstLiveJob(inQueue:)``).
+    /// One pass over the queues, modifying nothing but the scratch buffers.
+    mutating func gatherCandidates(now: Int64) -> Int64? {
         candidates.removeAll(keepingCapacity: true)
+        var earliest = Int64.max
+        // Candidates are the jobs due by `threshold`, which is `max(now, earliest so far)`: it
+        // only falls when a queue's front is earlier than every front seen so far and still in
+        // the future, and then every candidate gathered so far (due at the old threshold, after
+        // `now`) is too late.
+        var threshold = Int64.max
         for queueIndex in queues.indices where !queues[queueIndex].isFrozen {
-            guard let first = firstLiveJob(inQueue: queueIndex), first.time <= now else {
-                continue
+            guard let first = queues[queueIndex].heap.first else { continue }
+            if jobs.isFinished(first.number) { return nil }
+            let time = first.time
+            if time < earliest {
+                earliest = time
+                let lowered = max(now, time)
+                if lowered < threshold {
+                    candidates.removeAll(keepingCapacity: true)
+                    threshold = lowered
+                }
             }
+            guard time <= threshold else { continue }
             let width = queues[queueIndex].width
             if width == 1 {
                 candidates.append(Candidate(queue: queueIndex, heapIndex: 0))
             } else {
-                appendReadyJobs(ofQueue: queueIndex, width: width, now: now)
+                appendReadyJobs(ofQueue: queueIndex, width: width, now: threshold)
             }
         }
+        return earliest
     }
 
     /// Appends up to `width` ready, live jobs of one queue in (time, id) order, by a best-first
