@@ -1,11 +1,11 @@
 extension SchedulerCore {
-    /// Takes the job the next step runs, or `nil` if no job on an unfrozen queue is due by
+    /// Takes the job the next step runs (its closure; its other values go to ``taken``), or `nil` if no job on an unfrozen queue is due by
     /// `limit` (then the clock is untouched). Advances the clock to the earliest due time if no
     /// job is ready, gathers the candidates, draws among them when there is more than one, and
     /// removes the chosen job from its heap. A one-shot job is marked finished here. Also `nil`
     /// when cancelled jobs were dropped on the way (see ``dropped``): release them and call again.
     mutating func takeNextJob(limit: Int64, clock: VirtualClock, choices: ChoiceSource)
-        -> TakenJob?
+        -> (() -> Void)?
     {
         precondition(!isRunningJob, "Scheduler.step called from inside a job: steps do not nest")
         // Fast path: one read-only pass finds the earliest due time and the candidates together.
@@ -38,19 +38,22 @@ extension SchedulerCore {
         }
         stepsRun += 1
         isRunningJob = true
-        return TakenJob(
-            job: job, queue: chosen.queue, work: work, interval: interval, isTimer: isTimer,
-            startTime: now)
+        taken = TakenJob(
+            job: job, queue: chosen.queue, interval: interval, isTimer: isTimer, startTime: now)
+        return work
     }
 
     /// Ends a step: puts a repeating timer back (due at its start time plus its interval) unless
-    /// it was cancelled meanwhile, in which case its slot is released.
-    mutating func finish(_ taken: TakenJob) {
+    /// it was cancelled meanwhile, in which case its slot is freed and its closure goes to
+    /// ``dropped``, for the scheduler to release outside the access.
+    mutating func finish() {
         isRunningJob = false
         if taken.interval != 0 {
             let job = taken.job
             if jobs.isFinished(job.number) {
-                jobs.release(job.slot)
+                // Cancelled while it ran: its closure may hold the last reference to objects
+                // whose deinits call back into the scheduler, so it goes to `dropped`.
+                if let work = jobs.take(job.slot) { dropped.append(work) }
             } else {
                 let next = Saturating.add(taken.startTime, taken.interval)
                 queues[taken.queue].heap.insert(

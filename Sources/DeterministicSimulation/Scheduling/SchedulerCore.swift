@@ -13,14 +13,16 @@ struct SchedulerCore {
         var heapIndex: Int
     }
 
-    /// A job taken off its queue, ready to run outside any access to the core.
+    /// The job the current step runs, taken off its queue (plain values; its closure is handed
+    /// to the scheduler separately, see ``takeNextJob(limit:clock:choices:)``). Kept in the core
+    /// rather than returned as an `Optional` struct holding the closure: destroying that
+    /// optional went through generic value-witness code on every step.
     struct TakenJob {
-        let job: ScheduledJob
-        let queue: Int
-        let work: () -> Void
-        let interval: Int64
-        let isTimer: Bool
-        let startTime: Int64
+        var job = ScheduledJob(time: 0, number: 0, slot: 0)
+        var queue = 0
+        var interval: Int64 = 0
+        var isTimer = false
+        var startTime: Int64 = 0
     }
 
     /// The queues, by creation index.
@@ -35,6 +37,8 @@ struct SchedulerCore {
     var pendingJobCount = 0
     /// Jobs run so far.
     var stepsRun = 0
+    /// The running job, valid while ``isRunningJob``.
+    var taken = TakenJob()
     /// Whether a job is running (steps may not nest).
     var isRunningJob = false
     /// Closures of cancelled jobs dropped during an access, for the scheduler to release after
