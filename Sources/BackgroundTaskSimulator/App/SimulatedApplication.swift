@@ -17,7 +17,20 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     @unchecked Sendable
 {
     // @unchecked: confined to the run's thread (see the type's contract).
-    unowned let device: SimulatedDevice
+    /// The device, which owns this process while it runs. `unowned(unsafe)` (plain `unowned`
+    /// cost a strong retain and release per access, several per event), made safe by
+    /// ``deviceLifetime``: users may keep an application after its run, when the device may be
+    /// gone, so every access goes through ``device``, which traps then instead of following a
+    /// dangling reference.
+    private unowned(unsafe) let unsafeDevice: SimulatedDevice
+    /// Whether ``unsafeDevice`` still exists (held strongly; see ``DeviceLifetime``).
+    private let deviceLifetime: DeviceLifetime
+
+    /// The device; traps if it no longer exists (the same contract as an `unowned` reference).
+    var device: SimulatedDevice {
+        precondition(deviceLifetime.isAlive, "SimulatedApplication used after its SimulatedDevice was deallocated")
+        return unsafeDevice
+    }
     /// The process number in this run, from 1.
     public let process: Int
     // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
@@ -60,7 +73,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     var context: WorkloadContext?
 
     init(device: SimulatedDevice, process: Int, inBackground: Bool) {
-        self.device = device
+        self.unsafeDevice = device
+        self.deviceLifetime = device.lifetime
         self.process = process
         self.state = .notRunning
         self.backgroundLaunched = inBackground
