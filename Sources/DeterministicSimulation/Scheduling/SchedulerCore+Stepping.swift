@@ -16,16 +16,16 @@ extension SchedulerCore {
             _ = earliestEligibleTime()
             return nil
         }
-        guard !candidates.isEmpty, earliest <= limit else { return nil }
+        guard candidateCount != 0, earliest <= limit else { return nil }
         if earliest > clock.now.microseconds {
             clock.advance(to: VirtualTime(microseconds: earliest))
         }
         let now = clock.now.microseconds
         let chosen: Candidate
-        if candidates.count == 1 {
+        if candidateCount == 1 {
             chosen = candidates[0]
         } else {
-            chosen = candidates[Int(choices.draw(below: UInt64(candidates.count)))]
+            chosen = candidates[Int(choices.draw(below: UInt64(candidateCount)))]
         }
         let job = queues[chosen.queue].heap.remove(at: chosen.heapIndex)
         let work = jobs.work(at: job.slot)
@@ -65,7 +65,7 @@ extension SchedulerCore {
         #endif
     }
 
-    /// Fills ``candidates`` with the jobs the step may run, in queue creation order, then (due
+    /// Fills the first ``candidateCount`` entries of ``candidates`` with the jobs the step may run, in queue creation order, then (due
     /// time, job id), and returns the earliest due time on an unfrozen queue (`Int64.max` if
     /// there is none, and then no candidate): a serial queue offers its front job, a concurrent queue of width `w` its
     /// first `w`, among those due by `max(now, earliest)` (the step's time once the clock has
@@ -73,7 +73,7 @@ extension SchedulerCore {
     /// the first unfrozen queue whose front job is cancelled (see ``firstLiveJob(inQueue:)``).
     /// One pass over the queues, modifying nothing but the scratch buffers.
     mutating func gatherCandidates(now: Int64) -> Int64? {
-        candidates.removeAll(keepingCapacity: true)
+        candidateCount = 0
         var earliest = Int64.max
         // Candidates are the jobs due by `threshold`, which is `max(now, earliest so far)`: it
         // only falls when a queue's front is earlier than every front seen so far and still in
@@ -88,14 +88,14 @@ extension SchedulerCore {
                 earliest = time
                 let lowered = max(now, time)
                 if lowered < threshold {
-                    candidates.removeAll(keepingCapacity: true)
+                    candidateCount = 0
                     threshold = lowered
                 }
             }
             guard time <= threshold else { continue }
             let width = queues[queueIndex].width
             if width == 1 {
-                candidates.append(Candidate(queue: queueIndex, heapIndex: 0))
+                addCandidate(Candidate(queue: queueIndex, heapIndex: 0))
             } else {
                 appendReadyJobs(ofQueue: queueIndex, width: width, now: threshold)
             }
@@ -124,7 +124,7 @@ extension SchedulerCore {
             let job = heap[heapIndex]
             if job.time > now { break }
             if !jobs.isFinished(job.number) {
-                candidates.append(Candidate(queue: queueIndex, heapIndex: heapIndex))
+                addCandidate(Candidate(queue: queueIndex, heapIndex: heapIndex))
                 offered += 1
             }
             let left = 2 * heapIndex + 1

@@ -29,8 +29,13 @@ struct SchedulerCore {
     var queues: [SimulatedQueue] = [SimulatedQueue(label: "main", kind: .serial)]
     /// Closures and finished bits.
     var jobs = JobTable()
-    /// Scratch: the candidates of the current step (reused to avoid allocation).
+    /// Scratch: the candidates of the current step are its first ``candidateCount`` elements
+    /// (reused to avoid allocation; emptied by resetting the count, because
+    /// `removeAll(keepingCapacity:)` went through generic `replaceSubrange` and a uniqueness
+    /// check, twice per step).
     var candidates: [Candidate] = []
+    /// The number of valid elements of ``candidates``.
+    var candidateCount = 0
     /// Scratch: heap positions to visit while collecting a concurrent queue's candidates.
     var frontier: [Int] = []
     /// Jobs not cancelled and not yet run; a live repeating timer counts as one.
@@ -44,6 +49,17 @@ struct SchedulerCore {
     /// Closures of cancelled jobs dropped during an access, for the scheduler to release after
     /// it: releasing one may run a deinit that calls back into the scheduler.
     var dropped: [() -> Void] = []
+
+    /// Appends a candidate to the current step's list.
+    @inline(__always)
+    mutating func addCandidate(_ candidate: Candidate) {
+        if candidateCount < candidates.count {
+            candidates[candidateCount] = candidate
+        } else {
+            candidates.append(candidate)
+        }
+        candidateCount += 1
+    }
 
     /// The array index of a queue, checking that it exists.
     @inline(__always)
