@@ -60,7 +60,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     @exclusivity(unchecked) var session: BackgroundSession?
     @exclusivity(unchecked) var budgetUsed = VirtualDuration.zero
     @exclusivity(unchecked) var suspensionJob: JobID?
-    var observers: [(id: Int, observer: @Sendable (LifecycleEvent) -> Void)] = []
+    /// A struct, not a tuple: a closure inside a tuple is stored in the array at the generic
+    /// abstraction, so every call went through a reabstraction thunk.
+    var observers: [LifecycleObserverEntry] = []
     @exclusivity(unchecked) var nextObserverID = 1
     /// BGTaskScheduler registrations of this process (C1.6: they last for one process).
     var registrations: [TaskRegistration] = []
@@ -109,7 +111,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     ) -> LifecycleObservation {
         let id = nextObserverID
         nextObserverID += 1
-        observers.append((id, observer))
+        observers.append(LifecycleObserverEntry(id: id, observer: observer))
         return LifecycleObservation { [weak self] in
             self?.observers.removeAll { $0.id == id }
         }
@@ -118,8 +120,13 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     /// Delivers a lifecycle notification to every observer, in registration order (B2).
     func deliver(_ event: LifecycleEvent) {
         device.emit(.lifecycle(event))
-        for entry in observers where isAlive {
-            entry.observer(event)
+        // One read of the list (an observer may add or remove observers while it runs; this
+        // delivery still goes to the observers registered when it began), then plain indexing.
+        let current = observers
+        var index = 0
+        while index < current.count, isAlive {
+            current[index].observer(event)
+            index += 1
         }
     }
 
@@ -158,6 +165,12 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
 }
 
 /// A `register(forTaskWithIdentifier:using:launchHandler:)` that succeeded.
+/// A lifecycle observer and the id its ``LifecycleObservation`` removes it by.
+struct LifecycleObserverEntry {
+    let id: Int
+    let observer: @Sendable (LifecycleEvent) -> Void
+}
+
 struct TaskRegistration {
     let identifier: String
     let queue: SimulatedWorkQueue?
