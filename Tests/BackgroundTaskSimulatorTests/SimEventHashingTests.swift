@@ -1,4 +1,5 @@
 @testable import BackgroundTaskSimulator
+import BackgroundTaskKit
 import DeterministicSimulation
 import Testing
 
@@ -20,6 +21,40 @@ import Testing
         #expect(SimEvent.allNames.contains("env.home"))
         #expect(SimEvent.allNames.contains("lifecycle.didEnterBackground"))
         #expect(SimEvent.allNames.contains("task.end"))
+    }
+
+    /// The precomputed name tables feed exactly what hashing the raw value as a string feeds, so
+    /// digests did not change when they replaced it; their indices follow `allCases`.
+    @Test func nameTablesHashLikeTheirStrings() {
+        func table(_ names: StableHashStringTable, _ index: Int) -> UInt64 {
+            var hasher = StableHasher()
+            names.combine(index, into: &hasher)
+            return hasher.finalize()
+        }
+        func string(_ text: String) -> UInt64 {
+            var hasher = StableHasher()
+            hasher.combine(text)
+            return hasher.finalize()
+        }
+        #expect(SimEvent.actionNames.count == EnvironmentAction.allCases.count)
+        for action in EnvironmentAction.allCases {
+            #expect(table(SimEvent.actionNames, action.index) == string(action.rawValue))
+        }
+        #expect(SimEvent.stateNames.count == AppProcessState.allCases.count)
+        for (position, state) in AppProcessState.allCases.enumerated() {
+            #expect(state.hashIndex == position)
+            #expect(table(SimEvent.stateNames, state.hashIndex) == string(state.rawValue))
+        }
+        #expect(SimEvent.lifecycleNames.count == LifecycleEvent.allCases.count)
+        for (position, event) in LifecycleEvent.allCases.enumerated() {
+            #expect(event.hashIndex == position)
+            #expect(table(SimEvent.lifecycleNames, event.hashIndex) == string(event.rawValue))
+        }
+        let edges = ["", "a", "abcdefg", "abcdefgh", "abcdefghi", "é✓ unicode", String(repeating: "x", count: 33)]
+        let edgeTable = StableHashStringTable(edges)
+        for (index, text) in edges.enumerated() {
+            #expect(table(edgeTable, index) == string(text))
+        }
     }
 
     @Test func representativesHashApart() {

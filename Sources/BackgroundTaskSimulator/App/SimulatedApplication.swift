@@ -17,7 +17,20 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     @unchecked Sendable
 {
     // @unchecked: confined to the run's thread (see the type's contract).
-    unowned let device: SimulatedDevice
+    /// The device, which owns this process while it runs. `unowned(unsafe)` (plain `unowned`
+    /// cost a strong retain and release per access, several per event), made safe by
+    /// ``deviceLifetime``: users may keep an application after its run, when the device may be
+    /// gone, so every access goes through ``device``, which traps then instead of following a
+    /// dangling reference.
+    private unowned(unsafe) let unsafeDevice: SimulatedDevice
+    /// Whether ``unsafeDevice`` still exists (held strongly; see ``DeviceLifetime``).
+    private let deviceLifetime: DeviceLifetime
+
+    /// The device; traps if it no longer exists (the same contract as an `unowned` reference).
+    var device: SimulatedDevice {
+        precondition(deviceLifetime.isAlive, "SimulatedApplication used after its SimulatedDevice was deallocated")
+        return unsafeDevice
+    }
     /// The process number in this run, from 1.
     public let process: Int
     // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
@@ -47,7 +60,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     @exclusivity(unchecked) var session: BackgroundSession?
     @exclusivity(unchecked) var budgetUsed = VirtualDuration.zero
     @exclusivity(unchecked) var suspensionJob: JobID?
-    var observers: [(id: Int, observer: @Sendable (LifecycleEvent) -> Void)] = []
+    /// A struct, not a tuple: a closure inside a tuple is stored in the array at the generic
+    /// abstraction, so every call went through a reabstraction thunk.
+    var observers: [LifecycleObserverEntry] = []
     @exclusivity(unchecked) var nextObserverID = 1
     /// BGTaskScheduler registrations of this process (C1.6: they last for one process).
     var registrations: [TaskRegistration] = []
@@ -60,7 +75,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     var context: WorkloadContext?
 
     init(device: SimulatedDevice, process: Int, inBackground: Bool) {
-        self.device = device
+        self.unsafeDevice = device
+        self.deviceLifetime = device.lifetime
         self.process = process
         self.state = .notRunning
         self.backgroundLaunched = inBackground
@@ -95,7 +111,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     ) -> LifecycleObservation {
         let id = nextObserverID
         nextObserverID += 1
-        observers.append((id, observer))
+        observers.append(LifecycleObserverEntry(id: id, observer: observer))
         return LifecycleObservation { [weak self] in
             self?.observers.removeAll { $0.id == id }
         }
@@ -104,8 +120,13 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     /// Delivers a lifecycle notification to every observer, in registration order (B2).
     func deliver(_ event: LifecycleEvent) {
         device.emit(.lifecycle(event))
-        for entry in observers where isAlive {
-            entry.observer(event)
+        // One read of the list (an observer may add or remove observers while it runs; this
+        // delivery still goes to the observers registered when it began), then plain indexing.
+        let current = observers
+        var index = 0
+        while index < current.count, isAlive {
+            current[index].observer(event)
+            index += 1
         }
     }
 
@@ -144,6 +165,12 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
 }
 
 /// A `register(forTaskWithIdentifier:using:launchHandler:)` that succeeded.
+/// A lifecycle observer and the id its ``LifecycleObservation`` removes it by.
+struct LifecycleObserverEntry {
+    let id: Int
+    let observer: @Sendable (LifecycleEvent) -> Void
+}
+
 struct TaskRegistration {
     let identifier: String
     let queue: SimulatedWorkQueue?

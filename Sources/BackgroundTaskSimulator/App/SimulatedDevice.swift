@@ -52,6 +52,10 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Every process of the run, for ``tearDown()``.
     private var processes: [SimulatedApplication] = []
     @exclusivity(unchecked) var nextWorkID = 1
+    /// Cleared when the device is deinitialized; objects that users may keep after a run
+    /// (``SimulatedApplication``, ``WorkItem``) check it before following their
+    /// `unowned(unsafe)` reference to the device (see ``DeviceLifetime``).
+    let lifetime = DeviceLifetime()
 
     public init(profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, choices: ChoiceSource) {
         self.profile = profile
@@ -105,6 +109,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// is already gone.
     ///
     /// Contract: call once, after the run's outcome was taken; the device is unusable after.
+    deinit { lifetime.isAlive = false }
+
     public func tearDown() {
         monitor = nil
         sinks.removeAll()
@@ -136,4 +142,19 @@ public final class SimulatedDevice: @unchecked Sendable {
     func drawBeginFailure() -> Bool {
         choices.bool(probability: environment.faults.beginFailureProbability)
     }
+}
+
+/// Whether a ``SimulatedDevice`` still exists, shared by the device and the public objects that
+/// refer back to it without owning it.
+///
+/// Why: a plain `unowned` reference costs a strong retain and release on every access (several
+/// per event), and `unowned(unsafe)` alone would make a use after the device is gone undefined
+/// behaviour. A ``SimulatedApplication`` or ``WorkItem`` can outlive its device (a user may keep
+/// one after the run), so each holds this token strongly and checks it before following its
+/// `unowned(unsafe)` device reference: a late use traps, as it did with `unowned`, for the price
+/// of a load and a branch. The device clears it in `deinit`, before its memory goes.
+final class DeviceLifetime: @unchecked Sendable {
+    // @unchecked: a run and all its objects are confined to one thread. Unchecked exclusivity:
+    // a plain flag, never modified while it is read.
+    @exclusivity(unchecked) var isAlive = true
 }

@@ -18,16 +18,16 @@ extension SimEvent {
     public func hash(into hasher: inout StableHasher) {
         hasher.combine(UInt64(kindIndex))
         switch self {
-        case .action(let action): hasher.combine(action.rawValue)
+        case .action(let action): Self.actionNames.combine(action.index, into: &hasher)
         case .networkChanged(let available): hasher.combine(available)
         case .backgroundRefreshChanged(let enabled): hasher.combine(enabled)
         case .processLaunched(let process, let inBackground):
             hasher.combine(Int64(process))
             hasher.combine(inBackground)
         case .stateChanged(let from, let to):
-            hasher.combine(from.rawValue)
-            hasher.combine(to.rawValue)
-        case .lifecycle(let event): hasher.combine(event.rawValue)
+            Self.stateNames.combine(from.hashIndex, into: &hasher)
+            Self.stateNames.combine(to.hashIndex, into: &hasher)
+        case .lifecycle(let event): Self.lifecycleNames.combine(event.hashIndex, into: &hasher)
         case .sceneWillConnect, .sceneDidDisconnect: break
         case .terminated(let reason, let open):
             hasher.combine(reason.description)
@@ -35,7 +35,7 @@ extension SimEvent {
         case .taskBegan(let id, let name, let state):
             hasher.combine(Int64(id))
             hasher.combine(name)
-            hasher.combine(state.rawValue)
+            Self.stateNames.combine(state.hashIndex, into: &hasher)
         case .taskBeginDenied(let name): hasher.combine(name)
         case .taskEnded(let id, let name):
             hasher.combine(Int64(id))
@@ -90,6 +90,15 @@ extension SimEvent {
         case .runPhase(let phase): hasher.combine(phase)
         }
     }
+
+    /// The hash words of the enum names events carry, computed once: hashing a name from these
+    /// tables feeds exactly the words `hasher.combine(rawValue)` would (a test checks every case),
+    /// without walking its UTF-8 on every event.
+    static let actionNames = StableHashStringTable(EnvironmentAction.ordered.map(\.rawValue))
+    /// See ``actionNames``; indexed by ``AppProcessState/hashIndex``.
+    static let stateNames = StableHashStringTable(AppProcessState.allCases.map(\.rawValue))
+    /// See ``actionNames``; indexed by ``LifecycleEvent/hashIndex``.
+    static let lifecycleNames = StableHashStringTable(LifecycleEvent.allCases.map(\.rawValue))
 
     private static func combine(_ ids: [Int], into hasher: inout StableHasher) {
         hasher.combine(UInt64(ids.count))
@@ -148,4 +157,33 @@ extension SimEvent {
 
     /// How many values ``kindIndex`` takes.
     static let kindCount = 30
+}
+
+extension AppProcessState {
+    /// The case's position in `allCases` (a switch, not a search): the row of its name in
+    /// ``SimEvent/stateNames``. A test pins it to `allCases`.
+    var hashIndex: Int {
+        switch self {
+        case .notRunning: 0
+        case .inactive: 1
+        case .active: 2
+        case .background: 3
+        case .suspended: 4
+        }
+    }
+}
+
+extension LifecycleEvent {
+    /// The case's position in `allCases` (a switch, not a search): the row of its name in
+    /// ``SimEvent/lifecycleNames``. A test pins it to `allCases`.
+    var hashIndex: Int {
+        switch self {
+        case .didFinishLaunching: 0
+        case .didBecomeActive: 1
+        case .willResignActive: 2
+        case .didEnterBackground: 3
+        case .willEnterForeground: 4
+        case .willTerminate: 5
+        }
+    }
 }

@@ -9,7 +9,12 @@ import DeterministicSimulation
 /// its id.
 final class TaskSchedulerService: @unchecked Sendable {
     // @unchecked: confined to the run's thread.
-    unowned let device: SimulatedDevice
+    /// `unowned(unsafe)` (plain `unowned` cost a strong retain and release per access): the
+    /// device creates this service and is its only owner (``SimulatedBGTask`` and
+    /// ``SimulatedTaskScheduler`` reach it unowned or through the device), and the service is
+    /// internal, so no user can keep it; it runs only from device jobs and calls made while the
+    /// device is alive, and ``SimulatedDevice/tearDown()`` drops every job before the device goes.
+    unowned(unsafe) let device: SimulatedDevice
     // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
     // it spans a call that could reach it again; the dynamic check cost more than the access.
     /// Submitted, not yet launched, in submission order.

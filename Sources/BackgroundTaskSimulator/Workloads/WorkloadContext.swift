@@ -78,12 +78,22 @@ public final class WorkItem: @unchecked Sendable {
     public let id: Int
     public let name: String
     public private(set) var isDone = false
-    private unowned let device: SimulatedDevice
+    /// `unowned(unsafe)`, checked through ``deviceLifetime`` before each use: a user may keep a
+    /// work item after its run, when the device may be gone (see ``DeviceLifetime``).
+    private unowned(unsafe) let unsafeDevice: SimulatedDevice
+    private let deviceLifetime: DeviceLifetime
 
     init(id: Int, name: String, device: SimulatedDevice) {
         self.id = id
         self.name = name
-        self.device = device
+        self.unsafeDevice = device
+        self.deviceLifetime = device.lifetime
+    }
+
+    /// The device; traps if it no longer exists (the same contract as an `unowned` reference).
+    private var device: SimulatedDevice {
+        precondition(deviceLifetime.isAlive, "WorkItem used after its SimulatedDevice was deallocated")
+        return unsafeDevice
     }
 
     /// The work completed.

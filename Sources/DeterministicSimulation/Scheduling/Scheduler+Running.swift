@@ -45,16 +45,19 @@ extension Scheduler {
             releaseDropped()
             next = core.takeNextJob(limit: limit, clock: clock, choices: choices)
         }
-        guard let taken = next else { return false }
+        guard let work = next else { return false }
         if let onJobStart {
+            let taken = core.taken
             onJobStart(
                 JobInfo(
                     job: JobID(rawValue: taken.job.number), queue: QueueID(rawValue: taken.queue),
                     time: VirtualTime(microseconds: taken.startTime), isTimer: taken.isTimer,
                     dueTime: VirtualTime(microseconds: taken.job.time)))
         }
-        taken.work()
-        core.finish(taken)
+        work()
+        core.finish()
+        // A timer cancelled by its own fire left its closure in `dropped`.
+        releaseDropped()
         return true
     }
 

@@ -1,27 +1,31 @@
 extension SchedulerCore {
-    /// Takes the job the next step runs, or `nil` if no job on an unfrozen queue is due by
+    /// Takes the job the next step runs (its closure; its other values go to ``taken``), or `nil` if no job on an unfrozen queue is due by
     /// `limit` (then the clock is untouched). Advances the clock to the earliest due time if no
     /// job is ready, gathers the candidates, draws among them when there is more than one, and
     /// removes the chosen job from its heap. A one-shot job is marked finished here. Also `nil`
     /// when cancelled jobs were dropped on the way (see ``dropped``): release them and call again.
     mutating func takeNextJob(limit: Int64, clock: VirtualClock, choices: ChoiceSource)
-        -> TakenJob?
+        -> (() -> Void)?
     {
         precondition(!isRunningJob, "Scheduler.step called from inside a job: steps do not nest")
-        guard let earliest = earliestEligibleTime(), earliest <= limit else { return nil }
-        // Cancelled jobs were dropped: the caller releases them (their deinits run before the
-        // clock moves, as they did when released here) and asks again.
-        if !dropped.isEmpty { return nil }
+        // Fast path: one read-only pass finds the earliest due time and the candidates together.
+        // It gives up at the first cancelled job at a queue's front; the slow path then drops
+        // every such job (their closures go to `dropped`) and returns `nil`, so the caller
+        // releases them (their deinits run before the clock moves) and asks again.
+        guard let earliest = gatherCandidates(now: clock.now.microseconds) else {
+            _ = earliestEligibleTime()
+            return nil
+        }
+        guard candidateCount != 0, earliest <= limit else { return nil }
         if earliest > clock.now.microseconds {
             clock.advance(to: VirtualTime(microseconds: earliest))
         }
         let now = clock.now.microseconds
-        gatherCandidates(now: now)
         let chosen: Candidate
-        if candidates.count == 1 {
+        if candidateCount == 1 {
             chosen = candidates[0]
         } else {
-            chosen = candidates[Int(choices.draw(below: UInt64(candidates.count)))]
+            chosen = candidates[Int(choices.draw(below: UInt64(candidateCount)))]
         }
         let job = queues[chosen.queue].heap.remove(at: chosen.heapIndex)
         let work = jobs.work(at: job.slot)
@@ -34,19 +38,22 @@ extension SchedulerCore {
         }
         stepsRun += 1
         isRunningJob = true
-        return TakenJob(
-            job: job, queue: chosen.queue, work: work, interval: interval, isTimer: isTimer,
-            startTime: now)
+        taken = TakenJob(
+            job: job, queue: chosen.queue, interval: interval, isTimer: isTimer, startTime: now)
+        return work
     }
 
     /// Ends a step: puts a repeating timer back (due at its start time plus its interval) unless
-    /// it was cancelled meanwhile, in which case its slot is released.
-    mutating func finish(_ taken: TakenJob) {
+    /// it was cancelled meanwhile, in which case its slot is freed and its closure goes to
+    /// ``dropped``, for the scheduler to release outside the access.
+    mutating func finish() {
         isRunningJob = false
         if taken.interval != 0 {
             let job = taken.job
             if jobs.isFinished(job.number) {
-                jobs.release(job.slot)
+                // Cancelled while it ran: its closure may hold the last reference to objects
+                // whose deinits call back into the scheduler, so it goes to `dropped`.
+                if let work = jobs.take(job.slot) { dropped.append(work) }
             } else {
                 let next = Saturating.add(taken.startTime, taken.interval)
                 queues[taken.queue].heap.insert(
@@ -58,22 +65,42 @@ extension SchedulerCore {
         #endif
     }
 
-    /// Fills ``candidates`` with the ready jobs every unfrozen queue offers, in queue creation
-    /// order, then (due time, job id): a serial queue its first ready job, a concurrent queue of
-    /// width `w` its first `w`.
-    mutating func gatherCandidates(now: Int64) {
-        candidates.removeAll(keepingCapacity: true)
+    /// Fills the first ``candidateCount`` entries of ``candidates`` with the jobs the step may run, in queue creation order, then (due
+    /// time, job id), and returns the earliest due time on an unfrozen queue (`Int64.max` if
+    /// there is none, and then no candidate): a serial queue offers its front job, a concurrent queue of width `w` its
+    /// first `w`, among those due by `max(now, earliest)` (the step's time once the clock has
+    /// advanced to the earliest due time). Returns `nil`, leaving ``candidates`` unspecified, at
+    /// the first unfrozen queue whose front job is cancelled (see ``firstLiveJob(inQueue:)``).
+    /// One pass over the queues, modifying nothing but the scratch buffers.
+    mutating func gatherCandidates(now: Int64) -> Int64? {
+        candidateCount = 0
+        var earliest = Int64.max
+        // Candidates are the jobs due by `threshold`, which is `max(now, earliest so far)`: it
+        // only falls when a queue's front is earlier than every front seen so far and still in
+        // the future, and then every candidate gathered so far (due at the old threshold, after
+        // `now`) is too late.
+        var threshold = Int64.max
         for queueIndex in queues.indices where !queues[queueIndex].isFrozen {
-            guard let first = firstLiveJob(inQueue: queueIndex), first.time <= now else {
-                continue
+            guard let first = queues[queueIndex].heap.first else { continue }
+            if jobs.isFinished(first.number) { return nil }
+            let time = first.time
+            if time < earliest {
+                earliest = time
+                let lowered = max(now, time)
+                if lowered < threshold {
+                    candidateCount = 0
+                    threshold = lowered
+                }
             }
+            guard time <= threshold else { continue }
             let width = queues[queueIndex].width
             if width == 1 {
-                candidates.append(Candidate(queue: queueIndex, heapIndex: 0))
+                addCandidate(Candidate(queue: queueIndex, heapIndex: 0))
             } else {
-                appendReadyJobs(ofQueue: queueIndex, width: width, now: now)
+                appendReadyJobs(ofQueue: queueIndex, width: width, now: threshold)
             }
         }
+        return earliest
     }
 
     /// Appends up to `width` ready, live jobs of one queue in (time, id) order, by a best-first
@@ -97,7 +124,7 @@ extension SchedulerCore {
             let job = heap[heapIndex]
             if job.time > now { break }
             if !jobs.isFinished(job.number) {
-                candidates.append(Candidate(queue: queueIndex, heapIndex: heapIndex))
+                addCandidate(Candidate(queue: queueIndex, heapIndex: heapIndex))
                 offered += 1
             }
             let left = 2 * heapIndex + 1

@@ -13,33 +13,53 @@ struct SchedulerCore {
         var heapIndex: Int
     }
 
-    /// A job taken off its queue, ready to run outside any access to the core.
+    /// The job the current step runs, taken off its queue (plain values; its closure is handed
+    /// to the scheduler separately, see ``takeNextJob(limit:clock:choices:)``). Kept in the core
+    /// rather than returned as an `Optional` struct holding the closure: destroying that
+    /// optional went through generic value-witness code on every step.
     struct TakenJob {
-        let job: ScheduledJob
-        let queue: Int
-        let work: () -> Void
-        let interval: Int64
-        let isTimer: Bool
-        let startTime: Int64
+        var job = ScheduledJob(time: 0, number: 0, slot: 0)
+        var queue = 0
+        var interval: Int64 = 0
+        var isTimer = false
+        var startTime: Int64 = 0
     }
 
     /// The queues, by creation index.
     var queues: [SimulatedQueue] = [SimulatedQueue(label: "main", kind: .serial)]
     /// Closures and finished bits.
     var jobs = JobTable()
-    /// Scratch: the candidates of the current step (reused to avoid allocation).
+    /// Scratch: the candidates of the current step are its first ``candidateCount`` elements
+    /// (reused to avoid allocation; emptied by resetting the count, because
+    /// `removeAll(keepingCapacity:)` went through generic `replaceSubrange` and a uniqueness
+    /// check, twice per step).
     var candidates: [Candidate] = []
+    /// The number of valid elements of ``candidates``.
+    var candidateCount = 0
     /// Scratch: heap positions to visit while collecting a concurrent queue's candidates.
     var frontier: [Int] = []
     /// Jobs not cancelled and not yet run; a live repeating timer counts as one.
     var pendingJobCount = 0
     /// Jobs run so far.
     var stepsRun = 0
+    /// The running job, valid while ``isRunningJob``.
+    var taken = TakenJob()
     /// Whether a job is running (steps may not nest).
     var isRunningJob = false
     /// Closures of cancelled jobs dropped during an access, for the scheduler to release after
     /// it: releasing one may run a deinit that calls back into the scheduler.
     var dropped: [() -> Void] = []
+
+    /// Appends a candidate to the current step's list.
+    @inline(__always)
+    mutating func addCandidate(_ candidate: Candidate) {
+        if candidateCount < candidates.count {
+            candidates[candidateCount] = candidate
+        } else {
+            candidates.append(candidate)
+        }
+        candidateCount += 1
+    }
 
     /// The array index of a queue, checking that it exists.
     @inline(__always)
