@@ -57,6 +57,25 @@ import Testing
         }
     }
 
+    /// `contentHash` (precomputed for enum-only events) equals a fresh `hash(into:)`, finalized,
+    /// for every such event and for every representative of the other kinds.
+    @Test func contentHashMatchesAFreshHash() {
+        var events: [SimEvent] = SimEvent.representatives
+        events += EnvironmentAction.allCases.map { .action($0) }
+        events += LifecycleEvent.allCases.map { .lifecycle($0) }
+        for from in AppProcessState.allCases {
+            for to in AppProcessState.allCases { events.append(.stateChanged(from: from, to: to)) }
+        }
+        for flag in [false, true] {
+            events.append(.networkChanged(available: flag))
+            events.append(.backgroundRefreshChanged(enabled: flag))
+        }
+        events += [.sceneWillConnect, .sceneDidDisconnect, .taskEnded(id: 3, name: "upload")]
+        for event in events {
+            #expect(event.contentHash == Self.digest(event), "\(event)")
+        }
+    }
+
     @Test func representativesHashApart() {
         let digests = SimEvent.representatives.map(Self.digest)
         #expect(Set(digests).count == digests.count)

@@ -45,7 +45,7 @@ extension SimulatedApplication {
         let task = openTasks.remove(at: index)
         device.emit(.taskEnded(id: task.id, name: task.name))
         if openTasks.isEmpty {
-            device.checkHeldWork(after: "background task \(task.id) (\(task.name)) ended")
+            device.checkHeldWork(after: HeldWorkReasons.taskEnded(id: task.id, name: task.name))
         }
         evaluateSuspension()
     }

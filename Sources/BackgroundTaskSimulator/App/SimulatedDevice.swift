@@ -128,12 +128,13 @@ public final class SimulatedDevice: @unchecked Sendable {
     // MARK: Facts for the checkers
 
     /// Emits ``SimEvent/nothingHeld(reason:)`` if the app is in the background and nothing holds
-    /// it awake any more.
-    func checkHeldWork(after reason: String) {
+    /// it awake any more. `reason` is built only when the event is emitted (an autoclosure: most
+    /// calls emit nothing, and interpolating it cost more than the rest of the check).
+    func checkHeldWork(after reason: @autoclosure () -> String) {
         guard let live = liveApp, live.state == .background, !live.inDidEnterBackground,
             live.openTasks.isEmpty, live.runningTasks.isEmpty
         else { return }
-        emit(.nothingHeld(reason: reason))
+        emit(.nothingHeld(reason: reason()))
     }
 
     // MARK: Faults

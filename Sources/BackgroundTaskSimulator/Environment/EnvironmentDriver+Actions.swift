@@ -10,9 +10,16 @@ extension EnvironmentDriver {
     /// Fills ``candidates`` with ``possibleActions()`` (no allocation once it has grown).
     func collectPossibleActions() {
         candidates.removeAll(keepingCapacity: true)
-        let app = device.liveApp
+        let device = self.device
         let service = device.taskScheduler
-        switch app?.state ?? .notRunning {
+        // The app is unwrapped once (each `app?.` read cost a retain and a release).
+        guard let app = device.liveApp else {
+            candidates.append(.launch)
+            if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
+            appendDeviceActions(device)
+            return
+        }
+        switch app.state {
         case .notRunning:
             candidates.append(.launch)
             if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
@@ -21,13 +28,13 @@ extension EnvironmentDriver {
             candidates.append(.lock)
             candidates.append(.appSwitcher)
             candidates.append(.incomingCall)
-            if app?.runningTasks.contains(where: { $0.isContinuedProcessing }) == true {
+            if app.runningTasks.contains(where: { $0.isContinuedProcessing }) {
                 candidates.append(.userCancelsContinuedTask)
             }
             // C6.11: a running task (continued processing) may expire in the foreground too.
-            if app?.runningTasks.isEmpty == false { candidates.append(.expireBackgroundTask) }
+            if !app.runningTasks.isEmpty { candidates.append(.expireBackgroundTask) }
         case .inactive:
-            if app?.inAppSwitcher == true {
+            if app.inAppSwitcher {
                 candidates.append(.open)
                 candidates.append(.home)
                 candidates.append(.forceQuit)
@@ -39,11 +46,11 @@ extension EnvironmentDriver {
             candidates.append(.open)
             candidates.append(.forceQuit)
             candidates.append(.memoryPressureKill)
-            if app?.openTasks.isEmpty == false { candidates.append(.earlyExpiry) }
+            if !app.openTasks.isEmpty { candidates.append(.earlyExpiry) }
             if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
-            if app?.runningTasks.isEmpty == false { candidates.append(.expireBackgroundTask) }
-            if app?.sceneConnected == true { candidates.append(.sceneDisconnect) }
-            if app?.runningTasks.contains(where: { $0.isContinuedProcessing }) == true {
+            if !app.runningTasks.isEmpty { candidates.append(.expireBackgroundTask) }
+            if app.sceneConnected { candidates.append(.sceneDisconnect) }
+            if app.runningTasks.contains(where: { $0.isContinuedProcessing }) {
                 candidates.append(.userCancelsContinuedTask)
             }
         case .suspended:
@@ -52,6 +59,13 @@ extension EnvironmentDriver {
             candidates.append(.memoryPressureKill)
             if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
         }
+        appendDeviceActions(device)
+    }
+
+    /// The actions on the device rather than the app (network, Background App Refresh, power),
+    /// appended last.
+    @inline(__always)
+    private func appendDeviceActions(_ device: SimulatedDevice) {
         candidates.append(device.isNetworkAvailable ? .networkDown : .networkUp)
         if device.profile.hasTaskScheduler {
             candidates.append(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)

@@ -187,3 +187,60 @@ extension LifecycleEvent {
         }
     }
 }
+
+extension SimEvent {
+    /// ``hash(into:)`` on a fresh hasher, finalized: looked up in ``ContentHashes`` for the events
+    /// whose payload is only enum cases and Booleans (most of a run's events: actions, state
+    /// changes, lifecycle callbacks), computed otherwise. The tables are filled by calling
+    /// ``hash(into:)`` itself, so the number, and every digest, is the same either way.
+    public var contentHash: UInt64 {
+        switch self {
+        case .action(let action): return Self.contentHashes.actions[action.index]
+        case .stateChanged(let from, let to):
+            return Self.contentHashes.stateChanges[from.hashIndex &* ContentHashes.stateCount &+ to.hashIndex]
+        case .lifecycle(let event): return Self.contentHashes.lifecycle[event.hashIndex]
+        case .networkChanged(let available): return Self.contentHashes.network[available ? 1 : 0]
+        case .backgroundRefreshChanged(let enabled): return Self.contentHashes.refresh[enabled ? 1 : 0]
+        case .sceneWillConnect: return Self.contentHashes.sceneWillConnect
+        case .sceneDidDisconnect: return Self.contentHashes.sceneDidDisconnect
+        default:
+            var hasher = StableHasher()
+            hash(into: &hasher)
+            return hasher.finalize()
+        }
+    }
+
+    /// The content hashes of the payload-free (enum-only) events, computed once per process.
+    static let contentHashes = ContentHashes()
+
+    /// See ``contentHashes``; a test compares every entry with a fresh ``hash(into:)``.
+    struct ContentHashes: Sendable {
+        static let stateCount = AppProcessState.allCases.count
+        let actions: [UInt64]
+        /// Indexed by `from.hashIndex * stateCount + to.hashIndex`.
+        let stateChanges: [UInt64]
+        let lifecycle: [UInt64]
+        /// Indexed by 0 (false) and 1 (true).
+        let network: [UInt64]
+        /// Indexed by 0 (false) and 1 (true).
+        let refresh: [UInt64]
+        let sceneWillConnect: UInt64
+        let sceneDidDisconnect: UInt64
+
+        init() {
+            func hashed(_ event: SimEvent) -> UInt64 {
+                var hasher = StableHasher()
+                event.hash(into: &hasher)
+                return hasher.finalize()
+            }
+            actions = EnvironmentAction.ordered.map { hashed(.action($0)) }
+            let states = AppProcessState.allCases
+            stateChanges = states.flatMap { from in states.map { to in hashed(.stateChanged(from: from, to: to)) } }
+            lifecycle = LifecycleEvent.allCases.map { hashed(.lifecycle($0)) }
+            network = [false, true].map { hashed(.networkChanged(available: $0)) }
+            refresh = [false, true].map { hashed(.backgroundRefreshChanged(enabled: $0)) }
+            sceneWillConnect = hashed(.sceneWillConnect)
+            sceneDidDisconnect = hashed(.sceneDidDisconnect)
+        }
+    }
+}

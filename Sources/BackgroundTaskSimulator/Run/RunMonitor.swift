@@ -42,13 +42,17 @@ final class RunMonitor {
         self.checkers = checkers
         var observers: [Observer] = []
         var kindStarts: [Int] = []
+        // One dynamic cast per checker, not per checker and kind: each cast is a conformance
+        // lookup, and 30 kinds of them per run cost more than a short run's events.
+        let filters: [(any EventFilteringChecker.Type)?] = checkers.map { entry in
+            guard filtersEvents, let filtering = entry.checker as? any EventFilteringChecker else { return nil }
+            return type(of: filtering)
+        }
         for kind in 0..<SimEvent.kindCount {
             kindStarts.append(observers.count)
             let event = SimEvent.representative(ofKind: kind)
             for (index, entry) in checkers.enumerated() {
-                if filtersEvents, let filtering = entry.checker as? any EventFilteringChecker,
-                    !type(of: filtering).observes(event)
-                {
+                if let filter = filters[index], !filter.observes(event) {
                     continue
                 }
                 observers.append(Observer(checker: entry.checker, index: index))

@@ -21,8 +21,13 @@ extension Scheduler {
     @inline(__always)
     func releaseDropped() {
         if core.dropped.isEmpty { return }
-        var closures = core.takeDropped()
-        closures.removeAll()
+        // The core keeps an empty buffer with capacity (the spare) and the dropped closures are
+        // released from the old one, which becomes the next spare: no allocation per drop.
+        var closures: [() -> Void] = []
+        swap(&closures, &spareDropped)
+        swap(&closures, &core.dropped)
+        closures.removeAll(keepingCapacity: true)  // deinits run here, outside any access
+        spareDropped = closures
     }
 
     /// Runs exactly one job due no later than `limit`, choosing among candidates as described on

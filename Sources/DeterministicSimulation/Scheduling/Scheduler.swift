@@ -62,6 +62,11 @@ public final class Scheduler {
     /// inside an access to it (so nothing can reach it again during one), and the dynamic check
     /// cost more than many of the operations it guarded.
     @exclusivity(unchecked) var core = SchedulerCore()
+    /// An empty buffer with capacity, swapped in for the core's ``SchedulerCore/dropped`` when
+    /// its closures are released, so dropping cancelled jobs does not allocate a new list each
+    /// time. Unchecked exclusivity for the same reasons as ``core``; only ``releaseDropped()``
+    /// touches it, and never across a release.
+    @exclusivity(unchecked) var spareDropped: [() -> Void] = []
 
     /// Creates a scheduler with only the main queue.
     ///

@@ -116,12 +116,6 @@ struct SchedulerCore {
         return earliest
     }
 
-    /// Hands over the closures in ``dropped``, to be released outside this access.
-    mutating func takeDropped() -> [() -> Void] {
-        defer { dropped = [] }
-        return dropped
-    }
-
     /// The front job of a queue, after dropping cancelled jobs at the front (their closures go
     /// to ``dropped``).
     mutating func firstLiveJob(inQueue queueIndex: Int) -> ScheduledJob? {

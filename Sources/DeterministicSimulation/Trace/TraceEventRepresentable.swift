@@ -20,6 +20,10 @@
 public protocol TraceEventRepresentable: Sendable {
     /// Feeds the event's content to a stable hasher.
     func hash(into hasher: inout StableHasher)
+    /// The event's content hash on its own: `hash(into:)` on a fresh ``StableHasher``, finalized
+    /// (what ``TraceRecorder`` feeds its digest). The default computes exactly that; an event type
+    /// may return a precomputed value instead, but it must be the same number.
+    var contentHash: UInt64 { get }
     /// A short dotted name, e.g. `"task.begin"`.
     var name: String { get }
     /// The event's details, in a fixed order.
@@ -27,6 +31,14 @@ public protocol TraceEventRepresentable: Sendable {
 }
 
 extension TraceEventRepresentable {
+    /// `hash(into:)` on a fresh hasher, finalized.
+    @inlinable
+    public var contentHash: UInt64 {
+        var hasher = StableHasher()
+        hash(into: &hasher)
+        return hasher.finalize()
+    }
+
     /// The default content hash: ``name``, the number of ``fields``, then each field's key and
     /// tagged value. Allocates the fields array; hand-written hashes avoid that.
     ///

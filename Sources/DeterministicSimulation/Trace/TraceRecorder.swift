@@ -10,7 +10,8 @@
 ///
 /// Contract: the digest depends on every recorded (time, event content) pair and their order,
 /// and nothing else: for each event, the run's ``StableHasher`` is fed the time's microseconds and
-/// then the ``StableHasher`` hash of the event alone (`event.hash(into:)` on a fresh hasher),
+/// then the ``StableHasher`` hash of the event alone (``TraceEventRepresentable/contentHash``:
+/// `event.hash(into:)` on a fresh hasher),
 /// so events are framed unambiguously. ``digest`` of an empty recorder is that of a fresh
 /// hasher. Recording is O(1) amortized plus the event's own hash; no allocation unless entries
 /// are kept. Not thread-safe: one run, one thread.
@@ -56,10 +57,8 @@ public final class TraceRecorder<Event: TraceEventRepresentable> {
     ///   - time: when; usually the clock's `now`.
     @inlinable
     public func record(_ event: Event, at time: VirtualTime) {
-        var eventHasher = StableHasher()
-        event.hash(into: &eventHasher)
         hasher.combine(time.microseconds)
-        hasher.combine(eventHasher.finalize())
+        hasher.combine(event.contentHash)
         storedCount += 1
         if keepsEntries {
             storedEntries.append(TraceEntry(time: time, event: event))
