@@ -4,72 +4,80 @@ extension EnvironmentDriver {
     /// The actions that make sense in the app's current state, in declaration order.
     func possibleActions() -> [EnvironmentAction] {
         collectPossibleActions()
-        return candidates
+        return Array(UnsafeBufferPointer(start: candidates, count: candidateCount))
     }
 
-    /// Fills ``candidates`` with ``possibleActions()`` (no allocation once it has grown).
+    /// Fills the first ``candidateCount`` elements of ``candidates`` with ``possibleActions()``
+    /// (fixed scratch: emptied by resetting the count, never allocates).
     func collectPossibleActions() {
-        candidates.removeAll(keepingCapacity: true)
+        candidateCount = 0
         let device = self.device
         let service = device.taskScheduler
         // The app is unwrapped once (each `app?.` read cost a retain and a release).
         guard let app = device.liveApp else {
-            candidates.append(.launch)
-            if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
+            addCandidate(.launch)
+            if service.hasEligibleRequest() { addCandidate(.launchBackgroundTask) }
             appendDeviceActions(device)
             return
         }
         switch app.state {
         case .notRunning:
-            candidates.append(.launch)
-            if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
+            addCandidate(.launch)
+            if service.hasEligibleRequest() { addCandidate(.launchBackgroundTask) }
         case .active:
-            candidates.append(.home)
-            candidates.append(.lock)
-            candidates.append(.appSwitcher)
-            candidates.append(.incomingCall)
+            addCandidate(.home)
+            addCandidate(.lock)
+            addCandidate(.appSwitcher)
+            addCandidate(.incomingCall)
             if app.runningTasks.contains(where: { $0.isContinuedProcessing }) {
-                candidates.append(.userCancelsContinuedTask)
+                addCandidate(.userCancelsContinuedTask)
             }
             // C6.11: a running task (continued processing) may expire in the foreground too.
-            if !app.runningTasks.isEmpty { candidates.append(.expireBackgroundTask) }
+            if !app.runningTasks.isEmpty { addCandidate(.expireBackgroundTask) }
         case .inactive:
             if app.inAppSwitcher {
-                candidates.append(.open)
-                candidates.append(.home)
-                candidates.append(.forceQuit)
+                addCandidate(.open)
+                addCandidate(.home)
+                addCandidate(.forceQuit)
             } else {
-                candidates.append(.endCall)
-                candidates.append(.home)
+                addCandidate(.endCall)
+                addCandidate(.home)
             }
         case .background:
-            candidates.append(.open)
-            candidates.append(.forceQuit)
-            candidates.append(.memoryPressureKill)
-            if !app.openTasks.isEmpty { candidates.append(.earlyExpiry) }
-            if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
-            if !app.runningTasks.isEmpty { candidates.append(.expireBackgroundTask) }
-            if app.sceneConnected { candidates.append(.sceneDisconnect) }
+            addCandidate(.open)
+            addCandidate(.forceQuit)
+            addCandidate(.memoryPressureKill)
+            if !app.openTasks.isEmpty { addCandidate(.earlyExpiry) }
+            if service.hasEligibleRequest() { addCandidate(.launchBackgroundTask) }
+            if !app.runningTasks.isEmpty { addCandidate(.expireBackgroundTask) }
+            if app.sceneConnected { addCandidate(.sceneDisconnect) }
             if app.runningTasks.contains(where: { $0.isContinuedProcessing }) {
-                candidates.append(.userCancelsContinuedTask)
+                addCandidate(.userCancelsContinuedTask)
             }
         case .suspended:
-            candidates.append(.open)
-            candidates.append(.forceQuit)
-            candidates.append(.memoryPressureKill)
-            if service.hasEligibleRequest() { candidates.append(.launchBackgroundTask) }
+            addCandidate(.open)
+            addCandidate(.forceQuit)
+            addCandidate(.memoryPressureKill)
+            if service.hasEligibleRequest() { addCandidate(.launchBackgroundTask) }
         }
         appendDeviceActions(device)
+    }
+
+    /// Appends a possible action to the current draw's scratch.
+    @inline(__always)
+    private func addCandidate(_ action: EnvironmentAction) {
+        candidates[candidateCount] = action
+        candidateCount &+= 1
     }
 
     /// The actions on the device rather than the app (network, Background App Refresh, power),
     /// appended last.
     @inline(__always)
     private func appendDeviceActions(_ device: SimulatedDevice) {
-        candidates.append(device.isNetworkAvailable ? .networkDown : .networkUp)
+        addCandidate(device.isNetworkAvailable ? .networkDown : .networkUp)
         if device.profile.hasTaskScheduler {
-            candidates.append(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)
-            candidates.append(device.isOnExternalPower ? .powerDisconnected : .powerConnected)  // C3.3
+            addCandidate(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)
+            addCandidate(device.isOnExternalPower ? .powerDisconnected : .powerConnected)  // C3.3
         }
     }
 

@@ -27,10 +27,13 @@ final class EnvironmentDriver {
     // Unchecked exclusivity: the driver is confined to the run's thread, and no access to these
     // spans a call that could reach them again.
     @exclusivity(unchecked) private var tick: JobID?
-    /// Scratch for one draw (reused, so a draw allocates nothing): the possible actions and
-    /// their weights.
-    @exclusivity(unchecked) var candidates: [EnvironmentAction] = []
-    @exclusivity(unchecked) private var candidateWeights: [UInt64] = []
+    /// Scratch for one draw, owned by the driver (allocated once, freed in `deinit`; a draw
+    /// allocates nothing and checks no uniqueness): the possible actions, the first
+    /// ``candidateCount`` of ``candidates``, and their weights. One slot per action is enough,
+    /// since each action is possible at most once per draw.
+    let candidates: UnsafeMutablePointer<EnvironmentAction>
+    private let candidateWeights: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) var candidateCount = 0
 
     init(device: SimulatedDevice, horizon: VirtualTime) {
         self.device = device
@@ -41,6 +44,16 @@ final class EnvironmentDriver {
         self.gaps = device.environment.gaps
         let weights = device.environment.weights
         self.weightTable = EnvironmentAction.allCases.map { UInt64((weights[$0] * 1_000).rounded()) }
+        let slots = EnvironmentAction.allCases.count
+        self.candidates = .allocate(capacity: slots)
+        self.candidates.initialize(repeating: .launch, count: slots)
+        self.candidateWeights = .allocate(capacity: slots)
+        self.candidateWeights.initialize(repeating: 0, count: slots)
+    }
+
+    deinit {
+        candidates.deallocate()  // trivial elements: nothing to deinitialize
+        candidateWeights.deallocate()
     }
 
     /// Launches the first process at time zero and starts drawing actions.
@@ -88,14 +101,14 @@ final class EnvironmentDriver {
     /// nothing) when none is possible or every possible one has weight 0.
     private func drawAction() -> EnvironmentAction? {
         collectPossibleActions()
-        candidateWeights.removeAll(keepingCapacity: true)
+        let count = candidateCount
         var anyWeight = false
-        for action in candidates {
-            let weight = weightTable[action.index]
-            candidateWeights.append(weight)
+        for position in 0..<count {
+            let weight = weightTable[candidates[position].index]
+            candidateWeights[position] = weight
             if weight > 0 { anyWeight = true }
         }
-        guard !candidates.isEmpty, anyWeight else { return nil }
-        return candidates[choices.index(weights: candidateWeights)]
+        guard count > 0, anyWeight else { return nil }
+        return candidates[choices.index(weights: UnsafeBufferPointer(start: candidateWeights, count: count))]
     }
 }

@@ -65,6 +65,12 @@ extension ChoiceSource {
     /// - Parameter weights: relative weights, one per outcome.
     /// - Complexity: O(weights.count), no allocation beyond the recording's growth.
     public func index(weights: [UInt64]) -> Int {
+        weights.withUnsafeBufferPointer { index(weights: $0) }
+    }
+
+    /// ``index(weights:)`` over a buffer the caller owns (a draw from fixed scratch, without an
+    /// array of the exact length): same contract, same draws, same recorded values.
+    package func index(weights: UnsafeBufferPointer<UInt64>) -> Int {
         var total: UInt64 = 0
         var firstNonzero = -1
         var nonzeroCount = 0
@@ -113,7 +119,7 @@ extension ChoiceSource {
     }
 
     /// The first index whose saturating running total of weights exceeds `sample`.
-    private static func weightedIndex(_ weights: [UInt64], sample: UInt64) -> Int {
+    private static func weightedIndex(_ weights: UnsafeBufferPointer<UInt64>, sample: UInt64) -> Int {
         var running: UInt64 = 0
         var last = 0
         for (index, weight) in weights.enumerated() where weight > 0 {
