@@ -8,25 +8,53 @@ final class CoverageCounter {
     private static let states = AppProcessState.allCases
     private static let actions = EnvironmentAction.allCases
     private static let lifecycles = LifecycleEvent.allCases
-    // Unchecked exclusivity: plain counters of a run confined to one thread, bumped per event.
-    @exclusivity(unchecked) private var stateCounts = [Int](repeating: 0, count: states.count)
-    @exclusivity(unchecked) private var transitionCounts = [Int](repeating: 0, count: states.count * states.count)
-    @exclusivity(unchecked) private var actionCounts = [Int](repeating: 0, count: actions.count)
-    @exclusivity(unchecked) private var eventCounts = [Int](repeating: 0, count: slotNames.count)
+    /// All counters of a run in one flat buffer owned by the counter (allocated once, freed in
+    /// `deinit`): states, then transitions (from * states + to), then actions, then event slots.
+    /// A bump is a load and a store: no array uniqueness or bounds checks per event (the
+    /// indices come from exhaustive switches over fixed enums). The four sections' starts are
+    /// kept as pointers, so the hot path reads no lazily initialized statics.
+    private let stateCounts: UnsafeMutablePointer<Int>
+    private let transitionCounts: UnsafeMutablePointer<Int>
+    private let actionCounts: UnsafeMutablePointer<Int>
+    private let eventCounts: UnsafeMutablePointer<Int>
+    /// The event slots' lifecycle and other sections (see ``slot(of:)``).
+    private let lifecycleEventCounts: UnsafeMutablePointer<Int>
+    private let otherEventCounts: UnsafeMutablePointer<Int>
+    private let stateCount: Int
+
+    init() {
+        let stateCount = Self.states.count
+        let total = stateCount + stateCount * stateCount + Self.actions.count + Self.slotNames.count
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: total)
+        counts.initialize(repeating: 0, count: total)
+        self.stateCount = stateCount
+        stateCounts = counts
+        transitionCounts = counts + stateCount
+        actionCounts = transitionCounts + stateCount * stateCount
+        eventCounts = actionCounts + Self.actions.count
+        lifecycleEventCounts = eventCounts + Self.lifecycleBase
+        otherEventCounts = eventCounts + Self.otherBase
+    }
+
+    deinit { stateCounts.deallocate() }  // plain integers: nothing to deinitialize
 
     func observe(_ event: SimEvent) {
         switch event {
         case .stateChanged(let from, let to):
             let fromIndex = from.ordinal
             let toIndex = to.ordinal
-            stateCounts[toIndex] += 1
-            transitionCounts[fromIndex * Self.states.count + toIndex] += 1
-        case .action(let action):
-            actionCounts[action.index] += 1
+            stateCounts[toIndex] &+= 1
+            transitionCounts[fromIndex &* stateCount &+ toIndex] &+= 1
+            otherEventCounts[event.kindIndex] &+= 1
+        case .action(let action):  // its slot is actionBase (0) + index, as in slot(of:)
+            let index = action.index
+            actionCounts[index] &+= 1
+            eventCounts[index] &+= 1
+        case .lifecycle(let lifecycle):
+            lifecycleEventCounts[lifecycle.ordinal] &+= 1
         default:
-            break
+            otherEventCounts[event.kindIndex] &+= 1
         }
-        eventCounts[Self.slot(of: event)] += 1
     }
 
     /// Event slots: one per action, one per lifecycle event, one per other case. The hot path
