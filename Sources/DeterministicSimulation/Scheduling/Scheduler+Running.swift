@@ -23,7 +23,7 @@ extension Scheduler {
         if core.dropped.isEmpty { return }
         // The core keeps an empty buffer with capacity (the spare) and the dropped closures are
         // released from the old one, which becomes the next spare: no allocation per drop.
-        var closures: [() -> Void] = []
+        var closures: [DroppedWork] = []
         swap(&closures, &spareDropped)
         swap(&closures, &core.dropped)
         closures.removeAll(keepingCapacity: true)  // deinits run here, outside any access

@@ -66,7 +66,7 @@ public final class Scheduler {
     /// its closures are released, so dropping cancelled jobs does not allocate a new list each
     /// time. Unchecked exclusivity for the same reasons as ``core``; only ``releaseDropped()``
     /// touches it, and never across a release.
-    @exclusivity(unchecked) var spareDropped: [() -> Void] = []
+    @exclusivity(unchecked) var spareDropped: [DroppedWork] = []
 
     /// Creates a scheduler with only the main queue.
     ///

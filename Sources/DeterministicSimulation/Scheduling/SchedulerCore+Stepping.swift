@@ -53,7 +53,7 @@ extension SchedulerCore {
             if jobs.isFinished(job.number) {
                 // Cancelled while it ran: its closure may hold the last reference to objects
                 // whose deinits call back into the scheduler, so it goes to `dropped`.
-                if let work = jobs.take(job.slot) { dropped.append(work) }
+                if let work = jobs.take(job.slot) { dropped.append(DroppedWork(work: work)) }
             } else {
                 let next = Saturating.add(taken.startTime, taken.interval)
                 queues[taken.queue].heap.insert(

@@ -48,7 +48,7 @@ struct SchedulerCore {
     var isRunningJob = false
     /// Closures of cancelled jobs dropped during an access, for the scheduler to release after
     /// it: releasing one may run a deinit that calls back into the scheduler.
-    var dropped: [() -> Void] = []
+    var dropped: [DroppedWork] = []
 
     /// Appends a candidate to the current step's list.
     @inline(__always)
@@ -122,8 +122,15 @@ struct SchedulerCore {
         while let first = queues[queueIndex].heap.first {
             if !jobs.isFinished(first.number) { return first }
             _ = queues[queueIndex].heap.removeFirst()
-            if let work = jobs.take(first.slot) { dropped.append(work) }
+            if let work = jobs.take(first.slot) { dropped.append(DroppedWork(work: work)) }
         }
         return nil
     }
+}
+
+/// A dropped job's closure, wrapped so that arrays store it as the struct's concrete field: a
+/// bare `() -> Void` array element is stored in its generic (most abstract) form, so each append
+/// allocated a reabstraction thunk context (and each release freed it).
+struct DroppedWork {
+    let work: () -> Void
 }
