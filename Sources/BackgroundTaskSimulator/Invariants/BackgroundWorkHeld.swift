@@ -14,7 +14,7 @@ final class BackgroundWorkHeld: EventFilteringChecker {
         case .workStarted(let id, let name):
             inFlight.append((id, name, time))
         case .workFinished(let id, _, _):
-            inFlight.removeAll { $0.id == id }
+            inFlight.removeEach { $0.id == id }
         case .terminated, .processLaunched:
             inFlight = []
         case .nothingHeld(let reason):

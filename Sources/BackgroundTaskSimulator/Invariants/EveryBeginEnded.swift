@@ -17,7 +17,7 @@ final class EveryBeginEnded: EventFilteringChecker {
         case .taskBegan(let id, let name, _):
             open.append((id, name, time))
         case .taskEnded(let id, _):
-            open.removeAll { $0.id == id }
+            open.removeEach { $0.id == id }
         case .terminated(let reason, _):
             defer { open = [] }
             guard reason.isPreventable, !open.isEmpty else { return nil }

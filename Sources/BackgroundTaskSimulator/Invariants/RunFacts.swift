@@ -27,7 +27,7 @@ public final class RunFacts {
         case .taskBegan(let id, let name, _):
             openTasks.append((id, name, time))
         case .taskEnded(let id, _):
-            openTasks.removeAll { $0.id == id }
+            openTasks.removeEach { $0.id == id }
         case .terminated:
             openTasks = []
         default:
