@@ -8,7 +8,7 @@ import Testing
 @Suite struct HotPathIndexTests {
     @Test("each environment action's index is its position in allCases")
     func actionIndexIsDeclarationOrder() {
-        #expect(EnvironmentAction.allCases.map(\.index) == Array(EnvironmentAction.allCases.indices))
+        #expect(EnvironmentAction.allCases.map(\.ordinal) == Array(EnvironmentAction.allCases.indices))
     }
 
     @Test("each app state's ordinal is its position in allCases")

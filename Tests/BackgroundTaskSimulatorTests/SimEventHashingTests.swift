@@ -38,17 +38,17 @@ import Testing
         }
         #expect(SimEvent.actionNames.count == EnvironmentAction.allCases.count)
         for action in EnvironmentAction.allCases {
-            #expect(table(SimEvent.actionNames, action.index) == string(action.rawValue))
+            #expect(table(SimEvent.actionNames, action.ordinal) == string(action.rawValue))
         }
         #expect(SimEvent.stateNames.count == AppProcessState.allCases.count)
         for (position, state) in AppProcessState.allCases.enumerated() {
-            #expect(state.hashIndex == position)
-            #expect(table(SimEvent.stateNames, state.hashIndex) == string(state.rawValue))
+            #expect(state.ordinal == position)
+            #expect(table(SimEvent.stateNames, state.ordinal) == string(state.rawValue))
         }
         #expect(SimEvent.lifecycleNames.count == LifecycleEvent.allCases.count)
         for (position, event) in LifecycleEvent.allCases.enumerated() {
-            #expect(event.hashIndex == position)
-            #expect(table(SimEvent.lifecycleNames, event.hashIndex) == string(event.rawValue))
+            #expect(event.ordinal == position)
+            #expect(table(SimEvent.lifecycleNames, event.ordinal) == string(event.rawValue))
         }
         let edges = ["", "a", "abcdefg", "abcdefgh", "abcdefghi", "é✓ unicode", String(repeating: "x", count: 33)]
         let edgeTable = StableHashStringTable(edges)

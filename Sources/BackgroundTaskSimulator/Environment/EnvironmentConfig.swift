@@ -78,8 +78,8 @@ public struct ActionWeights: Sendable, Equatable {
 
     /// The weight of `action`.
     public subscript(action: EnvironmentAction) -> Double {
-        get { values[action.index] }
-        set { values[action.index] = max(0, newValue) }
+        get { values[action.ordinal] }
+        set { values[action.ordinal] = max(0, newValue) }
     }
 
     /// A mix that reaches every state and transition: user actions dominate, system faults are

@@ -104,7 +104,7 @@ final class EnvironmentDriver {
         let count = candidateCount
         var anyWeight = false
         for position in 0..<count {
-            let weight = weightTable[candidates[position].index]
+            let weight = weightTable[candidates[position].ordinal]
             candidateWeights[position] = weight
             if weight > 0 { anyWeight = true }
         }

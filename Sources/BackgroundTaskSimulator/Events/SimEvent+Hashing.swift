@@ -18,16 +18,16 @@ extension SimEvent {
     public func hash(into hasher: inout StableHasher) {
         hasher.combine(UInt64(kindIndex))
         switch self {
-        case .action(let action): Self.actionNames.combine(action.index, into: &hasher)
+        case .action(let action): Self.actionNames.combine(action.ordinal, into: &hasher)
         case .networkChanged(let available): hasher.combine(available)
         case .backgroundRefreshChanged(let enabled): hasher.combine(enabled)
         case .processLaunched(let process, let inBackground):
             hasher.combine(Int64(process))
             hasher.combine(inBackground)
         case .stateChanged(let from, let to):
-            Self.stateNames.combine(from.hashIndex, into: &hasher)
-            Self.stateNames.combine(to.hashIndex, into: &hasher)
-        case .lifecycle(let event): Self.lifecycleNames.combine(event.hashIndex, into: &hasher)
+            Self.stateNames.combine(from.ordinal, into: &hasher)
+            Self.stateNames.combine(to.ordinal, into: &hasher)
+        case .lifecycle(let event): Self.lifecycleNames.combine(event.ordinal, into: &hasher)
         case .sceneWillConnect, .sceneDidDisconnect: break
         case .terminated(let reason, let open):
             hasher.combine(reason.description)
@@ -35,7 +35,7 @@ extension SimEvent {
         case .taskBegan(let id, let name, let state):
             hasher.combine(Int64(id))
             hasher.combine(name)
-            Self.stateNames.combine(state.hashIndex, into: &hasher)
+            Self.stateNames.combine(state.ordinal, into: &hasher)
         case .taskBeginDenied(let name): hasher.combine(name)
         case .taskEnded(let id, let name):
             hasher.combine(Int64(id))
@@ -95,9 +95,9 @@ extension SimEvent {
     /// tables feeds exactly the words `hasher.combine(rawValue)` would (a test checks every case),
     /// without walking its UTF-8 on every event.
     static let actionNames = StableHashStringTable(EnvironmentAction.ordered.map(\.rawValue))
-    /// See ``actionNames``; indexed by ``AppProcessState/hashIndex``.
+    /// See ``actionNames``; indexed by ``AppProcessState/ordinal``.
     static let stateNames = StableHashStringTable(AppProcessState.allCases.map(\.rawValue))
-    /// See ``actionNames``; indexed by ``LifecycleEvent/hashIndex``.
+    /// See ``actionNames``; indexed by ``LifecycleEvent/ordinal``.
     static let lifecycleNames = StableHashStringTable(LifecycleEvent.allCases.map(\.rawValue))
 
     private static func combine(_ ids: [Int], into hasher: inout StableHasher) {
@@ -159,35 +159,6 @@ extension SimEvent {
     static let kindCount = 30
 }
 
-extension AppProcessState {
-    /// The case's position in `allCases` (a switch, not a search): the row of its name in
-    /// ``SimEvent/stateNames``. A test pins it to `allCases`.
-    var hashIndex: Int {
-        switch self {
-        case .notRunning: 0
-        case .inactive: 1
-        case .active: 2
-        case .background: 3
-        case .suspended: 4
-        }
-    }
-}
-
-extension LifecycleEvent {
-    /// The case's position in `allCases` (a switch, not a search): the row of its name in
-    /// ``SimEvent/lifecycleNames``. A test pins it to `allCases`.
-    var hashIndex: Int {
-        switch self {
-        case .didFinishLaunching: 0
-        case .didBecomeActive: 1
-        case .willResignActive: 2
-        case .didEnterBackground: 3
-        case .willEnterForeground: 4
-        case .willTerminate: 5
-        }
-    }
-}
-
 extension SimEvent {
     /// ``hash(into:)`` on a fresh hasher, finalized: looked up in ``ContentHashes`` for the events
     /// whose payload is only enum cases and Booleans (most of a run's events: actions, state
@@ -195,10 +166,10 @@ extension SimEvent {
     /// ``hash(into:)`` itself, so the number, and every digest, is the same either way.
     public var contentHash: UInt64 {
         switch self {
-        case .action(let action): return Self.contentHashes.actions[action.index]
+        case .action(let action): return Self.contentHashes.actions[action.ordinal]
         case .stateChanged(let from, let to):
-            return Self.contentHashes.stateChanges[from.hashIndex &* ContentHashes.stateCount &+ to.hashIndex]
-        case .lifecycle(let event): return Self.contentHashes.lifecycle[event.hashIndex]
+            return Self.contentHashes.stateChanges[from.ordinal &* ContentHashes.stateCount &+ to.ordinal]
+        case .lifecycle(let event): return Self.contentHashes.lifecycle[event.ordinal]
         case .networkChanged(let available): return Self.contentHashes.network[available ? 1 : 0]
         case .backgroundRefreshChanged(let enabled): return Self.contentHashes.refresh[enabled ? 1 : 0]
         case .sceneWillConnect: return Self.contentHashes.sceneWillConnect
@@ -217,7 +188,7 @@ extension SimEvent {
     struct ContentHashes: Sendable {
         static let stateCount = AppProcessState.allCases.count
         let actions: [UInt64]
-        /// Indexed by `from.hashIndex * stateCount + to.hashIndex`.
+        /// Indexed by `from.ordinal * stateCount + to.ordinal`.
         let stateChanges: [UInt64]
         let lifecycle: [UInt64]
         /// Indexed by 0 (false) and 1 (true).

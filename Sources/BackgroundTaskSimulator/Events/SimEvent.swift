@@ -82,32 +82,4 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
 
     /// The actions in declaration order, computed once (`allCases` builds a new array per call).
     static let ordered = allCases
-
-    /// The action's position in declaration order: an array index for per-action tables. A
-    /// switch, not a search of ``ordered`` (the hot path counts and weighs actions by it); a test
-    /// pins it to `allCases`.
-    var index: Int {
-        switch self {
-        case .launch: 0
-        case .open: 1
-        case .home: 2
-        case .lock: 3
-        case .appSwitcher: 4
-        case .forceQuit: 5
-        case .incomingCall: 6
-        case .endCall: 7
-        case .memoryPressureKill: 8
-        case .earlyExpiry: 9
-        case .backgroundRefreshOff: 10
-        case .backgroundRefreshOn: 11
-        case .networkDown: 12
-        case .networkUp: 13
-        case .launchBackgroundTask: 14
-        case .expireBackgroundTask: 15
-        case .sceneDisconnect: 16
-        case .userCancelsContinuedTask: 17
-        case .powerConnected: 18
-        case .powerDisconnected: 19
-        }
-    }
 }

@@ -47,7 +47,7 @@ final class CoverageCounter {
             transitionCounts[fromIndex &* stateCount &+ toIndex] &+= 1
             otherEventCounts[event.kindIndex] &+= 1
         case .action(let action):  // its slot is actionBase (0) + index, as in slot(of:)
-            let index = action.index
+            let index = action.ordinal
             actionCounts[index] &+= 1
             eventCounts[index] &+= 1
         case .lifecycle(let lifecycle):
@@ -65,7 +65,7 @@ final class CoverageCounter {
 
     private static func slot(of event: SimEvent) -> Int {
         switch event {
-        case .action(let action): actionBase + action.index
+        case .action(let action): actionBase + action.ordinal
         case .lifecycle(let lifecycle): lifecycleBase + lifecycle.ordinal
         default: otherBase + event.kindIndex
         }
@@ -133,45 +133,5 @@ final class CoverageCounter {
             coverage.add(count: count, at: feed.position)
         }
         return coverage
-    }
-}
-
-extension AppProcessState {
-    /// The state's position in declaration order (an array index; no search, no string compare).
-    var ordinal: Int {
-        switch self {
-        case .notRunning: 0
-        case .inactive: 1
-        case .active: 2
-        case .background: 3
-        case .suspended: 4
-        }
-    }
-}
-
-extension LifecycleEvent {
-    /// The event's position in declaration order (an array index; no search, no string compare).
-    var ordinal: Int {
-        switch self {
-        case .didFinishLaunching: 0
-        case .didBecomeActive: 1
-        case .willResignActive: 2
-        case .didEnterBackground: 3
-        case .willEnterForeground: 4
-        case .willTerminate: 5
-        }
-    }
-}
-
-extension EnvironmentAction {
-    /// Whether the action is a system fault rather than a user action.
-    public var isFault: Bool {
-        switch self {
-        case .memoryPressureKill, .earlyExpiry, .backgroundRefreshOff, .networkDown, .expireBackgroundTask,
-             .sceneDisconnect, .userCancelsContinuedTask, .forceQuit:
-            true
-        default:
-            false
-        }
     }
 }
