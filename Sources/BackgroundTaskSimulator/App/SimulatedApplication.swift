@@ -60,19 +60,17 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     @exclusivity(unchecked) var session: BackgroundSession?
     @exclusivity(unchecked) var budgetUsed = VirtualDuration.zero
     @exclusivity(unchecked) var suspensionJob: JobID?
-    /// A struct, not a tuple: a closure inside a tuple is stored in the array at the generic
-    /// abstraction, so every call went through a reabstraction thunk.
-    var observers: [LifecycleObserverEntry] = []
-    @exclusivity(unchecked) var nextObserverID = 1
+    /// Lifecycle observers; observations refer to this list weakly, never to the process.
+    let observers = LifecycleObserverList()
     /// BGTaskScheduler registrations of this process (C1.6: they last for one process).
-    var registrations: [TaskRegistration] = []
+    @exclusivity(unchecked) var registrations: [TaskRegistration] = []
     /// Launch handlers waiting for launch to finish before they are called.
-    var launchesAfterStartup: [PendingLaunch] = []
+    @exclusivity(unchecked) var launchesAfterStartup: [PendingLaunch] = []
     /// BGTasks of this process that have not completed.
-    var runningTasks: [SimulatedBGTask] = []
+    @exclusivity(unchecked) var runningTasks: [SimulatedBGTask] = []
     /// The client code's instance for this process.
-    var workload: (any Workload)?
-    var context: WorkloadContext?
+    @exclusivity(unchecked) var workload: (any Workload)?
+    @exclusivity(unchecked) var context: WorkloadContext?
 
     init(device: SimulatedDevice, process: Int, inBackground: Bool) {
         self.unsafeDevice = device
@@ -109,12 +107,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     public func addLifecycleObserver(
         _ observer: @escaping @Sendable (LifecycleEvent) -> Void
     ) -> LifecycleObservation {
-        let id = nextObserverID
-        nextObserverID += 1
-        observers.append(LifecycleObserverEntry(id: id, observer: observer))
-        return LifecycleObservation { [weak self] in
-            self?.observers.removeAll { $0.id == id }
-        }
+        let id = observers.add(observer)
+        return LifecycleObservation { [weak observers] in observers?.remove(id) }
     }
 
     /// Delivers a lifecycle notification to every observer, in registration order (B2).
@@ -122,7 +116,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         device.emit(.lifecycle(event))
         // One read of the list (an observer may add or remove observers while it runs; this
         // delivery still goes to the observers registered when it began), then plain indexing.
-        let current = observers
+        let current = observers.snapshot
         var index = 0
         while index < current.count, isAlive {
             current[index].observer(event)
@@ -144,10 +138,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     func tearDown() {
         isAlive = false
         let released: (Any?, Any?, Any, Any, Any, Any, Any) = (
-            workload, context, observers, registrations, openTasks, runningTasks, launchesAfterStartup)
+            workload, context, observers.removeAll(), registrations, openTasks, runningTasks, launchesAfterStartup)
         workload = nil
         context = nil
-        observers = []
         registrations = []
         openTasks = []
         runningTasks = []
@@ -165,12 +158,6 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
 }
 
 /// A `register(forTaskWithIdentifier:using:launchHandler:)` that succeeded.
-/// A lifecycle observer and the id its ``LifecycleObservation`` removes it by.
-struct LifecycleObserverEntry {
-    let id: Int
-    let observer: @Sendable (LifecycleEvent) -> Void
-}
-
 struct TaskRegistration {
     let identifier: String
     let queue: SimulatedWorkQueue?

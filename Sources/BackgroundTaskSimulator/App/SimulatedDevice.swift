@@ -47,7 +47,19 @@ public final class SimulatedDevice: @unchecked Sendable {
     @exclusivity(unchecked) private var madeTaskScheduler: TaskSchedulerService?
     /// The run's own observer (trace, facts, coverage, checkers): called directly, before the
     /// sinks, because every event of every run passes through it.
-    @exclusivity(unchecked) var monitor: RunMonitor?
+    var monitor: RunMonitor? {
+        get { heldMonitor }
+        set {
+            heldMonitor = newValue
+            unsafeMonitor = newValue
+        }
+    }
+    /// Keeps ``monitor`` alive.
+    @exclusivity(unchecked) private var heldMonitor: RunMonitor?
+    /// The same monitor, unretained, for ``emit(_:)``: following a strong optional cost a retain
+    /// and a release per event. Safe because ``heldMonitor`` holds it whenever this is set, and
+    /// a run's monitor is only replaced between events.
+    @exclusivity(unchecked) private unowned(unsafe) var unsafeMonitor: RunMonitor?
     @exclusivity(unchecked) private var sinks: [(SimEvent, VirtualTime) -> Void] = []
     /// Every process of the run, for ``tearDown()``.
     private var processes: [SimulatedApplication] = []
@@ -81,7 +93,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Records `event` at the current virtual time.
     public func emit(_ event: SimEvent) {
         let time = scheduler.now
-        monitor?.observe(event, at: time)
+        unsafeMonitor?.observe(event, at: time)
         if sinks.isEmpty { return }
         for sink in sinks { sink(event, time) }
     }
@@ -119,6 +131,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         scheduler.discardPendingJobs()
         processes.removeAll()
         app = nil
+    }
+
+    /// Process `number` of this run (from 1), until ``tearDown()``; nil for any other number.
+    func process(numbered number: Int) -> SimulatedApplication? {
+        processes.indices.contains(number - 1) ? processes[number - 1] : nil
     }
 
     func processEnded(_ process: SimulatedApplication, reason: TerminationReason) {

@@ -15,7 +15,13 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
     public let number: Int
     let queue: SimulatedWorkQueue?
     unowned let service: TaskSchedulerService
-    weak var app: SimulatedApplication?
+    /// The process that launched the task, set when it is dispatched.
+    var process = 0
+    /// That process while the run lasts (nil before dispatch and after the run's teardown).
+    /// Looked up, not held: the process holds its running tasks, and a weak reference back
+    /// would put every retain and release of the process on the runtime's slow path (see
+    /// ``LifecycleObserverList``).
+    var app: SimulatedApplication? { service.device.process(numbered: process) }
     public internal(set) var isCompleted = false
     var expiring = false
     /// The expiry and kill timers (C4.4, C4.6).

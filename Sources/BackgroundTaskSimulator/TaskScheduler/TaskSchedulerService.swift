@@ -180,7 +180,7 @@ final class TaskSchedulerService: @unchecked Sendable {
         }
         let bound = SimulatedBGTask(identifier: request.identifier, kind: request.kind, number: launch.number,
                                     queue: registration.queue ?? app.backgroundQueueImpl, service: self)
-        bound.app = app
+        bound.process = app.process
         app.runningTasks.append(bound)
         app.cancelSuspension()
         device.emit(.bgTaskLaunched(identifier: bound.identifier, task: bound.number, kind: bound.kind.name))

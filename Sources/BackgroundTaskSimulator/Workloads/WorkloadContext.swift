@@ -77,7 +77,9 @@ public final class WorkItem: @unchecked Sendable {
     // @unchecked: confined to the run's thread.
     public let id: Int
     public let name: String
-    public private(set) var isDone = false
+    /// Unchecked exclusivity: a plain flag on the run's thread, read on every event of a
+    /// workload's completion path.
+    @exclusivity(unchecked) public private(set) var isDone = false
     /// `unowned(unsafe)`, checked through ``deviceLifetime`` before each use: a user may keep a
     /// work item after its run, when the device may be gone (see ``DeviceLifetime``).
     private unowned(unsafe) let unsafeDevice: SimulatedDevice

@@ -64,6 +64,16 @@ struct JobTable {
         return work
     }
 
+    /// Moves a job's closure out and frees its slot (a move: no retain and release, as a copy
+    /// followed by clearing the slot would cost).
+    mutating func takeWork(at slot: Int32) -> () -> Void {
+        guard let work = slots[Int(slot)].work.take() else {
+            preconditionFailure("scheduler slot \(slot) is empty: a job was freed twice")
+        }
+        freeSlots.append(slot)
+        return work
+    }
+
     func interval(at slot: Int32) -> Int64 { slots[Int(slot)].interval }
 
     func isTimer(at slot: Int32) -> Bool { slots[Int(slot)].isTimer }
@@ -71,17 +81,9 @@ struct JobTable {
     /// Frees a slot and hands its closure to the caller, to be released later (outside any
     /// access to the scheduler's state).
     mutating func take(_ slot: Int32) -> (() -> Void)? {
-        defer {
-            slots[Int(slot)].work = nil
-            freeSlots.append(slot)
-        }
-        return slots[Int(slot)].work
-    }
-
-    /// Frees a slot, releasing its closure now.
-    mutating func release(_ slot: Int32) {
-        slots[Int(slot)].work = nil
+        let work = slots[Int(slot)].work.take()
         freeSlots.append(slot)
+        return work
     }
 
     /// The number of slots in use (for invariant checks).

@@ -28,13 +28,15 @@ extension SchedulerCore {
             chosen = candidates[Int(choices.draw(below: UInt64(candidateCount)))]
         }
         let job = queues[chosen.queue].heap.remove(at: chosen.heapIndex)
-        let work = jobs.work(at: job.slot)
         let interval = jobs.interval(at: job.slot)
         let isTimer = jobs.isTimer(at: job.slot)
+        let work: () -> Void
         if interval == 0 {
             jobs.markFinished(job.number)
-            jobs.release(job.slot)
+            work = jobs.takeWork(at: job.slot)
             pendingJobCount -= 1
+        } else {
+            work = jobs.work(at: job.slot)  // a repeating timer keeps its slot
         }
         stepsRun += 1
         isRunningJob = true
