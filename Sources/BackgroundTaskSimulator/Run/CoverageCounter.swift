@@ -130,7 +130,9 @@ final class CoverageCounter {
             case .action(let index): count = actionCounts[index]
             case .event(let index): count = eventCounts[index]
             }
-            coverage.add(count: count, at: feed.position)
+            // Adding zero changes nothing; skipping it spares the copy-on-write of every category
+            // a run never touched (most transitions, most actions).
+            if count != 0 { coverage.add(count: count, at: feed.position) }
         }
         return coverage
     }

@@ -99,8 +99,7 @@ public final class Scheduler {
     /// - Returns: the new queue's id.
     /// - Complexity: O(1) amortized.
     public func makeQueue(label: String, kind: QueueKind) -> QueueID {
-        core.queues.append(SimulatedQueue(label: label, kind: kind))
-        return QueueID(rawValue: core.queues.count - 1)
+        QueueID(rawValue: core.addQueue(SimulatedQueue(label: label, kind: kind)))
     }
 
     /// The label a queue was created with.
@@ -137,7 +136,7 @@ public final class Scheduler {
     ///
     /// - Precondition: `queue` was made by this scheduler. Freezing a frozen queue does nothing.
     public func freeze(_ queue: QueueID) {
-        core.queues[core.index(of: queue)].isFrozen = true
+        core.setFrozen(true, queue: core.index(of: queue))
     }
 
     /// Lets a frozen queue run again; its waiting jobs become candidates as usual.
@@ -148,7 +147,7 @@ public final class Scheduler {
     ///
     /// - Precondition: `queue` was made by this scheduler. Thawing a running queue does nothing.
     public func thaw(_ queue: QueueID) {
-        core.queues[core.index(of: queue)].isFrozen = false
+        core.setFrozen(false, queue: core.index(of: queue))
     }
 
     /// Whether a queue is frozen.

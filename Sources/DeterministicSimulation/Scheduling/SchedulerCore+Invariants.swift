@@ -1,6 +1,6 @@
 extension SchedulerCore {
     /// Checks the core's internal consistency, trapping with a message if it is broken:
-    /// every heap is ordered, every heap entry owns exactly one occupied slot, and
+    /// every heap is ordered, ``unfrozen`` lists exactly the unfrozen queues in order, every heap entry owns exactly one occupied slot, and
     /// ``pendingJobCount`` equals the number of live (not cancelled) entries.
     ///
     /// O(total pending jobs). Runs after every step only in builds with the compilation
@@ -16,6 +16,9 @@ extension SchedulerCore {
                 if !jobs.isFinished(queue.heap[index].number) { live += 1 }
             }
         }
+        precondition(
+            unfrozen == queues.indices.filter { !queues[$0].isFrozen },
+            "scheduler invariant: unfrozen list \(unfrozen) does not match the queues' flags")
         precondition(
             entries == jobs.occupiedSlotCount,
             "scheduler invariant: \(entries) heap entries but \(jobs.occupiedSlotCount) slots")

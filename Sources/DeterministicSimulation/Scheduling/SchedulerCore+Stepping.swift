@@ -82,7 +82,10 @@ extension SchedulerCore {
         // the future, and then every candidate gathered so far (due at the old threshold, after
         // `now`) is too late.
         var threshold = Int64.max
-        for queueIndex in queues.indices where !queues[queueIndex].isFrozen {
+        var position = 0
+        while position < unfrozen.count {
+            let queueIndex = unfrozen[position]
+            position += 1
             guard let first = queues[queueIndex].heap.first else { continue }
             if jobs.isFinished(first.number) { return nil }
             let time = first.time

@@ -25,8 +25,13 @@ struct SchedulerCore {
         var startTime: Int64 = 0
     }
 
-    /// The queues, by creation index.
+    /// The queues, by creation index. Add one with ``addQueue(_:)`` and freeze or thaw it with
+    /// ``setFrozen(_:queue:)``, which keep ``unfrozen`` in step.
     var queues: [SimulatedQueue] = [SimulatedQueue(label: "main", kind: .serial)]
+    /// The indices of the unfrozen queues, ascending (creation order): the queues a step looks
+    /// at. Most queues of a long run are frozen (each process that ended leaves its queues
+    /// frozen), and walking past them cost more per step than the queues that can run.
+    var unfrozen: [Int] = [0]
     /// Closures and finished bits.
     var jobs = JobTable()
     /// Scratch: the candidates of the current step are its first ``candidateCount`` elements
@@ -70,6 +75,25 @@ struct SchedulerCore {
         return queue.rawValue
     }
 
+    /// Appends a queue (unfrozen) and returns its index.
+    mutating func addQueue(_ queue: SimulatedQueue) -> Int {
+        queues.append(queue)
+        unfrozen.append(queues.count - 1)
+        return queues.count - 1
+    }
+
+    /// Freezes or thaws the queue at `queueIndex`; doing what is already so does nothing.
+    mutating func setFrozen(_ frozen: Bool, queue queueIndex: Int) {
+        guard queues[queueIndex].isFrozen != frozen else { return }
+        queues[queueIndex].isFrozen = frozen
+        if frozen {
+            unfrozen.removeAll { $0 == queueIndex }
+        } else {
+            let position = unfrozen.firstIndex { $0 > queueIndex } ?? unfrozen.count
+            unfrozen.insert(queueIndex, at: position)
+        }
+    }
+
     /// Stores a job and puts it in its queue's heap, due no earlier than `now`.
     mutating func enqueue(
         dueAt time: Int64, now: Int64, on queue: QueueID, interval: Int64, isTimer: Bool,
@@ -84,7 +108,6 @@ struct SchedulerCore {
         return JobID(rawValue: number)
     }
 
-    /// Marks a pending job cancelled; O(1). Unknown, started or cancelled jobs are ignored.
     /// Removes every job from every queue (queues and their frozen flags stay) and returns the
     /// closures, so the caller releases them outside this access.
     mutating func takeAllJobs() -> [() -> Void] {
@@ -99,6 +122,7 @@ struct SchedulerCore {
         return taken
     }
 
+    /// Marks a pending job cancelled; O(1). Unknown, started or cancelled jobs are ignored.
     mutating func cancel(_ job: JobID) {
         let number = job.rawValue
         guard jobs.isKnown(number), !jobs.isFinished(number) else { return }
@@ -109,7 +133,10 @@ struct SchedulerCore {
     /// The earliest due time on an unfrozen queue, releasing cancelled jobs found at the fronts.
     mutating func earliestEligibleTime() -> Int64? {
         var earliest: Int64?
-        for queueIndex in queues.indices where !queues[queueIndex].isFrozen {
+        var position = 0
+        while position < unfrozen.count {
+            let queueIndex = unfrozen[position]
+            position += 1
             guard let first = firstLiveJob(inQueue: queueIndex) else { continue }
             if earliest.map({ first.time < $0 }) ?? true { earliest = first.time }
         }
