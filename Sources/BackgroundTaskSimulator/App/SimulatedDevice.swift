@@ -51,15 +51,16 @@ public final class SimulatedDevice: @unchecked Sendable {
         get { heldMonitor }
         set {
             heldMonitor = newValue
-            unsafeMonitor = newValue
+            unsafeMonitor = newValue.map { Unmanaged.passUnretained($0) }
         }
     }
     /// Keeps ``monitor`` alive.
     @exclusivity(unchecked) private var heldMonitor: RunMonitor?
-    /// The same monitor, unretained, for ``emit(_:)``: following a strong optional cost a retain
-    /// and a release per event. Safe because ``heldMonitor`` holds it whenever this is set, and
-    /// a run's monitor is only replaced between events.
-    @exclusivity(unchecked) private unowned(unsafe) var unsafeMonitor: RunMonitor?
+    /// The same monitor, unretained, for ``emit(_:)``: calling through a strong optional (or an
+    /// `unowned(unsafe)` one, which is loaded as a strong copy) costs a retain and a release per
+    /// event; `_withUnsafeGuaranteedRef` calls without either. Safe because ``heldMonitor`` holds
+    /// the monitor whenever this is set, and a run's monitor is only replaced between events.
+    @exclusivity(unchecked) private var unsafeMonitor: Unmanaged<RunMonitor>?
     @exclusivity(unchecked) private var sinks: [(SimEvent, VirtualTime) -> Void] = []
     /// Every process of the run, for ``tearDown()``.
     private var processes: [SimulatedApplication] = []
@@ -93,7 +94,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Records `event` at the current virtual time.
     public func emit(_ event: SimEvent) {
         let time = scheduler.now
-        unsafeMonitor?.observe(event, at: time)
+        unsafeMonitor?._withUnsafeGuaranteedRef { $0.observe(event, at: time) }
         if sinks.isEmpty { return }
         for sink in sinks { sink(event, time) }
     }

@@ -144,6 +144,12 @@ extension SimEvent {
 
     /// An event of the given kind (``kindIndex``), for tables built per kind.
     static func representative(ofKind kind: Int) -> SimEvent {
+        representativesByKind[kind]
+    }
+
+    /// ``representative(ofKind:)`` for every kind, built once: every run's monitor asks for all
+    /// of them, and a search of ``representatives`` per kind cost more than a short run's events.
+    private static let representativesByKind: [SimEvent] = (0..<kindCount).map { kind in
         switch kind {
         case 0: return .action(.launch)
         case 5: return .lifecycle(.didFinishLaunching)

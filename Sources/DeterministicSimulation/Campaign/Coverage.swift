@@ -17,12 +17,33 @@ public struct Coverage: Sendable, Equatable {
     public struct Category: Sendable, Equatable {
         /// The category's name, e.g. `"states"`.
         public let name: String
-        /// The entries as (name, count), in first-added order.
-        public fileprivate(set) var entries: [(name: String, count: Int)]
+        /// The entries' names, in first-added order.
+        public private(set) var names: [String]
+        /// The entries' counts, parallel to ``names``. Kept apart from the names so that counting
+        /// in a copy of a template (as every run does) copies integers, not strings.
+        public fileprivate(set) var counts: [Int]
         fileprivate var index: [String: Int]
 
+        /// The entries as (name, count), in first-added order.
+        public var entries: [(name: String, count: Int)] {
+            zip(names, counts).map { ($0, $1) }
+        }
+
+        fileprivate init(name: String) {
+            self.name = name
+            self.names = []
+            self.counts = []
+            self.index = [:]
+        }
+
+        fileprivate mutating func append(_ name: String, count: Int) {
+            index[name] = names.count
+            names.append(name)
+            counts.append(count)
+        }
+
         public static func == (lhs: Category, rhs: Category) -> Bool {
-            lhs.name == rhs.name && lhs.entries.elementsEqual(rhs.entries) { $0.name == $1.name && $0.count == $1.count }
+            lhs.name == rhs.name && lhs.names == rhs.names && lhs.counts == rhs.counts
         }
     }
 
@@ -45,13 +66,12 @@ public struct Coverage: Sendable, Equatable {
         } else {
             c = categories.count
             categoryIndex[category] = c
-            categories.append(Category(name: category, entries: [], index: [:]))
+            categories.append(Category(name: category))
         }
         if let e = categories[c].index[name] {
-            categories[c].entries[e].count += count
+            categories[c].counts[e] += count
         } else {
-            categories[c].index[name] = categories[c].entries.count
-            categories[c].entries.append((name, count))
+            categories[c].append(name, count: count)
         }
     }
 
@@ -62,7 +82,7 @@ public struct Coverage: Sendable, Equatable {
     /// ```
     public mutating func merge(_ other: Coverage) {
         for category in other.categories {
-            for entry in category.entries { add(category.name, entry.name, count: entry.count) }
+            for (name, count) in zip(category.names, category.counts) { add(category.name, name, count: count) }
         }
     }
 
@@ -85,13 +105,13 @@ public struct Coverage: Sendable, Equatable {
     ///
     /// - Precondition: `position` names an existing entry.
     public mutating func add(count: Int, at position: (category: Int, entry: Int)) {
-        categories[position.category].entries[position.entry].count += count
+        categories[position.category].counts[position.entry] += count
     }
 
     /// The count of one entry; 0 when it was never added.
     public func count(_ category: String, _ name: String) -> Int {
         guard let c = categoryIndex[category], let e = categories[c].index[name] else { return 0 }
-        return categories[c].entries[e].count
+        return categories[c].counts[e]
     }
 
     /// The entries of one category in first-added order; empty when there is no such category.

@@ -47,8 +47,8 @@ struct JobTable {
     }
 
     /// Stores a job's closure and returns its slot.
-    mutating func store(_ work: @escaping () -> Void, interval: Int64, isTimer: Bool) -> Int32 {
-        let slot = Slot(work: work, interval: interval, isTimer: isTimer)
+    mutating func store(_ work: consuming @escaping () -> Void, interval: Int64, isTimer: Bool) -> Int32 {
+        let slot = Slot(work: consume work, interval: interval, isTimer: isTimer)
         if let free = freeSlots.popLast() {
             slots[Int(free)] = slot
             return free

@@ -10,8 +10,8 @@ extension Scheduler {
     /// - Returns: the job's id, for ``cancel(_:)``.
     /// - Complexity: O(log n).
     @discardableResult
-    public func async(on queue: QueueID, _ work: @escaping () -> Void) -> JobID {
-        enqueue(dueAt: clock.now.microseconds, on: queue, interval: 0, isTimer: false, work)
+    public func async(on queue: QueueID, _ work: consuming @escaping () -> Void) -> JobID {
+        enqueue(dueAt: clock.now.microseconds, on: queue, interval: 0, isTimer: false, consume work)
     }
 
     /// Schedules `work` on `queue`, due `delay` from now (a zero or negative delay means now).
@@ -24,10 +24,10 @@ extension Scheduler {
     /// - Complexity: O(log n).
     @discardableResult
     public func asyncAfter(
-        _ delay: VirtualDuration, on queue: QueueID, _ work: @escaping () -> Void
+        _ delay: VirtualDuration, on queue: QueueID, _ work: consuming @escaping () -> Void
     ) -> JobID {
         let due = (clock.now + delay).microseconds
-        return enqueue(dueAt: due, on: queue, interval: 0, isTimer: true, work)
+        return enqueue(dueAt: due, on: queue, interval: 0, isTimer: true, consume work)
     }
 
     /// Schedules `work` on `queue`, due at `time` (a past time means now).
@@ -39,10 +39,10 @@ extension Scheduler {
     /// - Returns: the job's id, for ``cancel(_:)``.
     /// - Complexity: O(log n).
     @discardableResult
-    public func async(at time: VirtualTime, on queue: QueueID, _ work: @escaping () -> Void)
+    public func async(at time: VirtualTime, on queue: QueueID, _ work: consuming @escaping () -> Void)
         -> JobID
     {
-        enqueue(dueAt: time.microseconds, on: queue, interval: 0, isTimer: true, work)
+        enqueue(dueAt: time.microseconds, on: queue, interval: 0, isTimer: true, consume work)
     }
 
     /// Schedules `work` on `queue` every `interval`, first one interval from now.
@@ -62,11 +62,11 @@ extension Scheduler {
     /// - Complexity: O(log n) now and per fire.
     @discardableResult
     public func repeating(
-        every interval: VirtualDuration, on queue: QueueID, _ work: @escaping () -> Void
+        every interval: VirtualDuration, on queue: QueueID, _ work: consuming @escaping () -> Void
     ) -> JobID {
         let step = max(interval.microseconds, 1)
         let due = Saturating.add(clock.now.microseconds, step)
-        return enqueue(dueAt: due, on: queue, interval: step, isTimer: true, work)
+        return enqueue(dueAt: due, on: queue, interval: step, isTimer: true, consume work)
     }
 
     /// Cancels a job or a repeating timer so it never runs (again).
@@ -107,10 +107,10 @@ extension Scheduler {
     /// Schedules a job through the core, due no earlier than now.
     func enqueue(
         dueAt time: Int64, on queue: QueueID, interval: Int64, isTimer: Bool,
-        _ work: @escaping () -> Void
+        _ work: consuming @escaping () -> Void
     ) -> JobID {
         let now = clock.now.microseconds
         return core.enqueue(
-            dueAt: time, now: now, on: queue, interval: interval, isTimer: isTimer, work)
+            dueAt: time, now: now, on: queue, interval: interval, isTimer: isTimer, consume work)
     }
 }

@@ -97,11 +97,11 @@ struct SchedulerCore {
     /// Stores a job and puts it in its queue's heap, due no earlier than `now`.
     mutating func enqueue(
         dueAt time: Int64, now: Int64, on queue: QueueID, interval: Int64, isTimer: Bool,
-        _ work: @escaping () -> Void
+        _ work: consuming @escaping () -> Void
     ) -> JobID {
         let queueIndex = index(of: queue)
         let number = jobs.takeNumber()
-        let slot = jobs.store(work, interval: interval, isTimer: isTimer)
+        let slot = jobs.store(consume work, interval: interval, isTimer: isTimer)
         queues[queueIndex].heap.insert(
             ScheduledJob(time: max(time, now), number: number, slot: slot))
         pendingJobCount += 1

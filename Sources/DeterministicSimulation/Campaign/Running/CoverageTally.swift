@@ -29,26 +29,26 @@ struct CoverageTally: Sendable {
 
     mutating func add(_ coverage: Coverage, runIndex: Int) {
         if dense == nil, slots.isEmpty {
-            dense = Dense(layout: coverage, counts: coverage.categories.map { $0.entries.map(\.count) }, firstRun: runIndex)
+            dense = Dense(layout: coverage, counts: coverage.categories.map(\.counts), firstRun: runIndex)
             return
         }
         if dense != nil, Self.sameLayout(dense!.layout, coverage) {
             dense!.firstRun = min(dense!.firstRun, runIndex)
             for (c, category) in coverage.categories.enumerated() {
-                for (e, entry) in category.entries.enumerated() { dense!.counts[c][e] += entry.count }
+                for (e, count) in category.counts.enumerated() where count != 0 { dense!.counts[c][e] += count }
             }
             return
         }
         addToSlots(coverage, runIndex: runIndex)
     }
 
-    /// Whether two coverages list the same entries in the same order (names compared; strings
-    /// copied from one template compare by identity first, so this is cheap).
+    /// Whether two coverages list the same entries in the same order (names compared; coverages
+    /// copied from one template share their name arrays, which compare by identity first, so this
+    /// is cheap).
     private static func sameLayout(_ a: Coverage, _ b: Coverage) -> Bool {
         guard a.categories.count == b.categories.count else { return false }
         for (x, y) in zip(a.categories, b.categories) {
-            guard x.name == y.name, x.entries.count == y.entries.count else { return false }
-            for (p, q) in zip(x.entries, y.entries) where p.name != q.name { return false }
+            guard x.name == y.name, x.names == y.names else { return false }
         }
         return true
     }
@@ -59,8 +59,8 @@ struct CoverageTally: Sendable {
         var result = self
         result.dense = nil
         for (c, category) in dense.layout.categories.enumerated() {
-            for (e, entry) in category.entries.enumerated() {
-                result.add(Key(category: category.name, name: entry.name),
+            for (e, name) in category.names.enumerated() {
+                result.add(Key(category: category.name, name: name),
                            Slot(count: dense.counts[c][e], rank: (dense.firstRun, c, e)))
             }
         }
@@ -69,9 +69,8 @@ struct CoverageTally: Sendable {
 
     private mutating func addToSlots(_ coverage: Coverage, runIndex: Int) {
         for (c, category) in coverage.categories.enumerated() {
-            for (e, entry) in category.entries.enumerated() {
-                add(Key(category: category.name, name: entry.name),
-                    Slot(count: entry.count, rank: (runIndex, c, e)))
+            for (e, (name, count)) in zip(category.names, category.counts).enumerated() {
+                add(Key(category: category.name, name: name), Slot(count: count, rank: (runIndex, c, e)))
             }
         }
     }
