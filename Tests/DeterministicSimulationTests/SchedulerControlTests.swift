@@ -183,4 +183,34 @@ struct SchedulerMisuseTests {
             scheduler.async(on: QueueID(rawValue: 5)) {}
         }
     }
+
+    @Test("queues thawed in any order are offered in creation order, as if never frozen")
+    func thawOrderDoesNotMatter() {
+        // The seeded choice picks a position among the candidates, so the candidates' order is
+        // part of the trace: thawing queues out of creation order must not reorder them.
+        func runOrder(freezing: Bool) -> [String] {
+            let harness = SchedulerHarness(seed: Seed(42))
+            let s = harness.scheduler
+            let queues = (0..<5).map { s.makeQueue(label: "q\($0)", kind: .serial) }
+            if freezing {
+                for queue in queues { s.freeze(queue) }
+                s.freeze(s.mainQueue)
+            }
+            for (index, queue) in queues.enumerated() {
+                for job in 0..<3 { s.async(on: queue, harness.job("q\(index).\(job)")) }
+            }
+            s.async(on: s.mainQueue, harness.job("main"))
+            if freezing {
+                for index in [3, 0, 4, 1, 2] { s.thaw(queues[index]) }
+                s.freeze(queues[2])
+                s.thaw(s.mainQueue)
+                s.thaw(queues[2])
+            }
+            #expect(s.runUntilIdle() == .idle)
+            return harness.log
+        }
+        let plain = runOrder(freezing: false)
+        #expect(plain.count == 16)
+        #expect(runOrder(freezing: true) == plain)
+    }
 }

@@ -1,7 +1,8 @@
 extension SchedulerCore {
     /// Checks the core's internal consistency, trapping with a message if it is broken:
-    /// every heap is ordered, ``unfrozen`` lists exactly the unfrozen queues in order, every heap entry owns exactly one occupied slot, and
-    /// ``pendingJobCount`` equals the number of live (not cancelled) entries.
+    /// every heap is ordered, ``unfrozen`` lists exactly the unfrozen queues in order, every heap
+    /// entry owns exactly one occupied slot, and ``pendingJobCount`` equals the number of live
+    /// (not cancelled) entries.
     ///
     /// O(total pending jobs). Runs after every step only in builds with the compilation
     /// condition `DETERMINISTIC_SIMULATION_CHECKS`
