@@ -36,6 +36,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "bgsim", dependencies: ["BGSimCommands"], swiftSettings: strict),
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
+        // Declares its own `BackgroundTask`, as SwiftUI does, and uses the token unqualified.
+        .testTarget(name: "NameClashTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         .testTarget(
             name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation"],
             swiftSettings: strict),

@@ -13,7 +13,7 @@ struct ConcurrencyStressTests {
         let rounds = 100
         let perRound = 8
         for _ in 0..<rounds {
-            let tokens = (0..<perRound).map { BackgroundTask(name: "stress \($0)", host: host) }
+            let tokens = (0..<perRound).map { BackgroundTaskToken(name: "stress \($0)", host: host) }
             let group = DispatchGroup()
             // The "main thread": the system's expiry callout.
             DispatchQueue.global().async(group: group) { host.expireAll() }

@@ -17,7 +17,7 @@ struct ReadmeExamplesTests {
         let app = FakeHost()
         let drafts = Drafts(app: app)
         // README-BEGIN token
-        let task = BackgroundTask(name: "save-draft", host: app) {
+        let task = BackgroundTaskToken(name: "save-draft", host: app) {
             drafts.cancelSave()  // time ran out: stop; the task then ends by itself
         }
         drafts.save { task.invalidate() }
@@ -33,10 +33,10 @@ struct ReadmeExamplesTests {
         let log = Journal()
         let backup = Drafts(app: app)
         // README-BEGIN scoped
-        let flushed = BackgroundTask.run(name: "flush-log", host: app) {
+        let flushed = BackgroundTaskToken.run(name: "flush-log", host: app) {
             log.flush()
         }
-        BackgroundTask.runUntilDone(name: "backup", host: app) { done in
+        BackgroundTaskToken.runUntilDone(name: "backup", host: app) { done in
             guard flushed else { return done() }
             backup.save { done() }  // calling done() after an expiry is harmless
         }

@@ -3,7 +3,7 @@ import Synchronization
 
 final class TaskBox: @unchecked Sendable {
     // @unchecked: tests set it before the host can call back, on one thread.
-    var task: BackgroundTask?
+    var task: BackgroundTaskToken?
 }
 
 final class DoneBox: @unchecked Sendable {

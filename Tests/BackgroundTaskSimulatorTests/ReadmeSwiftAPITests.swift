@@ -17,7 +17,7 @@ final class DraftUploader: Workload, @unchecked Sendable {
         let app = context.application
         observation = context.onDidEnterBackground {
             let work = context.startWork("upload-draft")  // tells the harness work is in flight
-            let task = BackgroundTask(name: "upload-draft", host: app) { work.cancel() }
+            let task = BackgroundTaskToken(name: "upload-draft", host: app) { work.cancel() }
             app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
                 if !work.isDone { work.finish() }
                 task.invalidate()

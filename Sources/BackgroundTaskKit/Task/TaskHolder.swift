@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Holds at most one running ``BackgroundTask`` for an owner that needs one "while it has work":
+/// Holds at most one running ``BackgroundTaskToken`` for an owner that needs one "while it has work":
 /// the background operation queue and the in-flight work tracker.
 ///
 /// Contract: ``reconcile(_:)`` reads the owner's demand under the holder's lock and begins or
@@ -12,7 +12,7 @@ import Synchronization
 final class TaskHolder: Sendable {
     private let name: String
     private let host: any BackgroundTaskHost
-    private let held = Mutex<BackgroundTask?>(nil)
+    private let held = Mutex<BackgroundTaskToken?>(nil)
     private let expirationHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(name: String, host: any BackgroundTaskHost) {
@@ -32,7 +32,7 @@ final class TaskHolder: Sendable {
                 guard task?.isRunning != true else { return }
                 task?.invalidate()  // an expired or denied token: nothing to end; drop it
                 let handler = expirationHandler.withCriticalSection { $0 }
-                task = BackgroundTask(name: name, host: host, onExpiration: handler)
+                task = BackgroundTaskToken(name: name, host: host, onExpiration: handler)
             } else if let current = task {
                 current.invalidate()
                 task = nil

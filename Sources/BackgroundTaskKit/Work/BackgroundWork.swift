@@ -26,13 +26,13 @@ public struct BackgroundWork: Sendable {
     ///   - onExpiration: runs on the main queue if time runs out first, before the task ends.
     ///     The closure keeps running unprotected after that, so make it stop (a cancellation
     ///     flag it checks) here.
-    /// - Returns: the task's token, to inspect ``BackgroundTask/state``; you need not keep it.
+    /// - Returns: the task's token, to inspect ``BackgroundTaskToken/state``; you need not keep it.
     @discardableResult
     public func inTheBackground(
         name: String, onExpiration: (@Sendable () -> Void)? = nil,
         _ work: @escaping @Sendable () -> Void
-    ) -> BackgroundTask {
-        let task = BackgroundTask(name: name, host: host, onExpiration: onExpiration)
+    ) -> BackgroundTaskToken {
+        let task = BackgroundTaskToken(name: name, host: host, onExpiration: onExpiration)
         host.backgroundQueue.async {
             work()
             task.invalidate()

@@ -13,7 +13,7 @@
 ///         observation = app.addLifecycleObserver { event in
 ///             guard event == .didEnterBackground else { return }
 ///             let work = context.startWork("save")
-///             let task = BackgroundTask(name: "save", host: app) { work.cancel() }
+///             let task = BackgroundTaskToken(name: "save", host: app) { work.cancel() }
 ///             app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
 ///                 work.finish(); task.invalidate()
 ///             }

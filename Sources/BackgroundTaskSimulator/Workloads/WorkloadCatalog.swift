@@ -102,7 +102,7 @@ public enum WorkloadCatalog {
     static let correct: [Variant] = [
         Variant(workload: "token", variant: "correct", bugPattern: nil, expectedViolation: nil,
                 info: WorkloadInfo(name: "token/correct",
-                                   summary: "each save on leaving the foreground holds its own BackgroundTask token") {
+                                   summary: "each save on leaving the foreground holds its own BackgroundTaskToken token") {
                     DraftSaver()
                 }),
         Variant(workload: "background-queue", variant: "correct", bugPattern: nil, expectedViolation: nil,

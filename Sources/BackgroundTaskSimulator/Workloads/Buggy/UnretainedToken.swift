@@ -14,7 +14,7 @@ final class UnretainedTokenDraftSaver: Workload, @unchecked Sendable {
         let app = context.application
         observation = context.onDidEnterBackground {
             let work = context.startWork("save-draft")
-            _ = BackgroundTask(name: "save-draft", host: app) { work.cancel() }  // the bug: released at once
+            _ = BackgroundTaskToken(name: "save-draft", host: app) { work.cancel() }  // the bug: released at once
             app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
                 app.mainQueue.async {
                     if !work.isDone { work.finish() }

@@ -2,7 +2,7 @@ import BackgroundTaskKit
 
 /// The analytics flush (mixpanel / urbanairship, bug pattern P2) done right: on leaving the
 /// foreground ``BackgroundWork/inTheBackground(name:onExpiration:_:)`` serialises the queued
-/// events under its own task, then a ``BackgroundTask`` token covers the upload, sent in
+/// events under its own task, then a ``BackgroundTaskToken`` token covers the upload, sent in
 /// batches that stop when time runs out. The token ends the task inside the expiration handler.
 ///
 /// Expected: passes every invariant.
@@ -24,7 +24,7 @@ final class BatchedEventFlusher: Workload, @unchecked Sendable {
     static func upload(batches: Int, _ context: WorkloadContext) {
         let app = context.application
         let work = context.startWork("flush-events")
-        let task = BackgroundTask(name: "flush-events", host: app) { work.cancel() }
+        let task = BackgroundTaskToken(name: "flush-events", host: app) { work.cancel() }
         @Sendable func send(_ remaining: Int) {
             guard remaining > 0, !work.isDone else {
                 if !work.isDone { work.finish() }

@@ -1,7 +1,7 @@
 import BackgroundTaskKit
 
 /// The token pattern (CFABackgroundTask) done right: each save on leaving the foreground holds
-/// its own ``BackgroundTask`` token; the expiration handler stops the save and the token ends the
+/// its own ``BackgroundTaskToken`` token; the expiration handler stops the save and the token ends the
 /// task inside the system's handler; completion invalidates the token (idempotent, so a save that
 /// finishes after an expiry does not end anything twice). Quick back-and-forth gives overlapping
 /// saves, each with its own token.
@@ -18,7 +18,7 @@ final class DraftSaver: Workload, @unchecked Sendable {
     static func save(_ context: WorkloadContext) {
         let app = context.application
         let work = context.startWork("save-draft")
-        let task = BackgroundTask(name: "save-draft", host: app) { work.cancel() }
+        let task = BackgroundTaskToken(name: "save-draft", host: app) { work.cancel() }
         app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
             app.mainQueue.async {
                 if !work.isDone { work.finish() }

@@ -1,7 +1,7 @@
 import BackgroundTaskKit
 
 /// The backup that starts on entering the background (the 2014 blog post) done right, with its
-/// network check: ``BackgroundTask/runUntilDone(name:host:onExpiration:_:)`` gives one `done`
+/// network check: ``BackgroundTaskToken/runUntilDone(name:host:onExpiration:_:)`` gives one `done`
 /// that every exit calls (no network, finished, expired) and that ends the task at most once.
 ///
 /// Expected: passes every invariant.
@@ -13,7 +13,7 @@ final class NetworkCheckedBackup: Workload, @unchecked Sendable {
         let app = context.application
         observation = context.onDidEnterBackground {
             let work = context.startWork("backup")
-            BackgroundTask.runUntilDone(name: "backup", host: app, onExpiration: { work.cancel() }) { done in
+            BackgroundTaskToken.runUntilDone(name: "backup", host: app, onExpiration: { work.cancel() }) { done in
                 app.backgroundQueue.async {
                     guard context.isNetworkAvailable else {
                         work.cancel()

@@ -3,7 +3,7 @@
 /// ```swift
 /// let inFlight = WorkRegistry()
 /// let work = inFlight.start("upload", context)
-/// let task = BackgroundTask(name: "upload", host: app) { inFlight.cancelAll() }
+/// let task = BackgroundTaskToken(name: "upload", host: app) { inFlight.cancelAll() }
 /// ```
 ///
 /// Contract: confined to the run's thread, like the workload that owns it.

@@ -1,12 +1,12 @@
 import BackgroundTaskKit
 import Testing
 
-@Suite("BackgroundTask token")
+@Suite("BackgroundTaskToken token")
 struct BackgroundTaskTests {
     @Test("begins on creation with its name and ends once on invalidate")
     func beginEndPairing() {
         let app = FakeHost()
-        let task = BackgroundTask(name: "save-draft", host: app)
+        let task = BackgroundTaskToken(name: "save-draft", host: app)
         #expect(app.openTaskNames == ["save-draft"])
         #expect(task.state == .running)
         #expect(task.invalidate())
@@ -21,7 +21,7 @@ struct BackgroundTaskTests {
     func releaseEnds() {
         let app = FakeHost()
         do {
-            let task = BackgroundTask(name: "released", host: app)
+            let task = BackgroundTaskToken(name: "released", host: app)
             #expect(task.isRunning)
         }
         #expect(app.openTasks.isEmpty)
@@ -31,7 +31,7 @@ struct BackgroundTaskTests {
     @Test("releasing an invalidated token does not end it again")
     func releaseAfterInvalidate() {
         let app = FakeHost()
-        do { BackgroundTask(name: "x", host: app).invalidate() }
+        do { BackgroundTaskToken(name: "x", host: app).invalidate() }
         #expect(app.endedCount == 1)
         #expect(app.misuses.isEmpty)
     }
@@ -40,7 +40,7 @@ struct BackgroundTaskTests {
     func expiryEndsInsideHandler() {
         let app = FakeHost()
         let sawOpen = Counter()
-        let task = BackgroundTask(name: "upload", host: app) {
+        let task = BackgroundTaskToken(name: "upload", host: app) {
             if !app.openTasks.isEmpty { sawOpen.increment() }
         }
         #expect(app.expire().isEmpty)
@@ -55,7 +55,7 @@ struct BackgroundTaskTests {
     func expiryTwice() {
         let app = FakeHost()
         let calls = Counter()
-        let task = BackgroundTask(name: "x", host: app) { calls.increment() }
+        let task = BackgroundTaskToken(name: "x", host: app) { calls.increment() }
         app.expire()
         app.expire()
         #expect(calls.value == 1)
@@ -69,7 +69,7 @@ struct BackgroundTaskTests {
         let app = FakeHost()
         app.deniesBegin = true
         do {
-            let task = BackgroundTask(name: "denied", host: app)
+            let task = BackgroundTaskToken(name: "denied", host: app)
             #expect(task.state == .denied)
             #expect(task.identifier == .invalid)
             #expect(!task.invalidate())
@@ -82,7 +82,7 @@ struct BackgroundTaskTests {
     func expiryBeforeBeginReturns() {
         let app = ImmediateExpiryHost()
         let calls = Counter()
-        let task = BackgroundTask(name: "late", host: app) { calls.increment() }
+        let task = BackgroundTaskToken(name: "late", host: app) { calls.increment() }
         #expect(task.state == .expired)
         #expect(calls.value == 1)
         #expect(app.ended == [task.identifier])
@@ -92,7 +92,7 @@ struct BackgroundTaskTests {
     func invalidateInsideHandler() {
         let app = FakeHost()
         let box = TaskBox()
-        box.task = BackgroundTask(name: "self", host: app) { box.task?.invalidate() }
+        box.task = BackgroundTaskToken(name: "self", host: app) { box.task?.invalidate() }
         app.expire()
         #expect(app.openTasks.isEmpty)
         #expect(app.endedCount == 1)
@@ -102,7 +102,7 @@ struct BackgroundTaskTests {
     @Test("the scoped form ends the task when the body returns or throws")
     func scoped() throws {
         let app = FakeHost()
-        let value = BackgroundTask.run(name: "sum", host: app) {
+        let value = BackgroundTaskToken.run(name: "sum", host: app) {
             #expect(app.openTaskNames == ["sum"])
             return 42
         }
@@ -110,7 +110,7 @@ struct BackgroundTaskTests {
         #expect(app.openTasks.isEmpty)
         struct Boom: Error {}
         #expect(throws: Boom.self) {
-            try BackgroundTask.run(name: "boom", host: app) { throw Boom() }
+            try BackgroundTaskToken.run(name: "boom", host: app) { throw Boom() }
         }
         #expect(app.openTasks.isEmpty)
         #expect(app.endedCount == 2)
@@ -119,7 +119,7 @@ struct BackgroundTaskTests {
     @Test("the async scoped form ends the task after the body")
     func scopedAsync() async {
         let app = FakeHost()
-        let value = await BackgroundTask.run(name: "async", host: app) { () async -> Int in
+        let value = await BackgroundTaskToken.run(name: "async", host: app) { () async -> Int in
             await Task.yield()
             return app.openTasks.count
         }
@@ -131,7 +131,7 @@ struct BackgroundTaskTests {
     func runUntilDone() {
         let app = FakeHost()
         let saved = DoneBox()
-        BackgroundTask.runUntilDone(name: "backup", host: app) { done in saved.done = done }
+        BackgroundTaskToken.runUntilDone(name: "backup", host: app) { done in saved.done = done }
         #expect(app.openTaskNames == ["backup"])
         app.expire()
         #expect(app.openTasks.isEmpty)
@@ -144,7 +144,7 @@ struct BackgroundTaskTests {
     @Test("runUntilDone ends the task when done is dropped without being called")
     func runUntilDoneDropped() {
         let app = FakeHost()
-        BackgroundTask.runUntilDone(name: "forgotten", host: app) { _ in }
+        BackgroundTaskToken.runUntilDone(name: "forgotten", host: app) { _ in }
         #expect(app.openTasks.isEmpty)
         #expect(app.endedCount == 1)
     }

@@ -14,7 +14,7 @@ import Synchronization
 ///     init(host: any BackgroundTaskHost) { self.host = host }
 ///
 ///     func save(_ draft: Draft) {
-///         let task = BackgroundTask(name: "save-draft", host: host) {
+///         let task = BackgroundTaskToken(name: "save-draft", host: host) {
 ///             draft.cancelUpload()          // runs first, on the main queue
 ///         }                                 // then the task ends, inside the system's handler
 ///         draft.upload { _ in task.invalidate() }
@@ -36,12 +36,12 @@ import Synchronization
 ///   (bug pattern P5). Capturing it in the work's completion closure is the usual way.
 /// - Do not call ``invalidate()`` of this token from inside `onExpiration`: it is harmless
 ///   (the task ends either way) but unnecessary.
-public final class BackgroundTask: Sendable, CustomStringConvertible {
+public final class BackgroundTaskToken: Sendable, CustomStringConvertible {
     /// Where a token is in its life.
     public enum State: Sendable, Equatable, CustomStringConvertible {
         /// Begun and not yet ended.
         case running
-        /// Ended by ``BackgroundTask/invalidate()`` or by the release of the token.
+        /// Ended by ``BackgroundTaskToken/invalidate()`` or by the release of the token.
         case ended
         /// Ended by the system's expiration callout.
         case expired
@@ -94,7 +94,7 @@ public final class BackgroundTask: Sendable, CustomStringConvertible {
     @discardableResult
     public func invalidate() -> Bool { core.end() }
 
-    public var description: String { "BackgroundTask(\(name), id \(identifier), \(state))" }
+    public var description: String { "BackgroundTaskToken(\(name), id \(identifier), \(state))" }
 
     deinit { core.end() }
 }
@@ -123,7 +123,7 @@ final class BackgroundTaskCore: Sendable {
         self.onExpiration = onExpiration
     }
 
-    var state: BackgroundTask.State {
+    var state: BackgroundTaskToken.State {
         phase.withCriticalSection { phase in
             switch phase {
             case .beginning, .running: .running

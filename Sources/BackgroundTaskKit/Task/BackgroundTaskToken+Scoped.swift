@@ -1,8 +1,8 @@
-extension BackgroundTask {
+extension BackgroundTaskToken {
     /// Runs `body` under a background task that ends when `body` returns or throws.
     ///
     /// ```swift
-    /// try BackgroundTask.run(name: "flush-log", host: app) {
+    /// try BackgroundTaskToken.run(name: "flush-log", host: app) {
     ///     try log.flushToDisk()
     /// }
     /// ```
@@ -13,7 +13,7 @@ extension BackgroundTask {
         name: String, host: any BackgroundTaskHost, onExpiration: (@Sendable () -> Void)? = nil,
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let task = BackgroundTask(name: name, host: host, onExpiration: onExpiration)
+        let task = BackgroundTaskToken(name: name, host: host, onExpiration: onExpiration)
         defer { task.invalidate() }
         return try body()
     }
@@ -21,7 +21,7 @@ extension BackgroundTask {
     /// Runs an async `body` under a background task that ends when `body` returns or throws.
     ///
     /// ```swift
-    /// let saved = try await BackgroundTask.run(name: "sync-notes", host: app) {
+    /// let saved = try await BackgroundTaskToken.run(name: "sync-notes", host: app) {
     ///     try await notes.sync()
     /// }
     /// ```
@@ -32,7 +32,7 @@ extension BackgroundTask {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws(Failure) -> Result
     ) async throws(Failure) -> Result {
-        let task = BackgroundTask(name: name, host: host, onExpiration: onExpiration)
+        let task = BackgroundTaskToken(name: name, host: host, onExpiration: onExpiration)
         defer { task.invalidate() }
         return try await body()
     }
@@ -43,7 +43,7 @@ extension BackgroundTask {
     /// calls `done`, and calling it after an expiry (or twice) does nothing.
     ///
     /// ```swift
-    /// BackgroundTask.runUntilDone(name: "backup", host: app) { done in
+    /// BackgroundTaskToken.runUntilDone(name: "backup", host: app) { done in
     ///     guard network.isAvailable else { return done() }
     ///     backup.start { _ in done() }
     /// }
@@ -55,7 +55,7 @@ extension BackgroundTask {
         name: String, host: any BackgroundTaskHost, onExpiration: (@Sendable () -> Void)? = nil,
         _ body: (_ done: @escaping @Sendable () -> Void) -> Void
     ) {
-        let task = BackgroundTask(name: name, host: host, onExpiration: onExpiration)
+        let task = BackgroundTaskToken(name: name, host: host, onExpiration: onExpiration)
         body { task.invalidate() }
     }
 }
