@@ -59,7 +59,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
 
 /// A failure that ends the command: its exit code and the one line printed to stderr (what,
 /// where, how to fix).
-public struct CLIError: Error, Sendable, CustomStringConvertible {
+public struct CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: ExitCode
     public var message: String
 
