@@ -7,8 +7,9 @@
 /// ```
 ///
 /// Contract of ``main(_:io:interrupt:)``: `--help` or `-h` prints the derived help to stdout and
-/// returns 0 without parsing further; otherwise usage errors (64) come before any file is read or
-/// written, and carry "Run 'bgsim help CMD' for usage."
+/// returns 0 without parsing further. `validate` reads and writes no files, so its usage errors
+/// (64) come before any input (65, 66) or output (73) error. Every usage error ends "Run 'bgsim
+/// help CMD' for usage."
 protocol BGSimCommand {
     associatedtype Options
     static var declaration: CommandDeclaration { get }
