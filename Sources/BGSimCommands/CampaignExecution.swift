@@ -24,9 +24,9 @@ enum CampaignExecution {
 
     /// The exit code a campaign result calls for.
     static func exitCode(_ result: CampaignResult) -> ExitCode {
-        if !result.nondeterminism.isEmpty { return .nondeterminism }
-        if result.stop == .interrupted { return .interrupted }
-        return result.failed > 0 ? .violation : .success
+        .mostSevere(result.failed > 0 ? .violation : .success,
+                    result.nondeterminism.isEmpty ? .success : .nondeterminism,
+                    result.stop == .interrupted ? .interrupted : .success)
     }
 }
 

@@ -2,24 +2,41 @@ import BackgroundTaskSimulator
 import DeterministicSimulation
 import Foundation
 
-/// The options `fuzz` and `check` share, parsed and validated before any work starts.
+/// The options `fuzz` and `check` share: declared once here (an option group), parsed and
+/// validated before any work starts.
+///
+/// ```swift
+/// let flags = try CampaignFlags(Arguments(parsing: ["--runs", "50", "--shard", "2/4"],
+///                                         for: FuzzCommand.declaration))
+/// flags.options(for: scenario)   // 50 runs, the scenario's seed, all cores, shard 2 of 4
+/// ```
+///
+/// Contract: an option the command does not declare reads as absent (`check` takes no `--runs`,
+/// so each scenario keeps its own); bad values are usage errors naming the option and the form.
 struct CampaignFlags {
     var runs: Int?
     var seed: Seed?
     var jobs: Int
     var shard: Shard
 
+    static let runsOption = OptionDeclaration.valued(
+        "--runs", "N", help: "runs per scenario, 1 to 100000000 (default: the scenario's campaign.runs)")
+    static let seedOption = OptionDeclaration.valued(
+        "--seed", "S", help: "campaign seed, 0x and 16 hex digits or decimal (default: the scenario's)")
+    static let jobsOption = OptionDeclaration.valued(
+        "--jobs", "J", help: "parallel jobs, 1 to 1024 (default: all cores); changes speed, never results")
+    static let shardOption = OptionDeclaration.valued(
+        "--shard", "K/N", help: "run only the K-th of N disjoint slices of the runs, K from 1 (join with merge)")
+    static let junitOption = OptionDeclaration.valued(
+        "--junit", "FILE", help: "also write JUnit XML for CI, one test suite per scenario")
+    static let quietOption = OptionDeclaration.flag(
+        "--quiet", help: "no progress on stderr (progress is shown only when stderr is a terminal)")
+
     init(_ args: Arguments) throws(CLIError) {
-        runs = try args.int("--runs", in: 1...100_000_000)
-        if let text = args.value("--seed") {
-            do {
-                seed = try Seed(parsing: text)
-            } catch {
-                throw .usage("--seed: \(error.description)")
-            }
-        }
-        jobs = try args.int("--jobs", in: 1...1_024) ?? Self.defaultJobs
-        if let text = args.value("--shard") {
+        runs = try args.int(Self.runsOption.name, in: 1...100_000_000)
+        seed = try args.seed(Self.seedOption.name)
+        jobs = try args.int(Self.jobsOption.name, in: 1...1_024) ?? Self.defaultJobs
+        if let text = args.value(Self.shardOption.name) {
             do {
                 shard = try Shard(parsing: text)
             } catch {

@@ -3,19 +3,43 @@ import DeterministicSimulation
 
 /// `bgsim check [PATH...]`: the CI gate. Runs every scenario with its own budget and checks its
 /// expectation: correct workloads must pass, planted bugs must be found.
-enum CheckCommand {
-    static func run(_ arguments: [String], io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
-        let args = try Arguments(arguments, valued: ["--jobs", "--junit"], flags: ["--quiet"])
-        let flags = try CampaignFlags(args)
-        let scenarios = try ScenarioPaths.load(args.positional)
-        try OutputPaths.check([args.value("--junit")])
+enum CheckCommand: BGSimCommand {
+    static let declaration = CommandDeclaration(
+        name: "check", abstract: "the CI gate: every scenario must meet its expectation (pass, or find its bug)",
+        options: [
+            .positional("PATH", .zeroOrMore, help: "scenario files or folders (default: Scenarios/)"),
+            CampaignFlags.jobsOption, CampaignFlags.junitOption, CampaignFlags.quietOption,
+        ],
+        discussion: [
+            "Each scenario runs with its own runs and seed. Exit 0 when every scenario met its expectation,",
+            "1 when one did not, 3 on nondeterminism, 130 when interrupted.",
+        ])
+
+    struct Options {
+        var campaign: CampaignFlags
+        var scenarioPaths: [String]
+        var junit: String?
+        var quiet: Bool
+    }
+
+    static func validate(_ args: Arguments) throws(CLIError) -> Options {
+        Options(campaign: try CampaignFlags(args), scenarioPaths: args.positional,
+                junit: args.value(CampaignFlags.junitOption.name), quiet: args.flag(CampaignFlags.quietOption.name))
+    }
+
+    static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
+        let flags = options.campaign
+        let scenarios = try ScenarioPaths.load(options.scenarioPaths)
+        try OutputPaths.check([options.junit])
+        let showProgress = io.stderrIsTerminal && !options.quiet
+        let junit = options.junit
         var met = 0
         var code = ExitCode.success
         var suites: [(scenario: Scenario, result: CampaignResult)] = []
         for scenario in scenarios {
             let options = flags.options(for: scenario)
             let result = CampaignExecution.run(scenario, options: options, io: io,
-                                               showProgress: io.stderrIsTerminal && !args.flag("--quiet"),
+                                               showProgress: showProgress,
                                                interrupt: interrupt)
             suites.append((scenario, result))
             let verdict = judge(scenario, result)
@@ -29,18 +53,15 @@ enum CheckCommand {
             }
             if verdict.ok { met += 1 }
             if !result.nondeterminism.isEmpty {
-                code = .nondeterminism
                 Summary.print(result, scenario: scenario, io: io)
-            } else if !verdict.ok, code == .success {
-                code = .violation
             }
-            if result.stop == .interrupted {
-                code = .interrupted
-                break
-            }
+            code = .mostSevere(code, verdict.ok ? .success : .violation,
+                               result.nondeterminism.isEmpty ? .success : .nondeterminism,
+                               result.stop == .interrupted ? .interrupted : .success)
+            if result.stop == .interrupted { break }
         }
         io.out("\(met) of \(scenarios.count) scenarios met their expectation")
-        if let path = args.value("--junit") { try OutputPaths.write(JUnitXML.render(suites), to: path) }
+        if let path = junit { try OutputPaths.write(JUnitXML.render(suites), to: path) }
         return code
     }
 

@@ -16,11 +16,50 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case cannotCreate = 73
     /// Interrupted (SIGINT) after writing what was finished: 128 + 2, as shells report it.
     case interrupted = 130
+
+    /// What the code means, for the exit-code table of `bgsim help`.
+    var meaning: String {
+        switch self {
+        case .success: "everything held (check: every scenario met its expectation)"
+        case .violation: "an invariant was violated (check: a scenario missed its expectation)"
+        case .nondeterminism: "nondeterminism: a replay did not reproduce its run"
+        case .usage: "usage error: unknown command or option, bad value"
+        case .dataError: "bad input data: a scenario or report that does not parse or names unknown things"
+        case .noInput: "an input file does not exist or cannot be read"
+        case .cannotCreate: "an output file cannot be written (checked before any work)"
+        case .interrupted: "interrupted (Ctrl-C); the reports hold the runs that finished"
+        }
+    }
+
+    /// The code a command ends with when its parts ended with these: the most serious one.
+    ///
+    /// ```swift
+    /// ExitCode.mostSevere(.violation, .nondeterminism)   // .nondeterminism
+    /// ExitCode.mostSevere(.nondeterminism, .interrupted) // .interrupted
+    /// ```
+    ///
+    /// The one place that decides precedence: success < violation < nondeterminism < interrupted
+    /// (an interrupted campaign is incomplete, whatever it found; a digest that does not replay
+    /// makes every other result doubtful). Errors (64-73) end a command at once, so they only
+    /// meet outcomes here by mistake; they rank above every outcome.
+    public static func mostSevere(_ codes: ExitCode...) -> ExitCode {
+        codes.max { $0.severity < $1.severity } ?? .success
+    }
+
+    private var severity: Int {
+        switch self {
+        case .success: 0
+        case .violation: 1
+        case .nondeterminism: 2
+        case .interrupted: 3
+        case .usage, .dataError, .noInput, .cannotCreate: 4
+        }
+    }
 }
 
 /// A failure that ends the command: its exit code and the one line printed to stderr (what,
 /// where, how to fix).
-public struct CLIError: Error, Sendable, CustomStringConvertible {
+public struct CLIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: ExitCode
     public var message: String
 
@@ -31,7 +70,14 @@ public struct CLIError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// A usage error (64). The command that reports it adds where to read the usage
+    /// (``withUsageHint(_:)``), so the line ends "Run 'bgsim help fuzz' for usage."
     static func usage(_ message: String) -> CLIError {
-        CLIError(.usage, "\(message). Run 'bgsim help' for usage.")
+        CLIError(.usage, message.hasSuffix("?") || message.hasSuffix(".") ? message : message + ".")
+    }
+
+    /// This error with "Run '`help`' for usage." appended, if it is a usage error.
+    func withUsageHint(_ help: String) -> CLIError {
+        code == .usage ? CLIError(code, "\(message) Run '\(help)' for usage.") : self
     }
 }

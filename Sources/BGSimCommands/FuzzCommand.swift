@@ -7,15 +7,40 @@ import DeterministicSimulation
 ///
 /// With several scenarios, `--report` names a directory (or a path containing `{scenario}`)
 /// and gets one report per scenario.
-enum FuzzCommand {
-    static func run(_ arguments: [String], io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
-        let args = try Arguments(arguments, valued: ["--runs", "--seed", "--jobs", "--shard", "--report", "--junit"],
-                                 flags: ["--quiet"])
-        let flags = try CampaignFlags(args)
-        let scenarios = try ScenarioPaths.load(args.positional)
-        let reportPaths = try ReportPaths.resolve(args.value("--report"), scenarios: scenarios)
-        try OutputPaths.check(reportPaths + [args.value("--junit")])
-        let progress = !args.flag("--quiet") && io.stderrIsTerminal
+enum FuzzCommand: BGSimCommand {
+    static let declaration = CommandDeclaration(
+        name: "fuzz", abstract: "run seeded campaigns over scenarios and report what they found",
+        options: [
+            .positional("SCENARIO", .zeroOrMore, help: "scenario files or folders (default: Scenarios/)"),
+            CampaignFlags.runsOption, CampaignFlags.seedOption, CampaignFlags.jobsOption, CampaignFlags.shardOption,
+            .valued("--report", "FILE", help: "write the JSON report; with several scenarios a folder "
+                + "(Reports/) or a path with {scenario}"),
+            CampaignFlags.junitOption, CampaignFlags.quietOption,
+        ],
+        discussion: [
+            "Every failure prints its invariant, its run seed and a replay command that reproduces it;",
+            "exit 1 if any run violated an invariant, 3 on nondeterminism, 130 when interrupted.",
+        ])
+
+    struct Options {
+        var campaign: CampaignFlags
+        var scenarioPaths: [String]
+        var report: String?
+        var junit: String?
+        var quiet: Bool
+    }
+
+    static func validate(_ args: Arguments) throws(CLIError) -> Options {
+        Options(campaign: try CampaignFlags(args), scenarioPaths: args.positional, report: args.value("--report"),
+                junit: args.value(CampaignFlags.junitOption.name), quiet: args.flag(CampaignFlags.quietOption.name))
+    }
+
+    static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
+        let flags = options.campaign
+        let scenarios = try ScenarioPaths.load(options.scenarioPaths)
+        let reportPaths = try ReportPaths.resolve(options.report, scenarios: scenarios)
+        try OutputPaths.check(reportPaths + [options.junit])
+        let progress = !options.quiet && io.stderrIsTerminal
 
         var code = ExitCode.success
         var junitSuites: [(scenario: Scenario, result: CampaignResult)] = []
@@ -33,20 +58,14 @@ enum FuzzCommand {
                 try OutputPaths.write(JSONWriter().string(for: report), to: path)
             }
             junitSuites.append((scenario, result))
-            code = worse(code, CampaignExecution.exitCode(result))
+            code = .mostSevere(code, CampaignExecution.exitCode(result))
             if result.stop == .interrupted { break }
         }
-        if let path = args.value("--junit") {
+        if let path = options.junit {
             try OutputPaths.write(JUnitXML.render(junitSuites), to: path)
         }
         if code == .interrupted { io.err("bgsim fuzz: interrupted; the reports hold the runs that finished") }
         return code
-    }
-
-    /// The more serious of two outcomes.
-    static func worse(_ a: ExitCode, _ b: ExitCode) -> ExitCode {
-        let order: [ExitCode] = [.success, .violation, .nondeterminism, .interrupted]
-        return (order.firstIndex(of: a) ?? 0) >= (order.firstIndex(of: b) ?? 0) ? a : b
     }
 }
 

@@ -3,18 +3,32 @@ import DeterministicSimulation
 
 /// `bgsim list [--json]`: workloads, invariants, scenarios, OS profiles and the modelled iOS
 /// rules, so users can see what the simulator promises.
-enum ListCommand {
-    static func run(_ arguments: [String], io: CommandIO) throws(CLIError) -> ExitCode {
-        let args = try Arguments(arguments, valued: ["--scenarios"], flags: ["--json"])
-        guard args.positional.isEmpty else { throw .usage("list takes no arguments, got '\(args.positional[0])'") }
-        let directory = args.value("--scenarios") ?? "Scenarios"
+enum ListCommand: BGSimCommand {
+    static let declaration = CommandDeclaration(
+        name: "list", abstract: "workloads, invariants, scenarios, OS profiles and the modelled iOS rules",
+        options: [
+            .flag("--json", help: "print JSON instead of text"),
+            .valued("--scenarios", "DIR", help: "the folder of scenarios to list (default: Scenarios)"),
+        ])
+
+    struct Options {
+        var json: Bool
+        var scenariosDirectory: String
+    }
+
+    static func validate(_ args: Arguments) throws(CLIError) -> Options {
+        Options(json: args.flag("--json"), scenariosDirectory: args.value("--scenarios") ?? "Scenarios")
+    }
+
+    static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
+        let directory = options.scenariosDirectory
         let scenarios: [Scenario]
         if ScenarioPaths.isDirectory(directory) {
             do { scenarios = try ScenarioLoader.loadAll(in: directory) } catch { throw ScenarioPaths.cliError(error) }
         } else {
             scenarios = []
         }
-        if args.flag("--json") {
+        if options.json {
             io.writeOut(JSONWriter().string(for: json(scenarios: scenarios)))
         } else {
             text(scenarios: scenarios, io: io)

@@ -3,14 +3,29 @@ import Foundation
 
 /// `bgsim merge REPORT... --report FILE`: joins shard reports into the report one unsharded run
 /// gives (timing fields aside).
-enum MergeCommand {
-    static func run(_ arguments: [String], io: CommandIO) throws(CLIError) -> ExitCode {
-        let args = try Arguments(arguments, valued: ["--report"], flags: [])
-        guard let output = args.value("--report") else { throw .usage("merge needs --report FILE") }
-        guard !args.positional.isEmpty else { throw .usage("merge needs at least one REPORT file") }
+enum MergeCommand: BGSimCommand {
+    static let declaration = CommandDeclaration(
+        name: "merge", abstract: "join shard reports into the report one unsharded run gives",
+        options: [
+            .positional("REPORT", .oneOrMore, help: "the shard reports (fuzz --shard K/N --report FILE), any order"),
+            .valued("--report", "FILE", required: true, help: "where to write the merged report"),
+        ],
+        discussion: ["Timing fields aside, the merged report equals the report of one unsharded run."])
+
+    struct Options {
+        var inputs: [String]
+        var output: String
+    }
+
+    static func validate(_ args: Arguments) throws(CLIError) -> Options {
+        Options(inputs: args.positional, output: args.value("--report") ?? "")
+    }
+
+    static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
+        let output = options.output
         try OutputPaths.check([output])
         var reports: [JSONValue] = []
-        for path in args.positional {
+        for path in options.inputs {
             guard let data = FileManager.default.contents(atPath: path), !ScenarioPaths.isDirectory(path) else {
                 throw CLIError(.noInput, "\(path): cannot read the report (no such file, or a directory)")
             }

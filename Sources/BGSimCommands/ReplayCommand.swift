@@ -5,43 +5,74 @@ import DeterministicSimulation
 /// `bgsim replay SCENARIO (--seed S | --choices C) [--trace FILE] [--perfetto FILE]`: re-runs one
 /// run, prints its trace readably with the app state, marks where each invariant was violated,
 /// and checks that a second replay gives the same digest (exit 3 if not).
-enum ReplayCommand {
-    static func run(_ arguments: [String], io: CommandIO) throws(CLIError) -> ExitCode {
-        let args = try Arguments(arguments, valued: ["--seed", "--choices", "--trace", "--perfetto"], flags: [])
-        guard args.positional.count == 1 else {
-            throw .usage("replay takes exactly one SCENARIO file, got \(args.positional.count)")
-        }
-        let scenario = try ScenarioPaths.loadFile(args.positional[0])
-        try OutputPaths.check([args.value("--trace"), args.value("--perfetto")])
-        let makeSource: () -> ChoiceSource
-        let label: String
-        switch (args.value("--seed"), args.value("--choices")) {
-        case (let text?, nil):
-            let seed: Seed
-            do { seed = try Seed(parsing: text) } catch { throw .usage("--seed: \(error.description)") }
-            makeSource = { ChoiceSource(seed: seed) }
-            label = "seed \(seed)"
-        case (nil, let token?):
-            let sequence: ChoiceSequence
+enum ReplayCommand: BGSimCommand {
+    static let declaration = CommandDeclaration(
+        name: "replay", abstract: "re-run one run from its seed or choices and print its trace",
+        options: [
+            .positional("SCENARIO", .one, help: "the scenario file the run belongs to"),
+            .valued("--seed", "S", help: "the run seed a failure printed: 0x and 16 hex digits, or decimal"),
+            .valued("--choices", "C", help: "a recorded, usually shrunk, choice sequence: the c1. token of a report"),
+            .valued("--trace", "FILE", help: "also write the trace as JSON"),
+            .valued("--perfetto", "FILE", help: "also write Chrome/Perfetto trace events (open in ui.perfetto.dev)"),
+        ],
+        exactlyOneOf: ["--seed", "--choices"],
+        discussion: [
+            "Violations are marked '>>' in the trace. The run is replayed twice; if the digests differ",
+            "the workload is nondeterministic (exit 3). Exit 1 if an invariant was violated.",
+        ])
+
+    /// Where the replayed run's choices come from.
+    enum Source {
+        case seed(Seed)
+        case choices(ChoiceSequence)
+    }
+
+    struct Options {
+        var scenarioPath: String
+        var source: Source
+        var trace: String?
+        var perfetto: String?
+    }
+
+    static func validate(_ args: Arguments) throws(CLIError) -> Options {
+        let source: Source
+        if let seed = try args.seed("--seed") {
+            source = .seed(seed)
+        } else {
+            // The declaration's exactlyOneOf guarantees --choices here.
+            let token = args.value("--choices") ?? ""
             do {
-                sequence = try ChoiceSequence(token: token)
+                source = .choices(try ChoiceSequence(token: token))
             } catch {
                 throw .usage("--choices: \(error.description) (paste the token from the report or the fuzz output)")
             }
+        }
+        return Options(scenarioPath: args.positional.first ?? "", source: source, trace: args.value("--trace"),
+                       perfetto: args.value("--perfetto"))
+    }
+
+    static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
+        let scenario = try ScenarioPaths.loadFile(options.scenarioPath)
+        try OutputPaths.check([options.trace, options.perfetto])
+        let makeSource: () -> ChoiceSource
+        let label: String
+        switch options.source {
+        case .seed(let seed):
+            makeSource = { ChoiceSource(seed: seed) }
+            label = "seed \(seed)"
+        case .choices(let sequence):
             makeSource = { ChoiceSource(replaying: sequence) }
             label = "choices (\(sequence.values.count) values)"
-        default:
-            throw .usage("replay needs exactly one of --seed S or --choices C")
         }
 
         let outcome = SimulationRunner.run(scenario.runSpec, choices: makeSource(), keepTrace: true)
         let again = SimulationRunner.run(scenario.runSpec, choices: makeSource(), keepTrace: false)
         io.out("\(label)  \(scenario.name) (\(scenario.file)) on \(scenario.profile.displayName)")
         TracePrinter.print(outcome, io: io)
-        if let path = args.value("--trace") {
+        if let path = options.trace {
             try OutputPaths.write(JSONWriter().string(for: TraceJSON.json(outcome.trace)), to: path)
         }
-        if let path = args.value("--perfetto") {
+        if let path = options.perfetto {
             try OutputPaths.write(JSONWriter(style: .compact).string(for: PerfettoTrace.json(outcome.trace)), to: path)
         }
         guard again.digest == outcome.digest else {

@@ -33,6 +33,16 @@ import Testing
          ["/nonexistent-dir/junit.xml"]),
         ("unwritable trace", ["replay", scenario, "--seed", "1", "--trace", "/nonexistent-dir/t.json"], .cannotCreate,
          ["/nonexistent-dir/t.json"]),
+        // Issue 14: the declared command line.
+        ("a value for a flag", ["fuzz", scenario, "--quiet=yes"], .usage, ["--quiet takes no value"]),
+        ("an empty value", ["fuzz", scenario, "--report="], .usage, ["--report needs a value"]),
+        ("an option of another command", ["check", scenario, "--seed", "1"], .usage,
+         ["unknown option '--seed'", "check takes --jobs, --junit, --quiet"]),
+        ("bench with an argument", ["bench", "quick"], .usage, ["bench takes no arguments, got 'quick'"]),
+        ("help for an unknown command", ["help", "fuzzz"], .usage, ["unknown command 'fuzzz'", "did you mean 'fuzz'?"]),
+        ("help for two commands", ["help", "fuzz", "check"], .usage, ["at most one COMMAND"]),
+        ("merge without reports", ["merge", "--report", "m.json"], .usage, ["at least one REPORT"]),
+        ("a usage error before a missing file", ["replay", "no/such.json", "--seed", "0xZZ"], .usage, ["--seed"]),
     ]
 
     @Test("a bad command line gets its exit code and one line", arguments: cases.indices)
@@ -43,6 +53,10 @@ import Testing
         #expect(run.errorLines.count == 1, "\(badCase.label): \(run.stderr)")
         for fragment in badCase.mentions {
             #expect(run.stderr.contains(fragment), "\(badCase.label): expected '\(fragment)' in: \(run.stderr)")
+        }
+        if badCase.code == .usage {
+            let command = badCase.arguments[0] == "help" ? "" : " " + badCase.arguments[0]
+            #expect(run.stderr.hasSuffix("Run 'bgsim help\(command)' for usage.\n"), "\(badCase.label): \(run.stderr)")
         }
         // Nothing ran: a usage or output error is found before any work.
         #expect(!run.stdout.contains("runs:"), "\(badCase.label) ran a campaign: \(run.stdout)")

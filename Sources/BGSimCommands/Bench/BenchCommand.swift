@@ -14,22 +14,43 @@ import Foundation
 /// Contract: a measurement, never a test: it exits 0 whatever the numbers (1 only if the P1 bug
 /// is not found, which would be a harness bug). `--quick` shrinks every size for smoke tests.
 /// Timing uses the wall clock here, outside simulation code.
-enum BenchCommand {
-    static func run(_ arguments: [String], io: CommandIO) throws(CLIError) -> ExitCode {
-        let args = try Arguments(arguments, valued: ["--output"], flags: ["--json", "--quick"])
-        try OutputPaths.check([args.value("--output")])
-        let sizes = args.flag("--quick") ? BenchSizes.quick : BenchSizes.full
+enum BenchCommand: BGSimCommand {
+    static let declaration = CommandDeclaration(
+        name: "bench", abstract: "the standard benchmark: throughput, scaling, find-and-shrink time, memory",
+        options: [
+            .flag("--json", help: "print the results as JSON instead of a table"),
+            .valued("--output", "FILE", help: "also write the JSON results to FILE"),
+            .flag("--quick", help: "small sizes, for smoke tests (numbers not representative)"),
+        ],
+        discussion: [
+            "A measurement, not a test: exit 0 whatever the numbers. Use a release build:",
+            "swift run -c release bgsim bench",
+        ])
+
+    struct Options {
+        var json: Bool
+        var output: String?
+        var quick: Bool
+    }
+
+    static func validate(_ args: Arguments) throws(CLIError) -> Options {
+        Options(json: args.flag("--json"), output: args.value("--output"), quick: args.flag("--quick"))
+    }
+
+    static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
+        try OutputPaths.check([options.output])
+        let sizes = options.quick ? BenchSizes.quick : BenchSizes.full
         let progress: (String) -> Void = { line in
             if io.stderrIsTerminal { io.err("  bench: \(line)") }
         }
         let report = BenchSuite(sizes: sizes).measure(progress: progress)
         let json = BenchJSON.json(report)
-        if args.flag("--json") {
+        if options.json {
             io.writeOut(JSONWriter().string(for: json))
         } else {
             BenchTable.print(report, io: io)
         }
-        if let path = args.value("--output") { try OutputPaths.write(JSONWriter().string(for: json), to: path) }
+        if let path = options.output { try OutputPaths.write(JSONWriter().string(for: json), to: path) }
         return report.findAndShrink == nil ? .violation : .success
     }
 }
