@@ -7,6 +7,8 @@ import PackageDescription
 //   campaigns, shrinking, reports).
 // - BackgroundTaskSimulator: the simulated iOS, invariants, workloads and scenarios.
 // - bgsim: a thin command-line front end over the libraries.
+// - SimulationFormats (internal, not a product): the file formats the others read and write
+//   (deterministic JSON, scenario reading with field paths, JUnit XML, atomic output files).
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -23,31 +25,33 @@ let package = Package(
     ],
     targets: [
         .target(name: "BackgroundTaskKit", swiftSettings: strict),
-        .target(name: "DeterministicSimulation", swiftSettings: strict),
+        .target(name: "SimulationFormats", swiftSettings: strict),
+        .target(name: "DeterministicSimulation", dependencies: ["SimulationFormats"], swiftSettings: strict),
         .target(
             name: "BackgroundTaskSimulator",
-            dependencies: ["BackgroundTaskKit", "DeterministicSimulation"],
+            dependencies: ["BackgroundTaskKit", "DeterministicSimulation", "SimulationFormats"],
             swiftSettings: strict),
         // The commands live in a library target so tests call them with an argument array;
         // the executable is only `main.swift`.
         .target(
             name: "BGSimCommands",
-            dependencies: ["BackgroundTaskSimulator", "DeterministicSimulation", "BackgroundTaskKit"],
+            dependencies: ["BackgroundTaskSimulator", "DeterministicSimulation", "SimulationFormats", "BackgroundTaskKit"],
             swiftSettings: strict),
         .executableTarget(name: "bgsim", dependencies: ["BGSimCommands"], swiftSettings: strict),
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         // Declares its own `BackgroundTask`, as SwiftUI does, and uses the token unqualified.
         .testTarget(name: "NameClashTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         .testTarget(
-            name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation"],
+            name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation", "SimulationFormats"],
             swiftSettings: strict),
+        .testTarget(name: "SimulationFormatsTests", dependencies: ["SimulationFormats"], swiftSettings: strict),
         .testTarget(
             name: "BackgroundTaskSimulatorTests",
-            dependencies: ["BackgroundTaskSimulator", "BackgroundTaskKit", "DeterministicSimulation"],
+            dependencies: ["BackgroundTaskSimulator", "BackgroundTaskKit", "DeterministicSimulation", "SimulationFormats"],
             swiftSettings: strict),
         .testTarget(
             name: "bgsimTests",
-            dependencies: ["BGSimCommands", "BackgroundTaskSimulator", "DeterministicSimulation"],
+            dependencies: ["BGSimCommands", "BackgroundTaskSimulator", "DeterministicSimulation", "SimulationFormats"],
             exclude: ["Golden"],
             swiftSettings: strict),
     ],

@@ -24,7 +24,7 @@ enum CampaignExecution {
 
     /// The exit code a campaign result calls for.
     static func exitCode(_ result: CampaignResult) -> ExitCode {
-        .mostSevere(result.failed > 0 ? .violation : .success,
+        .mostSevere(result.totals.failed > 0 ? .violation : .success,
                     result.nondeterminism.isEmpty ? .success : .nondeterminism,
                     result.stop == .interrupted ? .interrupted : .success)
     }
@@ -33,15 +33,16 @@ enum CampaignExecution {
 /// The short human summary of a campaign, on stdout.
 enum Summary {
     static func print(_ result: CampaignResult, scenario: Scenario, io: CommandIO) {
-        let rate = result.runSeconds > 0 ? Double(result.runsExecuted) / result.runSeconds : 0
-        io.out("  \(result.runsExecuted) runs: \(result.passed) passed, \(result.failed) failed; "
-            + "\(result.events) events, \(Format.seconds(result.simulatedSeconds)) simulated in "
-            + "\(Format.seconds(result.wallSeconds)) (\(Int(rate)) runs/s); digest \(result.digest.digest)")
+        let totals = result.totals
+        let rate = result.runSeconds > 0 ? Double(totals.runs) / result.runSeconds : 0
+        io.out("  \(totals.runs) runs: \(totals.passed) passed, \(totals.failed) failed; "
+            + "\(totals.events) events, \(Format.seconds(totals.simulatedSeconds)) simulated in "
+            + "\(Format.seconds(result.wallSeconds)) (\(Int(rate)) runs/s); digest \(totals.digest.digest)")
         if result.stop == .interrupted { io.out("  INTERRUPTED: the numbers cover the runs that finished") }
-        if result.stepLimitRuns > 0 {
-            io.out("  note: \(result.stepLimitRuns) runs hit their step or settle limit (work that never ends)")
+        if totals.stops.hitLimit > 0 {
+            io.out("  note: \(totals.stops.hitLimit) runs hit their step or settle limit (work that never ends)")
         }
-        for entry in result.violationCounts {
+        for entry in totals.violations {
             io.out("  VIOLATION \(entry.invariant) in \(entry.runs) runs")
         }
         for failure in result.failures {

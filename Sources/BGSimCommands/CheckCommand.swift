@@ -44,7 +44,7 @@ enum CheckCommand: BGSimCommand {
             suites.append((scenario, result))
             let verdict = judge(scenario, result)
             io.out("\(verdict.ok ? "ok  " : "FAIL") \(scenario.name) (expect \(scenario.expectation); seed "
-                + "\(options.seed), \(result.runsExecuted) runs): \(verdict.detail)")
+                + "\(options.seed), \(result.totals.runs) runs): \(verdict.detail)")
             if !verdict.ok {
                 for failure in result.failures.prefix(3) {
                     io.out("     \(failure.failure.invariant): \(failure.failure.message)")
@@ -68,16 +68,16 @@ enum CheckCommand: BGSimCommand {
     static func judge(_ scenario: Scenario, _ result: CampaignResult) -> (ok: Bool, detail: String) {
         switch scenario.expectation {
         case .pass:
-            if result.failed == 0 { return (true, "no violation") }
-            let names = result.violationCounts.map { "\($0.invariant) in \($0.runs) runs" }.joined(separator: ", ")
+            if result.totals.failed == 0 { return (true, "no violation") }
+            let names = result.totals.violations.map { "\($0.invariant) in \($0.runs) runs" }.joined(separator: ", ")
             return (false, "violated: \(names)")
         case .violation(let id):
-            if let entry = result.violationCounts.first(where: { $0.invariant == id }) {
+            if let entry = result.totals.violations(of: id) {
                 let first = result.failures.first { $0.failure.invariant == id }
                 let at = first.map { ", first at run seed \($0.seed)" } ?? ""
                 return (true, "found \(id) in \(entry.runs) runs\(at)")
             }
-            return (false, "the planted bug was not found: no \(id) violation in \(result.runsExecuted) runs")
+            return (false, "the planted bug was not found: no \(id) violation in \(result.totals.runs) runs")
         }
     }
 }

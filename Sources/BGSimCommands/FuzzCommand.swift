@@ -1,6 +1,7 @@
 import Foundation
 import BackgroundTaskSimulator
 import DeterministicSimulation
+import SimulationFormats
 
 /// `bgsim fuzz [SCENARIO...] [--runs N] [--seed S] [--jobs J] [--shard K/N] [--report FILE]
 /// [--junit FILE] [--quiet]`: runs campaigns and reports what they found.

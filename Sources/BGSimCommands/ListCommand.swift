@@ -1,5 +1,6 @@
 import BackgroundTaskSimulator
 import DeterministicSimulation
+import SimulationFormats
 
 /// `bgsim list [--json]`: workloads, invariants, scenarios, OS profiles and the modelled iOS
 /// rules, so users can see what the simulator promises.

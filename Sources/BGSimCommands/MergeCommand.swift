@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import SimulationFormats
 import Foundation
 
 /// `bgsim merge REPORT... --report FILE`: joins shard reports into the report one unsharded run

@@ -1,5 +1,6 @@
 import BackgroundTaskSimulator
 import DeterministicSimulation
+import SimulationFormats
 
 /// The command that reproduces one failure, as printed and reported.
 enum ReplayCommandText {

@@ -1,6 +1,7 @@
 import Foundation
 import BackgroundTaskSimulator
 import DeterministicSimulation
+import SimulationFormats
 
 /// `bgsim replay SCENARIO (--seed S | --choices C) [--trace FILE] [--perfetto FILE]`: re-runs one
 /// run, prints its trace readably with the app state, marks where each invariant was violated,

@@ -79,7 +79,7 @@ final class LeakyDraftUploader: Workload, @unchecked Sendable {
         let workload = WorkloadInfo(name: "draft-uploader", summary: "") { DraftUploader() }
         let one = WorkloadCampaign(workload: workload, runs: 100, jobs: 1).run()
         let two = WorkloadCampaign(workload: workload, runs: 100, jobs: 2).run()
-        #expect(one.result.digest == two.result.digest)
+        #expect(one.result.totals.digest == two.result.totals.digest)
         #expect(one.passed && two.passed)
     }
 

@@ -5,7 +5,9 @@ import Testing
 @Suite("Tidy")
 struct TidyTests {
     /// The simulation source folders, relative to the package root.
-    static let checkedFolders = ["Sources/DeterministicSimulation", "Sources/BackgroundTaskSimulator"]
+    static let checkedFolders = [
+        "Sources/DeterministicSimulation", "Sources/SimulationFormats", "Sources/BackgroundTaskSimulator",
+    ]
 
     /// The package root: this file is `<root>/Tests/DeterministicSimulationTests/TidyTests.swift`.
     static var packageRoot: URL {

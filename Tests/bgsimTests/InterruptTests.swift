@@ -1,5 +1,6 @@
 import BGSimCommands
 import DeterministicSimulation
+import SimulationFormats
 import Foundation
 import Testing
 

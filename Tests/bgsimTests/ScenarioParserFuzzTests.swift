@@ -1,5 +1,6 @@
 import BackgroundTaskSimulator
 import DeterministicSimulation
+import SimulationFormats
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import SimulationFormats
 
 /// A small JSON Schema checker over our `JSONValue`, enough for `Reports/report.schema.json`:
 /// `type`, `required`, `properties`, `additionalProperties`, `items`, `$ref` (to `#/$defs/…`),

@@ -1,5 +1,6 @@
 import BackgroundTaskSimulator
 import DeterministicSimulation
+import SimulationFormats
 import Foundation
 
 /// `bgsim bench [--json] [--output FILE] [--quick]`: the standard benchmark. Prints a table of

@@ -11,10 +11,11 @@ struct Rates: Sendable {
 
     mutating func add(_ result: CampaignResult) {
         let wall = max(result.wallSeconds, 1e-9)
-        runsPerSecond.append(Double(result.runsExecuted) / wall)
-        eventsPerSecond.append(Double(result.events) / wall)
-        simulatedPerWallSecond.append(result.simulatedSeconds / wall)
-        eventsPerRun = Double(result.events) / Double(max(1, result.runsExecuted))
+        let totals = result.totals
+        runsPerSecond.append(Double(totals.runs) / wall)
+        eventsPerSecond.append(Double(totals.events) / wall)
+        simulatedPerWallSecond.append(totals.simulatedSeconds / wall)
+        eventsPerRun = Double(totals.events) / Double(max(1, totals.runs))
     }
 }
 

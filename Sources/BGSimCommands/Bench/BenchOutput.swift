@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import SimulationFormats
 import Foundation
 
 /// The benchmark as a Markdown table (the form README.md shows).

@@ -1,4 +1,4 @@
-import DeterministicSimulation
+import SimulationFormats
 
 /// "Did you mean …?" for command and option names, by edit distance (``NearestName``).
 ///

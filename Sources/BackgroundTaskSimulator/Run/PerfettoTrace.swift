@@ -1,4 +1,5 @@
-public import DeterministicSimulation
+package import DeterministicSimulation
+package import SimulationFormats
 
 /// A run's trace in the Chrome trace-event format that ui.perfetto.dev and chrome://tracing open
 /// (`bgsim replay --perfetto FILE`).
@@ -12,7 +13,7 @@ public import DeterministicSimulation
 /// let json = PerfettoTrace.json(outcome.trace)
 /// ```
 public enum PerfettoTrace {
-    public static func json(_ trace: [TraceEntry<SimEvent>]) -> JSONValue {
+    package static func json(_ trace: [TraceEntry<SimEvent>]) -> JSONValue {
         var builder = Builder()
         for entry in trace { builder.take(entry) }
         builder.close(at: trace.last?.time ?? .zero)

@@ -36,16 +36,6 @@ public struct RunSpec: Sendable {
     }
 }
 
-/// Why a run stopped.
-public enum RunStop: String, Sendable, Equatable {
-    /// Nothing was left to run after the horizon.
-    case quiescent
-    /// The settle phase reached its limit with work still scheduled.
-    case settleLimit
-    /// The step cap was reached: the workload keeps scheduling work forever.
-    case stepLimit
-}
-
 /// What one run produced.
 public struct RunOutcome: Sendable {
     /// The timing-free digest of the run's trace.
@@ -60,6 +50,7 @@ public struct RunOutcome: Sendable {
     public var choices: ChoiceSequence
     /// Virtual time at the end.
     public var endTime: VirtualTime
+    /// Why the run stopped (the engine's ``RunStop``, shared with campaign totals and reports).
     public var stop: RunStop
     /// Scheduler steps run.
     public var steps: Int

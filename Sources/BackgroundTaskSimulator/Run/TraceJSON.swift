@@ -1,4 +1,5 @@
-public import DeterministicSimulation
+package import DeterministicSimulation
+package import SimulationFormats
 
 /// A run's trace as JSON: an array of `{"t": seconds, "event": name, <fields>}`, the same shape as
 /// the report's `failures[].trace` (`bgsim replay --trace FILE`).
@@ -8,7 +9,7 @@ public import DeterministicSimulation
 /// try AtomicFile.write(JSONWriter().string(for: json), to: "trace.json")
 /// ```
 public enum TraceJSON {
-    public static func json(_ trace: [TraceEntry<SimEvent>]) -> JSONValue {
+    package static func json(_ trace: [TraceEntry<SimEvent>]) -> JSONValue {
         .array(trace.map { entry in
             var object = JSONObject()
             object.append("t", seconds(entry.time))

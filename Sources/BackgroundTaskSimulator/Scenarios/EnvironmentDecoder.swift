@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import SimulationFormats
 
 /// Reads `"environment"` (optional; every field optional, defaults in ``EnvironmentConfig``).
 enum EnvironmentDecoder {

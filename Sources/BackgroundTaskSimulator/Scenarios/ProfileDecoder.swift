@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import SimulationFormats
 
 /// Reads `"profile"`: a profile name, or `{"base": name, <overrides>}` (every UNCERTAIN rule of
 /// the reference is a parameter here).

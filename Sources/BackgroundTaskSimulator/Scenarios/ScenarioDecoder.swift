@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import SimulationFormats
 
 /// Turns a scenario document into a ``Scenario``, field by field, with precise errors.
 enum ScenarioDecoder {

@@ -1,5 +1,6 @@
-public import DeterministicSimulation
+import DeterministicSimulation
 import Foundation
+import SimulationFormats
 
 /// Reads and validates scenario files (`Scenarios/*.json`, format in `Scenarios/README.md`).
 ///
@@ -23,7 +24,7 @@ public enum ScenarioLoader {
             var root = try JSONObjectReader.parse(bytes, file: file)
             return try ScenarioDecoder.decode(&root, file: file)
         } catch {
-            throw .invalid(error)
+            throw ScenarioError(error)
         }
     }
 
@@ -34,7 +35,7 @@ public enum ScenarioLoader {
         for file in files {
             let scenario = try load(file: file)
             if let other = scenarios.first(where: { $0.name == scenario.name }) {
-                throw .invalid(ConfigError(file: file, path: "$.name",
+                throw ScenarioError(ConfigError(file: file, path: "$.name",
                     problem: "duplicate scenario name '\(scenario.name)', also used by \(other.file)",
                     fix: "Give each scenario a unique name."))
             }
@@ -91,13 +92,19 @@ public enum ScenarioLoader {
 /// contents are invalid (exit 65).
 public enum ScenarioError: Error, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
-    case invalid(ConfigError)
+    /// The contents are invalid: the one-line message names the file, the field path (or line
+    /// and column), the problem and the fix, e.g. `Scenarios/x.json: $.campaign.runs: expected
+    /// an integer from 1 to 10000000, found -5. Set a positive number of runs.`
+    case invalid(String)
+
+    /// A reading error of the scenario reader.
+    init(_ error: ConfigError) { self = .invalid(error.description) }
 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):
             "\(path): cannot read the scenario: \(reason). Check the path (scenarios live in Scenarios/*.json)."
-        case .invalid(let error): error.description
+        case .invalid(let message): message
         }
     }
 }

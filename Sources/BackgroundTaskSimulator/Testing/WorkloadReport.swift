@@ -1,4 +1,5 @@
 public import DeterministicSimulation
+package import SimulationFormats
 
 /// What a ``WorkloadCampaign`` found: counts, and for each violated invariant its first failing
 /// run with the seed, the message, the shrunk choices and how to replay it.
@@ -12,7 +13,7 @@ public import DeterministicSimulation
 ///
 /// Contract: ``description`` is a readable summary whose every failure line ends with the Swift
 /// call that replays it; ``result`` holds the full engine result (coverage, digests) and
-/// ``json`` the report in the format of `bgsim fuzz --report` (`Reports/README.md`).
+/// ``jsonText`` the report in the format of `bgsim fuzz --report` (`Reports/README.md`).
 public struct WorkloadReport: Sendable, CustomStringConvertible {
     /// One violated invariant's first failing run.
     public struct Failure: Sendable {
@@ -42,7 +43,7 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
     }
 
     /// Whether every run held every invariant and replays were deterministic.
-    public var passed: Bool { result.failed == 0 && result.nondeterminism.isEmpty }
+    public var passed: Bool { result.totals.failed == 0 && result.nondeterminism.isEmpty }
 
     /// The failures, one per violated invariant, in order of first appearance.
     public var failures: [Failure] {
@@ -53,15 +54,23 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The report as `bgsim fuzz --report` writes it.
-    public var json: JSONValue {
+    /// The report's text, byte for byte as `bgsim fuzz --report` writes it.
+    ///
+    /// ```swift
+    /// try report.jsonText.write(toFile: "draft-uploader.json", atomically: true, encoding: .utf8)
+    /// ```
+    public var jsonText: String { JSONWriter().string(for: json) }
+
+    /// The report as a JSON value (for the package's own tests and commands).
+    package var json: JSONValue {
         CampaignReport.json(result, scenarioName: workload, scenarioFile: "(Swift API)", toolVersion: "swift-api",
                             replayCommand: { "campaign.replay(seed: Seed(\($0.seed)))" })
     }
 
     public var description: String {
-        var lines = ["\(workload): \(result.runsExecuted) runs, \(result.passed) passed, \(result.failed) failed "
-            + "(seed \(result.options.seed), digest \(result.digest.digest))"]
+        let totals = result.totals
+        var lines = ["\(workload): \(totals.runs) runs, \(totals.passed) passed, \(totals.failed) failed "
+            + "(seed \(result.options.seed), digest \(totals.digest.digest))"]
         for failure in failures {
             lines.append("  \(failure.invariant) (run seed \(failure.seed)): \(failure.message)")
             lines.append("    replay: \(failure.replay); shrunk to \(failure.shrunkEventCount) events: "

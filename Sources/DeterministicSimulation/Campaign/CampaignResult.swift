@@ -10,36 +10,22 @@ public enum CampaignStop: String, Sendable, Equatable {
 ///
 /// ```swift
 /// let result = Campaign.run(target, options: options)
+/// print(result.totals.runs, result.totals.failed, result.totals.digest.digest)
 /// if let first = result.failures.first { print(first.failure.invariant, first.seed) }
 /// ```
 ///
 /// Contract: everything except ``wallSeconds`` is the same for every `jobs` value; for a
 /// completed campaign, shard results merge (``CampaignReport/merge(_:)``) into the unsharded one.
 public struct CampaignResult: Sendable {
-    /// Runs that finished.
-    public var runsExecuted: Int
-    /// Runs that held every invariant.
-    public var passed: Int
-    /// Runs that violated at least one invariant.
-    public var failed: Int
-    /// Trace events over all runs.
-    public var events: Int
-    /// Virtual time over all runs, in microseconds (exact; ``simulatedSeconds`` is derived).
-    public var simulatedMicroseconds: Int64
+    /// What the runs that finished added up to: counts, stop reasons, violations per
+    /// invariant (with their first run) and the campaign digest.
+    public var totals: RunTotals
     /// Wall-clock duration of the whole campaign, shrinking included.
     public var wallSeconds: Double
     /// Wall-clock duration of the runs alone (what runs per second are measured over).
     public var runSeconds: Double
-    /// The campaign digest over the runs' trace digests, by run index.
-    public var digest: DigestCombiner
     /// How the campaign ended.
     public var stop: CampaignStop
-    /// Runs whose verdict's `stop` was not `"quiescent"` (step or settle limits).
-    public var stepLimitRuns: Int
-    /// Per invariant, how many runs violated it, in order of first appearance by run index.
-    public var violationCounts: [(invariant: String, runs: Int)]
-    /// Per invariant, the first run index that violated it, in the same order as ``violationCounts``.
-    public var firstViolations: [(invariant: String, runIndex: Int)]
     /// One record per distinct invariant (first failing run), ordered by run index, capped.
     public var failures: [FailureRecord]
     /// Reruns that did not reproduce their run.
@@ -48,9 +34,6 @@ public struct CampaignResult: Sendable {
     public var coverage: Coverage
     /// The options the campaign ran with.
     public var options: CampaignOptions
-
-    /// Virtual seconds over all runs.
-    public var simulatedSeconds: Double { Double(simulatedMicroseconds) / 1_000_000 }
 }
 
 /// One failure of a campaign: the first run that violated one invariant, shrunk.

@@ -95,8 +95,8 @@ public struct RunVerdict: Sendable {
     public var trace: [TraceLine]
     /// What the run exercised.
     public var coverage: Coverage
-    /// How the run stopped, e.g. `"quiescent"` or `"stepLimit"`; targets choose the words.
-    public var stop: String
+    /// Why the run stopped.
+    public var stop: RunStop
     /// What the run cost in the target's own units (the simulator: scheduler steps); defaults to
     /// ``eventCount``. Budgets passed to ``CampaignTarget/run(choices:keepTrace:costBudget:)``
     /// are in these units.
@@ -105,7 +105,7 @@ public struct RunVerdict: Sendable {
     public var overBudget: Bool
 
     public init(digest: TraceDigest, eventCount: Int, simulatedTime: VirtualTime, failures: [RunFailure],
-                trace: [TraceLine] = [], coverage: Coverage = Coverage(), stop: String = "quiescent",
+                trace: [TraceLine] = [], coverage: Coverage = Coverage(), stop: RunStop = .quiescent,
                 cost: Int? = nil, overBudget: Bool = false) {
         self.cost = cost ?? eventCount
         self.overBudget = overBudget

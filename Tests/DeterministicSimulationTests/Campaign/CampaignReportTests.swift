@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import SimulationFormats
 import Testing
 
 @Suite("Campaign reports")
@@ -97,8 +98,11 @@ struct CampaignReportTests {
         #expect(mergeError([first, .object(object)]).contains("schemaVersion is 2"))
         object["schemaVersion"] = 1
         object["summary"] = nil
-        #expect(mergeError([first, .object(object)]).contains("report 2: summary.runs is missing"))
-        #expect(mergeError([first, "not a report"]).contains("report 2: schemaVersion is missing"))
+        // Reports are read by the scenario files' reader: errors name the report and the JSON path.
+        #expect(mergeError([first, .object(object)]).contains("report 2: $.summary: missing required key 'summary'"))
+        object["summary"] = ["runs": "many"]
+        #expect(mergeError([first, .object(object)]).contains("report 2: $.summary.runs: expected an integer, found \"many\""))
+        #expect(mergeError([first, "not a report"]).contains("report 2: $: expected an object, found \"not a report\""))
     }
 
     private func mergeError(_ reports: [JSONValue]) -> String {

@@ -14,7 +14,7 @@ struct CampaignRunnerTests {
             options.jobs = jobs
             #expect(ResultFingerprint(Campaign.run(ThresholdTarget(), options: options)) == one, "jobs \(jobs)")
         }
-        #expect(one.runs == 300 && one.failed > 0 && one.passed > 0)
+        #expect(one.totals.runs == 300 && one.totals.failed > 0 && one.totals.passed > 0)
     }
 
     @Test("run i uses seed.derive(index: i) and shards partition the runs")
@@ -34,7 +34,7 @@ struct CampaignRunnerTests {
         let result = Campaign.run(ThresholdTarget(), options: Self.options)
         let record = try #require(result.failures.first)
         #expect(record.seed == Self.options.seed.derive(index: UInt64(record.runIndex)))
-        #expect(result.firstViolations.first?.runIndex == record.runIndex)
+        #expect(result.totals.violations.first?.firstRun == record.runIndex)
         let again = ThresholdTarget().run(choices: ChoiceSource(seed: record.seed), keepTrace: false)
         #expect(again.failures.contains { $0.invariant == record.failure.invariant })
         let shrunk = ThresholdTarget().run(choices: ChoiceSource(replaying: record.choices), keepTrace: true)
@@ -51,8 +51,8 @@ struct CampaignRunnerTests {
         options.maxShrunkFailures = 1
         let result = Campaign.run(ThresholdTarget(), options: options)
         #expect(result.failures.count == 1)
-        #expect(result.failures.first?.failure.invariant == result.violationCounts.first?.invariant)
-        #expect(result.violationCounts.count == 2)
+        #expect(result.failures.first?.failure.invariant == result.totals.violations.first?.invariant)
+        #expect(result.totals.violations.count == 2)
     }
 
     @Test("cancellation stops between runs and marks the result interrupted")
@@ -65,8 +65,8 @@ struct CampaignRunnerTests {
             started.wrappingAdd(1, ordering: .relaxed).newValue > 500
         })
         #expect(result.stop == .interrupted)
-        #expect(result.runsExecuted < 1_000 && result.runsExecuted > 0)
-        #expect(result.passed + result.failed == result.runsExecuted)
+        #expect(result.totals.runs < 1_000 && result.totals.runs > 0)
+        #expect(result.totals.passed + result.totals.failed == result.totals.runs)
         #expect(result.failures.allSatisfy { $0.shrink == nil })
     }
 
@@ -80,7 +80,7 @@ struct CampaignRunnerTests {
             updates.withLock { $0.append(update) }
         })
         let seen = updates.withLock { $0 }
-        #expect(result.runsExecuted == 40_000)
+        #expect(result.totals.runs == 40_000)
         for update in seen {
             #expect(update.runsTotal == 40_000 && update.runsDone <= 40_000)
         }

@@ -24,7 +24,7 @@ struct ThresholdTarget: CampaignTarget {
                           trace: keepTrace ? values.enumerated().map {
                               TraceLine(time: .seconds(Int64($0.offset)), name: "value", fields: [TraceField("v", .int(Int64($0.element)))])
                           } : [],
-                          coverage: coverage, stop: values.count == 40 ? "stepLimit" : "quiescent")
+                          coverage: coverage, stop: values.count == 40 ? .stepLimit : .quiescent)
     }
 }
 
@@ -51,20 +51,12 @@ final class FlakyTarget: CampaignTarget {
 
 /// A campaign result's determined parts, for equality across jobs values.
 struct ResultFingerprint: Equatable {
-    var runs, passed, failed, events, stepLimitRuns: Int
-    var digest: DigestCombiner
-    var violations: [String]
+    var totals: RunTotals
     var failures: [String]
     var coverage: Coverage
 
     init(_ result: CampaignResult) {
-        runs = result.runsExecuted
-        passed = result.passed
-        failed = result.failed
-        events = result.events
-        stepLimitRuns = result.stepLimitRuns
-        digest = result.digest
-        violations = zip(result.violationCounts, result.firstViolations).map { "\($0.invariant):\($0.runs)@\($1.runIndex)" }
+        totals = result.totals
         failures = result.failures.map { "\($0.runIndex) \($0.seed) \($0.failure.invariant) \($0.choices.token) \($0.shrunkEventCount) \($0.trace.count)" }
         coverage = result.coverage
     }

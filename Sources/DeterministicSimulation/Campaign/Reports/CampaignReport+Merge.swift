@@ -1,3 +1,5 @@
+package import SimulationFormats
+
 extension CampaignReport {
     /// Joins the reports of the shards `1/N ... N/N` of one campaign into the report the
     /// unsharded campaign gives, timing aside.
@@ -17,7 +19,7 @@ extension CampaignReport {
     /// - Throws: ``CampaignReportError`` when there are no reports, a report is not schema
     ///   version 1 or lacks a field, the reports differ in seed, tool, scenario or campaign
     ///   settings, or the shards are not exactly `1...N` of one `N`.
-    public static func merge(_ reports: [JSONValue]) throws(CampaignReportError) -> JSONValue {
+    package static func merge(_ reports: [JSONValue]) throws(CampaignReportError) -> JSONValue {
         guard !reports.isEmpty else {
             throw CampaignReportError(problem: "no reports to merge", fix: "give every shard's report")
         }
@@ -48,7 +50,7 @@ extension CampaignReport {
         let index = try reader.int("campaign", "shard", "index")
         let count = try reader.int("campaign", "shard", "count")
         guard count >= 1, (1...count).contains(index) else {
-            throw .field(reader.number, "campaign.shard", "is \(index)/\(count), not K/N with 1 <= K <= N")
+            throw reader.error("campaign", "shard", problem: "is \(index)/\(count), not K/N with 1 <= K <= N")
         }
         return Shard(index: index, count: count)
     }

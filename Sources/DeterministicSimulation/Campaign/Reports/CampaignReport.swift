@@ -1,14 +1,20 @@
+package import SimulationFormats
+
 /// The JSON campaign report of CONTRACT.md (`bgsim fuzz --report`), and ``merge(_:)`` for
 /// shard reports. Every field is documented in `Reports/README.md` and schematized in
 /// `Reports/report.schema.json`.
 ///
 /// ```swift
 /// let result = Campaign.run(target, options: options)
-/// let report = CampaignReport.json(result, scenarioName: "p1", scenarioFile: "Scenarios/p1.json",
-///                                  toolVersion: "0.1.0",
-///                                  replayCommand: { "bgsim replay Scenarios/p1.json --seed \($0.seed)" })
-/// try AtomicFile.write(JSONWriter().string(for: report), to: "report.json")
+/// let text = CampaignReport.jsonText(result, scenarioName: "p1", scenarioFile: "Scenarios/p1.json",
+///                                     toolVersion: "0.1.0",
+///                                     replayCommand: { "bgsim replay Scenarios/p1.json --seed \($0.seed)" })
+/// try text.write(toFile: "report.json", atomically: true, encoding: .utf8)
 /// ```
+///
+/// The report is built as a `JSONValue` of the package's internal formats module
+/// (`SimulationFormats`); users of the library get its text, which is the exact bytes
+/// `bgsim fuzz --report` writes.
 ///
 /// Contract: keys in a fixed order, `schemaVersion` then `seed` first; seeds and digests are
 /// strings; all but the timing fields (`campaign.jobs`, `summary.wallSeconds`, `runsPerSecond`,
@@ -18,9 +24,19 @@ public enum CampaignReport {
     /// The report's format version.
     public static let schemaVersion: Int64 = 1
 
-    public static func json(_ result: CampaignResult, scenarioName: String, scenarioFile: String,
-                            toolVersion: String, toolName: String = "bgsim",
-                            replayCommand: (FailureRecord) -> String) -> JSONValue {
+    /// The report as JSON text, exactly as `bgsim fuzz --report` writes it (the deterministic
+    /// writer: fixed key order, no timestamps beyond the timing fields).
+    public static func jsonText(_ result: CampaignResult, scenarioName: String, scenarioFile: String,
+                                toolVersion: String, toolName: String = "bgsim",
+                                replayCommand: (FailureRecord) -> String) -> String {
+        JSONWriter().string(for: json(result, scenarioName: scenarioName, scenarioFile: scenarioFile,
+                                      toolVersion: toolVersion, toolName: toolName, replayCommand: replayCommand))
+    }
+
+    /// The report as a JSON value (for the package's own targets: the commands and merge).
+    package static func json(_ result: CampaignResult, scenarioName: String, scenarioFile: String,
+                             toolVersion: String, toolName: String = "bgsim",
+                             replayCommand: (FailureRecord) -> String) -> JSONValue {
         let header = ReportHeader(seed: result.options.seed, toolName: toolName, toolVersion: toolVersion,
                                   scenarioName: scenarioName, scenarioFile: scenarioFile, options: result.options)
         return assemble(header: header, jobs: result.options.jobs, shard: result.options.shard,
@@ -60,7 +76,7 @@ public enum CampaignReport {
     /// ```swift
     /// CampaignReport.timingFree(merged) == CampaignReport.timingFree(whole)   // true
     /// ```
-    public static func timingFree(_ report: JSONValue) -> JSONValue {
+    package static func timingFree(_ report: JSONValue) -> JSONValue {
         guard var object = report.objectValue else { return report }
         if var summary = object["summary"]?.objectValue {
             for key in ["wallSeconds", "runSeconds", "runsPerSecond", "eventsPerSecond"] { summary[key] = nil }
@@ -111,7 +127,7 @@ public enum CampaignReport {
     }
 
     /// `{"t": seconds, "event": name, <fields>}`; a field named `t` or `event` is skipped.
-    public static func traceLineJSON(_ line: TraceLine) -> JSONValue {
+    package static func traceLineJSON(_ line: TraceLine) -> JSONValue {
         var object = JSONObject()
         object.append("t", JSONValue(seconds(line.time)))
         object.append("event", JSONValue(line.name))

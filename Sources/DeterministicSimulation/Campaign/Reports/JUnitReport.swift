@@ -1,3 +1,5 @@
+import SimulationFormats
+
 /// JUnit XML for CI systems (`bgsim fuzz --junit`, `bgsim check --junit`): one test suite per
 /// scenario, one test case per invariant (plus `determinism`), a failure carrying the message
 /// and the replay command.
@@ -45,25 +47,24 @@ public enum JUnitReport {
     }
 
     private static func properties(_ result: CampaignResult) -> [(String, String)] {
-        [("seed", result.options.seed.description), ("runs", String(result.runsExecuted)),
-         ("shard", result.options.shard.description), ("traceDigest", result.digest.digest.description),
+        [("seed", result.options.seed.description), ("runs", String(result.totals.runs)),
+         ("shard", result.options.shard.description), ("traceDigest", result.totals.digest.digest.description),
          ("stop", result.stop.rawValue)]
     }
 
     private static func testCases(_ invariants: [String], _ result: CampaignResult,
                                   _ replay: (FailureRecord) -> String) -> [TestCase] {
+        let totals = result.totals
         var names = invariants
-        for entry in result.violationCounts where !names.contains(entry.invariant) { names.append(entry.invariant) }
+        for entry in totals.violations where !names.contains(entry.invariant) { names.append(entry.invariant) }
         var cases = names.map { name -> TestCase in
-            guard let count = result.violationCounts.first(where: { $0.invariant == name })?.runs else {
-                return TestCase(name: name)
-            }
+            guard let count = totals.violations(of: name)?.runs else { return TestCase(name: name) }
             guard let record = result.failures.first(where: { $0.failure.invariant == name }) else {
                 return TestCase(name: name, failure: ("\(name) violated in \(count) runs", "violation",
-                                                      "violated in \(count) of \(result.runsExecuted) runs; "
+                                                      "violated in \(count) of \(totals.runs) runs; "
                                                           + "no record kept (over the failure cap)"))
             }
-            var body = "\(record.failure.message)\nviolated in \(count) of \(result.runsExecuted) runs; "
+            var body = "\(record.failure.message)\nviolated in \(count) of \(totals.runs) runs; "
                 + "first at run \(record.runIndex), seed \(record.seed)\nreplay: \(replay(record))"
             if record.shrink != nil {
                 body += "\nshrunk to \(record.shrunkEventCount) events (from \(record.originalEventCount)), "

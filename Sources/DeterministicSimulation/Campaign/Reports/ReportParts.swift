@@ -1,3 +1,5 @@
+import SimulationFormats
+
 /// The fields shard reports must agree on to be merged.
 struct ReportHeader: Equatable {
     var seed: Seed
@@ -36,60 +38,65 @@ struct ReportHeader: Equatable {
     }
 }
 
-/// The report's `summary` object as values, so ``CampaignReport/merge(_:)`` can add shards up
-/// and write them back exactly as one unsharded campaign would.
+/// The report's `summary` object as values: the run totals plus the campaign's timing and
+/// whether it was interrupted, so ``CampaignReport/merge(_:)`` can add shards up and write them
+/// back exactly as one unsharded campaign would.
 struct ReportSummary {
-    var runs: Int
-    var passed: Int
-    var failed: Int
-    /// (invariant, runs, first run index), in order of first appearance.
-    var violations: [(invariant: String, runs: Int, firstRun: Int)]
-    var events: Int
-    var simulatedMicroseconds: Int64
+    var totals: RunTotals
     var wallSeconds: Double
     var runSeconds: Double
-    var digest: DigestCombiner
-    var stepLimitRuns: Int
     var interrupted: Bool
 
     init(_ result: CampaignResult) {
-        runs = result.runsExecuted
-        passed = result.passed
-        failed = result.failed
-        violations = zip(result.violationCounts, result.firstViolations).map { ($0.invariant, $0.runs, $1.runIndex) }
-        events = result.events
-        simulatedMicroseconds = result.simulatedMicroseconds
+        totals = result.totals
         wallSeconds = result.wallSeconds
         runSeconds = result.runSeconds
-        digest = result.digest
-        stepLimitRuns = result.stepLimitRuns
         interrupted = result.stop == .interrupted
     }
 
+    /// Reads one shard's summary.
+    init(_ report: ReportReader) throws(CampaignReportError) {
+        totals = try RunTotals(report.member("summary"))
+        wallSeconds = try report.double("summary", "wallSeconds")
+        runSeconds = try report.double("summary", "runSeconds")
+        interrupted = try report.bool("summary", "interrupted")
+    }
+
+    /// Adds another shard's summary.
+    mutating func add(_ other: ReportSummary) {
+        totals.merge(other.totals)
+        wallSeconds += other.wallSeconds
+        runSeconds += other.runSeconds
+        interrupted = interrupted || other.interrupted
+    }
+
+    /// The `summary` object; every key of ``RunTotals`` is written here, and read back by
+    /// `RunTotals.init(_:)` (`RunTotals+Report.swift`).
     var json: JSONValue {
         var violationCounts = JSONObject()
         var firstRuns = JSONObject()
-        for entry in violations {
+        for entry in totals.violations {
             violationCounts.append(entry.invariant, JSONValue(entry.runs))
             firstRuns.append(entry.invariant, JSONValue(entry.firstRun))
         }
+        let runs = totals.runs, events = totals.events
         var summary = JSONObject()
         summary.append("runs", JSONValue(runs))
-        summary.append("passed", JSONValue(passed))
-        summary.append("failed", JSONValue(failed))
+        summary.append("passed", JSONValue(totals.passed))
+        summary.append("failed", JSONValue(totals.failed))
         summary.append("violations", .object(violationCounts))
         summary.append("firstViolationRuns", .object(firstRuns))
         summary.append("events", JSONValue(events))
-        summary.append("simulatedSeconds", JSONValue(Double(simulatedMicroseconds) / 1_000_000))
-        summary.append("simulatedMicroseconds", .int(simulatedMicroseconds))
+        summary.append("simulatedSeconds", JSONValue(totals.simulatedSeconds))
+        summary.append("simulatedMicroseconds", .int(totals.simulatedMicroseconds))
         summary.append("wallSeconds", JSONValue(wallSeconds))
         summary.append("runSeconds", JSONValue(runSeconds))
         summary.append("runsPerSecond", JSONValue(runSeconds > 0 ? Double(runs) / runSeconds : 0))
         summary.append("eventsPerSecond", JSONValue(runSeconds > 0 ? Double(events) / runSeconds : 0))
-        summary.append("traceDigest", JSONValue(digest.digest.description))
-        summary.append("digestSum", JSONValue(TraceDigest(digest.sum).description))
-        summary.append("digestCount", JSONValue(TraceDigest(digest.count).description))
-        summary.append("stepLimitRuns", JSONValue(stepLimitRuns))
+        summary.append("traceDigest", JSONValue(totals.digest.digest.description))
+        summary.append("digestSum", JSONValue(TraceDigest(totals.digest.sum).description))
+        summary.append("digestCount", JSONValue(TraceDigest(totals.digest.count).description))
+        summary.append("stepLimitRuns", JSONValue(totals.stops.hitLimit))
         summary.append("interrupted", JSONValue(interrupted))
         return .object(summary)
     }

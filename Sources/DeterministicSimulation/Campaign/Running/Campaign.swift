@@ -28,12 +28,11 @@ public enum Campaign {
         let (tally, interrupted) = runAll(target, options: options, clock: clock, progress: progress,
                                           isCancelled: isCancelled)
         let runSeconds = clock.elapsedSeconds
-        let ordered = tally.orderedViolations
-        let selected = Array(ordered.prefix(options.maxShrunkFailures))
+        let selected = Array(tally.firstViolations.prefix(options.maxShrunkFailures))
         let followUp = FailureFollowUp(target: target, options: options, shrinks: !interrupted,
                                        isCancelled: isCancelled)
         let records = WorkerPool.map(selected.count, jobs: options.jobs) { index in
-            followUp.record(invariant: selected[index].invariant, selected[index].violation)
+            followUp.record(selected[index].entry, firstVerdict: selected[index].verdict)
         }
         let samples = tally.sampleDigests.sorted { $0.key < $1.key }
         let sampleChecks = WorkerPool.map(samples.count, jobs: options.jobs) { index in
@@ -42,13 +41,9 @@ public enum Campaign {
         var nondeterminism = records.flatMap(\.nondeterminism) + sampleChecks.compactMap { $0 }
         nondeterminism.sort { $0.runIndex < $1.runIndex }
         return CampaignResult(
-            runsExecuted: tally.runs, passed: tally.passed, failed: tally.failed, events: tally.events,
-            simulatedMicroseconds: tally.simulatedMicroseconds, wallSeconds: clock.elapsedSeconds, runSeconds: runSeconds,
-            digest: tally.digest, stop: interrupted ? .interrupted : .completed, stepLimitRuns: tally.stepLimitRuns,
-            violationCounts: ordered.map { ($0.invariant, $0.violation.runs) },
-            firstViolations: ordered.map { ($0.invariant, $0.violation.firstRun) },
-            failures: records.map(\.record), nondeterminism: nondeterminism, coverage: tally.coverage.coverage,
-            options: options)
+            totals: tally.totals, wallSeconds: clock.elapsedSeconds, runSeconds: runSeconds,
+            stop: interrupted ? .interrupted : .completed, failures: records.map(\.record),
+            nondeterminism: nondeterminism, coverage: tally.coverage.coverage, options: options)
     }
 
     /// The runs of the shard, on `options.jobs` threads; the merged tally and whether cancelled.

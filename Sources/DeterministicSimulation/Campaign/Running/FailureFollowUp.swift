@@ -6,16 +6,20 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
     let shrinks: Bool
     let isCancelled: @Sendable () -> Bool
 
-    /// The failure record of `invariant`'s first violating run, and any nondeterminism seen.
-    func record(invariant: String, _ first: RunTally.Violation) -> (record: FailureRecord, nondeterminism: [NondeterminismRecord]) {
-        let seed = options.runSeed(first.firstRun)
+    /// The failure record of an invariant's first violating run (whose verdict in the campaign
+    /// was `firstVerdict`), and any nondeterminism seen.
+    func record(_ entry: InvariantViolations, firstVerdict: RunVerdict)
+        -> (record: FailureRecord, nondeterminism: [NondeterminismRecord]) {
+        let invariant = entry.invariant
+        let failure = firstVerdict.failures.first { $0.invariant == invariant }!
+        let seed = options.runSeed(entry.firstRun)
         let source = ChoiceSource(seed: seed)
         let original = target.run(choices: source, keepTrace: true)
         let recorded = source.recorded
         var mismatches: [NondeterminismRecord] = []
         func check(_ actual: TraceDigest, _ how: String) {
-            guard actual != first.digest else { return }
-            mismatches.append(NondeterminismRecord(seed: seed, runIndex: first.firstRun, expected: first.digest,
+            guard actual != firstVerdict.digest else { return }
+            mismatches.append(NondeterminismRecord(seed: seed, runIndex: entry.firstRun, expected: firstVerdict.digest,
                                                    actual: actual, how: how))
         }
         check(original.digest, "a rerun from its seed")
@@ -24,8 +28,9 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
 
         let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
         var record = FailureRecord(
-            runIndex: first.firstRun, seed: seed, failure: first.failure, shrunkFailure: first.failure,
-            originalEventCount: first.eventCount, shrunkEventCount: first.eventCount, choices: recorded, shrink: nil,
+            runIndex: entry.firstRun, seed: seed, failure: failure, shrunkFailure: failure,
+            originalEventCount: firstVerdict.eventCount, shrunkEventCount: firstVerdict.eventCount, choices: recorded,
+            shrink: nil,
             trace: original.trace)
         guard shrinks, mismatches.isEmpty, keeps(original) else { return (record, mismatches) }
         let shrink = Shrinker.shrink(recorded, target: target, options: options.shrink, isCancelled: isCancelled,
@@ -35,7 +40,7 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
         record.shrink = shrink
         record.shrunkEventCount = shrunk.eventCount
         record.trace = shrunk.trace
-        record.shrunkFailure = shrunk.failures.first { $0.invariant == invariant } ?? first.failure
+        record.shrunkFailure = shrunk.failures.first { $0.invariant == invariant } ?? failure
         return (record, mismatches)
     }
 

@@ -10,7 +10,7 @@ extension XMLWriter {
     /// ```
     ///
     /// Tab and line feed are kept as they are. Quotes need no escaping in text and are kept.
-    public static func escapeText(_ text: String) -> String {
+    package static func escapeText(_ text: String) -> String {
         escape(text, inAttribute: false)
     }
 
@@ -21,7 +21,7 @@ extension XMLWriter {
     /// ```swift
     /// XMLWriter.escapeAttribute("say \"hi\"\n")   // "say &quot;hi&quot;&#10;"
     /// ```
-    public static func escapeAttribute(_ value: String) -> String {
+    package static func escapeAttribute(_ value: String) -> String {
         escape(value, inAttribute: true)
     }
 
@@ -31,7 +31,7 @@ extension XMLWriter {
     /// ```swift
     /// XMLWriter.isAllowed("\u{1B}")   // false (escape)
     /// ```
-    public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
         default: return false

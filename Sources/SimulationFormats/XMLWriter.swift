@@ -28,7 +28,7 @@
 ///   so any Swift string is safe to pass; characters XML 1.0 forbids become U+FFFD.
 /// - Element and attribute names are written as given: pass valid XML names (constants).
 /// - `close()` with nothing open does nothing; ``finish()`` closes what is still open.
-public struct XMLWriter: Sendable {
+package struct XMLWriter: Sendable {
     private var output: String
     private var openElements: [(name: String, hasChildren: Bool)] = []
 
@@ -37,7 +37,7 @@ public struct XMLWriter: Sendable {
     /// ```swift
     /// var xml = XMLWriter(declaration: false)
     /// ```
-    public init(declaration: Bool = true) {
+    package init(declaration: Bool = true) {
         output = declaration ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : ""
     }
 
@@ -46,14 +46,14 @@ public struct XMLWriter: Sendable {
     /// ```swift
     /// var xml = XMLWriter(); xml.open("a"); xml.depth   // 1
     /// ```
-    public var depth: Int { openElements.count }
+    package var depth: Int { openElements.count }
 
     /// Opens an element; its children follow until ``close()``.
     ///
     /// ```swift
     /// xml.open("testsuite", ["name": "smoke", "tests": "10"])
     /// ```
-    public mutating func open(_ name: String, _ attributes: KeyValuePairs<String, String> = [:]) {
+    package mutating func open(_ name: String, _ attributes: KeyValuePairs<String, String> = [:]) {
         open(name, attributes.map { ($0.key, $0.value) })
     }
 
@@ -64,7 +64,7 @@ public struct XMLWriter: Sendable {
     /// if let time { attributes.append(("time", time)) }
     /// xml.open("testsuite", attributes)
     /// ```
-    public mutating func open(_ name: String, _ attributes: [(String, String)]) {
+    package mutating func open(_ name: String, _ attributes: [(String, String)]) {
         startTag(name, attributes)
         openElements.append((name, false))
     }
@@ -74,7 +74,7 @@ public struct XMLWriter: Sendable {
     /// ```swift
     /// xml.close()
     /// ```
-    public mutating func close() {
+    package mutating func close() {
         guard let element = openElements.popLast() else { return }
         if element.hasChildren {
             indent()
@@ -89,7 +89,7 @@ public struct XMLWriter: Sendable {
     /// ```swift
     /// xml.element("failure", ["message": "ended twice", "type": "no-double-end"], text: trace)
     /// ```
-    public mutating func element(
+    package mutating func element(
         _ name: String, _ attributes: KeyValuePairs<String, String> = [:], text: String? = nil
     ) {
         element(name, attributes.map { ($0.key, $0.value) }, text: text)
@@ -100,7 +100,7 @@ public struct XMLWriter: Sendable {
     /// ```swift
     /// xml.element("property", [("name", key), ("value", value)])
     /// ```
-    public mutating func element(_ name: String, _ attributes: [(String, String)], text: String? = nil) {
+    package mutating func element(_ name: String, _ attributes: [(String, String)], text: String? = nil) {
         startTag(name, attributes)
         if let text {
             output += ">\(Self.escapeText(text))</\(name)>\n"
@@ -114,7 +114,7 @@ public struct XMLWriter: Sendable {
     /// ```swift
     /// try AtomicFile.write(xml.finish(), to: "Reports/junit.xml")
     /// ```
-    public mutating func finish() -> String {
+    package mutating func finish() -> String {
         while !openElements.isEmpty { close() }
         return output
     }

@@ -14,13 +14,13 @@
 /// - Reads never trap; every mismatch is a ``ConfigError`` at ``path``.
 /// - Integers accept whole-number doubles (`1e6`); numbers accept integers.
 /// - Default fixes read `Set 'runs' to …`; pass `fix:` to say something domain-specific.
-public struct JSONValueReader: Sendable {
+package struct JSONValueReader: Sendable {
     /// The value being read.
-    public let value: JSONValue
+    package let value: JSONValue
     /// The file it came from, as the user named it.
-    public let file: String
+    package let file: String
     /// Its JSON path, such as `$.invariants[2]`.
-    public let path: String
+    package let path: String
     /// How fixes name it: `runs`, `invariants[2]`; empty for the top-level value.
     let name: String
 
@@ -32,7 +32,7 @@ public struct JSONValueReader: Sendable {
     /// ```swift
     /// let root = JSONValueReader(try JSONParser().parse(bytes), file: "x.json")
     /// ```
-    public init(_ value: JSONValue, file: String, path: String = "$") {
+    package init(_ value: JSONValue, file: String, path: String = "$") {
         self.init(value, file: file, path: path, name: path == "$" ? "" : path)
     }
 
@@ -48,7 +48,7 @@ public struct JSONValueReader: Sendable {
     /// ```swift
     /// throw item.error("unknown invariant \"nope\"", fix: "Run `bgsim list` to see the ids.")
     /// ```
-    public func error(_ problem: String, fix: String) -> ConfigError {
+    package func error(_ problem: String, fix: String) -> ConfigError {
         ConfigError(file: file, path: path, problem: problem, fix: fix)
     }
 
@@ -60,7 +60,7 @@ public struct JSONValueReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the value is not a `T`.
-    public func read<T: JSONReadable>(as type: T.Type = T.self, fix: String? = nil) throws(ConfigError) -> T {
+    package func read<T: JSONReadable>(as type: T.Type = T.self, fix: String? = nil) throws(ConfigError) -> T {
         guard let result = T(json: value) else {
             throw mismatch(expected: T.expectedDescription, fix: fix) { T(json: $0) != nil }
         }
@@ -75,7 +75,7 @@ public struct JSONValueReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the value is not an integer or is outside `range`.
-    public func int(in range: ClosedRange<Int>, fix: String? = nil) throws(ConfigError) -> Int {
+    package func int(in range: ClosedRange<Int>, fix: String? = nil) throws(ConfigError) -> Int {
         let expected = ConfigText.integer(in: range)
         guard let integer = Int(json: value) else {
             throw mismatch(expected: expected, fix: fix) { Int(json: $0).map(range.contains) == true }
@@ -93,7 +93,7 @@ public struct JSONValueReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the value is not a number or is outside `range`.
-    public func double(in range: ClosedRange<Double>, fix: String? = nil) throws(ConfigError) -> Double {
+    package func double(in range: ClosedRange<Double>, fix: String? = nil) throws(ConfigError) -> Double {
         try number(in: range, expected: ConfigText.number(in: range), fix: fix)
     }
 
@@ -105,7 +105,7 @@ public struct JSONValueReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the value is not a number from 0 to 1.
-    public func probability(fix: String? = nil) throws(ConfigError) -> Double {
+    package func probability(fix: String? = nil) throws(ConfigError) -> Double {
         try number(in: 0...1, expected: "a probability from 0 to 1", fix: fix)
     }
 
@@ -127,7 +127,7 @@ public struct JSONValueReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` listing the allowed values (and the nearest one, if close).
-    public func string(oneOf allowed: [String], fix: String? = nil) throws(ConfigError) -> String {
+    package func string(oneOf allowed: [String], fix: String? = nil) throws(ConfigError) -> String {
         let expected = "one of \(ConfigText.list(allowed))"
         guard case .string(let text) = value else { throw mismatch(expected: expected, fix: fix) }
         guard allowed.contains(text) else {
@@ -147,7 +147,7 @@ public struct JSONValueReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` listing the raw values in declaration order.
-    public func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type, fix: String? = nil) throws(ConfigError) -> E
+    package func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type, fix: String? = nil) throws(ConfigError) -> E
     where E.RawValue == String {
         let allowed = E.allCases.map(\.rawValue)
         let text = try string(oneOf: allowed, fix: fix)
@@ -164,7 +164,7 @@ public struct JSONValueReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the value is not an object.
-    public func object() throws(ConfigError) -> JSONObjectReader {
+    package func object() throws(ConfigError) -> JSONObjectReader {
         guard case .object(let object) = value else {
             throw mismatch(expected: "an object", fix: nil)
         }
@@ -178,7 +178,7 @@ public struct JSONValueReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the value is not an array.
-    public func array() throws(ConfigError) -> [JSONValueReader] {
+    package func array() throws(ConfigError) -> [JSONValueReader] {
         guard case .array(let elements) = value else {
             throw mismatch(expected: "an array", fix: nil)
         }
@@ -194,7 +194,7 @@ public struct JSONValueReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` at the first element that is not a `T`.
-    public func array<T: JSONReadable>(of type: T.Type, fix: String? = nil) throws(ConfigError) -> [T] {
+    package func array<T: JSONReadable>(of type: T.Type, fix: String? = nil) throws(ConfigError) -> [T] {
         var result: [T] = []
         for element in try array() {
             result.append(try element.read(as: T.self, fix: fix))
@@ -213,5 +213,38 @@ public struct JSONValueReader: Sendable {
             defaultFix = "Remove the quotes: write \(text), not \(JSONWriter.quoted(text))."
         }
         return error("expected \(expected), found \(ConfigText.found(value))", fix: fix ?? defaultFix)
+    }
+}
+
+// Lenient reading by path, for documents whose extra keys are allowed (reports to merge).
+extension JSONValueReader {
+    /// The value at `keys` below this one, without tracking which keys were read (unlike
+    /// ``JSONObjectReader``, which scenario files use to reject unknown keys).
+    ///
+    /// ```swift
+    /// let report = JSONValueReader(value, file: "report 2")
+    /// let runs = try report.member("summary", "runs").read(as: Int.self)
+    /// // report 2: $.summary.runs: missing required key 'runs'. Add "runs" with a value.
+    /// ```
+    ///
+    /// - Throws: ``ConfigError`` at the first missing key's full path, or at the first value on
+    ///   the way that is not an object.
+    package func member(_ keys: String...) throws(ConfigError) -> JSONValueReader {
+        try member(path: keys)
+    }
+
+    /// ``member(_:)`` with the keys as an array.
+    package func member(path keys: [String]) throws(ConfigError) -> JSONValueReader {
+        var current = self
+        for key in keys {
+            let object = try current.object()
+            let path = object.path(of: key)
+            guard let value = object.object[key] else {
+                throw ConfigError(file: file, path: path, problem: "missing required key \(ConfigText.key(key))",
+                                  fix: "Add \(JSONWriter.quoted(key)) with a value.")
+            }
+            current = JSONValueReader(value, file: file, path: path, name: key)
+        }
+        return current
     }
 }

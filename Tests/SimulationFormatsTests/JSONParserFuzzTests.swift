@@ -1,5 +1,5 @@
 import Testing
-import DeterministicSimulation
+import SimulationFormats
 
 /// The parser must never crash: every input gives a value or an error positioned inside it.
 ///

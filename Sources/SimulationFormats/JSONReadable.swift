@@ -12,7 +12,7 @@
 /// - Conforming types: `Bool`, `String`, `Int`, `Int64`, `Double`, and `JSONValue` (any value).
 ///   Integers accept `.int` and integral `.double` values in range (so `1e6` is a valid count);
 ///   `Double` accepts both number cases.
-public protocol JSONReadable: Sendable {
+package protocol JSONReadable: Sendable {
     /// What a valid value looks like, for error messages: `an integer`, `a string`.
     static var expectedDescription: String { get }
 
@@ -22,14 +22,14 @@ public protocol JSONReadable: Sendable {
 
 extension Bool: JSONReadable {
     /// `true or false`.
-    public static var expectedDescription: String { "true or false" }
+    package static var expectedDescription: String { "true or false" }
 
     /// Reads `.bool`.
     ///
     /// ```swift
     /// Bool(json: .bool(true))   // true
     /// ```
-    public init?(json value: JSONValue) {
+    package init?(json value: JSONValue) {
         guard case .bool(let flag) = value else { return nil }
         self = flag
     }
@@ -37,14 +37,14 @@ extension Bool: JSONReadable {
 
 extension String: JSONReadable {
     /// `a string`.
-    public static var expectedDescription: String { "a string" }
+    package static var expectedDescription: String { "a string" }
 
     /// Reads `.string`.
     ///
     /// ```swift
     /// String(json: .string("pass"))   // "pass"
     /// ```
-    public init?(json value: JSONValue) {
+    package init?(json value: JSONValue) {
         guard case .string(let text) = value else { return nil }
         self = text
     }
@@ -52,7 +52,7 @@ extension String: JSONReadable {
 
 extension Int64: JSONReadable {
     /// `an integer`.
-    public static var expectedDescription: String { "an integer" }
+    package static var expectedDescription: String { "an integer" }
 
     /// Reads `.int`, or a `.double` that is a whole number within `Int64`.
     ///
@@ -60,7 +60,7 @@ extension Int64: JSONReadable {
     /// Int64(json: .double(1e6))   // 1_000_000
     /// Int64(json: .double(2.5))   // nil
     /// ```
-    public init?(json value: JSONValue) {
+    package init?(json value: JSONValue) {
         switch value {
         case .int(let integer): self = integer
         case .double(let double):
@@ -73,14 +73,14 @@ extension Int64: JSONReadable {
 
 extension Int: JSONReadable {
     /// `an integer`.
-    public static var expectedDescription: String { "an integer" }
+    package static var expectedDescription: String { "an integer" }
 
     /// Reads `.int`, or a `.double` that is a whole number, within `Int`.
     ///
     /// ```swift
     /// Int(json: .int(42))   // 42
     /// ```
-    public init?(json value: JSONValue) {
+    package init?(json value: JSONValue) {
         guard let wide = Int64(json: value), let exact = Int(exactly: wide) else { return nil }
         self = exact
     }
@@ -88,14 +88,14 @@ extension Int: JSONReadable {
 
 extension Double: JSONReadable {
     /// `a number`.
-    public static var expectedDescription: String { "a number" }
+    package static var expectedDescription: String { "a number" }
 
     /// Reads `.double` or `.int` (an `.int` beyond ±2^53 is rounded).
     ///
     /// ```swift
     /// Double(json: .int(3))   // 3.0
     /// ```
-    public init?(json value: JSONValue) {
+    package init?(json value: JSONValue) {
         guard let number = value.doubleValue else { return nil }
         self = number
     }
@@ -103,14 +103,14 @@ extension Double: JSONReadable {
 
 extension JSONValue: JSONReadable {
     /// `a JSON value`.
-    public static var expectedDescription: String { "a JSON value" }
+    package static var expectedDescription: String { "a JSON value" }
 
     /// Reads any value unchanged.
     ///
     /// ```swift
     /// JSONValue(json: [1, 2])   // .array([1, 2])
     /// ```
-    public init?(json value: JSONValue) {
+    package init?(json value: JSONValue) {
         self = value
     }
 }

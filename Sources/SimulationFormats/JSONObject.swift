@@ -17,31 +17,31 @@
 /// - Two objects are equal when they have the same members in the same order.
 /// - Keys are compared as Swift `String`s (by Unicode canonical equivalence).
 /// - Lookup is O(1) on average; `removeValue(forKey:)` is O(n).
-public struct JSONObject: Hashable, Sendable {
+package struct JSONObject: Hashable, Sendable {
     /// One key/value pair of an object.
     ///
     /// ```swift
     /// let member = JSONObject.Member(key: "runs", value: 100)
     /// ```
-    public struct Member: Hashable, Sendable {
+    package struct Member: Hashable, Sendable {
         /// The member's name.
-        public var key: String
+        package var key: String
         /// The member's value.
-        public var value: JSONValue
+        package var value: JSONValue
 
         /// Creates a member.
         ///
         /// ```swift
         /// let member = JSONObject.Member(key: "seed", value: "0x00000000000000ff")
         /// ```
-        public init(key: String, value: JSONValue) {
+        package init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
     /// The members in insertion order.
-    public private(set) var members: [Member] = []
+    package private(set) var members: [Member] = []
 
     /// Position of each key in `members`; always consistent with `members`.
     private var positions: [String: Int] = [:]
@@ -52,7 +52,7 @@ public struct JSONObject: Hashable, Sendable {
     /// var object = JSONObject()
     /// object.append("name", "bgsim")
     /// ```
-    public init() {}
+    package init() {}
 
     /// Creates an object from key/value pairs, in order.
     ///
@@ -61,7 +61,7 @@ public struct JSONObject: Hashable, Sendable {
     /// ```
     ///
     /// - Precondition: no key appears twice.
-    public init(uniqueMembers pairs: some Sequence<(String, JSONValue)>) {
+    package init(uniqueMembers pairs: some Sequence<(String, JSONValue)>) {
         for (key, value) in pairs {
             append(key, value)
         }
@@ -73,7 +73,7 @@ public struct JSONObject: Hashable, Sendable {
     /// let object: JSONValue = ["b": 1, "a": 2]
     /// object.objectValue?.keys   // ["b", "a"]
     /// ```
-    public var keys: [String] {
+    package var keys: [String] {
         members.map(\.key)
     }
 
@@ -83,7 +83,7 @@ public struct JSONObject: Hashable, Sendable {
     /// let object: JSONValue = ["b": 1, "a": 2]
     /// object.objectValue?.values   // [.int(1), .int(2)]
     /// ```
-    public var values: [JSONValue] {
+    package var values: [JSONValue] {
         members.map(\.value)
     }
 
@@ -92,7 +92,7 @@ public struct JSONObject: Hashable, Sendable {
     /// ```swift
     /// JSONObject().count   // 0
     /// ```
-    public var count: Int {
+    package var count: Int {
         members.count
     }
 
@@ -101,7 +101,7 @@ public struct JSONObject: Hashable, Sendable {
     /// ```swift
     /// JSONObject().isEmpty   // true
     /// ```
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         members.isEmpty
     }
 
@@ -111,7 +111,7 @@ public struct JSONObject: Hashable, Sendable {
     /// let object = JSONObject(uniqueMembers: [("runs", 1)])
     /// object.contains("runs")   // true
     /// ```
-    public func contains(_ key: String) -> Bool {
+    package func contains(_ key: String) -> Bool {
         positions[key] != nil
     }
 
@@ -123,7 +123,7 @@ public struct JSONObject: Hashable, Sendable {
     /// object["runs"] = 20      // replaced, same position
     /// object["runs"] = nil     // removed
     /// ```
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get {
             guard let position = positions[key] else { return nil }
             return members[position].value
@@ -147,7 +147,7 @@ public struct JSONObject: Hashable, Sendable {
     ///
     /// - Precondition: `key` is not already present. Appending a key twice is a programming
     ///   error in the code building the object; use ``set(_:forKey:)`` to replace.
-    public mutating func append(_ key: String, _ value: JSONValue) {
+    package mutating func append(_ key: String, _ value: JSONValue) {
         let appended = appendIfAbsent(key, value)
         precondition(appended, "JSONObject.append: the key '\(key)' is already present")
     }
@@ -159,7 +159,7 @@ public struct JSONObject: Hashable, Sendable {
     /// counts.set(1, forKey: "no-double-end")
     /// counts.set(2, forKey: "no-double-end")   // still one member, now 2
     /// ```
-    public mutating func set(_ value: JSONValue, forKey key: String) {
+    package mutating func set(_ value: JSONValue, forKey key: String) {
         if let position = positions[key] {
             members[position].value = value
         } else {
@@ -178,7 +178,7 @@ public struct JSONObject: Hashable, Sendable {
     /// - Returns: the removed value, or `nil` if there was no such member.
     /// - Complexity: O(n).
     @discardableResult
-    public mutating func removeValue(forKey key: String) -> JSONValue? {
+    package mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let position = positions.removeValue(forKey: key) else { return nil }
         let removed = members.remove(at: position)
         for index in position..<members.count {
@@ -202,7 +202,7 @@ public struct JSONObject: Hashable, Sendable {
     /// let ab: JSONValue = ["a": 1, "b": 2], ba: JSONValue = ["b": 2, "a": 1]
     /// ab == ba   // false: order matters
     /// ```
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members == rhs.members
     }
 
@@ -212,7 +212,7 @@ public struct JSONObject: Hashable, Sendable {
     /// var hasher = Hasher()
     /// JSONObject().hash(into: &hasher)
     /// ```
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(members)
     }
 }
@@ -225,7 +225,7 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
     /// ```
     ///
     /// - Precondition: no key appears twice.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(uniqueMembers: elements)
     }
 }

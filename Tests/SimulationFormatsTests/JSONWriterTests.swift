@@ -1,5 +1,5 @@
 import Testing
-import DeterministicSimulation
+import SimulationFormats
 
 @Suite("JSONWriter")
 struct JSONWriterTests {

@@ -1,5 +1,5 @@
 import Testing
-import DeterministicSimulation
+import SimulationFormats
 
 @Suite("JSONObjectReader")
 struct JSONObjectReaderTests {
@@ -200,5 +200,31 @@ struct JSONObjectReaderTests {
         #expect(NearestName.suggestion(for: "colour", among: ["runs", "seed"]) == nil)
         #expect(NearestName.suggestion(for: "ab", among: ["ac"]) == nil)
         #expect(NearestName.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)) == 3)
+    }
+}
+
+@Suite("JSONValueReader by path")
+struct JSONValueReaderPathTests {
+    static let document: JSONValue = ["summary": ["runs": 3, "extra": true], "name": "x"]
+
+    @Test("member(_:) reads nested values, allowing keys nobody reads")
+    func reads() throws {
+        let reader = JSONValueReader(Self.document, file: "report 1")
+        #expect(try reader.member("summary", "runs").read(as: Int.self) == 3)
+        #expect(try reader.member("summary", "runs").path == "$.summary.runs")
+        #expect(try reader.member().value == Self.document)
+    }
+
+    @Test("a missing key or a non-object on the way is an error at the full path")
+    func errors() {
+        let reader = JSONValueReader(Self.document, file: "report 2")
+        #expect(throws: ConfigError(file: "report 2", path: "$.summary.wall", problem: "missing required key 'wall'",
+                                    fix: "Add \"wall\" with a value.")) {
+            try reader.member("summary", "wall")
+        }
+        #expect(throws: ConfigError(file: "report 2", path: "$.name", problem: "expected an object, found \"x\" (a string)",
+                                    fix: "Set 'name' to an object.")) {
+            try reader.member("name", "runs")
+        }
     }
 }

@@ -12,13 +12,13 @@
 /// - A candidate is suggested only if its distance is at most 0 for names of 1–2 scalars, 1 for
 ///   3–4, 2 for 5–8 and 3 for longer names; the closest wins and ties go to the earlier candidate,
 ///   so the result is deterministic.
-public enum NearestName {
+package enum NearestName {
     /// The closest candidate within the threshold above, or `nil`.
     ///
     /// ```swift
     /// NearestName.suggestion(for: "fsat", among: ["fast", "slow"])   // "fast"
     /// ```
-    public static func suggestion(for name: String, among candidates: [String]) -> String? {
+    package static func suggestion(for name: String, among candidates: [String]) -> String? {
         let target = Array(name.lowercased().unicodeScalars)
         let limit: Int
         switch target.count {
@@ -44,7 +44,7 @@ public enum NearestName {
     /// ```
     ///
     /// Complexity: O(a.count × b.count) time and space.
-    public static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         let width = b.count + 1

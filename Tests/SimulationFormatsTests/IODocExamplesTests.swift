@@ -1,5 +1,5 @@
 import Testing
-import DeterministicSimulation
+import SimulationFormats
 
 /// The examples in the IO doc comments, run as written, so the docs cannot drift.
 @Suite("IO doc examples")

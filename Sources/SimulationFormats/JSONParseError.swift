@@ -16,17 +16,17 @@
 /// - `byteOffset` is the 0-based offset of the offending byte in the input; it equals the input's
 ///   length when the problem is the end of the input. The position is always within the input.
 /// - `reason` is a lowercase phrase without a final period; `fix` is one sentence.
-public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, for example `expected ',' or '}' after an object member, found '"'`.
-    public let reason: String
+    package let reason: String
     /// How to fix it, as one sentence.
-    public let fix: String
+    package let fix: String
     /// The 1-based line of the problem.
-    public let line: Int
+    package let line: Int
     /// The 1-based column of the problem, in Unicode scalars from the start of the line.
-    public let column: Int
+    package let column: Int
     /// The 0-based byte offset of the problem; `input.count` means the end of the input.
-    public let byteOffset: Int
+    package let byteOffset: Int
 
     /// Creates an error at an explicit position (the parser computes positions itself).
     ///
@@ -34,7 +34,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// let error = JSONParseError(reason: "the file is empty", fix: "Write a JSON value.",
     ///                            line: 1, column: 1, byteOffset: 0)
     /// ```
-    public init(reason: String, fix: String, line: Int, column: Int, byteOffset: Int) {
+    package init(reason: String, fix: String, line: Int, column: Int, byteOffset: Int) {
         self.reason = reason
         self.fix = fix
         self.line = line
@@ -47,7 +47,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// ```swift
     /// print(error)   // line 3, column 5: unterminated string: no closing '"' before the end of the input
     /// ```
-    public var description: String {
+    package var description: String {
         "line \(line), column \(column): \(reason)"
     }
 }

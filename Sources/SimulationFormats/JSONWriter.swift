@@ -35,9 +35,9 @@
 /// - `JSONParser().parse(writer.bytes(for: v)) == v` for every `v` without non-finite doubles.
 /// - Recursion depth equals the value's nesting depth (bounded by the parser's limit for parsed
 ///   values).
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
     /// Whitespace layout.
-    public enum Style: Sendable, Hashable {
+    package enum Style: Sendable, Hashable {
         /// Two-space indentation, one item per line, final newline.
         case pretty
         /// No whitespace at all and no final newline.
@@ -45,14 +45,14 @@ public struct JSONWriter: Sendable {
     }
 
     /// The layout this writer produces.
-    public var style: Style
+    package var style: Style
 
     /// Creates a writer.
     ///
     /// ```swift
     /// let writer = JSONWriter(style: .compact)
     /// ```
-    public init(style: Style = .pretty) {
+    package init(style: Style = .pretty) {
         self.style = style
     }
 
@@ -61,7 +61,7 @@ public struct JSONWriter: Sendable {
     /// ```swift
     /// JSONWriter(style: .compact).bytes(for: ["a": [1, true]])   // Array(#"{"a":[1,true]}"#.utf8)
     /// ```
-    public func bytes(for value: JSONValue) -> [UInt8] {
+    package func bytes(for value: JSONValue) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
         write(value, indent: 0, into: &output)
@@ -74,7 +74,7 @@ public struct JSONWriter: Sendable {
     /// ```swift
     /// JSONWriter(style: .compact).string(for: ["ok": true])   // {"ok":true}
     /// ```
-    public func string(for value: JSONValue) -> String {
+    package func string(for value: JSONValue) -> String {
         String(decoding: bytes(for: value), as: UTF8.self)
     }
 
@@ -83,7 +83,7 @@ public struct JSONWriter: Sendable {
     /// ```swift
     /// print(JSONWriter.quoted("say \"hi\"\n"))   // "say \"hi\"\n"
     /// ```
-    public static func quoted(_ string: String) -> String {
+    package static func quoted(_ string: String) -> String {
         var output: [UInt8] = []
         writeString(string, into: &output)
         return String(decoding: output, as: UTF8.self)
@@ -96,7 +96,7 @@ public struct JSONWriter: Sendable {
     /// JSONWriter.text(for: 1e-5)    // "1e-05"
     /// JSONWriter.text(for: .nan)    // nil
     /// ```
-    public static func text(for double: Double) -> String? {
+    package static func text(for double: Double) -> String? {
         guard double.isFinite else { return nil }
         let text = double.description
         if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) {

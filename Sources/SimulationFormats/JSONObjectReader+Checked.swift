@@ -9,7 +9,7 @@ extension JSONObjectReader {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the key is missing, `null`, not an integer, or out of range.
-    public mutating func int(_ key: String, in range: ClosedRange<Int>, fix: String? = nil) throws(ConfigError) -> Int {
+    package mutating func int(_ key: String, in range: ClosedRange<Int>, fix: String? = nil) throws(ConfigError) -> Int {
         try requiredValue(key, expected: ConfigText.integer(in: range)).int(in: range, fix: fix)
     }
 
@@ -20,7 +20,7 @@ extension JSONObjectReader {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if present and not an integer in range.
-    public mutating func optionalInt(_ key: String, in range: ClosedRange<Int>, fix: String? = nil) throws(ConfigError) -> Int? {
+    package mutating func optionalInt(_ key: String, in range: ClosedRange<Int>, fix: String? = nil) throws(ConfigError) -> Int? {
         try value(key)?.int(in: range, fix: fix)
     }
 
@@ -31,7 +31,7 @@ extension JSONObjectReader {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the key is missing, `null`, not a number, or out of range.
-    public mutating func double(_ key: String, in range: ClosedRange<Double>, fix: String? = nil) throws(ConfigError) -> Double {
+    package mutating func double(_ key: String, in range: ClosedRange<Double>, fix: String? = nil) throws(ConfigError) -> Double {
         try requiredValue(key, expected: ConfigText.number(in: range)).double(in: range, fix: fix)
     }
 
@@ -42,7 +42,7 @@ extension JSONObjectReader {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if present and not a number in range.
-    public mutating func optionalDouble(_ key: String, in range: ClosedRange<Double>, fix: String? = nil) throws(ConfigError) -> Double? {
+    package mutating func optionalDouble(_ key: String, in range: ClosedRange<Double>, fix: String? = nil) throws(ConfigError) -> Double? {
         try value(key)?.double(in: range, fix: fix)
     }
 
@@ -54,7 +54,7 @@ extension JSONObjectReader {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the key is missing, `null`, not a number, or outside 0...1.
-    public mutating func probability(_ key: String, fix: String? = nil) throws(ConfigError) -> Double {
+    package mutating func probability(_ key: String, fix: String? = nil) throws(ConfigError) -> Double {
         try requiredValue(key, expected: "a probability from 0 to 1").probability(fix: fix)
     }
 
@@ -65,7 +65,7 @@ extension JSONObjectReader {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if present and not a number from 0 to 1.
-    public mutating func optionalProbability(_ key: String, fix: String? = nil) throws(ConfigError) -> Double? {
+    package mutating func optionalProbability(_ key: String, fix: String? = nil) throws(ConfigError) -> Double? {
         try value(key)?.probability(fix: fix)
     }
 
@@ -77,7 +77,7 @@ extension JSONObjectReader {
     /// ```
     ///
     /// - Throws: ``ConfigError`` listing the allowed values and the nearest one, if close.
-    public mutating func string(_ key: String, oneOf allowed: [String], fix: String? = nil) throws(ConfigError) -> String {
+    package mutating func string(_ key: String, oneOf allowed: [String], fix: String? = nil) throws(ConfigError) -> String {
         try requiredValue(key, expected: "one of \(ConfigText.list(allowed))").string(oneOf: allowed, fix: fix)
     }
 
@@ -89,7 +89,7 @@ extension JSONObjectReader {
     /// ```
     ///
     /// - Throws: ``ConfigError`` listing the raw values in declaration order.
-    public mutating func choice<E: RawRepresentable & CaseIterable>(
+    package mutating func choice<E: RawRepresentable & CaseIterable>(
         _ key: String, as type: E.Type, fix: String? = nil
     ) throws(ConfigError) -> E where E.RawValue == String {
         let expected = "one of \(ConfigText.list(E.allCases.map(\.rawValue)))"
@@ -103,7 +103,7 @@ extension JSONObjectReader {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if present and not one of the raw values.
-    public mutating func optionalChoice<E: RawRepresentable & CaseIterable>(
+    package mutating func optionalChoice<E: RawRepresentable & CaseIterable>(
         _ key: String, as type: E.Type, fix: String? = nil
     ) throws(ConfigError) -> E? where E.RawValue == String {
         try value(key)?.choice(E.self, fix: fix)

@@ -16,9 +16,9 @@
 /// - `description` is one line: `PATH: cannot write: REASON (SYSTEM MESSAGE). FIX`; the system
 ///   message is the C library's text for `errno`, when there is one.
 /// - ``Reason`` is a closed enum: callers may switch over it.
-public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of failure, each with its own fix.
-    public enum Reason: Sendable, Hashable {
+    package enum Reason: Sendable, Hashable {
         /// The path is empty.
         case emptyPath
         /// The path names a directory (or ends with `/`).
@@ -40,18 +40,18 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The output path as the user gave it.
-    public let path: String
+    package let path: String
     /// What went wrong.
-    public let reason: Reason
+    package let reason: Reason
     /// The C library's message for the error number, if there was one (`Permission denied`).
-    public let systemMessage: String?
+    package let systemMessage: String?
 
     /// Creates an error.
     ///
     /// ```swift
     /// let error = OutputError(path: "out.json", reason: .isDirectory, systemMessage: nil)
     /// ```
-    public init(path: String, reason: Reason, systemMessage: String?) {
+    package init(path: String, reason: Reason, systemMessage: String?) {
         self.path = path
         self.reason = reason
         self.systemMessage = systemMessage
@@ -63,7 +63,7 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// OutputError(path: "Reports", reason: .isDirectory, systemMessage: nil).problem
     /// // "it is a directory"
     /// ```
-    public var problem: String {
+    package var problem: String {
         switch reason {
         case .emptyPath: return "the path is empty"
         case .isDirectory: return "it is a directory"
@@ -83,7 +83,7 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// OutputError(path: "Reports", reason: .isDirectory, systemMessage: nil).fix
     /// // "Give a file name inside it, such as 'Reports/report.json'."
     /// ```
-    public var fix: String {
+    package var fix: String {
         switch reason {
         case .emptyPath:
             return "Give a file name, such as 'report.json'."
@@ -112,7 +112,7 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// print(error)   // Reports: cannot write: it is a directory. Give a file name inside it, …
     /// ```
-    public var description: String {
+    package var description: String {
         let detail = systemMessage.map { " (\($0))" } ?? ""
         return "\(path): cannot write: \(problem)\(detail). \(fix)"
     }

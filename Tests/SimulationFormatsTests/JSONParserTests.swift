@@ -1,5 +1,5 @@
 import Testing
-@testable import DeterministicSimulation
+@testable import SimulationFormats
 
 /// A parser input and what it must give.
 struct ParseCase: Sendable, CustomTestStringConvertible {

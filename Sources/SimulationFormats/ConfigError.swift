@@ -20,19 +20,19 @@
 /// - Line breaks in the parts are replaced by spaces, so the description is always one line.
 /// - Paths start at `$`; `.name` for identifier-like keys, `["odd key"]` otherwise, and `[i]` for
 ///   array elements, counting from 0.
-public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file as the user named it, for example `Scenarios/smoke.json`.
-    public let file: String
+    package let file: String
     /// The JSON path of the offending value, or `$` for the whole document and syntax errors.
-    public let path: String
+    package let path: String
     /// The 1-based line, for syntax errors; `nil` otherwise.
-    public let line: Int?
+    package let line: Int?
     /// The 1-based column (in Unicode scalars), for syntax errors; `nil` otherwise.
-    public let column: Int?
+    package let column: Int?
     /// What is wrong: `expected an integer from 1 to 10000000, found -5`.
-    public let problem: String
+    package let problem: String
     /// How to fix it: `Set a positive number of runs.`
-    public let fix: String
+    package let fix: String
 
     /// Creates an error about the value at `path`.
     ///
@@ -41,7 +41,7 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     ///                         problem: "unknown invariant \"no-such-thing\"",
     ///                         fix: "Run `bgsim list` to see the invariant ids.")
     /// ```
-    public init(file: String, path: String, problem: String, fix: String) {
+    package init(file: String, path: String, problem: String, fix: String) {
         self.file = file
         self.path = path
         self.line = nil
@@ -57,7 +57,7 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     /// catch { throw ConfigError(file: "Scenarios/smoke.json", parseError: error) }
     /// // Scenarios/smoke.json:3:14: expected ',' or '}' after an object member, found '"'. Add …
     /// ```
-    public init(file: String, parseError: JSONParseError) {
+    package init(file: String, parseError: JSONParseError) {
         self.file = file
         self.path = "$"
         self.line = parseError.line
@@ -71,7 +71,7 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// error.location   // "$.campaign.runs" or "3:14"
     /// ```
-    public var location: String {
+    package var location: String {
         if let line, let column { return "\(line):\(column)" }
         return path
     }
@@ -81,7 +81,7 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// print(error)   // Scenarios/smoke.json: $.campaign.runs: expected …, found -5. Set …
     /// ```
-    public var description: String {
+    package var description: String {
         let place = line != nil ? "\(file):\(location):" : "\(file): \(path):"
         var text = "\(place) \(Self.oneLine(problem))."
         if !fix.isEmpty { text += " " + Self.oneLine(fix) }

@@ -6,7 +6,7 @@ extension JSONValue: ExpressibleByNilLiteral {
     /// ```swift
     /// let value: JSONValue = nil   // .null
     /// ```
-    public init(nilLiteral: ()) {
+    package init(nilLiteral: ()) {
         self = .null
     }
 }
@@ -17,7 +17,7 @@ extension JSONValue: ExpressibleByBooleanLiteral {
     /// ```swift
     /// let value: JSONValue = true   // .bool(true)
     /// ```
-    public init(booleanLiteral value: Bool) {
+    package init(booleanLiteral value: Bool) {
         self = .bool(value)
     }
 }
@@ -28,7 +28,7 @@ extension JSONValue: ExpressibleByIntegerLiteral {
     /// ```swift
     /// let value: JSONValue = 42   // .int(42)
     /// ```
-    public init(integerLiteral value: Int64) {
+    package init(integerLiteral value: Int64) {
         self = .int(value)
     }
 }
@@ -39,7 +39,7 @@ extension JSONValue: ExpressibleByFloatLiteral {
     /// ```swift
     /// let value: JSONValue = 0.25   // .double(0.25)
     /// ```
-    public init(floatLiteral value: Double) {
+    package init(floatLiteral value: Double) {
         self = .double(value)
     }
 }
@@ -50,7 +50,7 @@ extension JSONValue: ExpressibleByStringLiteral {
     /// ```swift
     /// let value: JSONValue = "bgsim"   // .string("bgsim")
     /// ```
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self = .string(value)
     }
 }
@@ -61,7 +61,7 @@ extension JSONValue: ExpressibleByArrayLiteral {
     /// ```swift
     /// let value: JSONValue = [1, "two", nil]
     /// ```
-    public init(arrayLiteral elements: JSONValue...) {
+    package init(arrayLiteral elements: JSONValue...) {
         self = .array(elements)
     }
 }
@@ -75,7 +75,7 @@ extension JSONValue: ExpressibleByDictionaryLiteral {
     /// ```
     ///
     /// - Precondition: no key appears twice (a literal with a repeated key is a programming error).
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(uniqueMembers: elements))
     }
 }
@@ -87,7 +87,7 @@ extension JSONValue {
     /// let runs = 100
     /// let value = JSONValue(runs)   // .int(100)
     /// ```
-    public init(_ value: Int) {
+    package init(_ value: Int) {
         self = .int(Int64(value))
     }
 
@@ -96,7 +96,7 @@ extension JSONValue {
     /// ```swift
     /// let value = JSONValue(2.5)   // .double(2.5)
     /// ```
-    public init(_ value: Double) {
+    package init(_ value: Double) {
         self = .double(value)
     }
 
@@ -106,7 +106,7 @@ extension JSONValue {
     /// let name = "smoke"
     /// let value = JSONValue(name)   // .string("smoke")
     /// ```
-    public init(_ value: String) {
+    package init(_ value: String) {
         self = .string(value)
     }
 
@@ -115,7 +115,7 @@ extension JSONValue {
     /// ```swift
     /// let value = JSONValue(false)   // .bool(false)
     /// ```
-    public init(_ value: Bool) {
+    package init(_ value: Bool) {
         self = .bool(value)
     }
 }

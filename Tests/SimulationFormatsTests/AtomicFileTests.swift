@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DeterministicSimulation
+@testable import SimulationFormats
 
 /// A fresh directory under /tmp for one test (from `mkdtemp`), removed when released.
 final class ScratchDirectory {

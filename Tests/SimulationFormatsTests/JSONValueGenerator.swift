@@ -1,4 +1,4 @@
-import DeterministicSimulation
+import SimulationFormats
 
 /// Random JSON values for round-trip tests, drawn from a `TestRandom`.
 struct JSONValueGenerator {

@@ -23,17 +23,17 @@
 ///   or `null`, and throws for a present value of the wrong type or out of range.
 /// - Known keys are those passed to any accessor (read or not, present or not) or to
 ///   ``allow(_:)``. Nested readers track their own keys: call `finish()` on each.
-public struct JSONObjectReader: Sendable {
+package struct JSONObjectReader: Sendable {
     /// The object being read.
-    public let object: JSONObject
+    package let object: JSONObject
     /// The file it came from, as the user named it.
-    public let file: String
+    package let file: String
     /// Its JSON path, such as `$.campaign`.
-    public let path: String
+    package let path: String
     /// How fixes name it (`campaign`, `invariants[2]`); empty for the top-level value.
     let name: String
     /// The keys accessors have asked for, in first-asked order.
-    public private(set) var knownKeys: [String] = []
+    package private(set) var knownKeys: [String] = []
 
     /// Creates a reader for an object value at `path` (the top level by default).
     ///
@@ -42,7 +42,7 @@ public struct JSONObjectReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if `value` is not an object.
-    public init(_ value: JSONValue, file: String, path: String = "$") throws(ConfigError) {
+    package init(_ value: JSONValue, file: String, path: String = "$") throws(ConfigError) {
         self = try JSONValueReader(value, file: file, path: path).object()
     }
 
@@ -61,7 +61,7 @@ public struct JSONObjectReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` for a syntax error (with line and column) or a non-object document.
-    public static func parse(
+    package static func parse(
         _ bytes: some Collection<UInt8>, file: String, parser: JSONParser = JSONParser()
     ) throws(ConfigError) -> JSONObjectReader {
         let value: JSONValue
@@ -78,7 +78,7 @@ public struct JSONObjectReader: Sendable {
     /// ```swift
     /// campaign.path(of: "runs")   // "$.campaign.runs"
     /// ```
-    public func path(of key: String) -> String {
+    package func path(of key: String) -> String {
         ConfigText.path(path, appending: key)
     }
 
@@ -88,7 +88,7 @@ public struct JSONObjectReader: Sendable {
     /// throw campaign.error(at: "seed", problem: "the seed \"0xZZ\" is not hexadecimal",
     ///                      fix: "Write the seed as 0x and 16 hex digits.")
     /// ```
-    public func error(at key: String?, problem: String, fix: String) -> ConfigError {
+    package func error(at key: String?, problem: String, fix: String) -> ConfigError {
         ConfigError(file: file, path: key.map(path(of:)) ?? path, problem: problem, fix: fix)
     }
 
@@ -97,7 +97,7 @@ public struct JSONObjectReader: Sendable {
     /// ```swift
     /// scenario.allow("$schema", "description")
     /// ```
-    public mutating func allow(_ keys: String...) {
+    package mutating func allow(_ keys: String...) {
         for key in keys { remember(key) }
     }
 
@@ -106,7 +106,7 @@ public struct JSONObjectReader: Sendable {
     /// ```swift
     /// if let expect = scenario.value("expect") { … }
     /// ```
-    public mutating func value(_ key: String) -> JSONValueReader? {
+    package mutating func value(_ key: String) -> JSONValueReader? {
         remember(key)
         guard let value = object[key], !value.isNull else { return nil }
         return JSONValueReader(value, file: file, path: path(of: key), name: key)
@@ -120,7 +120,7 @@ public struct JSONObjectReader: Sendable {
     ///
     /// - Throws: ``ConfigError`` if the key is missing (at this object's path, suggesting a
     ///   present key that looks misspelled) or `null` (at the member's path).
-    public mutating func requiredValue(_ key: String, expected: String) throws(ConfigError) -> JSONValueReader {
+    package mutating func requiredValue(_ key: String, expected: String) throws(ConfigError) -> JSONValueReader {
         if let reader = value(key) { return reader }
         if object[key] != nil {
             throw error(at: key, problem: "expected \(expected), found null",
@@ -141,7 +141,7 @@ public struct JSONObjectReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the key is missing, `null`, or not a `T`.
-    public mutating func required<T: JSONReadable>(
+    package mutating func required<T: JSONReadable>(
         _ key: String, as type: T.Type = T.self, fix: String? = nil
     ) throws(ConfigError) -> T {
         try requiredValue(key, expected: T.expectedDescription).read(as: T.self, fix: fix)
@@ -154,7 +154,7 @@ public struct JSONObjectReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the member is present and not a `T`.
-    public mutating func optional<T: JSONReadable>(
+    package mutating func optional<T: JSONReadable>(
         _ key: String, as type: T.Type = T.self, fix: String? = nil
     ) throws(ConfigError) -> T? {
         try value(key)?.read(as: T.self, fix: fix)
@@ -167,7 +167,7 @@ public struct JSONObjectReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the key is missing, `null`, or not an object.
-    public mutating func object(_ key: String) throws(ConfigError) -> JSONObjectReader {
+    package mutating func object(_ key: String) throws(ConfigError) -> JSONObjectReader {
         try requiredValue(key, expected: "an object").object()
     }
 
@@ -178,7 +178,7 @@ public struct JSONObjectReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the member is present and not an object.
-    public mutating func optionalObject(_ key: String) throws(ConfigError) -> JSONObjectReader? {
+    package mutating func optionalObject(_ key: String) throws(ConfigError) -> JSONObjectReader? {
         try value(key)?.object()
     }
 
@@ -189,7 +189,7 @@ public struct JSONObjectReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the key is missing, `null`, or not an array.
-    public mutating func array(_ key: String) throws(ConfigError) -> [JSONValueReader] {
+    package mutating func array(_ key: String) throws(ConfigError) -> [JSONValueReader] {
         try requiredValue(key, expected: "an array").array()
     }
 
@@ -200,7 +200,7 @@ public struct JSONObjectReader: Sendable {
     /// ```
     ///
     /// - Throws: ``ConfigError`` if the member is present and not an array.
-    public mutating func optionalArray(_ key: String) throws(ConfigError) -> [JSONValueReader]? {
+    package mutating func optionalArray(_ key: String) throws(ConfigError) -> [JSONValueReader]? {
         try value(key)?.array()
     }
 
@@ -214,7 +214,7 @@ public struct JSONObjectReader: Sendable {
     ///
     /// - Throws: ``ConfigError`` naming the unknown key, the nearest known key when one is close,
     ///   the other unknown keys, and the keys allowed here.
-    public func finish() throws(ConfigError) {
+    package func finish() throws(ConfigError) {
         let unknown = object.keys.filter { !knownKeys.contains($0) }
         guard let first = unknown.first else { return }
         var problem = "unknown key \(ConfigText.key(first))"

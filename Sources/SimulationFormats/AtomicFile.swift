@@ -25,7 +25,15 @@ import Synchronization
 /// - The target must not be a directory or a non-regular file. A symbolic link at the target is
 ///   replaced by the new file (the file it pointed to is not changed).
 /// - Errors are ``OutputError``s that name the path, the reason and the fix.
-public enum AtomicFile {
+///
+/// Why not Foundation's `Data.write(to:options: .atomic)`: measured on Linux with Swift 6.3
+/// (strace), it does write a temporary file, `fsync` it and `rename` it into place, but it
+/// resets an existing report's permission bits (a `0600` file comes back `0644`), does not
+/// `fsync` the directory, has no check that fails before a long campaign (exit 73 up front),
+/// and throws `CocoaError`s that would need mapping back to errno to give our one-line
+/// messages. This shim is those four differences, plus step-by-step failure injection for the
+/// tests that prove nothing the user had is lost.
+package enum AtomicFile {
     /// The steps of a write, for tests that inject a failure into one of them.
     enum Step: Sendable, Hashable {
         case create, write, sync, rename
@@ -41,7 +49,7 @@ public enum AtomicFile {
     /// ```
     ///
     /// - Throws: ``OutputError`` if the file cannot be written; the old file is then unchanged.
-    public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(OutputError) {
+    package static func write(_ bytes: some Collection<UInt8>, to path: String) throws(OutputError) {
         try write(Array(bytes), to: path, failing: nil)
     }
 
@@ -52,7 +60,7 @@ public enum AtomicFile {
     /// ```
     ///
     /// - Throws: ``OutputError`` if the file cannot be written; the old file is then unchanged.
-    public static func write(_ text: String, to path: String) throws(OutputError) {
+    package static func write(_ text: String, to path: String) throws(OutputError) {
         try write(Array(text.utf8), to: path, failing: nil)
     }
 
@@ -66,7 +74,7 @@ public enum AtomicFile {
     /// ```
     ///
     /// - Throws: ``OutputError`` describing the first problem found.
-    public static func checkWritable(_ path: String) throws(OutputError) {
+    package static func checkWritable(_ path: String) throws(OutputError) {
         try checkTarget(path)
         let temporary = try createTemporary(for: path)
         _ = close(temporary.descriptor)

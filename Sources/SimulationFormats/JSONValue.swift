@@ -20,7 +20,7 @@
 /// - The parser never produces a non-finite `.double`; ``JSONWriter`` writes one as `null`.
 /// - Equality is structural; object equality is order-sensitive (see ``JSONObject``). Strings
 ///   compare as Swift `String`s, that is by Unicode canonical equivalence.
-public enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
     /// The JSON literal `null`.
     case null
     /// `true` or `false`.
@@ -43,7 +43,7 @@ extension JSONValue {
     /// ```swift
     /// JSONValue.null.isNull   // true
     /// ```
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
@@ -53,7 +53,7 @@ extension JSONValue {
     /// ```swift
     /// JSONValue.bool(true).boolValue   // true
     /// ```
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
@@ -63,7 +63,7 @@ extension JSONValue {
     /// ```swift
     /// JSONValue.int(42).intValue   // 42
     /// ```
-    public var intValue: Int64? {
+    package var intValue: Int64? {
         if case .int(let value) = self { return value }
         return nil
     }
@@ -75,7 +75,7 @@ extension JSONValue {
     /// ```
     ///
     /// An `.int` beyond ±2^53 is rounded to the nearest `Double`.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .double(let value): return value
         case .int(let value): return Double(value)
@@ -88,7 +88,7 @@ extension JSONValue {
     /// ```swift
     /// JSONValue.string("pass").stringValue   // "pass"
     /// ```
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
@@ -98,7 +98,7 @@ extension JSONValue {
     /// ```swift
     /// JSONValue.array([1, 2]).arrayValue?.count   // 2
     /// ```
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
@@ -109,7 +109,7 @@ extension JSONValue {
     /// let value: JSONValue = ["runs": 10]
     /// value.objectValue?.keys   // ["runs"]
     /// ```
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }
@@ -120,7 +120,7 @@ extension JSONValue {
     /// let value: JSONValue = ["tool": ["name": "bgsim"]]
     /// value["tool"]?["name"]   // .string("bgsim")
     /// ```
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
 
@@ -131,7 +131,7 @@ extension JSONValue {
     /// value[1]    // .int(20)
     /// value[5]    // nil (never traps)
     /// ```
-    public subscript(index: Int) -> JSONValue? {
+    package subscript(index: Int) -> JSONValue? {
         guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
         return elements[index]
     }
@@ -144,7 +144,7 @@ extension JSONValue: CustomStringConvertible {
     /// let value: JSONValue = ["runs": 3]
     /// print(value)   // {"runs":3}
     /// ```
-    public var description: String {
+    package var description: String {
         JSONWriter(style: .compact).string(for: self)
     }
 }

@@ -26,16 +26,16 @@
 /// - Empty input (or only a byte-order mark or whitespace) is an error.
 ///
 /// Complexity: O(n) in the input length.
-public struct JSONParser: Sendable {
+package struct JSONParser: Sendable {
     /// The nesting limit used by default: 512 levels of arrays and objects.
-    public static let defaultMaxDepth = 512
+    package static let defaultMaxDepth = 512
 
     /// The deepest nesting of arrays and objects accepted; deeper input is an error.
     ///
     /// Parsing itself uses no call stack per level, but code that walks a value recursively
     /// (equality, hashing, ``JSONWriter``, deinitialization) does; keep the limit in the low
     /// thousands at most.
-    public var maxDepth: Int
+    package var maxDepth: Int
 
     /// Creates a parser.
     ///
@@ -45,7 +45,7 @@ public struct JSONParser: Sendable {
     ///
     /// - Parameter maxDepth: the deepest nesting accepted (values below 0 act as 0, which
     ///   accepts only scalars).
-    public init(maxDepth: Int = JSONParser.defaultMaxDepth) {
+    package init(maxDepth: Int = JSONParser.defaultMaxDepth) {
         self.maxDepth = max(0, maxDepth)
     }
 
@@ -57,7 +57,7 @@ public struct JSONParser: Sendable {
     /// ```
     ///
     /// - Throws: ``JSONParseError`` with the line, column and reason of the first problem.
-    public func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+    package func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
         var cursor = Cursor(bytes: Array(bytes), maxDepth: maxDepth)
         return try cursor.parseDocument()
     }
@@ -69,7 +69,7 @@ public struct JSONParser: Sendable {
     /// ```
     ///
     /// - Throws: ``JSONParseError`` with the line, column and reason of the first problem.
-    public func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    package func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 }
