@@ -101,8 +101,8 @@ final class PoolWorker: @unchecked Sendable {
     }
 
     let number: Int
-    let wake = DispatchSemaphore(value: 0)
-    private let exited = DispatchSemaphore(value: 0)
+    let wake = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
+    private let exited = DispatchSemaphore(value: 0)  // tidy: allow joins the thread at pool exit
     var assignment: Assignment?
 
     init(number: Int) {
@@ -134,7 +134,7 @@ final class PoolWorker: @unchecked Sendable {
     /// Gives the baton to `other` (a parked worker or a driver) and parks until someone gives it
     /// back. Nothing shared may be touched between the signal and the wait.
     @inline(__always)
-    func handOff(to other: DispatchSemaphore) {
+    func handOff(to other: DispatchSemaphore) {  // tidy: allow the baton handoff
         other.signal()
         wake.wait()
     }

@@ -36,7 +36,7 @@ final class ThreadController {
     let pool: SimulatedThreadPool
     let draws: PreemptionDraws
     /// The semaphore the driver waits on while the loop runs on pool threads.
-    let driver = DispatchSemaphore(value: 0)
+    let driver = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
 
     /// Every simulated thread made so far, by id (creation order).
     var threads: [SimulatedThread] = []
