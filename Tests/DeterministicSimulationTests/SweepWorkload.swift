@@ -40,9 +40,12 @@ final class SweepWorkload {
     var tickLimit = 0
     var ticker = JobID(rawValue: 0)
 
-    init(choices: ChoiceSource) {
+    init(choices: ChoiceSource, concurrency: (ConcurrencyConfiguration, SimulatedThreadPool)? = nil) {
         self.choices = choices
         scheduler = Scheduler(choices: choices)
+        if let (configuration, pool) = concurrency {
+            scheduler.enableControlledConcurrency(configuration, pool: pool)
+        }
         io = scheduler.makeQueue(label: "io", kind: .serial)
         db = scheduler.makeQueue(label: "db", kind: .serial)
         workers = scheduler.makeQueue(label: "workers", kind: .concurrent(width: 3))
@@ -53,11 +56,15 @@ final class SweepWorkload {
         run(choices: ChoiceSource(seed: seed))
     }
 
-    /// Runs the workload with the given choices (random or replaying) for 50 ms of virtual time.
-    static func run(choices: ChoiceSource) -> Outcome {
-        let workload = SweepWorkload(choices: choices)
+    /// Runs the workload with the given choices (random or replaying) for 50 ms of virtual time,
+    /// optionally on simulated threads (it has no scheduling points, so nothing changes).
+    static func run(
+        choices: ChoiceSource, concurrency: (ConcurrencyConfiguration, SimulatedThreadPool)? = nil
+    ) -> Outcome {
+        let workload = SweepWorkload(choices: choices, concurrency: concurrency)
         workload.start()
         let stop = workload.scheduler.run(until: .milliseconds(50), maxSteps: 10_000)
+        workload.scheduler.discardPendingJobs()
         return Outcome(
             digest: workload.trace.digest, recorded: choices.recorded, stop: stop,
             events: workload.trace.count, fallbacks: choices.fallbackCount)

@@ -44,6 +44,9 @@ extension Scheduler {
     /// - Complexity: O(q + w² + log n); no allocation once the scratch buffers have grown.
     @discardableResult
     public func step(until limit: VirtualTime) -> Bool {
+        if let threads {
+            return threads.run(until: limit.microseconds, maxSteps: 1, movesClock: false).steps > 0
+        }
         let limit = limit.microseconds
         var next = core.takeNextJob(limit: limit, clock: clock, choices: choices)
         while next == nil, !core.dropped.isEmpty {
@@ -51,14 +54,7 @@ extension Scheduler {
             next = core.takeNextJob(limit: limit, clock: clock, choices: choices)
         }
         guard let work = next else { return false }
-        if let onJobStart {
-            let taken = core.taken
-            onJobStart(
-                JobInfo(
-                    job: JobID(rawValue: taken.job.number), queue: QueueID(rawValue: taken.queue),
-                    time: VirtualTime(microseconds: taken.startTime), isTimer: taken.isTimer,
-                    dueTime: VirtualTime(microseconds: taken.job.time)))
-        }
+        reportJobStart()
         work()
         core.finish()
         // A timer cancelled by its own fire left its closure in `dropped`.
@@ -80,6 +76,9 @@ extension Scheduler {
     ///   - limit: the horizon.
     ///   - maxSteps: the most jobs to run in this call (livelock guard).
     public func run(until limit: VirtualTime, maxSteps: Int = .max) -> SchedulerStop {
+        if let threads {
+            return threads.run(until: limit.microseconds, maxSteps: maxSteps, movesClock: true).stop
+        }
         var steps = 0
         while true {
             if steps >= maxSteps {
@@ -109,6 +108,9 @@ extension Scheduler {
     /// the step limit.
     /// - Parameter maxSteps: the most jobs to run in this call.
     public func runUntilIdle(maxSteps: Int = .max) -> SchedulerStop {
+        if let threads {
+            return threads.run(until: Int64.max, maxSteps: maxSteps, movesClock: false).stop
+        }
         var steps = 0
         while true {
             if steps >= maxSteps {
@@ -117,5 +119,17 @@ extension Scheduler {
             if !step(until: .distantFuture) { return .idle }
             steps += 1
         }
+    }
+
+    /// Calls ``onJobStart`` for the job the core just took (``SchedulerCore/taken``).
+    @inline(__always)
+    func reportJobStart() {
+        guard let onJobStart else { return }
+        let taken = core.taken
+        onJobStart(
+            JobInfo(
+                job: JobID(rawValue: taken.job.number), queue: QueueID(rawValue: taken.queue),
+                time: VirtualTime(microseconds: taken.startTime), isTimer: taken.isTimer,
+                dueTime: VirtualTime(microseconds: taken.job.time)))
     }
 }

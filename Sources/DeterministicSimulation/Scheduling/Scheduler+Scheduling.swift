@@ -88,12 +88,18 @@ extension Scheduler {
     /// how many were dropped. Queues stay usable. For tearing a simulated world down in a defined
     /// order: the captures are released here, while the objects they refer to are still alive;
     /// jobs scheduled by what those releases run (deinits) are dropped too, up to `rounds` times.
+    /// With controlled concurrency, suspended simulated threads are first resumed and unwound:
+    /// their jobs run on to their end with every scheduling point and blocking call returning at
+    /// once, and the thread pool is given back.
     ///
     /// ```swift
     /// _ = scheduler.discardPendingJobs()   // the run is over: free its closures now
     /// ```
     @discardableResult
     public func discardPendingJobs(rounds: Int = 16) -> Int {
+        // Suspended simulated threads first: their jobs run to their end, failing fast, so no
+        // OS thread stays parked in this run.
+        threads?.unwind()
         var dropped = 0
         for _ in 0..<max(1, rounds) {
             var taken = core.takeAllJobs()

@@ -67,6 +67,18 @@ public final class Scheduler {
     /// time. Unchecked exclusivity for the same reasons as ``core``; only ``releaseDropped()``
     /// touches it, and never across a release.
     @exclusivity(unchecked) var spareDropped: [DroppedWork] = []
+    /// Scheduling points left before the slow path of ``schedulingPoint()`` (`.max`: never,
+    /// without controlled concurrency or with no preemption rate). Unchecked exclusivity like
+    /// ``core``: it is the whole fast path of a point.
+    @usableFromInline @exclusivity(unchecked) var pointsUntilPreemption = Int.max
+    /// The simulated threads, once ``enableControlledConcurrency(_:pool:)`` was called.
+    var threads: ThreadController?
+
+    deinit {
+        precondition(
+            threads.map { $0.suspendedCount == 0 } ?? true,
+            "Scheduler released with suspended simulated threads: call discardPendingJobs() first")
+    }
 
     /// Creates a scheduler with only the main queue.
     ///

@@ -1,6 +1,6 @@
 extension SchedulerCore {
     /// Checks the core's internal consistency, trapping with a message if it is broken:
-    /// every heap is ordered, ``unfrozen`` lists exactly the unfrozen queues in order, every heap
+    /// every heap is ordered, ``unfrozen`` lists exactly the unfrozen queues with a free thread, in order, every heap
     /// entry owns exactly one occupied slot, and ``pendingJobCount`` equals the number of live
     /// (not cancelled) entries.
     ///
@@ -18,8 +18,8 @@ extension SchedulerCore {
             }
         }
         precondition(
-            unfrozen == queues.indices.filter { !queues[$0].isFrozen },
-            "scheduler invariant: unfrozen list \(unfrozen) does not match the queues' flags")
+            unfrozen == queues.indices.filter { !queues[$0].isFrozen && queues[$0].freeThreads > 0 },
+            "scheduler invariant: open list \(unfrozen) does not match the queues' flags")
         precondition(
             entries == jobs.occupiedSlotCount,
             "scheduler invariant: \(entries) heap entries but \(jobs.occupiedSlotCount) slots")

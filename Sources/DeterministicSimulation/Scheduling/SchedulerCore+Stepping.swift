@@ -20,13 +20,19 @@ extension SchedulerCore {
         if earliest > clock.now.microseconds {
             clock.advance(to: VirtualTime(microseconds: earliest))
         }
-        let now = clock.now.microseconds
         let chosen: Candidate
         if candidateCount == 1 {
             chosen = candidates[0]
         } else {
             chosen = candidates[Int(choices.draw(below: UInt64(candidateCount)))]
         }
+        return take(chosen, now: clock.now.microseconds)
+    }
+
+    /// Removes a gathered candidate from its heap and makes it the running job (its values go to
+    /// ``taken``; a one-shot job is marked finished), returning its closure.
+    @inline(__always)
+    mutating func take(_ chosen: Candidate, now: Int64) -> () -> Void {
         let job = queues[chosen.queue].heap.remove(at: chosen.heapIndex)
         let interval = jobs.interval(at: job.slot)
         let isTimer = jobs.isTimer(at: job.slot)
@@ -98,7 +104,7 @@ extension SchedulerCore {
                 }
             }
             guard time <= threshold else { continue }
-            let width = queues[queueIndex].width
+            let width = queues[queueIndex].freeThreads
             if width == 1 {
                 addCandidate(Candidate(queue: queueIndex, heapIndex: 0))
             } else {

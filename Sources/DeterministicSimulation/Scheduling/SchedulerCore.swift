@@ -25,12 +25,15 @@ struct SchedulerCore {
         var startTime: Int64 = 0
     }
 
-    /// The queues, by creation index. Add one with ``addQueue(_:)`` and freeze or thaw it with
-    /// ``setFrozen(_:queue:)``, which keep ``unfrozen`` in step.
+    /// The queues, by creation index. Add one with ``addQueue(_:)``, freeze or thaw it with
+    /// ``setFrozen(_:queue:)`` and occupy or release its threads with ``occupyThread(ofQueue:)``
+    /// and ``releaseThread(ofQueue:)``, which keep ``unfrozen`` in step.
     var queues: [SimulatedQueue] = [SimulatedQueue(label: "main", kind: .serial)]
-    /// The indices of the unfrozen queues, ascending (creation order): the queues a step looks
-    /// at. Most queues of a long run are frozen (each process that ended leaves its queues
-    /// frozen), and walking past them cost more per step than the queues that can run.
+    /// The indices of the queues that can start a job, ascending (creation order): not frozen,
+    /// and with a free thread (without controlled concurrency every thread is always free, so
+    /// this is the unfrozen queues). Most queues of a long run are frozen (each process that
+    /// ended leaves its queues frozen), and walking past them cost more per step than the queues
+    /// that can run.
     var unfrozen: [Int] = [0]
     /// Closures and finished bits.
     var jobs = JobTable()
@@ -88,10 +91,28 @@ struct SchedulerCore {
         queues[queueIndex].isFrozen = frozen
         if frozen {
             unfrozen.removeAll { $0 == queueIndex }
-        } else {
-            let position = unfrozen.firstIndex { $0 > queueIndex } ?? unfrozen.count
-            unfrozen.insert(queueIndex, at: position)
+        } else if queues[queueIndex].freeThreads > 0 {
+            insertOpen(queueIndex)
         }
+    }
+
+    /// Marks one of a queue's threads busy with a job that is in progress off the CPU (a
+    /// suspended simulated thread): a serial queue then offers nothing until it is released.
+    mutating func occupyThread(ofQueue queueIndex: Int) {
+        queues[queueIndex].freeThreads -= 1
+        if queues[queueIndex].freeThreads == 0 { unfrozen.removeAll { $0 == queueIndex } }
+    }
+
+    /// Frees a thread taken by ``occupyThread(ofQueue:)``.
+    mutating func releaseThread(ofQueue queueIndex: Int) {
+        queues[queueIndex].freeThreads += 1
+        if queues[queueIndex].freeThreads == 1, !queues[queueIndex].isFrozen { insertOpen(queueIndex) }
+    }
+
+    /// Inserts a queue into ``unfrozen``, keeping it ascending.
+    private mutating func insertOpen(_ queueIndex: Int) {
+        let position = unfrozen.firstIndex { $0 > queueIndex } ?? unfrozen.count
+        unfrozen.insert(queueIndex, at: position)
     }
 
     /// Stores a job and puts it in its queue's heap, due no earlier than `now`.

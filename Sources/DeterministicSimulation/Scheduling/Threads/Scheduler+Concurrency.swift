@@ -1,0 +1,143 @@
+extension Scheduler {
+    /// Gives the run simulated threads: jobs can then be preempted at scheduling points, block
+    /// on ``SimulatedLock``s, ``SimulatedSemaphore``s, ``sync(on:_:)`` and ``block(for:)``, and
+    /// the run stops with a ``deadlock`` when every thread waits.
+    ///
+    /// ```swift
+    /// let scheduler = Scheduler(choices: ChoiceSource(seed: runSeed))
+    /// scheduler.enableControlledConcurrency(.randomWalk(preemptionRate: 0.05), pool: pool)
+    /// ```
+    ///
+    /// Contract: call once, before the first run. The main queue runs on the simulated main
+    /// thread, each serial queue on its own thread, a concurrent queue of width `w` on up to `w`
+    /// threads. A job that is never suspended runs exactly as without threads (same draws), so
+    /// with ``ConcurrencyConfiguration/blockingOnly`` and no blocking a run is unchanged. Before
+    /// releasing the scheduler, call ``discardPendingJobs(rounds:)`` (it unwinds suspended
+    /// threads and gives the pool back).
+    /// - Parameters:
+    ///   - configuration: strategy, preemption rate, delays.
+    ///   - pool: the OS threads to carry simulated threads (one pool per campaign worker).
+    public func enableControlledConcurrency(_ configuration: ConcurrencyConfiguration, pool: SimulatedThreadPool) {
+        precondition(threads == nil, "controlled concurrency is already enabled on this scheduler")
+        let controller = ThreadController(scheduler: self, configuration: configuration, pool: pool)
+        threads = controller
+        pointsUntilPreemption = controller.initialCountdown
+    }
+
+    /// Whether ``enableControlledConcurrency(_:pool:)`` was called.
+    public var hasControlledConcurrency: Bool { threads != nil }
+
+    /// A point where the running simulated thread may be preempted: call it at every host call,
+    /// before the call takes effect and after it returns, and inside synchronisation.
+    ///
+    /// ```swift
+    /// func beginBackgroundTask() -> TaskID {
+    ///     scheduler.schedulingPoint()
+    ///     let id = grant()
+    ///     scheduler.schedulingPoint()
+    ///     return id
+    /// }
+    /// ```
+    ///
+    /// Contract: without controlled concurrency, or when no preemption is due, it decrements a
+    /// counter and returns (a few nanoseconds, no draw). Outside a job it does nothing.
+    @inlinable
+    public func schedulingPoint() {
+        if pointsUntilPreemption > 0 {
+            pointsUntilPreemption &-= 1
+            return
+        }
+        schedulingPointSlowPath()
+    }
+
+    @usableFromInline
+    func schedulingPointSlowPath() {
+        guard let threads else {
+            pointsUntilPreemption = .max
+            return
+        }
+        threads.schedulingPointSlowPath()
+    }
+
+    /// Blocks only the calling simulated thread for `duration` of virtual time: the clock, due
+    /// jobs and other threads go on meanwhile.
+    ///
+    /// ```swift
+    /// scheduler.async(on: uploads) { scheduler.block(for: .seconds(3)); finishUpload() }
+    /// ```
+    ///
+    /// Contract: a zero or negative duration is a scheduling point. Returns at once outside a
+    /// job, or while the run is unwound. Needs controlled concurrency (traps without).
+    public func block(for duration: VirtualDuration) {
+        requireThreads("block(for:)").sleepCurrent(microseconds: duration.microseconds)
+    }
+
+    /// Runs `work` as a job on `queue` and blocks the calling simulated thread until it has run,
+    /// like `DispatchQueue.sync`.
+    ///
+    /// ```swift
+    /// let ran = scheduler.sync(on: scheduler.mainQueue) { label.text = "done" }
+    /// ```
+    ///
+    /// Contract: `sync` onto the caller's own serial queue (for example the main queue from the
+    /// main thread), or any wait-for cycle it closes, is a deadlock: the run stops at once with
+    /// ``deadlock`` set. Returns `true` once `work` has run; `false` when failing fast (outside a
+    /// job, or while the run is unwound) or after a deadlock, without running it then.
+    @discardableResult
+    public func sync(on queue: QueueID, _ work: @escaping () -> Void) -> Bool {
+        let controller = requireThreads("sync(on:)")
+        guard let me = controller.current, !controller.isUnwinding else { return false }
+        async(on: queue) { [unowned controller] in
+            work()
+            if case .blocked(.sync) = me.state { controller.wake(me) }
+        }
+        return controller.blockCurrent(on: .sync(queue: core.index(of: queue)))
+    }
+
+    /// Makes a lock for simulated threads.
+    ///
+    /// ```swift
+    /// let lock = scheduler.makeLock(name: "cache")
+    /// ```
+    public func makeLock(name: String) -> SimulatedLock {
+        SimulatedLock(name: name, scheduler: self)
+    }
+
+    /// Makes a counting semaphore for simulated threads, starting at `value`.
+    ///
+    /// ```swift
+    /// let group = scheduler.makeSemaphore(name: "group", value: 0)
+    /// ```
+    public func makeSemaphore(name: String, value: Int) -> SimulatedSemaphore {
+        SimulatedSemaphore(name: name, value: value, scheduler: self)
+    }
+
+    /// Why the run stopped, if it deadlocked (``run(until:maxSteps:)`` then returns `.idle`, and
+    /// so does every later run).
+    ///
+    /// ```swift
+    /// if let report = scheduler.deadlock { print(report) }
+    /// ```
+    public var deadlock: DeadlockReport? { threads?.deadlock }
+
+    /// The label of the simulated thread running the caller (`"main"`, `"db"`, `"workers#2"`);
+    /// nil outside a job or without controlled concurrency.
+    ///
+    /// ```swift
+    /// precondition(scheduler.currentThreadLabel == "main", "UI work off the main thread")
+    /// ```
+    public var currentThreadLabel: String? { threads?.current?.label }
+
+    /// Preemptions taken so far (scheduling points where the scheduler chose again).
+    public var preemptionCount: Int { threads?.preemptionCount ?? 0 }
+
+    /// Baton handoffs between OS threads so far.
+    public var threadHandoffCount: Int { threads?.handoffCount ?? 0 }
+
+    private func requireThreads(_ api: String) -> ThreadController {
+        guard let threads else {
+            preconditionFailure("Scheduler.\(api) needs enableControlledConcurrency(_:pool:) first")
+        }
+        return threads
+    }
+}

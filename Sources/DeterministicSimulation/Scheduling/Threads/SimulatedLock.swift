@@ -1,0 +1,81 @@
+/// A mutual-exclusion lock between simulated threads: a thread that finds it held blocks (other
+/// threads and virtual time go on) until the holder unlocks it.
+///
+/// ```swift
+/// let cache = scheduler.makeLock(name: "cache")
+/// scheduler.async(on: workers) {
+///     cache.withLock { entries[key] = value }
+/// }
+/// ```
+///
+/// Contract: `lock()` is a scheduling point before it takes effect, `unlock()` one after;
+/// waiters get the lock in the order they blocked (FIFO). Locking a lock the thread already
+/// holds is a deadlock, reported as such. Both return at once, doing nothing, outside a job of a
+/// scheduler with controlled concurrency and while its run is being unwound (fail fast).
+/// Unlocking a lock held by another thread is a programming error (it traps).
+public final class SimulatedLock {
+    /// The name deadlock reports use.
+    public let name: String
+    unowned let scheduler: Scheduler
+    /// The thread holding it, if any.
+    var holder: SimulatedThread?
+    /// Threads blocked in ``lock()``, first come first served.
+    var waiters: [SimulatedThread] = []
+
+    init(name: String, scheduler: Scheduler) {
+        self.name = name
+        self.scheduler = scheduler
+    }
+
+    /// Whether a thread holds the lock.
+    public var isLocked: Bool { holder != nil }
+
+    /// Takes the lock, blocking the calling simulated thread while another holds it.
+    ///
+    /// ```swift
+    /// lock.lock(); defer { lock.unlock() }
+    /// ```
+    public func lock() {
+        scheduler.schedulingPoint()
+        guard let controller = scheduler.threads, let me = controller.current, !controller.isUnwinding else {
+            return
+        }
+        guard holder != nil else {
+            holder = me
+            return
+        }
+        waiters.append(me)
+        _ = controller.blockCurrent(on: .lock(self))
+    }
+
+    /// Releases the lock, handing it to the first waiter (which becomes runnable).
+    ///
+    /// ```swift
+    /// lock.unlock()
+    /// ```
+    public func unlock() {
+        guard let controller = scheduler.threads, let me = controller.current, !controller.isUnwinding else {
+            return
+        }
+        precondition(holder === me, "SimulatedLock \"\(name)\" unlocked by \"\(me.label)\", which does not hold it")
+        if waiters.isEmpty {
+            holder = nil
+        } else {
+            let next = waiters.removeFirst()
+            holder = next
+            controller.wake(next)
+        }
+        scheduler.schedulingPoint()
+    }
+
+    /// Runs `body` holding the lock.
+    ///
+    /// ```swift
+    /// let count = lock.withLock { counter += 1; return counter }
+    /// ```
+    public func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,64 @@
+/// A counting semaphore between simulated threads (also a group wait: start at 0, `signal()`
+/// once per finished member, `wait()` once per member).
+///
+/// ```swift
+/// let done = scheduler.makeSemaphore(name: "uploads", value: 0)
+/// scheduler.async(on: workers) { upload(); done.signal() }
+/// scheduler.async(on: background) { done.wait(); report() }   // blocks only this thread
+/// ```
+///
+/// Contract: `wait()` is a scheduling point before it takes effect and `signal()` one after;
+/// a `wait()` that finds the value 0 blocks until a `signal()`, and blocked waiters are served
+/// first come first served. Both return at once outside a job of a scheduler with controlled
+/// concurrency and while its run is being unwound; `wait()` then returns `false`.
+public final class SimulatedSemaphore {
+    /// The name deadlock reports use.
+    public let name: String
+    unowned let scheduler: Scheduler
+    /// Units available.
+    public private(set) var value: Int
+    /// Threads blocked in ``wait()``.
+    var waiters: [SimulatedThread] = []
+
+    init(name: String, value: Int, scheduler: Scheduler) {
+        self.name = name
+        self.value = max(0, value)
+        self.scheduler = scheduler
+    }
+
+    /// Takes one unit, blocking the calling simulated thread until one is available.
+    ///
+    /// ```swift
+    /// if !semaphore.wait() { return }   // the run was torn down or deadlocked
+    /// ```
+    ///
+    /// - Returns: `true` once a unit was taken; `false` when failing fast.
+    @discardableResult
+    public func wait() -> Bool {
+        scheduler.schedulingPoint()
+        guard let controller = scheduler.threads, let me = controller.current, !controller.isUnwinding else {
+            return false
+        }
+        if value > 0 {
+            value -= 1
+            return true
+        }
+        waiters.append(me)
+        return controller.blockCurrent(on: .semaphore(self))
+    }
+
+    /// Gives one unit: to the first blocked waiter (which becomes runnable), or to the count.
+    ///
+    /// ```swift
+    /// semaphore.signal()
+    /// ```
+    public func signal() {
+        guard let controller = scheduler.threads, !controller.isUnwinding else { return }
+        if waiters.isEmpty {
+            value += 1
+        } else {
+            controller.wake(waiters.removeFirst())
+        }
+        scheduler.schedulingPoint()
+    }
+}

@@ -1,0 +1,67 @@
+extension ThreadController {
+    /// The thread `thread` waits for, when its wait names one: a lock's holder, or the thread
+    /// carrying the job in progress on the serial queue a `sync` targets.
+    private func waitedThread(of thread: SimulatedThread) -> SimulatedThread? {
+        guard case .blocked(let wait) = thread.state else { return nil }
+        switch wait {
+        case .lock(let lock): return lock.holder
+        case .semaphore: return nil
+        case .sync(let queue):
+            guard scheduler.core.queues[queue].width == 1, queue < queueThreads.count,
+                let carrier = queueThreads[queue].first
+            else { return nil }
+            if case .idle = carrier.state { return nil }
+            return carrier
+        }
+    }
+
+    /// Whether following what `start` waits for leads back to it (lock-order inversion, a
+    /// `sync` onto the caller's own serial queue, a lock taken twice).
+    func waitCycle(from start: SimulatedThread) -> Bool {
+        var next = waitedThread(of: start)
+        var hops = 0
+        while let thread = next, hops <= threads.count {
+            if thread === start { return true }
+            next = waitedThread(of: thread)
+            hops += 1
+        }
+        return false
+    }
+
+    /// A deadlock when nothing can run or start or wake by a timer: some thread of an unfrozen
+    /// queue waits without a timeout, no suspended thread is frozen, and no frozen queue holds a
+    /// job (a frozen app could be thawed from outside, so that is not a deadlock).
+    func globalDeadlock() -> DeadlockReport? {
+        let queues = scheduler.core.queues
+        var blocked = false
+        for thread in threads where thread.isSuspended {
+            if queues[thread.queue].isFrozen { return nil }
+            if case .blocked = thread.state { blocked = true }
+        }
+        guard blocked, !queues.contains(where: { $0.isFrozen && !$0.heap.isEmpty }) else { return nil }
+        return report()
+    }
+
+    /// The report naming every blocked thread and what it waits for.
+    func report() -> DeadlockReport {
+        var entries: [DeadlockReport.BlockedThread] = []
+        for thread in threads {
+            guard case .blocked(let wait) = thread.state else { continue }
+            entries.append(DeadlockReport.BlockedThread(thread: thread.label, waitsFor: describe(wait, of: thread)))
+        }
+        return DeadlockReport(threads: entries, time: scheduler.now)
+    }
+
+    private func describe(_ wait: SimulatedThread.Wait, of thread: SimulatedThread) -> String {
+        switch wait {
+        case .lock(let lock):
+            let holder = lock.holder.map { "held by \"\($0.label)\"" } ?? "(free)"
+            return "lock \"\(lock.name)\" \(holder)\(lock.holder === thread ? " (itself)" : "")"
+        case .semaphore(let semaphore):
+            return "semaphore \"\(semaphore.name)\" (value \(semaphore.value))"
+        case .sync(let queue):
+            let label = scheduler.core.queues[queue].label
+            return "sync on queue \"\(label)\"\(waitedThread(of: thread) === thread ? " (itself)" : "")"
+        }
+    }
+}

@@ -1,0 +1,100 @@
+extension ThreadController {
+    /// The slow path of ``Scheduler/schedulingPoint()``, taken when the countdown of points
+    /// until the next preemption reaches zero (random walk), or at every point (PCT).
+    func schedulingPointSlowPath() {
+        guard let me = current, !isUnwinding else {
+            // Outside a job (the driver's own code) points do nothing; while unwinding they
+            // return at once, and the countdown stays at 0 so later points come here too.
+            if !isUnwinding { scheduler.pointsUntilPreemption = initialCountdown }
+            return
+        }
+        if isPCT {
+            pctPoint(me)
+        } else {
+            randomWalkPoint(me)
+        }
+    }
+
+    /// Random walk: the first point draws the first gap; a point whose countdown ran out draws
+    /// the next gap, a delay and the next runner.
+    private func randomWalkPoint(_ me: SimulatedThread) {
+        if !gapDrawn {
+            gapDrawn = true
+            let gap = draws.gap(scheduler.choices)
+            if gap != 1 {
+                scheduler.pointsUntilPreemption = gap == 0 ? .max : Int(gap - 2)
+                return
+            }
+        }
+        let gap = draws.gap(scheduler.choices)
+        scheduler.pointsUntilPreemption = gap == 0 ? .max : Int(gap - 1)
+        preempt(me)
+    }
+
+    /// PCT: counts the point, lowers the running thread's priority at a change point, and lets
+    /// the highest-priority thread run when something may have changed (a change point, a new
+    /// job, a woken thread).
+    private func pctPoint(_ me: SimulatedThread) {
+        if !pctStarted { startPCT() }
+        pctStep += 1
+        var lowered = false
+        while nextChangePoint < changePoints.count, changePoints[nextChangePoint] <= pctStep {
+            if changePoints[nextChangePoint] == pctStep { lowered = true }
+            nextChangePoint += 1
+        }
+        if lowered {
+            lowestPriority -= 1
+            me.priority = lowestPriority
+            preempt(me)
+        } else if scheduler.core.jobs.nextNumber != seenJobNumber || wakeCount != seenWakeCount {
+            preemptionCount += 1
+            me.state = .runnable
+            suspendCurrent()
+        }
+    }
+
+    /// Draws PCT's `depth - 1` change points (0, from a replayed recording, means none).
+    private func startPCT() {
+        pctStarted = true
+        guard case .pct(let depth, let stepBound) = configuration.strategy else { return }
+        changePoints = (0..<max(0, depth - 1)).map { _ in
+            draws.changePoint(scheduler.choices, stepBound: stepBound)
+        }.filter { $0 > 0 }.sorted()
+    }
+
+    /// A preemption of the running thread: it may be kept off the CPU for a drawn delay, then
+    /// the scheduler decides what runs next (outcome 0: the thread itself).
+    private func preempt(_ me: SimulatedThread) {
+        preemptionCount += 1
+        let delay = draws.delay(scheduler.choices)
+        if delay > 0 {
+            me.state = .sleeping(until: Saturating.add(scheduler.clock.now.microseconds, delay))
+        } else {
+            me.state = .runnable
+        }
+        suspendCurrent()
+    }
+
+    /// Blocks the current thread for `microseconds` of virtual time (time and other threads go
+    /// on); a scheduling point when not positive. Returns at once when unwinding.
+    func sleepCurrent(microseconds: Int64) {
+        guard let me = current, !isUnwinding else { return }
+        guard microseconds > 0 else {
+            scheduler.schedulingPoint()
+            return
+        }
+        me.state = .sleeping(until: Saturating.add(scheduler.clock.now.microseconds, microseconds))
+        suspendCurrent()
+    }
+
+    /// Blocks the current thread until someone calls ``wake(_:)``; first checks for a deadlock
+    /// cycle through `wait`. Returns `false` without blocking when there is no current thread
+    /// or the run is unwinding, and `false` after a deadlock (when unwinding resumes it).
+    func blockCurrent(on wait: SimulatedThread.Wait) -> Bool {
+        guard let me = current, !isUnwinding else { return false }
+        me.state = .blocked(wait)
+        if waitCycle(from: me) { deadlock = report() }
+        suspendCurrent()
+        return !isUnwinding
+    }
+}

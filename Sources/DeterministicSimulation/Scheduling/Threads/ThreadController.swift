@@ -1,0 +1,248 @@
+import Dispatch
+
+/// The simulated threads of one run with controlled concurrency, and the loop that runs them.
+///
+/// ```swift
+/// scheduler.enableControlledConcurrency(.randomWalk(preemptionRate: 0.05), pool: pool)
+/// // Scheduler.run(until:) now calls ThreadController.run(until:maxSteps:movesClock:)
+/// ```
+///
+/// How it runs (the ControlledConcurrency article has the reasons): the loop ("decide what runs
+/// next, run it") executes on whichever OS thread holds the baton, at the top of that thread's
+/// stack. A job starts inline on the loop's OS thread. Only when a job is suspended (preempted at
+/// a scheduling point, blocked, or put to sleep) does its OS thread park, mid-job, after handing
+/// the baton directly to what runs next: the OS thread of a suspended job being resumed, a pool
+/// thread that continues the loop, or the driver (the thread that called `run`) when the run
+/// stops. The driver itself never runs jobs: `run` hands the loop to a pool thread (only when
+/// there is something to run) and waits, so it can return while jobs are suspended.
+///
+/// Invariants: only the baton holder touches this object, the scheduler, or anything of the
+/// run; ``current`` is the thread whose job holds the baton (nil at loop level);
+/// ``suspendedCount`` counts the threads with a job in progress off the CPU, each of which
+/// occupies a thread of its queue in the core (``SchedulerCore/occupyThread(ofQueue:)``).
+final class ThreadController {
+    /// What runs next.
+    enum Decision {
+        /// The run stops (the driver's `run` returns this).
+        case stop(SchedulerStop)
+        /// Start the job in ``pendingWork`` on the thread.
+        case start(SimulatedThread)
+        /// Resume the suspended thread.
+        case resume(SimulatedThread)
+    }
+
+    unowned let scheduler: Scheduler
+    let configuration: ConcurrencyConfiguration
+    let pool: SimulatedThreadPool
+    let draws: PreemptionDraws
+    /// The semaphore the driver waits on while the loop runs on pool threads.
+    let driver = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
+
+    /// Every simulated thread made so far, by id (creation order).
+    var threads: [SimulatedThread] = []
+    /// Threads by queue index, then slot; made on first use.
+    var queueThreads: [[SimulatedThread]] = []
+    /// The thread whose job holds the baton; nil at loop level.
+    var current: SimulatedThread?
+    /// Threads with a job in progress off the CPU.
+    var suspendedCount = 0
+    /// The closure of the job a `.start` decision took off its queue, until it runs.
+    var pendingWork: (() -> Void)?
+
+    /// The current `run` call: its limit, steps left, whether it moves the clock to the limit at
+    /// the end, steps taken and the stop it returns.
+    var limit: Int64 = 0
+    var stepsLeft = 0
+    var stepsTaken = 0
+    var movesClockToLimit = true
+    var result = SchedulerStop.idle
+    /// Set when the run deadlocked; every later `run` returns `.idle` at once.
+    var deadlock: DeadlockReport?
+    /// Set while ``unwind()`` resumes suspended threads: every scheduling point and blocking
+    /// call returns at once (fail fast).
+    var isUnwinding = false
+
+    /// Random walk: whether the first gap has been drawn (lazily, at the first point).
+    var gapDrawn = false
+    /// PCT: started (change points drawn), points so far, the sorted change points, the next
+    /// one's index, the lowest priority given so far, and the job number and wake count seen at
+    /// the last decision (a new job or a woken thread may outrank the running one).
+    var pctStarted = false
+    var pctStep = 0
+    var changePoints: [Int] = []
+    var nextChangePoint = 0
+    var lowestPriority: Int64 = 0
+    var seenJobNumber: UInt64 = 0
+    var wakeCount = 0
+    var seenWakeCount = 0
+
+    /// Statistics: preemptions taken (points that let the scheduler choose again) and baton
+    /// handoffs between OS threads.
+    var preemptionCount = 0
+    var handoffCount = 0
+    /// Scratch: the runnable threads of the current decision.
+    var runnable: [SimulatedThread] = []
+
+    init(scheduler: Scheduler, configuration: ConcurrencyConfiguration, pool: SimulatedThreadPool) {
+        self.scheduler = scheduler
+        self.configuration = configuration
+        self.pool = pool
+        draws = PreemptionDraws(configuration: configuration)
+    }
+
+    var isPCT: Bool {
+        if case .pct = configuration.strategy { return true }
+        return false
+    }
+
+    /// The countdown a scheduler starts with: PCT looks at every point, random walk with a rate
+    /// draws its first gap at the first point, no rate never preempts.
+    var initialCountdown: Int {
+        if isPCT { return 0 }
+        return configuration.preemptionRate > 0 ? 0 : .max
+    }
+
+    // MARK: The driver
+
+    /// Runs until nothing can run by `limit`, `maxSteps` jobs were started or threads resumed,
+    /// or a deadlock; returns the stop and the steps taken. Called by the driver (never from a
+    /// job); returns without any handoff when nothing is due.
+    func run(until limit: Int64, maxSteps: Int, movesClock: Bool) -> (stop: SchedulerStop, steps: Int) {
+        precondition(current == nil, "Scheduler.run or step called from inside a job: steps do not nest")
+        if deadlock != nil { return (.idle, 0) }
+        if pool.lentTo == nil { pool.lentTo = ObjectIdentifier(self) }
+        precondition(
+            pool.lentTo == ObjectIdentifier(self),
+            "SimulatedThreadPool is lent to another scheduler: one pool serves one run at a time")
+        self.limit = limit
+        stepsLeft = maxSteps
+        stepsTaken = 0
+        movesClockToLimit = movesClock
+        let decision = decide(first: nil)
+        switch decision {
+        case .stop(let stop): return (stop, stepsTaken)
+        case .start:
+            let worker = pool.takeIdle()
+            worker.assignment = .loop(self, decision)
+            handoffCount += 1
+            worker.wake.signal()
+        case .resume(let thread):
+            markRunning(thread)
+            thread.worker!.wake.signal()
+        }
+        driver.wait()
+        return (result, stepsTaken)
+    }
+
+    /// Resumes every suspended thread in turn with ``isUnwinding`` set, so its job runs to its
+    /// end with every scheduling point and blocking call returning at once, then gives the pool
+    /// back. Called by the driver; afterwards no pool thread carries this run.
+    func unwind() {
+        precondition(current == nil, "discardPendingJobs called from inside a job")
+        isUnwinding = true
+        while let thread = threads.first(where: { $0.isSuspended }) {
+            markRunning(thread)
+            thread.worker!.wake.signal()
+            driver.wait()
+        }
+        isUnwinding = false
+        if pool.lentTo == ObjectIdentifier(self) { pool.lentTo = nil }
+    }
+
+    // MARK: The loop, on pool threads
+
+    /// The loop on `worker`, which holds the baton at the top of its stack: carries out
+    /// `first`, then decides and carries out again, until it resumes another OS thread or stops
+    /// (then `worker` is idle again and the baton has gone on).
+    func runLoop(on worker: PoolWorker, first: Decision) {
+        var decision = first
+        while true {
+            switch decision {
+            case .start(let thread):
+                runJob(on: thread, worker: worker)
+                if isUnwinding {
+                    pool.idle.append(worker)
+                    driver.signal()
+                    return
+                }
+                decision = decide(first: nil)
+            case .resume(let thread):
+                markRunning(thread)
+                pool.idle.append(worker)
+                handoffCount += 1
+                thread.worker!.wake.signal()
+                return
+            case .stop(let stop):
+                result = stop
+                pool.idle.append(worker)
+                handoffCount += 1
+                driver.signal()
+                return
+            }
+        }
+    }
+
+    /// Runs the pending job inline on `worker`, as `thread`'s job; returns when it has finished
+    /// (after any number of suspensions), holding the baton.
+    private func runJob(on thread: SimulatedThread, worker: PoolWorker) {
+        guard let work = pendingWork.take() else { preconditionFailure("start decision without a job") }
+        thread.worker = worker
+        thread.state = .running
+        thread.taken = scheduler.core.taken
+        current = thread
+        scheduler.reportJobStart()
+        work()
+        current = nil
+        thread.state = .idle
+        thread.worker = nil
+        scheduler.core.taken = thread.taken
+        scheduler.core.finish()
+        scheduler.releaseDropped()
+    }
+
+    // MARK: Suspending
+
+    /// Suspends the current thread, whose state the caller has set (runnable, sleeping or
+    /// blocked), lets the scheduler decide what runs next, and returns when the thread is
+    /// resumed. Resuming the thread itself at once costs no handoff.
+    func suspendCurrent() {
+        guard let me = current, let worker = me.worker else { preconditionFailure("no current thread") }
+        current = nil
+        suspendedCount += 1
+        scheduler.core.occupyThread(ofQueue: me.queue)
+        let decision = decide(first: me)
+        switch decision {
+        case .resume(let next) where next === me:
+            markRunning(me)
+            return
+        case .resume(let next):
+            markRunning(next)
+            handoffCount += 1
+            worker.handOff(to: next.worker!.wake)
+        case .start:
+            let loop = pool.takeIdle()
+            loop.assignment = .loop(self, decision)
+            handoffCount += 1
+            worker.handOff(to: loop.wake)
+        case .stop(let stop):
+            result = stop
+            handoffCount += 1
+            worker.handOff(to: driver)
+        }
+        // Resumed: whoever resumed this thread called markRunning(me) first.
+    }
+
+    /// Makes a suspended thread the current one (before its OS thread is woken).
+    func markRunning(_ thread: SimulatedThread) {
+        thread.state = .running
+        current = thread
+        suspendedCount -= 1
+        scheduler.core.releaseThread(ofQueue: thread.queue)
+    }
+
+    /// Makes a blocked or sleeping thread runnable.
+    func wake(_ thread: SimulatedThread) {
+        thread.state = .runnable
+        wakeCount += 1
+    }
+}
