@@ -18,10 +18,12 @@ import BackgroundTaskKit
 /// id that is gone does nothing.
 final class LifecycleObserverList: @unchecked Sendable {
     // @unchecked: confined to the run's thread, like its process.
-    // Unchecked exclusivity: no access spans a call to an observer (delivery copies the list
-    // first), and every lifecycle event reads it.
+    /// The observers in registration order; delivery reads it once and calls the copy. The
+    /// list's only hot state (every lifecycle event reads it). Unchecked exclusivity: the dynamic
+    /// check cost more than the read; safe because the list is confined to the run's thread and
+    /// no access to it spans a call to an observer.
     @exclusivity(unchecked) private(set) var snapshot: [LifecycleObserverEntry] = []
-    @exclusivity(unchecked) private var nextID = 1
+    private var nextID = 1
 
     /// Adds `observer` last and returns the id that removes it.
     func add(_ observer: @escaping @Sendable (LifecycleEvent) -> Void) -> Int {

@@ -14,17 +14,17 @@ extension SimulatedApplication {
             device.emit(.taskBeginDenied(name: name))
             return .invalid
         }
-        if let limit = profile.taskLimit, openTasks.count >= limit {  // A2.6
+        if let limit = profile.taskLimit, core.openTasks.count >= limit {  // A2.6
             terminate(.taskLimit)
             return .invalid
         }
-        let id = nextTaskID  // A2.5: from 1, counting up, never reused in a process
-        nextTaskID += 1
-        openTasks.append(OpenBackgroundTask(id: id, name: name, handler: expirationHandler, createdAt: now))
+        let id = core.nextTaskID  // A2.5: from 1, counting up, never reused in a process
+        core.nextTaskID += 1
+        core.openTasks.append(OpenBackgroundTask(id: id, name: name, handler: expirationHandler, createdAt: now))
         device.emit(.taskBegan(id: id, name: name, state: state))
         cancelSuspension()
         scheduleLongHeldWarning(for: id)
-        if state == .background, let session, session.expired {
+        if state == .background, let session = core.session, session.expired {
             // A3.4: the assertion cannot be granted (the budget is spent): the handler is
             // called at once, on the main queue.
             expireNewTask(id)
@@ -35,16 +35,16 @@ extension SimulatedApplication {
     /// `endBackgroundTask(_:)` (A1.2, A5).
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
         guard isAlive else { return }
-        guard let index = openTasks.firstIndex(where: { $0.id == identifier.rawValue }) else {
+        guard let index = core.openTasks.firstIndex(where: { $0.id == identifier.rawValue }) else {
             device.emit(.endedUnknownTask(id: identifier.rawValue))
             if identifier != .invalid || profile.endingInvalidLogs {  // A5.3
                 device.emit(.console(ConsoleMessages.cannotEnd(identifier.rawValue, wording: profile.consoleWording)))
             }
             return
         }
-        let task = openTasks.remove(at: index)
+        let task = core.openTasks.remove(at: index)
         device.emit(.taskEnded(id: task.id, name: task.name))
-        if openTasks.isEmpty {
+        if core.openTasks.isEmpty {
             device.checkHeldWork(after: HeldWorkReasons.taskEnded(id: task.id, name: task.name))
         }
         evaluateSuspension()
@@ -52,7 +52,7 @@ extension SimulatedApplication {
 
     /// `backgroundTimeRemaining` (A8): unbounded in the foreground, else the budget left.
     public var backgroundTimeRemaining: Double {
-        guard isAlive, state == .background, let session else { return .greatestFiniteMagnitude }
+        guard isAlive, state == .background, let session = core.session else { return .greatestFiniteMagnitude }
         let left = max(0, (session.deadline - now).microseconds)
         return Double(left) / 1_000_000
     }
@@ -64,9 +64,9 @@ extension SimulatedApplication {
     /// Starts the app-wide budget on entering the background (A4.5, A4.6): expiration handlers
     /// at the deadline minus the lead (A3.7), the watchdog at the deadline (A7.1).
     func startBackgroundSession() {
-        guard session == nil else { return }
-        let full = backgroundLaunched ? profile.backgroundLaunchBudget : profile.budget  // A4.2
-        let budget = max(VirtualDuration.zero, full - budgetUsed)
+        guard core.session == nil else { return }
+        let full = core.backgroundLaunched ? profile.backgroundLaunchBudget : profile.budget  // A4.2
+        let budget = max(VirtualDuration.zero, full - core.budgetUsed)
         var newSession = BackgroundSession(start: now, deadline: now + budget)
         newSession.calloutJob = scheduler.async(at: newSession.deadline - profile.expiryLead, on: device.systemQueue) {
             [self] in expireOutstandingTasks(early: false)
@@ -74,26 +74,26 @@ extension SimulatedApplication {
         newSession.deadlineJob = scheduler.async(at: newSession.deadline, on: device.systemQueue) { [self] in
             reachDeadline()
         }
-        session = newSession
+        core.session = newSession
         device.emit(.budgetStarted(deadline: newSession.deadline))
-        for index in openTasks.indices where openTasks[index].warned == false {
+        for index in core.openTasks.indices where core.openTasks[index].warned == false {
             fireLongHeldWarningIfDue(index)
         }
     }
 
     /// Stops the budget clock (foreground, suspension, death).
     func endBackgroundSession() {
-        guard let ended = session else { return }
+        guard let ended = core.session else { return }
         if let job = ended.calloutJob { scheduler.cancel(job) }
         if let job = ended.deadlineJob { scheduler.cancel(job) }
-        if !profile.budgetResetsOnForeground { budgetUsed = budgetUsed + (now - ended.start) }
-        session = nil
+        if !profile.budgetResetsOnForeground { core.budgetUsed = core.budgetUsed + (now - ended.start) }
+        core.session = nil
     }
 
     /// The system calls the expiration handlers of every outstanding task (A3.1, A3.5): at the
     /// lead time before the deadline, or at any time when `early` (A3.3).
     func expireOutstandingTasks(early: Bool) {
-        guard isAlive, state == .background, var current = session, !current.expired else { return }
+        guard isAlive, state == .background, var current = core.session, !current.expired else { return }
         current.expired = true
         if early {
             if let job = current.calloutJob { scheduler.cancel(job) }
@@ -103,8 +103,8 @@ extension SimulatedApplication {
                 reachDeadline()
             }
         }
-        session = current
-        let ids = orderedForExpiry(openTasks.filter { !$0.handlerCalled }.map(\.id))  // A3.8
+        core.session = current
+        let ids = orderedForExpiry(core.openTasks.filter { !$0.handlerCalled }.map(\.id))  // A3.8
         guard !ids.isEmpty else { return }
         mainQueueImpl.async { [self] in runExpirationHandlers(ids, early: early) }
     }
@@ -116,20 +116,20 @@ extension SimulatedApplication {
         device.emit(.expirationCallout(ids: ids, early: early))
         let began = now
         for id in ids {
-            guard isAlive, let index = openTasks.firstIndex(where: { $0.id == id }),
-                !openTasks[index].handlerCalled
+            guard isAlive, let index = core.openTasks.firstIndex(where: { $0.id == id }),
+                !core.openTasks[index].handlerCalled
             else { continue }
-            openTasks[index].handlerCalled = true  // A3.8: once per task
-            let handler = openTasks[index].handler
+            core.openTasks[index].handlerCalled = true  // A3.8: once per task
+            let handler = core.openTasks[index].handler
             device.emit(.expirationHandlerCalled(id: id))
             handler?()
         }
         guard isAlive else { return }
         let elapsed = now - began
-        let stillOpen = ids.filter { id in openTasks.contains { $0.id == id } }
+        let stillOpen = ids.filter { id in core.openTasks.contains { $0.id == id } }
         device.emit(.expirationHandlersReturned(openIDs: stillOpen, elapsed: elapsed))
         for id in stillOpen {
-            if let task = openTasks.first(where: { $0.id == id }) {
+            if let task = core.openTasks.first(where: { $0.id == id }) {
                 device.emit(.console(ConsoleMessages.stillNotEnded(task, now: now)))
             }
         }
@@ -141,20 +141,20 @@ extension SimulatedApplication {
 
     /// A task begun after the budget was spent gets its handler called at once (A3.4).
     private func expireNewTask(_ id: Int) {
-        if var current = session, current.deadline <= now {
+        if var current = core.session, current.deadline <= now {
             current.deadline = now + profile.expiryLead
             current.deadlineJob = scheduler.async(at: current.deadline, on: device.systemQueue) { [self] in
                 reachDeadline()
             }
-            session = current
+            core.session = current
         }
         mainQueueImpl.async { [self] in runExpirationHandlers([id], early: true) }
     }
 
     /// The deadline: a task still open means the watchdog kill (A7.1).
     func reachDeadline() {
-        guard isAlive, state == .background, session != nil, !openTasks.isEmpty else { return }
-        let list = openTasks.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+        guard isAlive, state == .background, core.session != nil, !core.openTasks.isEmpty else { return }
+        let list = core.openTasks.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
         terminate(.watchdog(detail: "background task \(list) still held at the end of the background time (A7.1)"))
     }
 
@@ -177,17 +177,17 @@ extension SimulatedApplication {
     private func scheduleLongHeldWarning(for id: Int) {
         guard let after = profile.longHeldTaskWarning else { return }
         scheduler.asyncAfter(after, on: device.systemQueue) { [self] in
-            guard isAlive, let index = openTasks.firstIndex(where: { $0.id == id }) else { return }
+            guard isAlive, let index = core.openTasks.firstIndex(where: { $0.id == id }) else { return }
             fireLongHeldWarningIfDue(index)
         }
     }
 
     private func fireLongHeldWarningIfDue(_ index: Int) {
-        guard let after = profile.longHeldTaskWarning, !openTasks[index].warned,
-            now - openTasks[index].createdAt >= after,
+        guard let after = profile.longHeldTaskWarning, !core.openTasks[index].warned,
+            now - core.openTasks[index].createdAt >= after,
             state == .background || profile.longHeldTaskWarningInForeground
         else { return }
-        openTasks[index].warned = true  // A6.2: once per task
-        device.emit(.console(ConsoleMessages.longHeld(openTasks[index])))
+        core.openTasks[index].warned = true  // A6.2: once per task
+        device.emit(.console(ConsoleMessages.longHeld(core.openTasks[index])))
     }
 }

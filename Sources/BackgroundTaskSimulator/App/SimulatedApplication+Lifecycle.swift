@@ -6,19 +6,19 @@ extension SimulatedApplication {
     /// methods run on the main queue; BGTaskScheduler registrations are accepted until
     /// `didFinishLaunching` returns (C1.1).
     func launch() {
-        let inBackground = backgroundLaunched
+        let inBackground = core.backgroundLaunched
         device.emit(.processLaunched(process: process, inBackground: inBackground))
         setState(inBackground ? .background : .inactive)  // B2.1: .inactive; B2.2: .background
         if inBackground { startBackgroundSession() }
         mainQueueImpl.async { [self] in
             guard isAlive else { return }
             let context = WorkloadContext(application: self)
-            self.context = context
+            self.core.context = context
             let workload = device.workload.make()
-            self.workload = workload
+            self.core.workload = workload
             workload.didFinishLaunching(context)
             deliver(.didFinishLaunching)
-            hasFinishedLaunching = true
+            core.hasFinishedLaunching = true
             guard isAlive else { return }
             if !inBackground {
                 connectSceneIfNeeded()  // B1.3: the scene connects after launch
@@ -26,8 +26,8 @@ extension SimulatedApplication {
                 setState(.active)
                 deliver(.didBecomeActive)
             }
-            let waiting = launchesAfterStartup
-            launchesAfterStartup = []
+            let waiting = core.launchesAfterStartup
+            core.launchesAfterStartup = []
             for launch in waiting { device.taskScheduler.dispatchLaunch(launch, in: self) }
             evaluateSuspension()
         }
@@ -40,8 +40,8 @@ extension SimulatedApplication {
         guard isAlive, !state.isForeground else { return }
         cancelSuspension()
         endBackgroundSession()
-        if profile.budgetResetsOnForeground { budgetUsed = .zero }  // A4.7
-        backgroundLaunched = false
+        if profile.budgetResetsOnForeground { core.budgetUsed = .zero }  // A4.7
+        core.backgroundLaunched = false
         if state == .suspended { thaw() }
         device.taskScheduler.userStartedUsingDevice(app: self)  // C4.2
         mainQueueImpl.async { [self] in
@@ -60,24 +60,24 @@ extension SimulatedApplication {
     /// foreground launch, and on the first return to the foreground after a background launch
     /// (which shows no UI) or after UIKit disconnected the scene in the background.
     func connectSceneIfNeeded() {
-        guard profile.supportsScenes, !sceneConnected, let context, let workload else { return }
-        sceneConnected = true
+        guard profile.supportsScenes, !core.sceneConnected, let context = core.context, let workload = core.workload else { return }
+        core.sceneConnected = true
         device.emit(.sceneWillConnect)
         workload.sceneWillConnect(context)
     }
 
     /// UIKit disconnects the scene of a background app to reclaim its resources (B1.3).
     func disconnectScene() {
-        guard isAlive, sceneConnected, !state.isForeground else { return }
-        sceneConnected = false
+        guard isAlive, core.sceneConnected, !state.isForeground else { return }
+        core.sceneConnected = false
         device.emit(.sceneDidDisconnect)
-        if let context { workload?.sceneDidDisconnect(context) }
+        if let context = core.context { core.workload?.sceneDidDisconnect(context) }
     }
 
     /// An interruption or the app switcher (B2.5): active to inactive.
     func resignActive(toAppSwitcher: Bool) {
         guard isAlive, state == .active else { return }
-        inAppSwitcher = toAppSwitcher
+        core.inAppSwitcher = toAppSwitcher
         mainQueueImpl.async { [self] in
             guard isAlive, state == .active else { return }
             setState(.inactive)
@@ -88,7 +88,7 @@ extension SimulatedApplication {
     /// The interruption ends and the app becomes active again (B2.5).
     func becomeActiveAgain() {
         guard isAlive, state == .inactive else { return }
-        inAppSwitcher = false
+        core.inAppSwitcher = false
         mainQueueImpl.async { [self] in
             guard isAlive, state == .inactive else { return }
             setState(.active)
@@ -101,7 +101,7 @@ extension SimulatedApplication {
     /// budget starts (A4.6) and the app is suspended once nothing holds it (B2.3).
     func enterBackground() {
         guard isAlive, state.isForeground else { return }
-        inAppSwitcher = false
+        core.inAppSwitcher = false
         mainQueueImpl.async { [self] in
             guard isAlive else { return }
             if state == .active {
@@ -112,10 +112,10 @@ extension SimulatedApplication {
             guard state == .inactive else { return }
             setState(.background)
             startBackgroundSession()
-            inDidEnterBackground = true
+            core.inDidEnterBackground = true
             let began = now
             deliver(.didEnterBackground)
-            inDidEnterBackground = false
+            core.inDidEnterBackground = false
             guard isAlive else { return }
             let took = now - began
             if took > profile.didEnterBackgroundLimit {
@@ -133,7 +133,7 @@ extension SimulatedApplication {
         guard isAlive, state == .suspended else { return }
         cancelSuspension()
         thaw()
-        backgroundLaunched = true
+        core.backgroundLaunched = true
         setState(.background)
         startBackgroundSession()
     }
@@ -142,36 +142,36 @@ extension SimulatedApplication {
 
     /// Whether anything keeps the app running in the background.
     var isHeldAwake: Bool {
-        !openTasks.isEmpty || !runningTasks.isEmpty || !launchesAfterStartup.isEmpty || terminationPending
+        !core.openTasks.isEmpty || !core.runningTasks.isEmpty || !core.launchesAfterStartup.isEmpty || core.terminationPending
     }
 
     /// Schedules suspension if the app is in the background with nothing holding it awake.
     func evaluateSuspension() {
-        guard isAlive, state == .background, !inDidEnterBackground, hasFinishedLaunching,
-            !isHeldAwake, suspensionJob == nil
+        guard isAlive, state == .background, !core.inDidEnterBackground, hasFinishedLaunching,
+            !isHeldAwake, core.suspensionJob == nil
         else { return }
-        suspensionJob = scheduler.asyncAfter(profile.suspensionDelay, on: device.systemQueue) { [self] in
-            suspensionJob = nil
-            guard isAlive, state == .background, !inDidEnterBackground, !isHeldAwake else { return }
+        core.suspensionJob = scheduler.asyncAfter(profile.suspensionDelay, on: device.systemQueue) { [self] in
+            core.suspensionJob = nil
+            guard isAlive, state == .background, !core.inDidEnterBackground, !isHeldAwake else { return }
             suspend()
         }
     }
 
     func cancelSuspension() {
-        if let job = suspensionJob { scheduler.cancel(job) }
-        suspensionJob = nil
+        if let job = core.suspensionJob { scheduler.cancel(job) }
+        core.suspensionJob = nil
     }
 
     /// Suspension: no callback (B2.6); every queue of the process stops.
     func suspend() {
         device.checkHeldWork(after: "the app was suspended")
         endBackgroundSession()
-        for queue in queues { scheduler.freeze(queue) }
+        for queue in core.queues { scheduler.freeze(queue) }
         setState(.suspended)
     }
 
     func thaw() {
-        for queue in queues { scheduler.thaw(queue) }
+        for queue in core.queues { scheduler.thaw(queue) }
     }
 
     // MARK: Termination (B3)
@@ -179,11 +179,11 @@ extension SimulatedApplication {
     /// Kills the process. No callback (B3.1, B3.2, A7.1); its queues never run again.
     func terminate(_ reason: TerminationReason) {
         guard isAlive else { return }
-        isAlive = false
+        core.isAlive = false
         cancelSuspension()
         endBackgroundSession()
-        for queue in queues { scheduler.freeze(queue) }
-        device.emit(.terminated(reason, openTasks: openTasks.map(\.id)))
+        for queue in core.queues { scheduler.freeze(queue) }
+        device.emit(.terminated(reason, openTasks: core.openTasks.map(\.id)))
         setState(.notRunning)
         device.taskScheduler.processDied(self, reason: reason)
         device.processEnded(self, reason: reason)
@@ -197,7 +197,7 @@ extension SimulatedApplication {
             terminate(reason)
             return
         }
-        terminationPending = true
+        core.terminationPending = true
         mainQueueImpl.async { [self] in
             guard isAlive else { return }
             deliver(.willTerminate)

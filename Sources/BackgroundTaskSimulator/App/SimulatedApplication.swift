@@ -17,73 +17,77 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     @unchecked Sendable
 {
     // @unchecked: confined to the run's thread (see the type's contract).
-    /// The device, which owns this process while it runs. `unowned(unsafe)` (plain `unowned`
-    /// cost a strong retain and release per access, several per event), made safe by
-    /// ``deviceLifetime``: users may keep an application after its run, when the device may be
-    /// gone, so every access goes through ``device``, which traps then instead of following a
-    /// dangling reference.
-    private unowned(unsafe) let unsafeDevice: SimulatedDevice
-    /// Whether ``unsafeDevice`` still exists (held strongly; see ``DeviceLifetime``).
-    private let deviceLifetime: DeviceLifetime
-
+    /// The device, which owns this process while it runs; not retained (a user may keep an
+    /// application after its run, when the device may be gone: a use then traps).
+    private let deviceReference: DeviceReference
     /// The device; traps if it no longer exists (the same contract as an `unowned` reference).
-    var device: SimulatedDevice {
-        precondition(deviceLifetime.isAlive, "SimulatedApplication used after its SimulatedDevice was deallocated")
-        return unsafeDevice
-    }
+    var device: SimulatedDevice { deviceReference.device }
     /// The process number in this run, from 1.
     public let process: Int
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
+
+    /// The process's mutable state, which every event reads or changes.
+    struct Core {
+        /// Where the process is in its lifecycle (B1.1).
+        var state: AppProcessState = .notRunning
+        /// Whether the process still exists.
+        var isAlive = true
+        var hasFinishedLaunching = false
+        /// Whether the app is in the app switcher (inactive, B2.5) rather than interrupted by a call.
+        var inAppSwitcher = false
+        /// True while `applicationDidEnterBackground` is running: no suspension then (A10.1).
+        var inDidEnterBackground = false
+        /// `applicationWillTerminate` is queued: the app is not suspended before it runs (B3.3).
+        var terminationPending = false
+        /// The app's scene is connected (B1.3; always false when the profile has no scenes).
+        var sceneConnected = false
+        /// Launched or resumed into the background: uses the background-launch budget (A4.2).
+        var backgroundLaunched: Bool
+        /// The process's queues: main, global, then those the app made.
+        var queues: [QueueID]
+        var nextTaskID = 1
+        var openTasks: [OpenBackgroundTask] = []
+        var session: BackgroundSession?
+        var budgetUsed = VirtualDuration.zero
+        var suspensionJob: JobID?
+        /// BGTaskScheduler registrations of this process (C1.6: they last for one process).
+        var registrations: [TaskRegistration] = []
+        /// Launch handlers waiting for launch to finish before they are called.
+        var launchesAfterStartup: [PendingLaunch] = []
+        /// BGTasks of this process that have not completed.
+        var runningTasks: [SimulatedBGTask] = []
+        /// The client code's instance for this process.
+        var workload: (any Workload)?
+        var context: WorkloadContext?
+    }
+
+    /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it
+    /// several times and the dynamic check cost more than the accesses. Safe because a run is
+    /// confined to one thread and no access to it spans a call that could reach it again (client
+    /// code, observers and handlers are called with values read out of it first; ``tearDown()``
+    /// releases what it held after the access). The whole test suite also passes with the check
+    /// on (the attribute removed), which would trap on any overlapping access.
+    @exclusivity(unchecked) var core: Core
+
     /// Where the process is in its lifecycle (B1.1).
-    @exclusivity(unchecked) public internal(set) var state: AppProcessState
+    public var state: AppProcessState { core.state }
     /// Whether the process still exists.
-    @exclusivity(unchecked) public internal(set) var isAlive = true
-    @exclusivity(unchecked) public internal(set) var hasFinishedLaunching = false
-    /// Whether the app is in the app switcher (inactive, B2.5) rather than interrupted by a call.
-    @exclusivity(unchecked) var inAppSwitcher = false
-    /// True while `applicationDidEnterBackground` is running: no suspension then (A10.1).
-    @exclusivity(unchecked) var inDidEnterBackground = false
-    /// `applicationWillTerminate` is queued: the app is not suspended before it runs (B3.3).
-    @exclusivity(unchecked) var terminationPending = false
-    /// The app's scene is connected (B1.3; always false when the profile has no scenes).
-    @exclusivity(unchecked) var sceneConnected = false
-    /// Launched or resumed into the background: uses the background-launch budget (A4.2).
-    @exclusivity(unchecked) var backgroundLaunched: Bool
+    public var isAlive: Bool { core.isAlive }
+    public var hasFinishedLaunching: Bool { core.hasFinishedLaunching }
 
     let mainQueueImpl: SimulatedWorkQueue
     let backgroundQueueImpl: SimulatedWorkQueue
-    @exclusivity(unchecked) var queues: [QueueID]
-
-    @exclusivity(unchecked) var nextTaskID = 1
-    @exclusivity(unchecked) var openTasks: [OpenBackgroundTask] = []
-    @exclusivity(unchecked) var session: BackgroundSession?
-    @exclusivity(unchecked) var budgetUsed = VirtualDuration.zero
-    @exclusivity(unchecked) var suspensionJob: JobID?
     /// Lifecycle observers; observations refer to this list weakly, never to the process.
     let observers = LifecycleObserverList()
-    /// BGTaskScheduler registrations of this process (C1.6: they last for one process).
-    @exclusivity(unchecked) var registrations: [TaskRegistration] = []
-    /// Launch handlers waiting for launch to finish before they are called.
-    @exclusivity(unchecked) var launchesAfterStartup: [PendingLaunch] = []
-    /// BGTasks of this process that have not completed.
-    @exclusivity(unchecked) var runningTasks: [SimulatedBGTask] = []
-    /// The client code's instance for this process.
-    @exclusivity(unchecked) var workload: (any Workload)?
-    @exclusivity(unchecked) var context: WorkloadContext?
 
     init(device: SimulatedDevice, process: Int, inBackground: Bool) {
-        self.unsafeDevice = device
-        self.deviceLifetime = device.lifetime
+        self.deviceReference = DeviceReference(device, owner: "SimulatedApplication")
         self.process = process
-        self.state = .notRunning
-        self.backgroundLaunched = inBackground
         let scheduler = device.scheduler
         let main = scheduler.makeQueue(label: "p\(process).main", kind: .serial)
         let background = scheduler.makeQueue(label: "p\(process).global", kind: .concurrent(width: 4))
         mainQueueImpl = SimulatedWorkQueue(label: "main", id: main, scheduler: scheduler)
         backgroundQueueImpl = SimulatedWorkQueue(label: "global", id: background, scheduler: scheduler)
-        queues = [main, background]
+        core = Core(backgroundLaunched: inBackground, queues: [main, background])
     }
 
     var scheduler: Scheduler { device.scheduler }
@@ -97,8 +101,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
 
     public func makeSerialQueue(label: String) -> any WorkQueue {
         let id = scheduler.makeQueue(label: "p\(process).\(label)", kind: .serial)
-        queues.append(id)
-        if state == .suspended || !isAlive { scheduler.freeze(id) }
+        core.queues.append(id)
+        if core.state == .suspended || !core.isAlive { scheduler.freeze(id) }
         return SimulatedWorkQueue(label: label, id: id, scheduler: scheduler)
     }
 
@@ -118,7 +122,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         // delivery still goes to the observers registered when it began), then plain indexing.
         let current = observers.snapshot
         var index = 0
-        while index < current.count, isAlive {
+        while index < current.count, core.isAlive {
             current[index].observer(event)
             index += 1
         }
@@ -126,9 +130,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
 
     /// Moves to `newState`, recording the change.
     func setState(_ newState: AppProcessState) {
-        guard newState != state else { return }
-        let old = state
-        state = newState
+        guard newState != core.state else { return }
+        let old = core.state
+        core.state = newState
         device.emit(.stateChanged(from: old, to: newState))
     }
 
@@ -136,15 +140,16 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     /// ``SimulatedDevice/tearDown()``); what that releases is released here, while this object
     /// and the device are alive.
     func tearDown() {
-        isAlive = false
+        core.isAlive = false
         let released: (Any?, Any?, Any, Any, Any, Any, Any) = (
-            workload, context, observers.removeAll(), registrations, openTasks, runningTasks, launchesAfterStartup)
-        workload = nil
-        context = nil
-        registrations = []
-        openTasks = []
-        runningTasks = []
-        launchesAfterStartup = []
+            core.workload, core.context, observers.removeAll(), core.registrations, core.openTasks,
+            core.runningTasks, core.launchesAfterStartup)
+        core.workload = nil
+        core.context = nil
+        core.registrations = []
+        core.openTasks = []
+        core.runningTasks = []
+        core.launchesAfterStartup = []
         withExtendedLifetime(released) {}
     }
 

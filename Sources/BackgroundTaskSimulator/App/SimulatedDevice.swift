@@ -16,58 +16,78 @@ public import DeterministicSimulation
 /// decision drawn from ``choices``; the same choices give the same run, event for event.
 public final class SimulatedDevice: @unchecked Sendable {
     // @unchecked: a run and all its objects are confined to one thread.
-    //
-    // Hot state is `@exclusivity(unchecked)`: every event reads it, and a dynamic exclusivity
-    // check costs more than the read. Safe because a run is confined to one thread and these are
-    // plain values (flags, counters, references kept alive elsewhere), never modified while a
-    // closure they hold runs.
     public let profile: OSProfile
     public let environment: EnvironmentConfig
     public let workload: WorkloadInfo
     public let scheduler: Scheduler
     /// The system's own queue (SpringBoard, assertiond, dasd): never frozen.
     let systemQueue: QueueID
+
+    /// The device's mutable state, which every event reads.
+    struct Core {
+        var app: SimulatedApplication?
+        var processCount = 0
+        var isNetworkAvailable: Bool
+        var isBackgroundRefreshEnabled = true
+        var isOnExternalPower: Bool
+        var blockedByForceQuit = false
+        var madeTaskScheduler: TaskSchedulerService?
+        /// Keeps the monitor alive while ``monitorCall`` calls it.
+        var heldMonitor: RunMonitor?
+        /// The same monitor, called unretained by ``emit(_:)`` (see ``Unretained``).
+        var monitorCall: Unretained<RunMonitor>?
+        var sinks: [(SimEvent, VirtualTime) -> Void] = []
+        var nextWorkID = 1
+    }
+
+    /// The mutable state, in one place. Unchecked exclusivity: every event reads it several
+    /// times and the dynamic check cost more than the reads. Safe because a run is confined to
+    /// one thread and no access to it spans a call that could reach it again (``emit(_:)`` reads
+    /// the monitor and the sinks before calling them).
+    @exclusivity(unchecked) private var core: Core
+
     /// The current or last process; nil before the first launch.
-    @exclusivity(unchecked) public private(set) var app: SimulatedApplication?
-    @exclusivity(unchecked) public private(set) var processCount = 0
-    @exclusivity(unchecked) public internal(set) var isNetworkAvailable: Bool
-    @exclusivity(unchecked) public internal(set) var isBackgroundRefreshEnabled = true
+    public var app: SimulatedApplication? { core.app }
+    public var processCount: Int { core.processCount }
+    public internal(set) var isNetworkAvailable: Bool {
+        get { core.isNetworkAvailable }
+        set { core.isNetworkAvailable = newValue }
+    }
+    public internal(set) var isBackgroundRefreshEnabled: Bool {
+        get { core.isBackgroundRefreshEnabled }
+        set { core.isBackgroundRefreshEnabled = newValue }
+    }
     /// Whether the device is charging: processing requests with `requiresExternalPower` wait
     /// for it (C3.3).
-    @exclusivity(unchecked) public internal(set) var isOnExternalPower: Bool
+    public internal(set) var isOnExternalPower: Bool {
+        get { core.isOnExternalPower }
+        set { core.isOnExternalPower = newValue }
+    }
     /// The user force-quit the app and has not opened it since (B4.2).
-    @exclusivity(unchecked) var blockedByForceQuit = false
+    var blockedByForceQuit: Bool {
+        get { core.blockedByForceQuit }
+        set { core.blockedByForceQuit = newValue }
+    }
     /// BGTaskScheduler's daemon, made on first use.
     var taskScheduler: TaskSchedulerService {
-        if let made = madeTaskScheduler { return made }
+        if let made = core.madeTaskScheduler { return made }
         let made = TaskSchedulerService(device: self)
-        madeTaskScheduler = made
+        core.madeTaskScheduler = made
         return made
     }
-    @exclusivity(unchecked) private var madeTaskScheduler: TaskSchedulerService?
     /// The run's own observer (trace, facts, coverage, checkers): called directly, before the
     /// sinks, because every event of every run passes through it.
     var monitor: RunMonitor? {
-        get { heldMonitor }
+        get { core.heldMonitor }
         set {
-            heldMonitor = newValue
-            unsafeMonitor = newValue.map { Unmanaged.passUnretained($0) }
+            core.heldMonitor = newValue
+            core.monitorCall = newValue.map { Unretained($0) }
         }
     }
-    /// Keeps ``monitor`` alive.
-    @exclusivity(unchecked) private var heldMonitor: RunMonitor?
-    /// The same monitor, unretained, for ``emit(_:)``: calling through a strong optional (or an
-    /// `unowned(unsafe)` one, which is loaded as a strong copy) costs a retain and a release per
-    /// event; `_withUnsafeGuaranteedRef` calls without either. Safe because ``heldMonitor`` holds
-    /// the monitor whenever this is set, and a run's monitor is only replaced between events.
-    @exclusivity(unchecked) private var unsafeMonitor: Unmanaged<RunMonitor>?
-    @exclusivity(unchecked) private var sinks: [(SimEvent, VirtualTime) -> Void] = []
     /// Every process of the run, for ``tearDown()``.
     private var processes: [SimulatedApplication] = []
-    @exclusivity(unchecked) var nextWorkID = 1
-    /// Cleared when the device is deinitialized; objects that users may keep after a run
-    /// (``SimulatedApplication``, ``WorkItem``) check it before following their
-    /// `unowned(unsafe)` reference to the device (see ``DeviceLifetime``).
+    /// Cleared when the device is deinitialized; a ``DeviceReference`` checks it before
+    /// following its unretained reference to the device.
     let lifetime = DeviceLifetime()
 
     public init(profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, choices: ChoiceSource) {
@@ -76,9 +96,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.workload = workload
         self.scheduler = Scheduler(choices: choices)
         self.systemQueue = scheduler.makeQueue(label: "system", kind: .serial)
-        self.isNetworkAvailable = environment.networkInitiallyAvailable
-        self.isOnExternalPower = environment.externalPowerInitiallyConnected
+        self.core = Core(isNetworkAvailable: environment.networkInitiallyAvailable,
+                         isOnExternalPower: environment.externalPowerInitiallyConnected)
     }
+
+    deinit { lifetime.isAlive = false }
 
     public var choices: ChoiceSource { scheduler.choices }
     public var now: VirtualTime { scheduler.now }
@@ -88,15 +110,15 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// Observes every event as it happens (the trace recorder and the invariant checkers).
     public func addSink(_ sink: @escaping (SimEvent, VirtualTime) -> Void) {
-        sinks.append(sink)
+        core.sinks.append(sink)
     }
 
     /// Records `event` at the current virtual time.
     public func emit(_ event: SimEvent) {
         let time = scheduler.now
-        unsafeMonitor?._withUnsafeGuaranteedRef { $0.observe(event, at: time) }
-        if sinks.isEmpty { return }
-        for sink in sinks { sink(event, time) }
+        core.monitorCall?.call { $0.observe(event, at: time) }
+        if core.sinks.isEmpty { return }
+        for sink in core.sinks { sink(event, time) }
     }
 
     // MARK: Processes
@@ -105,11 +127,11 @@ public final class SimulatedDevice: @unchecked Sendable {
     @discardableResult
     public func launchProcess(inBackground: Bool) -> SimulatedApplication? {
         if let live = liveApp { return live }
-        if !inBackground { blockedByForceQuit = false }
-        processCount += 1
-        let process = SimulatedApplication(device: self, process: processCount, inBackground: inBackground)
+        if !inBackground { core.blockedByForceQuit = false }
+        core.processCount += 1
+        let process = SimulatedApplication(device: self, process: core.processCount, inBackground: inBackground)
         processes.append(process)
-        app = process
+        core.app = process
         process.launch()
         return process
     }
@@ -122,16 +144,16 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// is already gone.
     ///
     /// Contract: call once, after the run's outcome was taken; the device is unusable after.
-    deinit { lifetime.isAlive = false }
-
     public func tearDown() {
         monitor = nil
-        sinks.removeAll()
+        let sinks = core.sinks  // released below, outside any access to `core`
+        core.sinks = []
         scheduler.discardPendingJobs()
         for process in processes { process.tearDown() }
         scheduler.discardPendingJobs()
         processes.removeAll()
-        app = nil
+        core.app = nil
+        withExtendedLifetime(sinks) {}
     }
 
     /// Process `number` of this run (from 1), until ``tearDown()``; nil for any other number.
@@ -140,7 +162,13 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
 
     func processEnded(_ process: SimulatedApplication, reason: TerminationReason) {
-        if reason == .forceQuit { blockedByForceQuit = true }
+        if reason == .forceQuit { core.blockedByForceQuit = true }
+    }
+
+    /// A new work item id, from 1 in each run (``WorkloadContext/startWork(_:)``).
+    func makeWorkID() -> Int {
+        defer { core.nextWorkID += 1 }
+        return core.nextWorkID
     }
 
     // MARK: Facts for the checkers
@@ -149,8 +177,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// it awake any more. `reason` is built only when the event is emitted (an autoclosure: most
     /// calls emit nothing, and interpolating it cost more than the rest of the check).
     func checkHeldWork(after reason: @autoclosure () -> String) {
-        guard let live = liveApp, live.state == .background, !live.inDidEnterBackground,
-            live.openTasks.isEmpty, live.runningTasks.isEmpty
+        guard let live = liveApp, live.state == .background, !live.core.inDidEnterBackground,
+            live.core.openTasks.isEmpty, live.core.runningTasks.isEmpty
         else { return }
         emit(.nothingHeld(reason: reason()))
     }
@@ -161,19 +189,4 @@ public final class SimulatedDevice: @unchecked Sendable {
     func drawBeginFailure() -> Bool {
         choices.bool(probability: environment.faults.beginFailureProbability)
     }
-}
-
-/// Whether a ``SimulatedDevice`` still exists, shared by the device and the public objects that
-/// refer back to it without owning it.
-///
-/// Why: a plain `unowned` reference costs a strong retain and release on every access (several
-/// per event), and `unowned(unsafe)` alone would make a use after the device is gone undefined
-/// behaviour. A ``SimulatedApplication`` or ``WorkItem`` can outlive its device (a user may keep
-/// one after the run), so each holds this token strongly and checks it before following its
-/// `unowned(unsafe)` device reference: a late use traps, as it did with `unowned`, for the price
-/// of a load and a branch. The device clears it in `deinit`, before its memory goes.
-final class DeviceLifetime: @unchecked Sendable {
-    // @unchecked: a run and all its objects are confined to one thread. Unchecked exclusivity:
-    // a plain flag, never modified while it is read.
-    @exclusivity(unchecked) var isAlive = true
 }

@@ -29,13 +29,13 @@ extension EnvironmentDriver {
             addCandidate(.lock)
             addCandidate(.appSwitcher)
             addCandidate(.incomingCall)
-            if app.runningTasks.contains(where: { $0.isContinuedProcessing }) {
+            if app.core.runningTasks.contains(where: { $0.isContinuedProcessing }) {
                 addCandidate(.userCancelsContinuedTask)
             }
             // C6.11: a running task (continued processing) may expire in the foreground too.
-            if !app.runningTasks.isEmpty { addCandidate(.expireBackgroundTask) }
+            if !app.core.runningTasks.isEmpty { addCandidate(.expireBackgroundTask) }
         case .inactive:
-            if app.inAppSwitcher {
+            if app.core.inAppSwitcher {
                 addCandidate(.open)
                 addCandidate(.home)
                 addCandidate(.forceQuit)
@@ -47,11 +47,11 @@ extension EnvironmentDriver {
             addCandidate(.open)
             addCandidate(.forceQuit)
             addCandidate(.memoryPressureKill)
-            if !app.openTasks.isEmpty { addCandidate(.earlyExpiry) }
+            if !app.core.openTasks.isEmpty { addCandidate(.earlyExpiry) }
             if service.hasEligibleRequest() { addCandidate(.launchBackgroundTask) }
-            if !app.runningTasks.isEmpty { addCandidate(.expireBackgroundTask) }
-            if app.sceneConnected { addCandidate(.sceneDisconnect) }
-            if app.runningTasks.contains(where: { $0.isContinuedProcessing }) {
+            if !app.core.runningTasks.isEmpty { addCandidate(.expireBackgroundTask) }
+            if app.core.sceneConnected { addCandidate(.sceneDisconnect) }
+            if app.core.runningTasks.contains(where: { $0.isContinuedProcessing }) {
                 addCandidate(.userCancelsContinuedTask)
             }
         case .suspended:
@@ -105,12 +105,12 @@ extension EnvironmentDriver {
         case .powerConnected, .powerDisconnected: device.isOnExternalPower = action == .powerConnected
         case .launchBackgroundTask: _ = device.taskScheduler.launchFirstEligible()
         case .expireBackgroundTask:
-            if let tasks = app?.runningTasks, !tasks.isEmpty {
+            if let tasks = app?.core.runningTasks, !tasks.isEmpty {
                 device.taskScheduler.expire(device.choices.pick(from: tasks))
             }
         case .sceneDisconnect: app?.disconnectScene()
         case .userCancelsContinuedTask:
-            if let tasks = app?.runningTasks.filter({ $0.isContinuedProcessing }), !tasks.isEmpty {
+            if let tasks = app?.core.runningTasks.filter({ $0.isContinuedProcessing }), !tasks.isEmpty {
                 device.taskScheduler.userCancelsContinuedTask(device.choices.pick(from: tasks))
             }
         }

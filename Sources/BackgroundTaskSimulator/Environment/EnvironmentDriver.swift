@@ -10,11 +10,9 @@ import DeterministicSimulation
 /// shortest) and the action (0 = the first possible). It stops drawing at the horizon;
 /// ``settle()`` then sends the app home once, so every open task meets its budget.
 final class EnvironmentDriver {
-    /// `unowned(unsafe)`: the driver lives inside one run and touches the device only from the
-    /// runner's `start()`/`settle()` calls and from jobs on the device's own scheduler, all while
-    /// the device is alive (``SimulatedDevice/tearDown()`` drops the jobs before the device goes).
-    /// Plain `unowned` cost a strong retain and release on every access, several per event.
-    unowned(unsafe) let device: SimulatedDevice
+    /// The device the driver acts on; not retained (its jobs capture the driver).
+    private let deviceReference: DeviceReference
+    var device: SimulatedDevice { deviceReference.device }
     private let horizon: VirtualTime
     /// The run's choices and the device's scheduler and system queue (fixed for a run).
     private let choices: ChoiceSource
@@ -24,19 +22,18 @@ final class EnvironmentDriver {
     /// Each action's weight in thousandths, by ``EnvironmentAction/index`` (the scenario's
     /// weights are fixed for a run, so they are rounded once, not on every draw).
     private let weightTable: [UInt64]
-    // Unchecked exclusivity: the driver is confined to the run's thread, and no access to these
-    // spans a call that could reach them again.
-    @exclusivity(unchecked) private var tick: JobID?
+    /// The pending job that draws the next action.
+    private var tick: JobID?
     /// Scratch for one draw, owned by the driver (allocated once, freed in `deinit`; a draw
     /// allocates nothing and checks no uniqueness): the possible actions, the first
     /// ``candidateCount`` of ``candidates``, and their weights. One slot per action is enough,
     /// since each action is possible at most once per draw.
     let candidates: UnsafeMutablePointer<EnvironmentAction>
     private let candidateWeights: UnsafeMutablePointer<UInt64>
-    @exclusivity(unchecked) var candidateCount = 0
+    var candidateCount = 0
 
     init(device: SimulatedDevice, horizon: VirtualTime) {
-        self.device = device
+        self.deviceReference = DeviceReference(device, owner: "EnvironmentDriver")
         self.horizon = horizon
         self.choices = device.choices
         self.scheduler = device.scheduler

@@ -3,9 +3,7 @@ import DeterministicSimulation
 /// `bgtask-completed-once`: every launched BGTask is completed exactly once, on every path,
 /// including the expiration path (C4.5-C4.7).
 final class BGTaskCompletedOnce: EventFilteringChecker {
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
-    @exclusivity(unchecked) private var running: [(task: Int, identifier: String, launched: VirtualTime)] = []
+    private var running: [(task: Int, identifier: String, launched: VirtualTime)] = []
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
         switch event {

@@ -4,10 +4,8 @@ import DeterministicSimulation
 /// nothing holding it awake (no UIKit task, no BGTask), because the app is about to be suspended
 /// under it (B2.3, A1.1). Catches released tokens (P5) and work started without a task.
 final class BackgroundWorkHeld: EventFilteringChecker {
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
-    @exclusivity(unchecked) private var inFlight: [(id: Int, name: String, started: VirtualTime)] = []
-    @exclusivity(unchecked) private var reported: [Int] = []
+    private var inFlight: [(id: Int, name: String, started: VirtualTime)] = []
+    private var reported: [Int] = []
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
         switch event {

@@ -6,9 +6,7 @@ import DeterministicSimulation
 /// Reports a task still open when the app is killed for a preventable reason (the watchdog at the
 /// deadline, a crash) and any task still open when the run ends.
 final class EveryBeginEnded: EventFilteringChecker {
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
-    @exclusivity(unchecked) private var open: [(id: Int, name: String, began: VirtualTime)] = []
+    private var open: [(id: Int, name: String, began: VirtualTime)] = []
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
         switch event {

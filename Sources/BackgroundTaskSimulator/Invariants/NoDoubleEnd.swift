@@ -2,9 +2,7 @@ import DeterministicSimulation
 
 /// `no-double-end`: no task id is ended twice, and no unknown or invalid id is ended (A5.2, A5.3).
 final class NoDoubleEnd: EventFilteringChecker {
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
-    @exclusivity(unchecked) private var ended: [(id: Int, at: VirtualTime)] = []
+    private var ended: [(id: Int, at: VirtualTime)] = []
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
         switch event {

@@ -6,13 +6,11 @@ import DeterministicSimulation
 /// launch?) and, as a liveness check, at the end of the run (is one pending?).
 final class RefreshStaysScheduled: EventFilteringChecker {
     private let identifiers: [String]
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
-    @exclusivity(unchecked) private var pending: [String] = []
+    private var pending: [String] = []
     /// Launched tasks of a repeating identifier and whether a resubmission was attempted since.
-    @exclusivity(unchecked) private var awaiting: [(task: Int, identifier: String, attempted: Bool)] = []
-    @exclusivity(unchecked) private var chainStarted: [String] = []
-    @exclusivity(unchecked) private var lastSubmitFailed: [String] = []
+    private var awaiting: [(task: Int, identifier: String, attempted: Bool)] = []
+    private var chainStarted: [String] = []
+    private var lastSubmitFailed: [String] = []
 
     init(identifiers: [String]) { self.identifiers = identifiers }
 

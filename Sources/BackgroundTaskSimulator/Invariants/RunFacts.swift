@@ -5,14 +5,18 @@ public import DeterministicSimulation
 ///
 /// Contract: it is derived only from events, so a checker sees the same facts on replay.
 public final class RunFacts {
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
     /// The app's state as of the last event.
-    @exclusivity(unchecked) public private(set) var state: AppProcessState = .notRunning
+    public var state: AppProcessState { appState }
     /// The current process number, 0 before the first launch.
-    @exclusivity(unchecked) public private(set) var process = 0
+    public var process: Int { processNumber }
     /// UIKit tasks the current process holds, in begin order, with their names and begin times.
-    @exclusivity(unchecked) public private(set) var openTasks: [(id: Int, name: String, began: VirtualTime)] = []
+    public var openTasks: [(id: Int, name: String, began: VirtualTime)] { tasks }
+
+    // Stored privately behind read-only properties: with every access in this module, the
+    // optimizer drops the dynamic exclusivity checks of the plain loads and stores.
+    private var appState: AppProcessState = .notRunning
+    private var processNumber = 0
+    private var tasks: [(id: Int, name: String, began: VirtualTime)] = []
 
     public init() {}
 
@@ -20,16 +24,16 @@ public final class RunFacts {
     public func observe(_ event: SimEvent, at time: VirtualTime) {
         switch event {
         case .processLaunched(let number, _):
-            process = number
-            openTasks = []
+            processNumber = number
+            tasks = []
         case .stateChanged(_, let to):
-            state = to
+            appState = to
         case .taskBegan(let id, let name, _):
-            openTasks.append((id, name, time))
+            tasks.append((id, name, time))
         case .taskEnded(let id, _):
-            openTasks.removeEach { $0.id == id }
+            tasks.removeEach { $0.id == id }
         case .terminated:
-            openTasks = []
+            tasks = []
         default:
             break
         }
@@ -37,7 +41,7 @@ public final class RunFacts {
 
     /// `task 3 ("upload", begun at 2.000000s)`, or `task 3` if it is not open.
     public func describeTask(_ id: Int) -> String {
-        guard let task = openTasks.first(where: { $0.id == id }) else { return "task \(id)" }
+        guard let task = tasks.first(where: { $0.id == id }) else { return "task \(id)" }
         return "task \(id) (\"\(task.name)\", begun at \(task.began))"
     }
 }

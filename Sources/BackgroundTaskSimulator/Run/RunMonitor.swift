@@ -18,12 +18,11 @@ final class RunMonitor {
     let coverage = CoverageCounter()
     /// The run's checkers with their invariant ids, in the specification's order.
     let checkers: [(id: String, checker: any InvariantChecker)]
-    /// The same checkers, unretained, for the per-event loop: ``checkers`` keeps them alive for
-    /// the monitor's life, so reading them needs no retain and release per checker per event.
+    /// The checkers again, listed by event kind for the per-event loop (see ``kindStarts``).
     private let observers: [Observer]
 
     private struct Observer {
-        unowned(unsafe) let checker: any InvariantChecker
+        let checker: any InvariantChecker
         let index: Int
     }
 
@@ -32,7 +31,7 @@ final class RunMonitor {
     /// ``EventFilteringChecker`` is listed under every kind.
     private let kindStarts: [Int]
     /// Every violation found, in the order found.
-    @exclusivity(unchecked) private(set) var violations: [Violation] = []
+    private(set) var violations: [Violation] = []
 
     /// - Parameter filtersEvents: whether to call an ``EventFilteringChecker`` only for the
     ///   events it observes (false calls every checker for every event; the tests compare both).

@@ -33,7 +33,7 @@ extension TaskSchedulerService {
         task.isCompleted = true
         _ = task.takeExpirationHandler()
         cancelTimers(of: task)
-        app.runningTasks.removeAll { $0 === task }
+        app.core.runningTasks.removeAll { $0 === task }
         device.emit(.bgTaskCompleted(identifier: task.identifier, task: task.number, success: success, repeated: false))
         if task.kind.isContinuedProcessing { startQueuedContinuedProcessing() }  // C6.4: room again
         device.checkHeldWork(after: "\(task.kind.name) task \(task.identifier) completed")
@@ -82,15 +82,15 @@ extension TaskSchedulerService {
     /// The user opens the app: processing tasks are expired (C4.2); queued continued-processing
     /// requests can start (C6.1).
     func userStartedUsingDevice(app: SimulatedApplication) {
-        for task in app.runningTasks where task.kind.isProcessing { expire(task) }
+        for task in app.core.runningTasks where task.kind.isProcessing { expire(task) }
         startQueuedContinuedProcessing()
     }
 
     /// The process died: its tasks are gone; a force-quit cancels queued continued-processing
     /// requests without telling the app (C6.4, C6.9).
     func processDied(_ app: SimulatedApplication, reason: TerminationReason) {
-        for task in app.runningTasks { cancelTimers(of: task) }
-        app.runningTasks = []
+        for task in app.core.runningTasks { cancelTimers(of: task) }
+        app.core.runningTasks = []
         if reason == .forceQuit {
             pending.removeAll { if case .continuedProcessing = $0.kind { return true } else { return false } }
         }
@@ -107,7 +107,7 @@ extension TaskSchedulerService {
     }
 
     func simulateExpiration(identifier: String) {
-        guard let task = device.liveApp?.runningTasks.first(where: { $0.identifier == identifier }) else { return }
+        guard let task = device.liveApp?.core.runningTasks.first(where: { $0.identifier == identifier }) else { return }
         expire(task)  // C5.2
     }
 

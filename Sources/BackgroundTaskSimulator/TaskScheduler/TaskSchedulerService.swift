@@ -9,19 +9,17 @@ import DeterministicSimulation
 /// its id.
 final class TaskSchedulerService: @unchecked Sendable {
     // @unchecked: confined to the run's thread.
-    /// `unowned(unsafe)` (plain `unowned` cost a strong retain and release per access): the
-    /// device creates this service and is its only owner (``SimulatedBGTask`` and
-    /// ``SimulatedTaskScheduler`` reach it unowned or through the device), and the service is
-    /// internal, so no user can keep it; it runs only from device jobs and calls made while the
-    /// device is alive, and ``SimulatedDevice/tearDown()`` drops every job before the device goes.
-    unowned(unsafe) let device: SimulatedDevice
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
-    /// Submitted, not yet launched, in submission order.
+    /// The device, which creates this service and is its only owner; not retained.
+    private let deviceReference: DeviceReference
+    var device: SimulatedDevice { deviceReference.device }
+    /// Submitted, not yet launched, in submission order. The service's only hot state (most
+    /// events ask whether a request is eligible). Unchecked exclusivity: the dynamic check cost
+    /// more than the read; safe because a run is confined to one thread and no access to it
+    /// spans a call that changes it (its closures only test requests).
     @exclusivity(unchecked) var pending: [TaskRequest] = []
-    @exclusivity(unchecked) var nextTaskNumber = 1
+    var nextTaskNumber = 1
 
-    init(device: SimulatedDevice) { self.device = device }
+    init(device: SimulatedDevice) { deviceReference = DeviceReference(device, owner: "TaskSchedulerService") }
 
     var profile: OSProfile { device.profile }
     private var info: WorkloadInfo { device.workload }
@@ -35,7 +33,7 @@ final class TaskSchedulerService: @unchecked Sendable {
             device.emit(.taskRegistered(identifier: identifier, accepted: false))
             return false
         }
-        if app.registrations.contains(where: { $0.identifier == identifier }) {  // C1.3
+        if app.core.registrations.contains(where: { $0.identifier == identifier }) {  // C1.3
             app.terminate(.exception(name: "NSInternalInconsistencyException",
                 reason: "Launch handler for task with identifier \(identifier) has already been registered"))
             return false
@@ -46,7 +44,7 @@ final class TaskSchedulerService: @unchecked Sendable {
                 reason: "All launch handlers must be registered before application finishes launching"))
             return false
         }
-        app.registrations.append(TaskRegistration(identifier: identifier, queue: queue, handler: handler))
+        app.core.registrations.append(TaskRegistration(identifier: identifier, queue: queue, handler: handler))
         device.emit(.taskRegistered(identifier: identifier, accepted: true))
         return true
     }
@@ -61,7 +59,7 @@ final class TaskSchedulerService: @unchecked Sendable {
             device.emit(.requestSubmitted(identifier: request.identifier, kind: request.kind.name, error: "\(error)"))
             throw error
         }
-        if !app.registrations.contains(where: { $0.identifier == request.identifier }) {  // C2.4
+        if !app.core.registrations.contains(where: { $0.identifier == request.identifier }) {  // C2.4
             app.terminate(.exception(name: "NSInternalInconsistencyException",
                 reason: "No launch handler registered for task with identifier \(request.identifier)"))
             return
@@ -165,7 +163,7 @@ final class TaskSchedulerService: @unchecked Sendable {
         if app.hasFinishedLaunching {
             dispatchLaunch(launch, in: app)
         } else {
-            app.launchesAfterStartup.append(launch)
+            app.core.launchesAfterStartup.append(launch)
         }
     }
 
@@ -173,7 +171,7 @@ final class TaskSchedulerService: @unchecked Sendable {
     func dispatchLaunch(_ launch: PendingLaunch, in app: SimulatedApplication) {
         guard app.isAlive else { return }
         let request = launch.request
-        guard let registration = app.registrations.first(where: { $0.identifier == request.identifier }) else {
+        guard let registration = app.core.registrations.first(where: { $0.identifier == request.identifier }) else {
             app.terminate(.exception(name: "NSInternalInconsistencyException",  // C1.1
                 reason: "No launch handler registered for task with identifier \(request.identifier)"))
             return
@@ -181,7 +179,7 @@ final class TaskSchedulerService: @unchecked Sendable {
         let bound = SimulatedBGTask(identifier: request.identifier, kind: request.kind, number: launch.number,
                                     queue: registration.queue ?? app.backgroundQueueImpl, service: self)
         bound.process = app.process
-        app.runningTasks.append(bound)
+        app.core.runningTasks.append(bound)
         app.cancelSuspension()
         device.emit(.bgTaskLaunched(identifier: bound.identifier, task: bound.number, kind: bound.kind.name))
         armExpiry(of: bound)

@@ -65,8 +65,7 @@ public final class WorkloadContext: @unchecked Sendable {
     /// Declares a piece of work that must not be cut short by suspension: the harness checks
     /// that something holds the app awake while it is in flight in the background.
     public func startWork(_ name: String) -> WorkItem {
-        let id = device.nextWorkID
-        device.nextWorkID += 1
+        let id = device.makeWorkID()
         device.emit(.workStarted(id: id, name: name))
         return WorkItem(id: id, name: name, device: device)
     }
@@ -77,26 +76,22 @@ public final class WorkItem: @unchecked Sendable {
     // @unchecked: confined to the run's thread.
     public let id: Int
     public let name: String
-    /// Unchecked exclusivity: a plain flag on the run's thread, read on every event of a
-    /// workload's completion path.
-    @exclusivity(unchecked) public private(set) var isDone = false
-    /// `unowned(unsafe)`, checked through ``deviceLifetime`` before each use: a user may keep a
-    /// work item after its run, when the device may be gone (see ``DeviceLifetime``).
-    private unowned(unsafe) let unsafeDevice: SimulatedDevice
-    private let deviceLifetime: DeviceLifetime
+    /// Whether ``finish()`` or ``cancel()`` was called.
+    public var isDone: Bool { done }
+    /// Stored privately behind ``isDone``, so that every access is in this module and the
+    /// optimizer can drop its dynamic exclusivity checks.
+    private var done = false
+    /// Not retained: a user may keep a work item after its run, when the device may be gone.
+    private let deviceReference: DeviceReference
 
     init(id: Int, name: String, device: SimulatedDevice) {
         self.id = id
         self.name = name
-        self.unsafeDevice = device
-        self.deviceLifetime = device.lifetime
+        self.deviceReference = DeviceReference(device, owner: "WorkItem")
     }
 
     /// The device; traps if it no longer exists (the same contract as an `unowned` reference).
-    private var device: SimulatedDevice {
-        precondition(deviceLifetime.isAlive, "WorkItem used after its SimulatedDevice was deallocated")
-        return unsafeDevice
-    }
+    private var device: SimulatedDevice { deviceReference.device }
 
     /// The work completed.
     public func finish() { end(cancelled: false) }
@@ -105,8 +100,8 @@ public final class WorkItem: @unchecked Sendable {
     public func cancel() { end(cancelled: true) }
 
     private func end(cancelled: Bool) {
-        guard !isDone else { return }
-        isDone = true
+        guard !done else { return }
+        done = true
         device.emit(.workFinished(id: id, name: name, cancelled: cancelled))
     }
 }

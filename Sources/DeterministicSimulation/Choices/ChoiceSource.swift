@@ -18,16 +18,26 @@
 /// p >= 1, one nonzero weight) returns it without consuming or recording anything, in both modes.
 /// Not thread-safe: one run, one thread. Draws are O(1) amortized (weights: O(n)).
 public final class ChoiceSource {
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
-    /// The generator in random mode; unused when replaying.
-    @exclusivity(unchecked) private var generator: Xoshiro256StarStar
     /// The sequence being replayed (empty in random mode).
     private let replayValues: [UInt64]
-    /// The position of the next replayed value.
-    @exclusivity(unchecked) private var replayCursor = 0
-    /// The outcomes so far.
-    @exclusivity(unchecked) private var outcomes: [UInt64] = []
+
+    /// What a draw changes.
+    private struct State {
+        /// The generator in random mode; unused when replaying.
+        var generator: Xoshiro256StarStar
+        /// The position of the next replayed value.
+        var replayCursor = 0
+        /// The outcomes so far.
+        var outcomes: [UInt64] = []
+        /// Misfit and exhausted draws so far.
+        var fallbackCount = 0
+    }
+
+    /// The mutable state, in one place. Unchecked exclusivity: most events draw, and the dynamic
+    /// check cost more than a draw. Safe because a source is confined to one thread and no
+    /// access to it spans a call that could reach it again (``withGenerator(_:)``'s callers only
+    /// advance the generator).
+    @exclusivity(unchecked) private var state: State
 
     /// Whether this source replays a sequence (`true`) or draws from a seeded generator.
     public let isReplaying: Bool
@@ -36,7 +46,7 @@ public final class ChoiceSource {
     ///
     /// A replay of an unedited recording has 0 fallbacks; a shrinker can prefer candidates with
     /// fewer of them.
-    @exclusivity(unchecked) public private(set) var fallbackCount = 0
+    public var fallbackCount: Int { state.fallbackCount }
 
     /// A random source: draws come from `Xoshiro256StarStar(seed: seed.rawValue)`.
     ///
@@ -46,7 +56,7 @@ public final class ChoiceSource {
     ///
     /// - Parameter seed: the run's (or subsystem's) seed.
     public init(seed: Seed) {
-        generator = Xoshiro256StarStar(seed: seed.rawValue)
+        state = State(generator: Xoshiro256StarStar(seed: seed.rawValue))
         replayValues = []
         isReplaying = false
     }
@@ -59,19 +69,19 @@ public final class ChoiceSource {
     ///
     /// - Parameter sequence: a recording, possibly edited or truncated.
     public init(replaying sequence: ChoiceSequence) {
-        generator = Xoshiro256StarStar(seed: 0)
+        state = State(generator: Xoshiro256StarStar(seed: 0))
         replayValues = sequence.values
-        outcomes.reserveCapacity(sequence.values.count)
+        state.outcomes.reserveCapacity(sequence.values.count)
         isReplaying = true
     }
 
     /// The outcomes drawn so far, in order: replaying them repeats every decision.
     ///
     /// - Complexity: O(1) (the array is shared copy-on-write).
-    public var recorded: ChoiceSequence { ChoiceSequence(outcomes) }
+    public var recorded: ChoiceSequence { ChoiceSequence(state.outcomes) }
 
     /// The number of recorded draws so far (draws with one possible outcome are not counted).
-    public var drawCount: Int { outcomes.count }
+    public var drawCount: Int { state.outcomes.count }
 
     /// A value in `0..<bound`; 0 is the simplest.
     ///
@@ -92,50 +102,50 @@ public final class ChoiceSource {
         if isReplaying {
             value = nextReplayed(below: bound)
         } else {
-            value = generator.next(below: bound)
+            value = state.generator.next(below: bound)
         }
-        outcomes.append(value)
+        state.outcomes.append(value)
         return value
     }
 
     /// The next replayed value if it is below `bound`, otherwise 0 (counting a fallback).
     /// Consumes one recorded value if any is left.
     internal func nextReplayed(below bound: UInt64) -> UInt64 {
-        guard replayCursor < replayValues.count else {
-            fallbackCount += 1
+        guard state.replayCursor < replayValues.count else {
+            state.fallbackCount += 1
             return 0
         }
-        let value = replayValues[replayCursor]
-        replayCursor += 1
+        let value = replayValues[state.replayCursor]
+        state.replayCursor += 1
         if value < bound { return value }
-        fallbackCount += 1
+        state.fallbackCount += 1
         return 0
     }
 
     /// Consumes one replayed value and returns it as is (`nil` past the end, counting a
     /// fallback); for draws that validate outcomes themselves, like weighted picks.
     internal func nextReplayedRaw() -> UInt64? {
-        guard replayCursor < replayValues.count else {
-            fallbackCount += 1
+        guard state.replayCursor < replayValues.count else {
+            state.fallbackCount += 1
             return nil
         }
-        let value = replayValues[replayCursor]
-        replayCursor += 1
+        let value = replayValues[state.replayCursor]
+        state.replayCursor += 1
         return value
     }
 
     /// Counts one replayed value that was unusable.
     internal func countFallback() {
-        fallbackCount += 1
+        state.fallbackCount += 1
     }
 
     /// Records an outcome decided by a caller in this module.
     internal func record(_ outcome: UInt64) {
-        outcomes.append(outcome)
+        state.outcomes.append(outcome)
     }
 
     /// Gives the random generator to a caller in this module for one draw.
     internal func withGenerator<R>(_ body: (inout Xoshiro256StarStar) -> R) -> R {
-        body(&generator)
+        body(&state.generator)
     }
 }

@@ -11,9 +11,9 @@
 /// Contract: ``now`` never decreases. Usually the ``Scheduler`` moves it (to each job's time); a
 /// test or simulator may also move it directly. Not thread-safe: one run, one thread.
 public final class VirtualClock {
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
-    /// The current simulated time.
+    /// The current simulated time. Its only state. Unchecked exclusivity: it is read several
+    /// times per event and the dynamic check cost more than the read; safe because a clock is
+    /// confined to one thread and every access is a plain load or store.
     @exclusivity(unchecked) public private(set) var now: VirtualTime
 
     /// Creates a clock showing `now`.

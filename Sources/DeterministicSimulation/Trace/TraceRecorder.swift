@@ -18,14 +18,25 @@
 public final class TraceRecorder<Event: TraceEventRepresentable> {
     /// Whether ``entries`` are kept.
     public let keepsEntries: Bool
-    // Hot state is @exclusivity(unchecked): a run is confined to one thread and no access to
-    // it spans a call that could reach it again; the dynamic check cost more than the access.
-    /// The running hash over (time, event hash) pairs.
-    @exclusivity(unchecked) @usableFromInline internal var hasher = StableHasher()
-    /// Storage behind ``entries``.
-    @exclusivity(unchecked) @usableFromInline internal var storedEntries: [TraceEntry<Event>] = []
-    /// Storage behind ``count``.
-    @exclusivity(unchecked) @usableFromInline internal var storedCount = 0
+
+    /// What recording changes.
+    @usableFromInline
+    internal struct State {
+        /// The running hash over (time, event hash) pairs.
+        @usableFromInline var hasher = StableHasher()
+        /// Storage behind ``TraceRecorder/entries``.
+        @usableFromInline var entries: [TraceEntry<Event>] = []
+        /// Storage behind ``TraceRecorder/count``.
+        @usableFromInline var count = 0
+
+        @usableFromInline init() {}
+    }
+
+    /// The mutable state, in one place. Unchecked exclusivity: every event is recorded, and the
+    /// dynamic check cost more than recording it. Safe because a recorder is confined to one
+    /// thread and no access to it spans a call that could reach it again (an event's hash is
+    /// computed by ``record(_:at:)`` before the access).
+    @exclusivity(unchecked) @usableFromInline internal var state = State()
 
     /// Creates an empty recorder.
     ///
@@ -40,10 +51,10 @@ public final class TraceRecorder<Event: TraceEventRepresentable> {
     }
 
     /// The recorded entries, oldest first (empty when ``keepsEntries`` is false).
-    public var entries: [TraceEntry<Event>] { storedEntries }
+    public var entries: [TraceEntry<Event>] { state.entries }
 
     /// The number of events recorded (kept or not).
-    public var count: Int { storedCount }
+    public var count: Int { state.count }
 
     /// Records `event` as happening at `time`.
     ///
@@ -57,16 +68,17 @@ public final class TraceRecorder<Event: TraceEventRepresentable> {
     ///   - time: when; usually the clock's `now`.
     @inlinable
     public func record(_ event: Event, at time: VirtualTime) {
-        hasher.combine(time.microseconds)
-        hasher.combine(event.contentHash)
-        storedCount += 1
+        let contentHash = event.contentHash
+        state.hasher.combine(time.microseconds)
+        state.hasher.combine(contentHash)
+        state.count += 1
         if keepsEntries {
-            storedEntries.append(TraceEntry(time: time, event: event))
+            state.entries.append(TraceEntry(time: time, event: event))
         }
     }
 
     /// The digest of everything recorded so far.
     public var digest: TraceDigest {
-        TraceDigest(hasher.finalize())
+        TraceDigest(state.hasher.finalize())
     }
 }

@@ -115,7 +115,7 @@ import Testing
             script.end(.invalid)
         }
         script.at(.seconds(15)) { script in
-            #expect(script.app.openTasks.map(\.id) == [1])
+            #expect(script.app.core.openTasks.map(\.id) == [1])
             script.forceQuit()
             afterDeath.value = script.begin()
         }

@@ -142,7 +142,7 @@ import Testing
             id = .invalid
             script.end(id)
             script.end(id)
-            #expect(script.app.openTasks.map(\.id) == [kept.rawValue])
+            #expect(script.app.core.openTasks.map(\.id) == [kept.rawValue])
         }
         script.run(until: .seconds(60))
         #expect(script.console.filter { $0.hasPrefix("Can't") }.isEmpty)

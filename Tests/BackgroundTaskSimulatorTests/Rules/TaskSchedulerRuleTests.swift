@@ -110,7 +110,7 @@ import Testing
         script.at(.seconds(6)) { $0.launch() }
         script.run(until: .seconds(7))
         #expect(script.device.processCount == 2)
-        #expect(script.app.registrations.map(\.identifier) == [S.refresh, S.processing])
+        #expect(script.app.core.registrations.map(\.identifier) == [S.refresh, S.processing])
         #expect(script.events { if case .taskRegistered(_, let ok) = $0 { ok } else { nil } }.count == 4)
         #expect(script.terminations.map(\.value) == [.memoryPressure])
     }

@@ -54,7 +54,7 @@ final class ScriptedDevice: @unchecked Sendable {
 
     /// The current (or last) process.
     var app: SimulatedApplication { device.app! }
-    var context: WorkloadContext { app.context! }
+    var context: WorkloadContext { app.core.context! }
     var scheduler: SimulatedTaskScheduler { context.taskScheduler }
     var now: VirtualTime { device.now }
 

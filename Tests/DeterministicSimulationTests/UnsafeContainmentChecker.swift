@@ -1,0 +1,96 @@
+import Foundation
+
+/// The containment check for unsafe performance code (STYLE.md habit 11): each unsafe idiom may
+/// appear only in the files listed for it, at most as often as listed, so checkers, workloads
+/// and the rest of the domain code stay plain Swift that users can copy.
+///
+/// ```swift
+/// let found = try UnsafeContainmentChecker.check(source: text, file: "Sources/X/Y.swift")
+/// ```
+///
+/// Unlike the tidy rules there is no per-line escape: a new use means a new entry in
+/// ``idioms``, reviewed with its reason in the file that holds it. Comments are ignored.
+enum UnsafeContainmentChecker {
+    /// One unsafe idiom and where it is allowed.
+    struct Idiom: Sendable {
+        let name: String
+        let pattern: String
+        /// File path (from the package root) to the most uses that file may have.
+        let allowed: [String: Int]
+        /// What to do instead.
+        let instead: String
+    }
+
+    /// Uses of one idiom in one file beyond what it is allowed.
+    struct Violation: CustomStringConvertible, Equatable {
+        let file: String
+        let lines: [Int]
+        let idiom: String
+        let allowedCount: Int
+        let instead: String
+
+        var description: String {
+            let place = lines.map { "\(file):\($0)" }.joined(separator: ", ")
+            let limit = allowedCount == 0 ? "is not allowed in this file" : "is allowed at most \(allowedCount)x here"
+            return "\(place): \(idiom) \(limit) (unsafe code is contained, STYLE.md habit 11); \(instead)"
+        }
+    }
+
+    static let idioms: [Idiom] = [
+        Idiom(
+            name: "`@exclusivity(unchecked)`", pattern: #"@exclusivity\(\s*unchecked\s*\)"#,
+            allowed: [
+                // The engine: one state per class (the scheduler keeps its hook and spare buffer).
+                "Sources/DeterministicSimulation/Scheduling/Scheduler.swift": 3,
+                "Sources/DeterministicSimulation/Choices/ChoiceSource.swift": 1,
+                "Sources/DeterministicSimulation/Trace/TraceRecorder.swift": 1,
+                "Sources/DeterministicSimulation/Time/VirtualClock.swift": 1,
+                // The simulator's hot classes: one state struct or one hot list each.
+                "Sources/BackgroundTaskSimulator/App/SimulatedApplication.swift": 1,
+                "Sources/BackgroundTaskSimulator/App/SimulatedDevice.swift": 1,
+                "Sources/BackgroundTaskSimulator/App/LifecycleObserverList.swift": 1,
+                "Sources/BackgroundTaskSimulator/TaskScheduler/TaskSchedulerService.swift": 1,
+            ],
+            instead: "keep the state checked, or move it into the class's one unchecked state struct"),
+        Idiom(
+            name: "`unowned(unsafe)`", pattern: #"\bunowned\(\s*unsafe\s*\)"#,
+            allowed: ["Sources/BackgroundTaskSimulator/App/DeviceReference.swift": 1],
+            instead: "use DeviceReference for the device, or a strong, weak or unowned reference"),
+        Idiom(
+            name: "`Unmanaged`", pattern: #"\bUnmanaged\b"#,
+            allowed: ["Sources/BackgroundTaskSimulator/App/Unretained.swift": 2],
+            instead: "use Unretained (App/Unretained.swift), or a strong reference"),
+        Idiom(
+            name: "an underscored standard library API (`._name`, `@_attribute`, `_modify`/`_read`)",
+            pattern: #"\._[A-Za-z]\w*|@_[A-Za-z]\w*|\b_(modify|read)\b"#,
+            allowed: ["Sources/BackgroundTaskSimulator/App/Unretained.swift": 1],
+            instead: "use public API; underscored API is unsupported and may change"),
+    ]
+
+    /// Checks one file's text; `file` is its path from the package root.
+    static func check(source: String, file: String) throws -> [Violation] {
+        let uses = try uses(in: source)
+        return idioms.indices.compactMap { index in
+            let idiom = idioms[index]
+            let allowedCount = idiom.allowed[file] ?? 0
+            guard uses[index].count > allowedCount else { return nil }
+            return Violation(file: file, lines: uses[index], idiom: idiom.name, allowedCount: allowedCount,
+                             instead: idiom.instead)
+        }
+    }
+
+    /// For each of ``idioms``, in order, the line number of each use in `source` (comments
+    /// ignored; a line with two uses is listed twice).
+    static func uses(in source: String) throws -> [[Int]] {
+        var uses = Array(repeating: [Int](), count: idioms.count)
+        let regexes = try idioms.map { try Regex($0.pattern).wordBoundaryKind(.simple) }
+        var inBlockComment = false
+        for (offset, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let code = TidyChecker.stripComments(String(line), inBlockComment: &inBlockComment)
+            for (index, regex) in regexes.enumerated() {
+                uses[index] += Array(repeating: offset + 1, count: code.matches(of: regex).count)
+            }
+        }
+        return uses
+    }
+}
