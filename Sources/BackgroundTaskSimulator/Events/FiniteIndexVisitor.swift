@@ -1,0 +1,96 @@
+import DeterministicSimulation
+
+/// Numbers the events of a kind whose payload is only variants, enum names and Booleans (an
+/// action, a state change, a network change): `0..<product of the values' counts`, in mixed
+/// radix, first value most significant. ``SimEvent/contentHash`` looks these events' hashes up
+/// by that number instead of hashing them.
+///
+/// ```swift
+/// var index = FiniteIndexVisitor()
+/// SimEvent.stateChanged(from: .inactive, to: .active).describe(to: &index)
+/// index.index        // 1 * 5 + 2 == 7
+/// ```
+///
+/// Contract: ``isFinite`` is false after any other kind of value; the numbering is the one
+/// ``FiniteHashes`` enumerates from a kind's ``SimEvent/Shape``.
+struct FiniteIndexVisitor: SimEventVisitor {
+    var kind = SimEvent.Kind.action
+    var index = 0
+    var isFinite = true
+
+    mutating func kind(_ kind: SimEvent.Kind) { self.kind = kind }
+    mutating func variant(_ names: CaseNames, _ ordinal: Int) { index = index &* names.count &+ ordinal }
+    mutating func bool(_ key: StaticString, _ value: Bool) { index = index &* 2 &+ (value ? 1 : 0) }
+    mutating func enumName(_ key: StaticString, _ names: CaseNames, _ ordinal: Int) {
+        index = index &* names.count &+ ordinal
+    }
+    mutating func int(_ key: StaticString, _ value: Int64) { isFinite = false }
+    mutating func string(_ key: StaticString, _ value: String) { isFinite = false }
+    mutating func text<Value: CustomStringConvertible>(_ key: StaticString, _ value: Value) { isFinite = false }
+    mutating func time(_ key: StaticString, _ value: VirtualTime) { isFinite = false }
+    mutating func duration(_ key: StaticString, _ value: VirtualDuration) { isFinite = false }
+    mutating func ids(_ key: StaticString, _ value: [Int]) { isFinite = false }
+}
+
+/// The content hash of every event of every finite kind (see ``FiniteIndexVisitor``), by kind
+/// then index: built from each kind's ``SimEvent/Shape`` through ``StableHashingVisitor``, so an
+/// entry is exactly the fresh hash of its event.
+///
+/// ```swift
+/// let table = FiniteHashes()
+/// table.hashes[table.bases[SimEvent.Kind.action.rawValue] + EnvironmentAction.home.ordinal]
+/// ```
+///
+/// Contract: `bases[kind]` is -1 for kinds that are not finite or have more than
+/// ``maximumEvents`` events (those are hashed each time).
+struct FiniteHashes: Sendable {
+    /// The most events of one kind tabulated.
+    static let maximumEvents = 1_024
+    /// Where each kind's hashes start in ``hashes``, by raw value; -1 for none.
+    let bases: [Int]
+    let hashes: [UInt64]
+
+    init() {
+        var bases: [Int] = []
+        var hashes: [UInt64] = []
+        for kind in SimEvent.Kind.allCases {
+            let shape = SimEvent.Shape(of: kind.spec.example)
+            guard let radices = shape.finiteRadices, radices.reduce(1, *) <= Self.maximumEvents else {
+                bases.append(-1)
+                continue
+            }
+            bases.append(hashes.count)
+            for index in 0..<radices.reduce(1, *) {
+                hashes.append(Self.hash(kind, shape, digits: Self.digits(of: index, radices: radices)))
+            }
+        }
+        self.bases = bases
+        self.hashes = hashes
+    }
+
+    /// `index` in mixed radix, most significant first.
+    private static func digits(of index: Int, radices: [Int]) -> [Int] {
+        var rest = index
+        var digits = [Int](repeating: 0, count: radices.count)
+        for position in radices.indices.reversed() {
+            digits[position] = rest % radices[position]
+            rest /= radices[position]
+        }
+        return digits
+    }
+
+    /// The fresh hash of the event of `kind` whose values are `digits`.
+    private static func hash(_ kind: SimEvent.Kind, _ shape: SimEvent.Shape, digits: [Int]) -> UInt64 {
+        var visitor = StableHashingVisitor()
+        visitor.kind(kind)
+        for (field, digit) in zip(shape.fields, digits) {
+            switch field.value {
+            case .variant(let names): visitor.variant(names, digit)
+            case .enumName(let names): visitor.enumName("", names, digit)
+            case .bool: visitor.bool("", digit == 1)
+            case .int, .string, .text, .time, .duration, .ids: preconditionFailure("not a finite value")
+            }
+        }
+        return visitor.hasher.finalize()
+    }
+}
