@@ -84,19 +84,19 @@ import Testing
             hasher.combine(text)
             return hasher.finalize()
         }
-        #expect(SimEvent.actionNames.count == EnvironmentAction.allCases.count)
+        #expect(EnvironmentAction.caseNames.count == EnvironmentAction.allCases.count)
         for action in EnvironmentAction.allCases {
-            #expect(table(SimEvent.actionNames, action.ordinal) == string(action.rawValue))
+            #expect(table(EnvironmentAction.caseNames, action.ordinal) == string(action.rawValue))
         }
-        #expect(SimEvent.stateNames.count == AppProcessState.allCases.count)
+        #expect(AppProcessState.caseNames.count == AppProcessState.allCases.count)
         for (position, state) in AppProcessState.allCases.enumerated() {
             #expect(state.ordinal == position)
-            #expect(table(SimEvent.stateNames, state.ordinal) == string(state.rawValue))
+            #expect(table(AppProcessState.caseNames, state.ordinal) == string(state.rawValue))
         }
-        #expect(SimEvent.lifecycleNames.count == LifecycleEvent.allCases.count)
+        #expect(LifecycleEvent.caseNames.count == LifecycleEvent.allCases.count)
         for (position, event) in LifecycleEvent.allCases.enumerated() {
             #expect(event.ordinal == position)
-            #expect(table(SimEvent.lifecycleNames, event.ordinal) == string(event.rawValue))
+            #expect(table(LifecycleEvent.caseNames, event.ordinal) == string(event.rawValue))
         }
         let edges = ["", "a", "abcdefg", "abcdefgh", "abcdefghi", "é✓ unicode", String(repeating: "x", count: 33)]
         let edgeTable = StableHashStringTable(edges)

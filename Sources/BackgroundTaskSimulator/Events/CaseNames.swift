@@ -5,7 +5,7 @@ import DeterministicSimulation
 /// from here, without walking its UTF-8, and print it from here.
 ///
 /// ```swift
-/// let states = CaseNames(AppProcessState.allCases.map(\.rawValue))
+/// let states = AppProcessState.caseNames            // CaseNames(allCases.map(\.rawValue))
 /// states[AppProcessState.background.ordinal]          // "background"
 /// states.hashWords.combine(3, into: &hasher)          // as hasher.combine("background")
 /// ```

@@ -19,10 +19,10 @@ struct FiniteIndexVisitor: SimEventVisitor {
     var isFinite = true
 
     mutating func kind(_ kind: SimEvent.Kind) { self.kind = kind }
-    mutating func variant(_ names: CaseNames, _ ordinal: Int) { index = index &* names.count &+ ordinal }
+    mutating func variant<Case: EventNamedEnum>(_ value: Case) { index = index &* Case.caseCount &+ value.ordinal }
     mutating func bool(_ key: StaticString, _ value: Bool) { index = index &* 2 &+ (value ? 1 : 0) }
-    mutating func enumName(_ key: StaticString, _ names: CaseNames, _ ordinal: Int) {
-        index = index &* names.count &+ ordinal
+    mutating func enumName<Case: EventNamedEnum>(_ key: StaticString, _ value: Case) {
+        index = index &* Case.caseCount &+ value.ordinal
     }
     mutating func int(_ key: StaticString, _ value: Int64) { isFinite = false }
     mutating func string(_ key: StaticString, _ value: String) { isFinite = false }
@@ -33,8 +33,9 @@ struct FiniteIndexVisitor: SimEventVisitor {
 }
 
 /// The content hash of every event of every finite kind (see ``FiniteIndexVisitor``), by kind
-/// then index: built from each kind's ``SimEvent/Shape`` through ``StableHashingVisitor``, so an
-/// entry is exactly the fresh hash of its event.
+/// then index: built from each kind's ``SimEvent/Shape``, feeding the words
+/// ``StableHashingVisitor`` feeds (the kind, each name's ``CaseNames/hashWords``, each flag), so
+/// an entry is exactly the fresh hash of its event (`SimEventHashingTests` compares them all).
 ///
 /// ```swift
 /// let table = FiniteHashes()
@@ -85,8 +86,7 @@ struct FiniteHashes: Sendable {
         visitor.kind(kind)
         for (field, digit) in zip(shape.fields, digits) {
             switch field.value {
-            case .variant(let names): visitor.variant(names, digit)
-            case .enumName(let names): visitor.enumName("", names, digit)
+            case .variant(let names), .enumName(let names): names.hashWords.combine(digit, into: &visitor.hasher)
             case .bool: visitor.bool("", digit == 1)
             case .int, .string, .text, .time, .duration, .ids: preconditionFailure("not a finite value")
             }

@@ -22,11 +22,12 @@ extension SimEvent {
     ///
     /// Longer than our usual function on purpose: one exhaustive switch with no `default` is
     /// what makes a forgotten case a compile error.
+    @inline(__always)
     func describe<Visitor: SimEventVisitor>(to visitor: inout Visitor) {
         switch self {
         case .action(let action):
             visitor.kind(.action)
-            visitor.variant(Self.actionNames, action.ordinal)
+            visitor.variant(action)
         case .networkChanged(let available):
             visitor.kind(.networkChanged)
             visitor.bool("available", available)
@@ -39,11 +40,11 @@ extension SimEvent {
             visitor.bool("inBackground", inBackground)
         case .stateChanged(let from, let to):
             visitor.kind(.stateChanged)
-            visitor.enumName("from", Self.stateNames, from.ordinal)
-            visitor.enumName("to", Self.stateNames, to.ordinal)
+            visitor.enumName("from", from)
+            visitor.enumName("to", to)
         case .lifecycle(let event):
             visitor.kind(.lifecycle)
-            visitor.variant(Self.lifecycleNames, event.ordinal)
+            visitor.variant(event)
         case .sceneWillConnect:
             visitor.kind(.sceneWillConnect)
         case .sceneDidDisconnect:
@@ -56,7 +57,7 @@ extension SimEvent {
             visitor.kind(.taskBegan)
             visitor.int("id", Int64(id))
             visitor.string("name", name)
-            visitor.enumName("state", Self.stateNames, state.ordinal)
+            visitor.enumName("state", state)
         case .taskBeginDenied(let name):
             visitor.kind(.taskBeginDenied)
             visitor.string("name", name)
@@ -140,11 +141,4 @@ extension SimEvent {
         }
     }
 
-    /// The names of the enum cases events carry, with their hash words computed once; indexed
-    /// by ``EnvironmentAction``'s ordinal.
-    static let actionNames = CaseNames(EnvironmentAction.ordered.map(\.rawValue))
-    /// See ``actionNames``; indexed by ``AppProcessState``'s ordinal.
-    static let stateNames = CaseNames(AppProcessState.allCases.map(\.rawValue))
-    /// See ``actionNames``; indexed by ``LifecycleEvent``'s ordinal.
-    static let lifecycleNames = CaseNames(LifecycleEvent.allCases.map(\.rawValue))
 }

@@ -75,6 +75,6 @@ extension SimEvent {
         var variant = 0
 
         mutating func kind(_ kind: Kind) { self.kind = kind }
-        mutating func variant(_ names: CaseNames, _ ordinal: Int) { variant = ordinal }
+        mutating func variant<Case: EventNamedEnum>(_ value: Case) { variant = value.ordinal }
     }
 }

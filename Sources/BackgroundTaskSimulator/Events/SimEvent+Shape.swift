@@ -39,15 +39,15 @@ extension SimEvent {
         }
 
         mutating func kind(_ kind: Kind) { self.kind = kind }
-        mutating func variant(_ names: CaseNames, _ ordinal: Int) { fields.append(("", .variant(names))) }
+        mutating func variant<Case: EventNamedEnum>(_ value: Case) { fields.append(("", .variant(Case.caseNames))) }
         mutating func int(_ key: StaticString, _ value: Int64) { fields.append((key.description, .int)) }
         mutating func bool(_ key: StaticString, _ value: Bool) { fields.append((key.description, .bool)) }
         mutating func string(_ key: StaticString, _ value: String) { fields.append((key.description, .string)) }
         mutating func text<Described: CustomStringConvertible>(_ key: StaticString, _ value: Described) {
             fields.append((key.description, .text))
         }
-        mutating func enumName(_ key: StaticString, _ names: CaseNames, _ ordinal: Int) {
-            fields.append((key.description, .enumName(names)))
+        mutating func enumName<Case: EventNamedEnum>(_ key: StaticString, _ value: Case) {
+            fields.append((key.description, .enumName(Case.caseNames)))
         }
         mutating func time(_ key: StaticString, _ value: VirtualTime) { fields.append((key.description, .time)) }
         mutating func duration(_ key: StaticString, _ value: VirtualDuration) { fields.append((key.description, .duration)) }

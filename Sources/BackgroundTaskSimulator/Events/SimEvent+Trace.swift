@@ -46,7 +46,7 @@ struct TraceNameVisitor: SimEventKindVisitor {
     var name = ""
 
     mutating func kind(_ kind: SimEvent.Kind) { name = SimEvent.Kind.specs[kind.rawValue].name }
-    mutating func variant(_ names: CaseNames, _ ordinal: Int) { name += names[ordinal] }
+    mutating func variant<Case: EventNamedEnum>(_ value: Case) { name += Case.caseNames[value.ordinal] }
 }
 
 /// Builds an event's trace name and fields (``SimEvent/traceRecord``): the form traces, reports
@@ -60,14 +60,16 @@ struct TraceRecordVisitor: SimEventVisitor {
     var fields: [TraceField] = []
 
     mutating func kind(_ kind: SimEvent.Kind) { name.kind(kind) }
-    mutating func variant(_ names: CaseNames, _ ordinal: Int) { name.variant(names, ordinal) }
+    mutating func variant<Case: EventNamedEnum>(_ value: Case) { name.variant(value) }
     mutating func int(_ key: StaticString, _ value: Int64) { add(key, .int(value)) }
     mutating func bool(_ key: StaticString, _ value: Bool) { add(key, .bool(value)) }
     mutating func string(_ key: StaticString, _ value: String) { add(key, .string(value)) }
     mutating func text<Value: CustomStringConvertible>(_ key: StaticString, _ value: Value) {
         add(key, .string(value.description))
     }
-    mutating func enumName(_ key: StaticString, _ names: CaseNames, _ ordinal: Int) { add(key, .string(names[ordinal])) }
+    mutating func enumName<Case: EventNamedEnum>(_ key: StaticString, _ value: Case) {
+        add(key, .string(Case.caseNames[value.ordinal]))
+    }
     mutating func time(_ key: StaticString, _ value: VirtualTime) { add(key, .string(value.description)) }
     mutating func duration(_ key: StaticString, _ value: VirtualDuration) { add(key, .string(value.description)) }
     mutating func ids(_ key: StaticString, _ value: [Int]) {

@@ -16,7 +16,7 @@ import DeterministicSimulation
 /// }
 /// ```
 ///
-/// Contract: ``kind(_:)`` comes first, exactly once; then at most one ``variant(_:_:)`` (for
+/// Contract: ``kind(_:)`` comes first, exactly once; then at most one ``variant(_:)`` (for
 /// kinds whose events are named by a payload enum: `env.home`, `lifecycle.didEnterBackground`),
 /// then the fields. The methods say how a value is shown, not only its Swift type: `time` and
 /// `duration` hash as microseconds but print as text, `ids` hashes as a counted list but prints
@@ -29,7 +29,7 @@ protocol SimEventVisitor {
     /// The event's kind: its hash tag, name and Perfetto track.
     mutating func kind(_ kind: SimEvent.Kind)
     /// The payload enum case that completes the event's name (`home` in `env.home`).
-    mutating func variant(_ names: CaseNames, _ ordinal: Int)
+    mutating func variant<Case: EventNamedEnum>(_ value: Case)
     /// An integer (ids, counts).
     mutating func int(_ key: StaticString, _ value: Int64)
     /// A Boolean flag.
@@ -39,8 +39,9 @@ protocol SimEventVisitor {
     /// A value shown as its `description`, built only by visitors that need the text (a
     /// termination reason): the hash and the trace see `value.description`.
     mutating func text<Value: CustomStringConvertible>(_ key: StaticString, _ value: Value)
-    /// A payload enum case shown by name (an app state): hashed from the precomputed `names`.
-    mutating func enumName(_ key: StaticString, _ names: CaseNames, _ ordinal: Int)
+    /// A payload enum case shown by name (an app state): hashed from its precomputed
+    /// ``EventNamedEnum/caseNames``.
+    mutating func enumName<Case: EventNamedEnum>(_ key: StaticString, _ value: Case)
     /// A virtual time: hashed as microseconds, printed as its description.
     mutating func time(_ key: StaticString, _ value: VirtualTime)
     /// A virtual duration: hashed as microseconds, printed as its description.
@@ -59,12 +60,12 @@ protocol SimEventVisitor {
 protocol SimEventKindVisitor: SimEventVisitor {}
 
 extension SimEventKindVisitor {
-    mutating func variant(_ names: CaseNames, _ ordinal: Int) {}
+    mutating func variant<Case: EventNamedEnum>(_ value: Case) {}
     mutating func int(_ key: StaticString, _ value: Int64) {}
     mutating func bool(_ key: StaticString, _ value: Bool) {}
     mutating func string(_ key: StaticString, _ value: String) {}
     mutating func text<Value: CustomStringConvertible>(_ key: StaticString, _ value: Value) {}
-    mutating func enumName(_ key: StaticString, _ names: CaseNames, _ ordinal: Int) {}
+    mutating func enumName<Case: EventNamedEnum>(_ key: StaticString, _ value: Case) {}
     mutating func time(_ key: StaticString, _ value: VirtualTime) {}
     mutating func duration(_ key: StaticString, _ value: VirtualDuration) {}
     mutating func ids(_ key: StaticString, _ value: [Int]) {}

@@ -23,15 +23,17 @@ struct StableHashingVisitor: SimEventVisitor {
     }
 
     mutating func kind(_ kind: SimEvent.Kind) { hasher.combine(UInt64(kind.rawValue)) }
-    mutating func variant(_ names: CaseNames, _ ordinal: Int) { names.hashWords.combine(ordinal, into: &hasher) }
+    mutating func variant<Case: EventNamedEnum>(_ value: Case) {
+        Case.caseNames.hashWords.combine(value.ordinal, into: &hasher)
+    }
     mutating func int(_ key: StaticString, _ value: Int64) { hasher.combine(value) }
     mutating func bool(_ key: StaticString, _ value: Bool) { hasher.combine(value) }
     mutating func string(_ key: StaticString, _ value: String) { hasher.combine(value) }
     mutating func text<Value: CustomStringConvertible>(_ key: StaticString, _ value: Value) {
         hasher.combine(value.description)
     }
-    mutating func enumName(_ key: StaticString, _ names: CaseNames, _ ordinal: Int) {
-        names.hashWords.combine(ordinal, into: &hasher)
+    mutating func enumName<Case: EventNamedEnum>(_ key: StaticString, _ value: Case) {
+        Case.caseNames.hashWords.combine(value.ordinal, into: &hasher)
     }
     mutating func time(_ key: StaticString, _ value: VirtualTime) { hasher.combine(value) }
     mutating func duration(_ key: StaticString, _ value: VirtualDuration) { hasher.combine(value) }
