@@ -20,8 +20,11 @@ extension SimEvent {
     /// digest (the pinned-digest tests fail). Generic, so each visitor gets its own specialized
     /// copy with no dynamic dispatch and no allocation beyond what the visitor does itself.
     ///
-    /// Longer than our usual function on purpose: one exhaustive switch with no `default` is
-    /// what makes a forgotten case a compile error.
+    /// Always inlined: specialized for a visitor that reads only the kind (``Slot``), it folds
+    /// into its caller as one jump on the case, as a hand-written switch would (the run monitor's
+    /// per-event ``kindIndex``, coverage's slot); as a call, it cost 2% of a campaign's
+    /// instructions. Longer than our usual function on purpose: one exhaustive switch with no
+    /// `default` is what makes a forgotten case a compile error.
     @inline(__always)
     func describe<Visitor: SimEventVisitor>(to visitor: inout Visitor) {
         switch self {

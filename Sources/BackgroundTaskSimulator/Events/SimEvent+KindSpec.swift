@@ -98,5 +98,9 @@ extension SimEvent.Kind {
 
     /// ``spec`` of every kind, by raw value, built once (trace printing reads a kind's name per
     /// event).
-    static let specs: [SimEvent.KindSpec] = allCases.map(\.spec)
+    static let specs: [SimEvent.KindSpec] = {
+        precondition(allCases.map(\.rawValue) == Array(allCases.indices),
+                     "SimEvent.Kind's raw values must number the kinds 0, 1, 2… without gaps")
+        return allCases.map(\.spec)
+    }()
 }
