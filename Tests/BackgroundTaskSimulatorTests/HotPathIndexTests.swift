@@ -20,4 +20,16 @@ import Testing
     func lifecycleOrdinalIsDeclarationOrder() {
         #expect(LifecycleEvent.allCases.map(\.ordinal) == Array(LifecycleEvent.allCases.indices))
     }
+
+    @Test("each named enum's case count and names follow allCases")
+    func namedEnumsFollowAllCases() {
+        func check<Case: EventNamedEnum & CaseIterable & RawRepresentable>(_: Case.Type) where Case.RawValue == String {
+            #expect(Case.caseCount == Case.allCases.count, "\(Case.self)")
+            #expect(Case.caseNames.names == Case.allCases.map(\.rawValue), "\(Case.self)")
+            #expect(Case.allCases.map(\.ordinal) == Array(0..<Case.caseCount), "\(Case.self)")
+        }
+        check(EnvironmentAction.self)
+        check(AppProcessState.self)
+        check(LifecycleEvent.self)
+    }
 }

@@ -7,6 +7,17 @@ public import DeterministicSimulation
 ///
 /// Contract: every case hashes all of its payload in a fixed order (``hash(into:)``), so the
 /// trace digest changes if and only if the run's observable behaviour changes.
+///
+/// Each case is described once, and every output derives from that description: the trace
+/// digest, the trace's name and fields (`replay --trace`, report failures), coverage slots, the
+/// checker table per kind and the Perfetto track. Adding a case is three edits in `Events/`, each
+/// forced by the compiler or the tests:
+/// 1. the case here, and its branch in ``describe(to:)`` (an exhaustive switch): its ``Kind``,
+///    then each payload value with its trace key;
+/// 2. a ``Kind`` with the next number (a gap or a reused number fails);
+/// 3. its ``KindSpec`` row in ``Kind/spec`` (an exhaustive switch): name, example event and
+///    ``PerfettoTrack``;
+/// then pin its hash and printed line in `SimEventHashingTests`/`SimEventDescriptionTests`.
 public enum SimEvent: Sendable, Equatable {
     // The environment.
     case action(EnvironmentAction)

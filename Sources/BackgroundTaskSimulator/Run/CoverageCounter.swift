@@ -7,88 +7,67 @@ import DeterministicSimulation
 final class CoverageCounter {
     private static let states = AppProcessState.allCases
     private static let actions = EnvironmentAction.allCases
-    private static let lifecycles = LifecycleEvent.allCases
     /// All counters of a run in one flat buffer owned by the counter (allocated once, freed in
-    /// `deinit`): states, then transitions (from * states + to), then actions, then event slots.
-    /// A bump is a load and a store: no array uniqueness or bounds checks per event (the
-    /// indices come from exhaustive switches over fixed enums). The four sections' starts are
-    /// kept as pointers, so the hot path reads no lazily initialized statics.
+    /// `deinit`): states, then transitions (from * states + to), then event slots. A bump is a
+    /// load and a store: no array uniqueness or bounds checks per event (the indices come from
+    /// exhaustive switches over fixed enums). The sections' starts are kept as pointers, so the
+    /// hot path reads no lazily initialized statics.
     private let stateCounts: UnsafeMutablePointer<Int>
     private let transitionCounts: UnsafeMutablePointer<Int>
-    private let actionCounts: UnsafeMutablePointer<Int>
     private let eventCounts: UnsafeMutablePointer<Int>
-    /// The event slots' lifecycle and other sections (see ``slot(of:)``).
-    private let lifecycleEventCounts: UnsafeMutablePointer<Int>
-    private let otherEventCounts: UnsafeMutablePointer<Int>
+    /// ``slotBases``, held by the counter for the same reason.
+    private let slotBases: [Int]
     private let stateCount: Int
 
     init() {
         let stateCount = Self.states.count
-        let total = stateCount + stateCount * stateCount + Self.actions.count + Self.slotNames.count
+        let total = stateCount + stateCount * stateCount + Self.slotNames.count
         let counts = UnsafeMutablePointer<Int>.allocate(capacity: total)
         counts.initialize(repeating: 0, count: total)
         self.stateCount = stateCount
         stateCounts = counts
         transitionCounts = counts + stateCount
-        actionCounts = transitionCounts + stateCount * stateCount
-        eventCounts = actionCounts + Self.actions.count
-        lifecycleEventCounts = eventCounts + Self.lifecycleBase
-        otherEventCounts = eventCounts + Self.otherBase
+        eventCounts = transitionCounts + stateCount * stateCount
+        slotBases = Self.slotBases
     }
 
     deinit { stateCounts.deallocate() }  // plain integers: nothing to deinitialize
 
+    /// Counts the event's slot (its kind and variant, from ``SimEvent/describe(to:)``), and for a
+    /// state change the state entered and the transition.
     func observe(_ event: SimEvent) {
-        switch event {
-        case .stateChanged(let from, let to):
-            let fromIndex = from.ordinal
+        if case .stateChanged(let from, let to) = event {
             let toIndex = to.ordinal
             stateCounts[toIndex] &+= 1
-            transitionCounts[fromIndex &* stateCount &+ toIndex] &+= 1
-            otherEventCounts[event.kindIndex] &+= 1
-        case .action(let action):  // its slot is actionBase (0) + index, as in slot(of:)
-            let index = action.ordinal
-            actionCounts[index] &+= 1
-            eventCounts[index] &+= 1
-        case .lifecycle(let lifecycle):
-            lifecycleEventCounts[lifecycle.ordinal] &+= 1
-        default:
-            otherEventCounts[event.kindIndex] &+= 1
+            transitionCounts[from.ordinal &* stateCount &+ toIndex] &+= 1
         }
+        var slot = SimEvent.Slot()
+        event.describe(to: &slot)
+        eventCounts[slotBases[slot.kind.rawValue] &+ slot.variant] &+= 1
     }
 
-    /// Event slots: one per action, one per lifecycle event, one per other case. The hot path
-    /// indexes an array instead of building the event's name.
-    private static let actionBase = 0
-    private static let lifecycleBase = actions.count
-    private static let otherBase = lifecycleBase + LifecycleEvent.allCases.count
-
-    private static func slot(of event: SimEvent) -> Int {
-        switch event {
-        case .action(let action): actionBase + action.ordinal
-        case .lifecycle(let lifecycle): lifecycleBase + lifecycle.ordinal
-        default: otherBase + event.kindIndex
+    /// Event slots: one per event name (``SimEvent/Kind/eventNames``), a kind's slots in a row
+    /// from its base (a kind named by a variant has one per variant, indexed by its ordinal).
+    /// The hot path indexes an array instead of building the event's name.
+    private static let slotBases: [Int] = {
+        var bases: [Int] = []
+        var next = 0
+        for kind in SimEvent.Kind.allCases {
+            bases.append(next)
+            next += kind.eventNames.count
         }
-    }
-
-    /// The event name of each slot (every slot a run can fill; names of the other cases come
-    /// from a representative event of that case).
-    private static let slotNames: [String] = {
-        var names = [String](repeating: "", count: otherBase + SimEvent.kindCount)
-        for event in SimEvent.representatives { names[slot(of: event)] = event.name }
-        for action in actions { names[slot(of: .action(action))] = SimEvent.action(action).name }
-        for lifecycle in LifecycleEvent.allCases { names[slot(of: .lifecycle(lifecycle))] = SimEvent.lifecycle(lifecycle).name }
-        return names
+        return bases
     }()
 
+    /// The event name of each slot (every slot a run can fill).
+    private static let slotNames: [String] = SimEvent.Kind.allCases.flatMap(\.eventNames)
+
     /// Slots in the order of their names (coverage lists events sorted by name).
-    private static let slotsByName: [Int] = slotNames.indices
-        .filter { !slotNames[$0].isEmpty }
-        .sorted { slotNames[$0] < slotNames[$1] }
+    private static let slotsByName: [Int] = slotNames.indices.sorted { slotNames[$0] < slotNames[$1] }
 
     /// Which counter feeds an entry of the coverage.
     private enum Source {
-        case state(Int), transition(Int), action(Int), event(Int)
+        case state(Int), transition(Int), event(Int)
     }
 
     /// Calls `add` for each entry of a run's coverage, in the order they are listed (categories:
@@ -100,9 +79,11 @@ final class CoverageCounter {
                 add("transitions", "\(state.rawValue)->\(to.rawValue)", .transition(index * states.count + toIndex))
             }
         }
+        // An action's count is that of its event slot (`env.<action>`).
+        let actionBase = slotBases[SimEvent.Kind.action.rawValue]
         for (index, action) in actions.enumerated() {
-            add("actions", action.rawValue, .action(index))
-            if action.isFault { add("faults", action.rawValue, .action(index)) }
+            add("actions", action.rawValue, .event(actionBase + index))
+            if action.isFault { add("faults", action.rawValue, .event(actionBase + index)) }
         }
         for slot in slotsByName { add("events", slotNames[slot], .event(slot)) }
     }
@@ -127,7 +108,6 @@ final class CoverageCounter {
             switch feed.source {
             case .state(let index): count = stateCounts[index]
             case .transition(let index): count = transitionCounts[index]
-            case .action(let index): count = actionCounts[index]
             case .event(let index): count = eventCounts[index]
             }
             // Adding zero changes nothing; skipping it spares the copy-on-write of every category

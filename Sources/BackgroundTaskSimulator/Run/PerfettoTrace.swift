@@ -36,32 +36,43 @@ public enum PerfettoTrace {
             events.append(meta("thread_name", tid: 2, name: "lifecycle and environment"))
         }
 
+        /// Draws one event as its kind's ``PerfettoTrack`` says.
         mutating func take(_ entry: TraceEntry<SimEvent>) {
             let time = entry.time
-            switch entry.event {
-            case .processLaunched(let number, _):
-                process = number
-            case .stateChanged(_, let to):
+            let (name, fields) = entry.event.traceRecord
+            switch SimEvent.Kind.specs[entry.event.kindIndex].perfetto {
+            case .instant:
+                instant(name, at: time, tid: 2, args: fields)
+            case .process(let number):
+                process = Int(fields.int(number))
+            case .appState(let stateName):
                 closeState(at: time)
-                state = (to.rawValue, time)
-            case .taskBegan(let id, let name, _):
-                openTask(tid: 1_000 * process + id, label: "task \(process).\(id)", name: name, at: time)
-            case .taskEnded(let id, _):
-                closeTask(tid: 1_000 * process + id, at: time)
-            case .bgTaskLaunched(let identifier, let task, _):
-                openTask(tid: 1_000_000 + task, label: "BGTask \(task)", name: identifier, at: time)
-            case .bgTaskCompleted(_, let task, _, false):
-                closeTask(tid: 1_000_000 + task, at: time)
-            case .terminated:
+                state = (fields.string(stateName), time)
+            case .taskBegins(let thread, let id, let sliceName):
+                let (tid, label) = self.thread(thread, task: Int(fields.int(id)))
+                openTask(tid: tid, label: label, name: fields.string(sliceName), at: time)
+            case .taskEnds(let thread, let id, let unlessTrue):
+                if let unlessTrue, fields.bool(unlessTrue) {
+                    instant(name, at: time, tid: 2, args: fields)
+                } else {
+                    closeTask(tid: self.thread(thread, task: Int(fields.int(id))).tid, at: time)
+                }
+            case .terminates:
                 for task in openTasks { slice(task, until: time) }
                 openTasks = []
-                instant(entry.event.name, at: time, tid: 2, args: entry.event.fields)
-            case .violation(let invariant, _):
-                var object = instantObject("violation: \(invariant)", at: time, tid: 2, args: entry.event.fields)
+                instant(name, at: time, tid: 2, args: fields)
+            case .globalInstant(let label):
+                var object = instantObject("\(name): \(fields.string(label))", at: time, tid: 2, args: fields)
                 object.set(.string("g"), forKey: "s")
                 events.append(.object(object))
-            default:
-                instant(entry.event.name, at: time, tid: 2, args: entry.event.fields)
+            }
+        }
+
+        /// The thread id and name of a task's slices.
+        private func thread(_ thread: PerfettoTrack.TaskThread, task: Int) -> (tid: Int, label: String) {
+            switch thread {
+            case .uikitTask: (1_000 * process + task, "task \(process).\(task)")
+            case .bgTask: (1_000_000 + task, "BGTask \(task)")
             }
         }
 
@@ -132,5 +143,28 @@ public enum PerfettoTrace {
             object.append("args", .object(["name": .string(name)]))
             return .object(object)
         }
+    }
+}
+
+extension [TraceField] {
+    /// The value of the field `key` a ``PerfettoTrack`` names (the description tests check that
+    /// every track's keys exist with these types).
+    fileprivate func int(_ key: String) -> Int64 {
+        guard case .int(let value)? = first(where: { $0.key == key })?.value else { missing(key, "an integer") }
+        return value
+    }
+
+    fileprivate func string(_ key: String) -> String {
+        guard case .string(let value)? = first(where: { $0.key == key })?.value else { missing(key, "a string") }
+        return value
+    }
+
+    fileprivate func bool(_ key: String) -> Bool {
+        guard case .bool(let value)? = first(where: { $0.key == key })?.value else { missing(key, "a Boolean") }
+        return value
+    }
+
+    private func missing(_ key: String, _ type: String) -> Never {
+        preconditionFailure("a Perfetto track reads field '\(key)' as \(type), but the event has \(self)")
     }
 }

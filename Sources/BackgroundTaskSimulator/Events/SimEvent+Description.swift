@@ -1,0 +1,147 @@
+import BackgroundTaskKit
+import DeterministicSimulation
+
+extension SimEvent {
+    /// Presents the event to `visitor`: its kind, then (for actions and lifecycle callbacks) the
+    /// case that names it, then every payload value in declaration order with its trace key.
+    /// This is the one switch over the cases: the trace digest, the trace's names and fields,
+    /// coverage and the Perfetto trace are visitors of it, so a new case is one branch here
+    /// (the switch is exhaustive) plus one ``Kind`` with its ``KindSpec`` row.
+    ///
+    /// ```swift
+    /// var hasher = StableHashingVisitor()
+    /// SimEvent.taskEnded(id: 3, name: "upload").describe(to: &hasher)
+    /// // kind(.taskEnded), int("id", 3), string("name", "upload")
+    /// ```
+    ///
+    /// Contract: each branch calls ``SimEventVisitor/kind(_:)`` first with its own kind, then
+    /// presents every payload value exactly once, in a fixed order. The order and the visitor
+    /// method chosen for a value are the digest's byte order: changing either changes every
+    /// digest (the pinned-digest tests fail). Generic, so each visitor gets its own specialized
+    /// copy with no dynamic dispatch and no allocation beyond what the visitor does itself.
+    ///
+    /// Always inlined: specialized for a visitor that reads only the kind (``Slot``), it folds
+    /// into its caller as one jump on the case, as a hand-written switch would (the run monitor's
+    /// per-event ``kindIndex``, coverage's slot); as a call, it cost 2% of a campaign's
+    /// instructions. Longer than our usual function on purpose: one exhaustive switch with no
+    /// `default` is what makes a forgotten case a compile error.
+    @inline(__always)
+    func describe<Visitor: SimEventVisitor>(to visitor: inout Visitor) {
+        switch self {
+        case .action(let action):
+            visitor.kind(.action)
+            visitor.variant(action)
+        case .networkChanged(let available):
+            visitor.kind(.networkChanged)
+            visitor.bool("available", available)
+        case .backgroundRefreshChanged(let enabled):
+            visitor.kind(.backgroundRefreshChanged)
+            visitor.bool("enabled", enabled)
+        case .processLaunched(let process, let inBackground):
+            visitor.kind(.processLaunched)
+            visitor.int("process", Int64(process))
+            visitor.bool("inBackground", inBackground)
+        case .stateChanged(let from, let to):
+            visitor.kind(.stateChanged)
+            visitor.enumName("from", from)
+            visitor.enumName("to", to)
+        case .lifecycle(let event):
+            visitor.kind(.lifecycle)
+            visitor.variant(event)
+        case .sceneWillConnect:
+            visitor.kind(.sceneWillConnect)
+        case .sceneDidDisconnect:
+            visitor.kind(.sceneDidDisconnect)
+        case .terminated(let reason, let open):
+            visitor.kind(.terminated)
+            visitor.text("reason", reason)
+            visitor.ids("openTasks", open)
+        case .taskBegan(let id, let name, let state):
+            visitor.kind(.taskBegan)
+            visitor.int("id", Int64(id))
+            visitor.string("name", name)
+            visitor.enumName("state", state)
+        case .taskBeginDenied(let name):
+            visitor.kind(.taskBeginDenied)
+            visitor.string("name", name)
+        case .taskEnded(let id, let name):
+            visitor.kind(.taskEnded)
+            visitor.int("id", Int64(id))
+            visitor.string("name", name)
+        case .endedUnknownTask(let id):
+            visitor.kind(.endedUnknownTask)
+            visitor.int("id", Int64(id))
+        case .budgetStarted(let deadline):
+            visitor.kind(.budgetStarted)
+            visitor.time("deadline", deadline)
+        case .expirationCallout(let ids, let early):
+            visitor.kind(.expirationCallout)
+            visitor.ids("ids", ids)
+            visitor.bool("early", early)
+        case .expirationHandlerCalled(let id):
+            visitor.kind(.expirationHandlerCalled)
+            visitor.int("id", Int64(id))
+        case .expirationHandlersReturned(let open, let elapsed):
+            visitor.kind(.expirationHandlersReturned)
+            visitor.ids("stillOpen", open)
+            visitor.duration("elapsed", elapsed)
+        case .console(let text):
+            visitor.kind(.console)
+            visitor.string("message", text)
+        case .nothingHeld(let reason):
+            visitor.kind(.nothingHeld)
+            visitor.string("after", reason)
+        case .taskRegistered(let identifier, let accepted):
+            visitor.kind(.taskRegistered)
+            visitor.string("identifier", identifier)
+            visitor.bool("accepted", accepted)
+        case .requestSubmitted(let identifier, let kind, let error):
+            visitor.kind(.requestSubmitted)
+            visitor.string("identifier", identifier)
+            visitor.string("kind", kind)
+            visitor.string("error", error ?? "none")
+        case .requestCancelled(let identifier):
+            visitor.kind(.requestCancelled)
+            visitor.string("identifier", identifier)
+        case .bgTaskLaunched(let identifier, let task, let kind):
+            visitor.kind(.bgTaskLaunched)
+            visitor.string("identifier", identifier)
+            visitor.int("task", Int64(task))
+            visitor.string("kind", kind)
+        case .bgTaskExpiring(let identifier, let task, let hasHandler):
+            visitor.kind(.bgTaskExpiring)
+            visitor.string("identifier", identifier)
+            visitor.int("task", Int64(task))
+            visitor.bool("hasHandler", hasHandler)
+        case .bgTaskCompleted(let identifier, let task, let success, let repeated):
+            visitor.kind(.bgTaskCompleted)
+            visitor.string("identifier", identifier)
+            visitor.int("task", Int64(task))
+            visitor.bool("success", success)
+            visitor.bool("repeated", repeated)
+        case .bgTaskProgress(let identifier, let task, let completed, let total):
+            visitor.kind(.bgTaskProgress)
+            visitor.string("identifier", identifier)
+            visitor.int("task", Int64(task))
+            visitor.int("completed", completed)
+            visitor.int("total", total)
+        case .workStarted(let id, let name):
+            visitor.kind(.workStarted)
+            visitor.int("work", Int64(id))
+            visitor.string("name", name)
+        case .workFinished(let id, let name, let cancelled):
+            visitor.kind(.workFinished)
+            visitor.int("work", Int64(id))
+            visitor.string("name", name)
+            visitor.bool("cancelled", cancelled)
+        case .violation(let invariant, let message):
+            visitor.kind(.violation)
+            visitor.string("invariant", invariant)
+            visitor.string("message", message)
+        case .runPhase(let phase):
+            visitor.kind(.runPhase)
+            visitor.string("phase", phase)
+        }
+    }
+
+}
