@@ -20,6 +20,9 @@ extension Mutex where Value: ~Copyable {
     /// `__tsan_release` on leaving it, on the Mutex's own address (stable for its lifetime and
     /// distinct per Mutex), so TSan orders the critical sections the way the lock does. It adds no synchronization of its own: races outside the lock are still reported.
     ///
+    /// It also marks the section for the simulator (``CriticalSectionTracking``), so a simulated
+    /// thread is never preempted while it holds a real lock.
+    ///
     /// Cost: the hooks are looked up once with `dlsym`; outside a `--sanitize=thread` build they
     /// are nil, so each call adds two nil checks. On Darwin, TSan understands `os_unfair_lock`, and
     /// this is plain `withLock`.
@@ -33,11 +36,19 @@ extension Mutex where Value: ~Copyable {
         let token = withUnsafePointer(to: self) { UnsafeMutableRawPointer(mutating: $0) }
         return try withLock { (value: inout sending Value) throws(E) -> sending Result in
             tsanHooks.acquire?(token)
-            defer { tsanHooks.release?(token) }
+            let tracked = CriticalSectionTracking.enter()
+            defer {
+                CriticalSectionTracking.leave(tracked)
+                tsanHooks.release?(token)
+            }
             return try body(&value)
         }
         #else
-        try withLock(body)
+        try withLock { (value: inout sending Value) throws(E) -> sending Result in
+            let tracked = CriticalSectionTracking.enter()
+            defer { CriticalSectionTracking.leave(tracked) }
+            return try body(&value)
+        }
         #endif
     }
 }

@@ -8,6 +8,10 @@ extension SimulatedApplication {
     public func beginBackgroundTask(
         withName name: String?, expirationHandler: ExpirationHandler?
     ) -> BackgroundTaskIdentifier {
+        // Scheduling points before the call takes effect and after (A3.4: the expiration handler
+        // may run on main before the begin returns to a background thread).
+        scheduler.schedulingPoint()
+        defer { scheduler.schedulingPoint() }
         let name = name ?? "Called by SimulatedApp, from \(device.workload.name)"  // A1.5
         guard isAlive else { return .invalid }
         if device.drawBeginFailure() {  // A2.1, A2.2: possible, rare on modern systems
@@ -34,6 +38,8 @@ extension SimulatedApplication {
 
     /// `endBackgroundTask(_:)` (A1.2, A5).
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        scheduler.schedulingPoint()
+        defer { scheduler.schedulingPoint() }
         guard isAlive else { return }
         guard let index = core.openTasks.firstIndex(where: { $0.id == identifier.rawValue }) else {
             device.emit(.endedUnknownTask(id: identifier.rawValue))
@@ -52,12 +58,18 @@ extension SimulatedApplication {
 
     /// `backgroundTimeRemaining` (A8): unbounded in the foreground, else the budget left.
     public var backgroundTimeRemaining: Double {
+        scheduler.schedulingPoint()
+        defer { scheduler.schedulingPoint() }
         guard isAlive, state == .background, let session = core.session else { return .greatestFiniteMagnitude }
         let left = max(0, (session.deadline - now).microseconds)
         return Double(left) / 1_000_000
     }
 
-    public var applicationState: ApplicationState { state.applicationState }
+    public var applicationState: ApplicationState {
+        scheduler.schedulingPoint()
+        defer { scheduler.schedulingPoint() }
+        return state.applicationState
+    }
 
     // MARK: The budget (A3, A4, A7)
 
@@ -115,6 +127,12 @@ extension SimulatedApplication {
         guard isAlive else { return }
         device.emit(.expirationCallout(ids: ids, early: early))
         let began = now
+        // A3.5: with threads a handler can block the main thread, and the watchdog kills the app
+        // at the limit, not when the handlers return.
+        let watchdog = startMainThreadWatchdog(limit: profile.expirationHandlerWatchdog) { [self] elapsed in
+            "expiration handlers still running after \(elapsed), over the \(profile.expirationHandlerWatchdog) limit (A3.5)"
+        }
+        defer { watchdog.map(scheduler.cancel) }
         for id in ids {
             guard isAlive, let index = core.openTasks.firstIndex(where: { $0.id == id }),
                 !core.openTasks[index].handlerCalled
@@ -136,6 +154,18 @@ extension SimulatedApplication {
         if elapsed > profile.expirationHandlerWatchdog {
             terminate(.watchdog(detail:
                 "expiration handlers ran for \(elapsed), over the \(profile.expirationHandlerWatchdog) limit (A3.5)"))
+        }
+    }
+
+    /// With threads, a job on the system queue that kills the app when main-thread work that has a
+    /// watchdog limit (A3.5, A10.1) is still running `limit` after it began; cancel it when the
+    /// work returns. Nil without threads, where a blocked main thread blocks the whole run and
+    /// the caller checks the elapsed time on return instead (same verdict, later in the trace).
+    func startMainThreadWatchdog(limit: VirtualDuration, detail: @escaping (VirtualDuration) -> String) -> JobID? {
+        guard device.hasThreads else { return nil }
+        let began = now
+        return scheduler.async(at: began + limit + .microseconds(1), on: device.systemQueue) { [self] in
+            terminate(.watchdog(detail: detail(now - began)))
         }
     }
 

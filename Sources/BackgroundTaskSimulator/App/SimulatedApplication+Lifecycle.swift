@@ -114,7 +114,11 @@ extension SimulatedApplication {
             startBackgroundSession()
             core.inDidEnterBackground = true
             let began = now
+            let watchdog = startMainThreadWatchdog(limit: profile.didEnterBackgroundLimit) { [self] elapsed in
+                "applicationDidEnterBackground still running after \(elapsed), over the \(profile.didEnterBackgroundLimit) limit (A10.1)"
+            }
             deliver(.didEnterBackground)
+            watchdog.map(scheduler.cancel)
             core.inDidEnterBackground = false
             guard isAlive else { return }
             let took = now - began

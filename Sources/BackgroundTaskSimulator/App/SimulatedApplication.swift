@@ -84,6 +84,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         self.process = process
         let scheduler = device.scheduler
         let main = scheduler.makeQueue(label: "p\(process).main", kind: .serial)
+        // The main thread runs at the highest priority: a preemption lets other threads run
+        // meanwhile (another core), but never keeps it off the CPU for long.
+        scheduler.disablePreemptionDelays(on: main)
         let background = scheduler.makeQueue(label: "p\(process).global", kind: .concurrent(width: 4))
         mainQueueImpl = SimulatedWorkQueue(label: "main", id: main, scheduler: scheduler)
         backgroundQueueImpl = SimulatedWorkQueue(label: "global", id: background, scheduler: scheduler)
@@ -100,6 +103,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     public var backgroundQueue: any WorkQueue { backgroundQueueImpl }
 
     public func makeSerialQueue(label: String) -> any WorkQueue {
+        scheduler.schedulingPoint()
+        defer { scheduler.schedulingPoint() }
         let id = scheduler.makeQueue(label: "p\(process).\(label)", kind: .serial)
         core.queues.append(id)
         if core.state == .suspended || !core.isAlive { scheduler.freeze(id) }
@@ -111,6 +116,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     public func addLifecycleObserver(
         _ observer: @escaping @Sendable (LifecycleEvent) -> Void
     ) -> LifecycleObservation {
+        scheduler.schedulingPoint()
+        defer { scheduler.schedulingPoint() }
         let id = observers.add(observer)
         return LifecycleObservation { [weak observers] in observers?.remove(id) }
     }
@@ -155,11 +162,33 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
 
     // MARK: Simulation-only API for workloads
 
-    /// Models synchronous work on the current thread that takes `duration`: virtual time moves
-    /// on while nothing else runs, as when a callback blocks the main thread (A3.5, A10.1).
+    /// Models synchronous work on the calling thread that takes `duration`.
+    ///
+    /// ```swift
+    /// app.backgroundQueue.async { app.performBlockingWork(for: .seconds(3)); work.finish() }
+    /// ```
+    ///
+    /// Contract: with threads (the default) only the calling simulated thread is blocked:
+    /// virtual time, timed system events and every other thread go on, and a blocked main thread
+    /// delays everything the main thread delivers (expiration handlers, lifecycle
+    /// notifications), so a main thread blocked across the deadline is killed at the deadline
+    /// (A3.5, A7.1, A10.1). Without threads (`concurrency` off) the whole run waits: virtual
+    /// time moves on while nothing else runs.
     public func performBlockingWork(for duration: Duration) {
-        device.scheduler.clock.advance(by: VirtualDuration(duration))
+        if device.hasThreads {
+            scheduler.block(for: VirtualDuration(duration))
+        } else {
+            scheduler.clock.advance(by: VirtualDuration(duration))
+        }
     }
+
+    /// Whether the caller runs on this process's main thread (its main queue's thread), like
+    /// `Thread.isMainThread`.
+    ///
+    /// ```swift
+    /// precondition(app.isMainThread, "UI work off the main thread")
+    /// ```
+    public var isMainThread: Bool { scheduler.currentQueue == mainQueueImpl.id }
 }
 
 /// A `register(forTaskWithIdentifier:using:launchHandler:)` that succeeded.

@@ -98,7 +98,23 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.systemQueue = scheduler.makeQueue(label: "system", kind: .serial)
         self.core = Core(isNetworkAvailable: environment.networkInitiallyAvailable,
                          isOnExternalPower: environment.externalPowerInitiallyConnected)
+        self.concurrency = environment.concurrency.configuration(drawingFrom: scheduler.choices)
+        if let concurrency {
+            // Never preempt a thread inside BackgroundTaskKit's own lock (CriticalSectionTracking).
+            CriticalSectionTracking.enable()
+            scheduler.enableControlledConcurrency(
+                concurrency, pool: .forCurrentThread, defersPreemption: { CriticalSectionTracking.isInsideOnCurrentThread })
+            // The system's own work (expiry callouts, deadlines, watchdogs) keeps its times.
+            scheduler.disablePreemptionDelays(on: systemQueue)
+        }
     }
+
+    /// This run's controlled concurrency (drawn from the environment's settings), or nil when the
+    /// run has one thread.
+    public let concurrency: ConcurrencyConfiguration?
+
+    /// Whether the app's code runs on simulated threads that can be preempted and can block.
+    var hasThreads: Bool { concurrency != nil }
 
     deinit { lifetime.isAlive = false }
 

@@ -23,10 +23,39 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     }
 
     public func async(_ work: @escaping @Sendable () -> Void) {
+        scheduler.schedulingPoint()
         scheduler.async(on: id, work)
+        scheduler.schedulingPoint()
     }
 
     public func asyncAfter(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
+        scheduler.schedulingPoint()
         scheduler.asyncAfter(VirtualDuration(delay), on: id, work)
+        scheduler.schedulingPoint()
     }
+
+    /// Runs `work` on this queue and waits until it has run, like `DispatchQueue.sync`.
+    ///
+    /// ```swift
+    /// let cached = cacheQueue.sync { cache[key] }
+    /// ```
+    ///
+    /// Contract: with threads (the default) the calling simulated thread blocks while `work`
+    /// waits its turn on the queue; a `sync` onto the caller's own serial queue (the main queue
+    /// from the main thread, say), or any wait-for cycle it closes, stops the run with the
+    /// `no-deadlock` violation. Without threads (`concurrency` off) `work` runs inline. Returns
+    /// `work`'s result; nil if it did not run (the run deadlocked or is being torn down).
+    @discardableResult
+    public func sync<Result>(_ work: @escaping @Sendable () -> Result) -> Result? {
+        guard scheduler.hasControlledConcurrency else { return work() }
+        let box = ResultBox<Result>()
+        let ran = scheduler.sync(on: id) { box.value = work() }
+        return ran ? box.value : nil
+    }
+}
+
+/// Carries a `sync` job's result back to the blocked caller (one simulated thread at a time
+/// touches it: the job writes it before the caller resumes).
+private final class ResultBox<Value>: @unchecked Sendable {
+    var value: Value?
 }

@@ -26,6 +26,8 @@ public struct EnvironmentConfig: Sendable, Equatable {
     public var launchInBackgroundFirst: Bool
     /// Whether the device is charging when the run starts (C3.3).
     public var externalPowerInitiallyConnected: Bool
+    /// How the app's threads interleave (on by default; ``ConcurrencySettings/off`` for one thread).
+    public var concurrency: ConcurrencySettings
 
     public init(
         weights: ActionWeights = .standard,
@@ -34,7 +36,8 @@ public struct EnvironmentConfig: Sendable, Equatable {
         faults: Faults = Faults(),
         networkInitiallyAvailable: Bool = true,
         launchInBackgroundFirst: Bool = false,
-        externalPowerInitiallyConnected: Bool = false
+        externalPowerInitiallyConnected: Bool = false,
+        concurrency: ConcurrencySettings = ConcurrencySettings()
     ) {
         self.weights = weights
         self.gaps = gaps
@@ -43,6 +46,7 @@ public struct EnvironmentConfig: Sendable, Equatable {
         self.networkInitiallyAvailable = networkInitiallyAvailable
         self.launchInBackgroundFirst = launchInBackgroundFirst
         self.externalPowerInitiallyConnected = externalPowerInitiallyConnected
+        self.concurrency = concurrency
     }
 
     /// How long client work takes.

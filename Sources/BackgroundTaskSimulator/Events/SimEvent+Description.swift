@@ -141,6 +141,12 @@ extension SimEvent {
         case .runPhase(let phase):
             visitor.kind(.runPhase)
             visitor.string("phase", phase)
+        case .threads(let configuration):
+            visitor.kind(.threads)
+            visitor.string("configuration", configuration)
+        case .deadlock(let threads):
+            visitor.kind(.deadlock)
+            visitor.string("threads", threads)
         }
     }
 

@@ -45,6 +45,8 @@ extension SimEvent {
         case workFinished = 27
         case violation = 28
         case runPhase = 29
+        case threads = 30
+        case deadlock = 31
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

@@ -93,6 +93,8 @@ extension SimEvent.Kind {
         case .violation:
             Spec(name: "violation", example: .violation(invariant: "", message: ""), perfetto: .globalInstant(label: "invariant"))
         case .runPhase: Spec(name: "run.phase", example: .runPhase(""))
+        case .threads: Spec(name: "run.threads", example: .threads(""))
+        case .deadlock: Spec(name: "threads.deadlock", example: .deadlock(""), perfetto: .globalInstant(label: "threads"))
         }
     }
 

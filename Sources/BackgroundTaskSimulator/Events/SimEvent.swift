@@ -62,6 +62,12 @@ public enum SimEvent: Sendable, Equatable {
     // Checkers and the run.
     case violation(invariant: String, message: String)
     case runPhase(String)
+    /// The run's controlled concurrency, at its start: strategy, rate and delays (absent when
+    /// the run has one thread).
+    case threads(String)
+    /// Every live simulated thread waits and nothing can wake one: each thread and what it
+    /// waits for. The run stops here.
+    case deadlock(String)
 }
 
 /// Things the environment does to the device (user actions and system events).

@@ -5,24 +5,46 @@ import DeterministicSimulation
 /// `expirationHandlerWatchdog`). Handlers that do slow synchronous work (flushing a database,
 /// waiting on a semaphore for an upload to cancel) get the app killed even if they end the task.
 ///
-/// Reported when the handlers return; the watchdog kill that follows is `no-watchdog-kill`'s.
+/// Reported when the handlers return late (one simulated thread: the whole run waited for them),
+/// or when the watchdog kills the app while they still run (simulated threads: the kill comes at
+/// the limit, as on a device); the kill itself is also `no-watchdog-kill`'s.
 final class ExpirationHandlersReturnInTime: EventFilteringChecker {
     private let limit: VirtualDuration
+    /// When the current expiration callout began, until its handlers return.
+    private var calloutStart: VirtualTime?
 
     init(limit: VirtualDuration) {
         self.limit = limit
     }
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
-        guard case .expirationHandlersReturned(_, let elapsed) = event, elapsed > limit else { return nil }
-        return "the expiration handlers returned at \(time) after running for \(elapsed), over the \(limit) the "
-            + "system allows (app \(facts.state)); do only what ends the task in the handler and move slow "
-            + "cleanup out of it"
+        switch event {
+        case .expirationCallout:
+            calloutStart = time
+        case .expirationHandlersReturned(_, let elapsed):
+            calloutStart = nil
+            guard elapsed > limit else { return nil }
+            return "the expiration handlers returned at \(time) after running for \(elapsed), over the \(limit) the "
+                + "system allows (app \(facts.state)); \(Self.advice)"
+        case .terminated(.watchdog, _):
+            guard let start = calloutStart else { return nil }
+            calloutStart = nil
+            guard time - start > limit else { return nil }
+            return "the expiration handlers were still running at \(time), \(time - start) after the callout, when "
+                + "the watchdog killed the app (limit \(limit); app \(facts.state)); \(Self.advice)"
+        case .terminated:
+            calloutStart = nil
+        default:
+            break
+        }
+        return nil
     }
+
+    private static let advice = "do only what ends the task in the handler and move slow cleanup out of it"
 
     static func observes(_ event: SimEvent) -> Bool {
         switch event {
-        case .expirationHandlersReturned: true
+        case .expirationCallout, .expirationHandlersReturned, .terminated: true
         default: false
         }
     }

@@ -24,6 +24,12 @@ extension Invariant {
             references: ["A3.5", "A7.1", "A10.1", "C4.6"]
         ) { _ in NoWatchdogKill() },
         Invariant(
+            id: "no-deadlock",
+            rule: "The app's threads never deadlock: no sync onto the caller's own queue, no lock-order "
+                + "inversion, no wait that nothing can end. A deadlocked main thread delivers nothing more.",
+            references: ["A3.5", "B1.1"]
+        ) { _ in NoDeadlock() },
+        Invariant(
             id: "expiration-handlers-return-in-time",
             rule: "Expiration handlers return within the system's limit on their total time, so the app is "
                 + "not killed while they run.",

@@ -25,12 +25,15 @@ public enum SimulationRunner {
         let monitor = RunMonitor(recorder: recorder, checkers: checkers, filtersEvents: filtersCheckerEvents)
         device.monitor = monitor
 
+        if let concurrency = device.concurrency { device.emit(.threads(concurrency.traceDescription)) }
         let driver = EnvironmentDriver(device: device, horizon: spec.horizon)
         driver.start()
         let scheduler = device.scheduler
         var stop = RunStop.quiescent
         if scheduler.run(until: spec.horizon, maxSteps: spec.maxSteps) == .stepLimit {
             stop = .stepLimit
+        } else if let deadlock = scheduler.deadlock {
+            device.emit(.deadlock(deadlock.description))
         } else {
             device.emit(.runPhase("settle"))
             driver.settle()
@@ -40,6 +43,7 @@ public enum SimulationRunner {
             case .reachedTime: stop = settleStop(device)
             case .idle: stop = .quiescent
             }
+            if let deadlock = scheduler.deadlock { device.emit(.deadlock(deadlock.description)) }
         }
         device.emit(.runPhase("end"))
         monitor.finish(at: device.now)

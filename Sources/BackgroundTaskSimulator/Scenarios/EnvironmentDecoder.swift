@@ -36,6 +36,7 @@ enum EnvironmentDecoder {
         if let value = try object.optional("launchInBackgroundFirst", as: Bool.self) {
             config.launchInBackgroundFirst = value
         }
+        config.concurrency = try ConcurrencyDecoder.decode(&object)
         try object.finish()
         return config
     }

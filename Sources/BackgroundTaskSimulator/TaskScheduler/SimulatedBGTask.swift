@@ -23,6 +23,9 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
     /// ``LifecycleObserverList``).
     var app: SimulatedApplication? { service.device.process(numbered: process) }
     public internal(set) var isCompleted = false
+    /// The system completed it unsuccessfully because it expired without a handler (C4.5): the
+    /// app's own first `setTaskCompleted` after that is a silent no-op (C4.7) it could not avoid.
+    var completedBySystem = false
     var expiring = false
     /// The expiry and kill timers (C4.4, C4.6).
     var timers: [JobID] = []
@@ -41,7 +44,12 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
 
     public var expirationHandler: ExpirationHandler? {
         get { handler }
-        set { handler = isCompleted ? nil : newValue }
+        set {
+            // A point after the store, not before: a launch handler that sets its expiration
+            // handler first (as it should) cannot be caught without one, which no code can avoid.
+            handler = isCompleted ? nil : newValue
+            service.device.scheduler.schedulingPoint()
+        }
     }
 
     /// Takes the handler out, leaving nil (C4.4 "cleared after it is called").
@@ -51,7 +59,9 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
     }
 
     public func setTaskCompleted(success: Bool) {
+        service.device.scheduler.schedulingPoint()
         service.complete(self, success: success)
+        service.device.scheduler.schedulingPoint()
     }
 
     public func updateProgress(completedUnitCount: Int64, totalUnitCount: Int64) {

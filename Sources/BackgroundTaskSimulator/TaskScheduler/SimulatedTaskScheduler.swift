@@ -18,29 +18,39 @@ public final class SimulatedTaskScheduler: TaskSchedulerHost, @unchecked Sendabl
 
     private var service: TaskSchedulerService { application.device.taskScheduler }
 
+    /// A scheduling point before and after each BGTaskScheduler call: `body` runs between them.
+    private func hostCall<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let scheduler = application.device.scheduler
+        scheduler.schedulingPoint()
+        defer { scheduler.schedulingPoint() }
+        return try body()
+    }
+
     public func register(
         forTaskWithIdentifier identifier: String, using queue: (any WorkQueue)?,
         launchHandler: @escaping @Sendable (any ScheduledTask) -> Void
     ) -> Bool {
-        service.register(app: application, identifier: identifier, queue: queue as? SimulatedWorkQueue,
-                         handler: launchHandler)
+        hostCall {
+            service.register(app: application, identifier: identifier, queue: queue as? SimulatedWorkQueue,
+                             handler: launchHandler)
+        }
     }
 
     public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
-        try service.submit(request, from: application)
+        try hostCall { () throws(TaskSchedulerError) in try service.submit(request, from: application) }
     }
 
     public func cancel(taskRequestWithIdentifier identifier: String) {
-        service.cancel(identifier: identifier, from: application)
+        hostCall { service.cancel(identifier: identifier, from: application) }
     }
 
     public func cancelAllTaskRequests() {
-        service.cancelAll(from: application)
+        hostCall { service.cancelAll(from: application) }
     }
 
     /// Calls back on the process's background queue (C3.4: "may run on a background thread").
     public func getPendingTaskRequests(completionHandler: @escaping @Sendable ([TaskRequest]) -> Void) {
-        let snapshot = service.pending
+        let snapshot = hostCall { service.pending }
         application.backgroundQueue.async { completionHandler(snapshot) }
     }
 

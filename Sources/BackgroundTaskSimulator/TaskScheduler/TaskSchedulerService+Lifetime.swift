@@ -18,7 +18,8 @@ extension TaskSchedulerService {
             if let handler {
                 handler()
             } else {
-                complete(task, success: false)
+                complete(task, success: false)  // C4.5
+                task.completedBySystem = true
             }
         }
     }
@@ -27,6 +28,13 @@ extension TaskSchedulerService {
     func complete(_ task: SimulatedBGTask, success: Bool) {
         guard let app = task.app, app.isAlive else { return }
         guard !task.isCompleted else {
+            if task.completedBySystem {
+                // C4.5 then C4.7: a launch handler that had not set its expiration handler yet (it
+                // was descheduled, say) completes a task the system already completed: a no-op
+                // the app could not prevent, so not a second completion by the app.
+                task.completedBySystem = false
+                return
+            }
             device.emit(.bgTaskCompleted(identifier: task.identifier, task: task.number, success: success, repeated: true))
             return
         }

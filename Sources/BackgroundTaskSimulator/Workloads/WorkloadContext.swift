@@ -1,5 +1,5 @@
 public import BackgroundTaskKit
-import DeterministicSimulation
+public import DeterministicSimulation
 
 /// What a workload instance gets from the simulated iOS: its process's hosts, the network, work
 /// durations drawn from the run's choices, and work items that let the harness see whether work
@@ -65,9 +65,45 @@ public final class WorkloadContext: @unchecked Sendable {
     /// Declares a piece of work that must not be cut short by suspension: the harness checks
     /// that something holds the app awake while it is in flight in the background.
     public func startWork(_ name: String) -> WorkItem {
+        device.scheduler.schedulingPoint()
         let id = device.makeWorkID()
         device.emit(.workStarted(id: id, name: name))
         return WorkItem(id: id, name: name, device: device)
+    }
+
+    // MARK: Synchronisation for workloads
+
+    /// A lock for the app's simulated threads, like `NSLock` or `Mutex`: use it (never a real
+    /// lock) for state that several queues touch.
+    ///
+    /// ```swift
+    /// let lock = context.makeLock("uploads")
+    /// lock.withLock { pending.append(upload) }
+    /// ```
+    ///
+    /// Contract: with threads, `lock()` blocks only the calling simulated thread while another
+    /// holds it, taking and releasing are scheduling points, and a lock-order inversion or a lock
+    /// taken twice stops the run with `no-deadlock`. A real lock held across a scheduling point
+    /// would block the one OS thread allowed to run and hang the run. Without threads it does
+    /// nothing (jobs run one at a time to completion).
+    public func makeLock(_ name: String) -> SimulatedLock {
+        device.scheduler.makeLock(name: name)
+    }
+
+    /// A counting semaphore for the app's simulated threads, like `DispatchSemaphore` (a
+    /// `DispatchGroup` wait is a semaphore that each finished piece signals).
+    ///
+    /// ```swift
+    /// let done = context.makeSemaphore("upload done", value: 0)
+    /// queue.async { upload(); done.signal() }
+    /// done.wait()
+    /// ```
+    ///
+    /// Contract: with threads, `wait()` blocks only the calling simulated thread; a wait nothing
+    /// can end stops the run with `no-deadlock`. Without threads `wait()` takes a unit if there
+    /// is one and otherwise returns `false` at once, and `signal()` does nothing.
+    public func makeSemaphore(_ name: String, value: Int) -> SimulatedSemaphore {
+        device.scheduler.makeSemaphore(name: name, value: value)
     }
 }
 
@@ -100,6 +136,7 @@ public final class WorkItem: @unchecked Sendable {
     public func cancel() { end(cancelled: true) }
 
     private func end(cancelled: Bool) {
+        device.scheduler.schedulingPoint()
         guard !done else { return }
         done = true
         device.emit(.workFinished(id: id, name: name, cancelled: cancelled))

@@ -8,7 +8,8 @@ import BackgroundTaskKit
 ///
 /// Expected: passes every invariant.
 final class OperationQueueUploader: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: set once on the main thread in didFinishLaunching; shared state is in the
+    // thread-safe queue and registry.
     private var observation: LifecycleObservation?
     private var queue: BackgroundOperationQueue?
     private let inFlight = WorkRegistry()
@@ -41,8 +42,11 @@ final class OperationQueueUploader: Workload, @unchecked Sendable {
     private func upload(_ name: String, _ context: WorkloadContext) -> AsyncOperation {
         let inFlight = self.inFlight
         return AsyncOperation(name: name) { operation in
-            guard !operation.isCancelled else { return operation.finish() }
-            let work = inFlight.start(name, context)
+            // The cancellation check and the registration are one step under the registry's
+            // lock: an expiry between them would miss this work.
+            guard let work = inFlight.start(name, context, unless: { operation.isCancelled }) else {
+                return operation.finish()
+            }
             context.application.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
                 if !work.isDone { work.finish() }
                 operation.finish()

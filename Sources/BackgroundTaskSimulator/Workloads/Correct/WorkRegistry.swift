@@ -1,27 +1,48 @@
-/// The work items a workload has in flight, so an expiration handler can stop them all.
+import DeterministicSimulation
+
+/// The work items a workload has in flight, so an expiration handler can stop them all, from
+/// whichever thread it runs on.
 ///
 /// ```swift
 /// let inFlight = WorkRegistry()
-/// let work = inFlight.start("upload", context)
+/// guard let work = inFlight.start("upload", context, unless: { operation.isCancelled }) else { return }
 /// let task = BackgroundTaskToken(name: "upload", host: app) { inFlight.cancelAll() }
 /// ```
 ///
-/// Contract: confined to the run's thread, like the workload that owns it.
+/// Contract: thread-safe under the simulator's threads: a simulated lock guards the list, and
+/// ``start(_:_:unless:)`` checks its condition and registers the work under that lock, so a
+/// ``cancelAll()`` on another thread (an expiration handler on main) either sees the new work and
+/// cancels it, or runs first and the condition (set before it) stops the work from starting.
+/// Checking the condition before taking the lock would leave a window in which new work escapes
+/// the cancellation (found by the harness under preemption).
 final class WorkRegistry: @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: every access to `items` holds `lock` (a simulated lock: one simulated thread at
+    // a time, each handoff a happens-before edge).
     private var items: [WorkItem] = []
+    private var lock: SimulatedLock?
 
-    /// Declares a new piece of work and remembers it.
-    func start(_ name: String, _ context: WorkloadContext) -> WorkItem {
-        items.removeAll { $0.isDone }
-        let item = context.startWork(name)
-        items.append(item)
-        return item
+    /// Declares a new piece of work and remembers it; nil, declaring nothing, if `cancelled()`
+    /// is true under the registry's lock.
+    func start(_ name: String, _ context: WorkloadContext, unless cancelled: () -> Bool = { false }) -> WorkItem? {
+        let lock = self.lock ?? context.makeLock("work registry")
+        self.lock = lock
+        return lock.withLock {
+            items.removeAll { $0.isDone }
+            guard !cancelled() else { return nil }
+            let item = context.startWork(name)
+            items.append(item)
+            return item
+        }
     }
 
-    /// Cancels every unfinished item (time ran out: the work stops).
+    /// Cancels every unfinished item.
     func cancelAll() {
-        for item in items where !item.isDone { item.cancel() }
-        items.removeAll()
+        let cancelled: [WorkItem] = lock.map { lock in
+            lock.withLock {
+                defer { items.removeAll() }
+                return items
+            }
+        } ?? []
+        for item in cancelled where !item.isDone { item.cancel() }
     }
 }

@@ -1,5 +1,5 @@
 /// How a run interleaves its simulated threads: the strategy and its knobs, passed to
-/// ``Scheduler/enableControlledConcurrency(_:pool:)``.
+/// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)``.
 ///
 /// ```swift
 /// let walk = ConcurrencyConfiguration.randomWalk(preemptionRate: 0.05, maxDelay: .milliseconds(50))
@@ -20,8 +20,8 @@
 ///   others. A bug of depth `d` among `n` threads and `k` points is found with probability at
 ///   least `1 / (n k^(d-1))` per run.
 /// - Both strategies: at a preemption (random walk) or change point (PCT), the preempted thread
-///   is kept off the CPU, with probability ``delayProbability``, for a delay drawn uniformly in
-///   `1 µs ... maxDelay`, during which virtual time advances and other threads and due jobs run.
+///   is kept off the CPU, with probability ``delayProbability``, for a delay drawn in
+///   `1 µs ... maxDelay`, log-uniform by decade, during which virtual time advances and other threads and due jobs run.
 public struct ConcurrencyConfiguration: Hashable, Sendable {
     /// How the next runner is chosen.
     public enum Strategy: Hashable, Sendable {

@@ -55,15 +55,27 @@ struct PreemptionDraws {
 
     /// How long a preempted thread stays off the CPU, in microseconds (0: it stays runnable).
     /// Draws nothing when the configuration has no delay. Random mode: with probability
-    /// `delayProbability` a uniform value in `1...maxDelay`, else 0.
+    /// `delayProbability` a value in `1...maxDelay`, log-uniform by decade (a decade `[10^k,
+    /// 10^(k+1))` drawn uniformly, then a value uniform in it), so that short delays (another
+    /// thread runs a few steps) and long ones (a timed system event fires meanwhile) are both
+    /// common; else 0.
     func delay(_ choices: ChoiceSource) -> Int64 {
         guard maxDelayMicroseconds > 0, delayProbability > 0 else { return 0 }
-        let bound = UInt64(maxDelayMicroseconds) + 1
+        let maximum = UInt64(maxDelayMicroseconds)
         let threshold = UInt64(min(delayProbability, 1) * 9_007_199_254_740_992.0)
         return Int64(
-            choices.drawRecorded(replayBound: bound) { generator in
+            choices.drawRecorded(replayBound: maximum + 1) { generator in
                 guard generator.next(below: 1 << 53) < threshold else { return 0 }
-                return 1 + generator.next(below: bound - 1)
+                var decades: UInt64 = 1  // decades starting at or below maximum: 1, 10, 100, ...
+                var start: UInt64 = 10
+                while start <= maximum {
+                    decades += 1
+                    start *= 10
+                }
+                var low: UInt64 = 1
+                for _ in 0..<generator.next(below: decades) { low *= 10 }
+                let high = min(maximum, low * 10 - 1)
+                return low + generator.next(below: high - low + 1)
             })
     }
 

@@ -17,14 +17,41 @@ extension Scheduler {
     /// - Parameters:
     ///   - configuration: strategy, preemption rate, delays.
     ///   - pool: the OS threads to carry simulated threads (one pool per campaign worker).
-    public func enableControlledConcurrency(_ configuration: ConcurrencyConfiguration, pool: SimulatedThreadPool) {
+    ///   - defersPreemption: asked at a point that would preempt; `true` postpones the
+    ///     preemption to the next point (random walk) or skips the point (PCT). The simulator
+    ///     uses it so that a thread holding a real lock is never preempted (a thread chosen next
+    ///     that took the same real lock would block the one OS thread allowed to run).
+    public func enableControlledConcurrency(
+        _ configuration: ConcurrencyConfiguration, pool: SimulatedThreadPool,
+        defersPreemption: (() -> Bool)? = nil
+    ) {
         precondition(threads == nil, "controlled concurrency is already enabled on this scheduler")
         let controller = ThreadController(scheduler: self, configuration: configuration, pool: pool)
+        controller.defersPreemption = defersPreemption
         threads = controller
         pointsUntilPreemption = controller.initialCountdown
     }
 
-    /// Whether ``enableControlledConcurrency(_:pool:)`` was called.
+    /// Never keeps a preempted thread of `queue` off the CPU: its preemptions let other threads
+    /// run, but no virtual time passes for them (nothing is drawn for a delay). For threads that
+    /// the system keeps on the CPU, such as an app's main thread or the system's own queue.
+    ///
+    /// ```swift
+    /// scheduler.disablePreemptionDelays(on: mainQueueID)
+    /// ```
+    ///
+    /// Contract: call after ``enableControlledConcurrency(_:pool:defersPreemption:)``; does
+    /// nothing without controlled concurrency.
+    public func disablePreemptionDelays(on queue: QueueID) {
+        guard let threads else { return }
+        let index = core.index(of: queue)
+        if threads.undelayedQueues.count <= index {
+            threads.undelayedQueues += Array(repeating: false, count: index + 1 - threads.undelayedQueues.count)
+        }
+        threads.undelayedQueues[index] = true
+    }
+
+    /// Whether ``enableControlledConcurrency(_:pool:defersPreemption:)`` was called.
     public var hasControlledConcurrency: Bool { threads != nil }
 
     /// A point where the running simulated thread may be preempted: call it at every host call,
@@ -128,6 +155,18 @@ extension Scheduler {
     /// ```
     public var currentThreadLabel: String? { threads?.current?.label }
 
+    /// The queue whose job the caller runs in: with controlled concurrency, the queue of the
+    /// running simulated thread (nil outside a job); without it, the queue of the job running or
+    /// last run (jobs run one at a time to completion, so inside a job it is that job's queue).
+    ///
+    /// ```swift
+    /// let onMain = scheduler.currentQueue == mainQueueID
+    /// ```
+    public var currentQueue: QueueID? {
+        if let threads { return threads.current.map { QueueID(rawValue: $0.queue) } }
+        return QueueID(rawValue: core.taken.queue)
+    }
+
     /// Preemptions taken so far (scheduling points where the scheduler chose again).
     public var preemptionCount: Int { threads?.preemptionCount ?? 0 }
 
@@ -136,7 +175,7 @@ extension Scheduler {
 
     private func requireThreads(_ api: String) -> ThreadController {
         guard let threads else {
-            preconditionFailure("Scheduler.\(api) needs enableControlledConcurrency(_:pool:) first")
+            preconditionFailure("Scheduler.\(api) needs enableControlledConcurrency(_:pool:defersPreemption:) first")
         }
         return threads
     }

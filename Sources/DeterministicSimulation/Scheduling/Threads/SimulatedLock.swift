@@ -13,7 +13,9 @@
 /// holds is a deadlock, reported as such. Both return at once, doing nothing, outside a job of a
 /// scheduler with controlled concurrency and while its run is being unwound (fail fast).
 /// Unlocking a lock held by another thread is a programming error (it traps).
-public final class SimulatedLock {
+public final class SimulatedLock: @unchecked Sendable {
+    // @unchecked: only the simulated thread holding the run's baton touches it (one at a time,
+    // each handoff a happens-before edge), so it can be captured by the app's @Sendable closures.
     /// The name deadlock reports use.
     public let name: String
     unowned let scheduler: Scheduler

@@ -11,7 +11,9 @@
 /// a `wait()` that finds the value 0 blocks until a `signal()`, and blocked waiters are served
 /// first come first served. Both return at once outside a job of a scheduler with controlled
 /// concurrency and while its run is being unwound; `wait()` then returns `false`.
-public final class SimulatedSemaphore {
+public final class SimulatedSemaphore: @unchecked Sendable {
+    // @unchecked: only the simulated thread holding the run's baton touches it (one at a time,
+    // each handoff a happens-before edge), so it can be captured by the app's @Sendable closures.
     /// The name deadlock reports use.
     public let name: String
     unowned let scheduler: Scheduler

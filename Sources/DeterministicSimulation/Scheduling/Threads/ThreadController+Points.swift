@@ -8,6 +8,11 @@ extension ThreadController {
             if !isUnwinding { scheduler.pointsUntilPreemption = initialCountdown }
             return
         }
+        if let defers = defersPreemption, defers() {
+            // Postponed: the countdown stays at 0, so the next point asks again.
+            scheduler.pointsUntilPreemption = 0
+            return
+        }
         if isPCT {
             pctPoint(me)
         } else {
@@ -66,7 +71,8 @@ extension ThreadController {
     /// the scheduler decides what runs next (outcome 0: the thread itself).
     private func preempt(_ me: SimulatedThread) {
         preemptionCount += 1
-        let delay = draws.delay(scheduler.choices)
+        let undelayed = me.queue < undelayedQueues.count && undelayedQueues[me.queue]
+        let delay = undelayed ? 0 : draws.delay(scheduler.choices)
         if delay > 0 {
             me.state = .sleeping(until: Saturating.add(scheduler.clock.now.microseconds, delay))
         } else {

@@ -76,6 +76,13 @@ final class ThreadController {
     var wakeCount = 0
     var seenWakeCount = 0
 
+    /// Asked at a point that would preempt: `true` postpones it (see
+    /// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)``).
+    var defersPreemption: (() -> Bool)?
+    /// By queue index: whether preempted threads of the queue are never kept off the CPU
+    /// (``Scheduler/disablePreemptionDelays(on:)``); queues past the end have delays.
+    var undelayedQueues: [Bool] = []
+
     /// Statistics: preemptions taken (points that let the scheduler choose again) and baton
     /// handoffs between OS threads.
     var preemptionCount = 0
