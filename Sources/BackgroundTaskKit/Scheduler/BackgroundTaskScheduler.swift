@@ -79,13 +79,19 @@ public final class BackgroundTaskScheduler: Sendable {
     ) throws(TaskRegistrationError) {
         guard !lifecycle.hasFinishedLaunching else { throw .launchAlreadyFinished(identifier: identifier) }
         try register(identifier, queue: queue) { [self] task in
-            var failure: TaskSubmissionError?
-            do throws(TaskSubmissionError) {
-                try submitRepeatingRefresh(identifier)
-            } catch {
-                failure = error
+            // The expiration handler first, then the resubmission (at once, or by an expiry that
+            // comes first), then the app's handler: no path completes the task without a next
+            // request (C2.1, C4.5, C4.6).
+            let launched = LaunchedTask(task: task) { [self] in
+                do throws(TaskSubmissionError) {
+                    try submitRepeatingRefresh(identifier)
+                    return nil
+                } catch {
+                    return error
+                }
             }
-            launchHandler(LaunchedTask(task: task, resubmissionError: failure))
+            launched.prepare()
+            launchHandler(launched)
         }
         state.withCriticalSection { $0.refreshIntervals[identifier] = interval }
     }

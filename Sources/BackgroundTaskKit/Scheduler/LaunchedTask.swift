@@ -28,14 +28,21 @@ public final class LaunchedTask: Sendable, CustomStringConvertible {
     public var kind: TaskRequest.Kind { core.task.kind }
     /// For a repeating refresh: the error from submitting the next request, done before your
     /// handler was called; nil when the submission succeeded or this is not a repeating refresh.
-    public let resubmissionError: TaskSubmissionError?
+    public var resubmissionError: TaskSubmissionError? { core.resubmissionError }
 
-    init(task: any ScheduledTask, resubmissionError: TaskSubmissionError? = nil) {
-        self.core = LaunchedTaskCore(task: task)
-        self.resubmissionError = resubmissionError
+    /// Takes charge of `task`: its expiration handler is set first, before anything else can
+    /// yield (a task that expires without one is completed by the system, C4.5). For a repeating
+    /// refresh, `resubmit` is called exactly once, before the task can be completed on any path:
+    /// by ``prepare()`` when the launch goes on normally, or by the first completion (an expiry
+    /// that came first) otherwise.
+    init(task: any ScheduledTask, resubmit: (@Sendable () -> TaskSubmissionError?)? = nil) {
+        self.core = LaunchedTaskCore(task: task, resubmit: resubmit)
         let core = self.core
         task.expirationHandler = { core.expire() }
     }
+
+    /// Runs the resubmission now unless a completion already did (see ``init(task:resubmit:)``).
+    func prepare() { core.prepare() }
 
     /// Completes the task. Only the first call (or the expiry) reaches the system.
     ///
@@ -71,12 +78,31 @@ final class LaunchedTaskCore: Sendable {
         var outcome: Bool?
         var expired = false
         var handlers: [@Sendable () -> Void] = []
+        /// The resubmission still to do (nil once done, or for tasks without one).
+        var resubmit: (@Sendable () -> TaskSubmissionError?)?
+        var resubmissionError: TaskSubmissionError?
     }
 
     let task: any ScheduledTask
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(task: any ScheduledTask) { self.task = task }
+    init(task: any ScheduledTask, resubmit: (@Sendable () -> TaskSubmissionError?)?) {
+        self.task = task
+        state = Mutex(State(resubmit: resubmit))
+    }
+
+    var resubmissionError: TaskSubmissionError? { state.withCriticalSection { $0.resubmissionError } }
+
+    /// Does the pending resubmission, once. Under the lock on purpose: a completion racing with
+    /// it (an expiry on the registration queue) waits until the next request is submitted, so
+    /// the chain of refreshes never has a gap (C2.1, C4.6). The submission takes only the
+    /// scheduler's own lock, never this one.
+    func prepare() {
+        state.withCriticalSection { state in
+            guard let resubmit = state.resubmit.take() else { return }
+            state.resubmissionError = resubmit()
+        }
+    }
 
     var outcome: Bool? { state.withCriticalSection { $0.outcome } }
     var expired: Bool { state.withCriticalSection { $0.expired } }
@@ -85,6 +111,7 @@ final class LaunchedTaskCore: Sendable {
     func complete(success: Bool) -> Bool {
         let first = state.withCriticalSection { state in
             guard state.outcome == nil else { return false }
+            if let resubmit = state.resubmit.take() { state.resubmissionError = resubmit() }
             state.outcome = success
             state.handlers = []
             return true

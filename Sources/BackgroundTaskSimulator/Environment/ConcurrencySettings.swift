@@ -44,7 +44,7 @@ public struct ConcurrencySettings: Sendable, Equatable {
 
     public init(
         enabled: Bool = true, strategy: Strategy = .swarm, preemptionRates: ClosedRange<Double> = 0.002...0.2,
-        pctDepths: ClosedRange<Int> = 1...3, pctStepBound: Int = 1_000, maxDelay: VirtualDuration = .seconds(1),
+        pctDepths: ClosedRange<Int> = 1...3, pctStepBound: Int = 1_000, maxDelay: VirtualDuration = .milliseconds(100),
         delayProbability: Double = 0.5
     ) {
         self.enabled = enabled
