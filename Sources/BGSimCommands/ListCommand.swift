@@ -48,6 +48,11 @@ enum ListCommand: BGSimCommand {
             io.out("  \(invariant.id): \(invariant.rule) (\(invariant.references.joined(separator: ", ")))")
         }
         io.out()
+        io.out("Concurrency strategies (environment.concurrency.strategy):")
+        for strategy in ConcurrencySettings.Strategy.allCases {
+            io.out("  \(strategy.rawValue): \(strategy.summary)")
+        }
+        io.out()
         io.out("Scenarios:")
         if scenarios.isEmpty { io.out("  (none found)") }
         for scenario in scenarios {
@@ -85,6 +90,12 @@ enum ListCommand: BGSimCommand {
             object.append("id", .string(invariant.id))
             object.append("rule", .string(invariant.rule))
             object.append("references", .array(invariant.references.map { .string($0) }))
+            return .object(object)
+        }))
+        root.append("strategies", .array(ConcurrencySettings.Strategy.allCases.map { strategy in
+            var object = JSONObject()
+            object.append("name", .string(strategy.rawValue))
+            object.append("summary", .string(strategy.summary))
             return .object(object)
         }))
         root.append("scenarios", .array(scenarios.map { scenario in

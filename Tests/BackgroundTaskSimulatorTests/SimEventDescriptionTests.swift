@@ -88,6 +88,8 @@ import Testing
         #"work.finish work=8 name="flush" cancelled=true"#,
         #"violation invariant="no-double-end" message="task 3 ended twice""#,
         #"run.phase phase="drain""#,
+        #"run.threads configuration="pct depth 2 of 1000 points""#,
+        #"threads.deadlock threads="thread \"p1.main\" waits for sync on queue \"p1.main\" (itself)""#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -49,6 +49,8 @@ import Testing
         (.workFinished(id: 8, name: "flush", cancelled: true), 0xdac333c3ab13131f),
         (.violation(invariant: "no-double-end", message: "task 3 ended twice"), 0x4915d2066e8ee97f),
         (.runPhase("drain"), 0x193ce87aee635a49),
+        (.threads("pct depth 2 of 1000 points"), 0x238dd3cf3a694965),
+        (.deadlock(#"thread "p1.main" waits for sync on queue "p1.main" (itself)"#), 0x34f2230b57ee8f4b),
     ]
 
     @Test("every kind hashes as it did before it was described once")

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ReplayOutputTests {
     static let p1 = PackageRoot.scenario("download-manager-p1-overwritten-task-id-ios17.json")
     /// The shrunk P1 run: two background entries and the deadline.
-    static let shrunk = "c1.AQAAAAAAAQAAAAEAAAAAAAA"
+    static let shrunk = "c1.AAAAAQAAAAAAAQAAAAEAAAAAAAA"
 
     @Test func readableTraceMarksTheViolations() {
         let run = CLIRun(["replay", Self.p1, "--choices", Self.shrunk])
@@ -30,7 +30,8 @@ import Testing
         #expect(run.code == .violation)
         let traceData = try #require(FileManager.default.contents(atPath: trace))
         let lines = try #require(try JSONParser().parse([UInt8](traceData)).arrayValue)
-        #expect(lines.first?["event"] == .string("env.launch"))
+        #expect(lines.first?["event"] == .string("run.threads"))
+        #expect(lines.dropFirst().first?["event"] == .string("env.launch"))
         #expect(lines.contains { $0["event"] == .string("violation") && $0["invariant"] == .string("every-begin-ended") })
         let perfettoData = try #require(FileManager.default.contents(atPath: perfetto))
         let root = try JSONParser().parse([UInt8](perfettoData))

@@ -24,6 +24,23 @@ public struct ConcurrencySettings: Sendable, Equatable {
         case pct
         /// Each run draws one: random walk in three runs of four, PCT in one.
         case swarm
+
+        /// One line for `bgsim list`.
+        public var summary: String {
+            switch self {
+            case .randomWalk:
+                "at each host call, preempt with the run's rate (drawn from preemptionRate); the next thread "
+                    + "is uniform among the runnable ones; a preempted background thread may stay off the CPU "
+                    + "for up to maxDelaySeconds"
+            case .pct:
+                "probabilistic concurrency testing (Burckhardt et al. 2010): random thread priorities, "
+                    + "depth-1 priority change points among pctStepBound points; finds a depth-d bug with "
+                    + "probability at least 1/(n k^(d-1)) per run"
+            case .swarm:
+                "the default: each run draws random-walk (3 in 4) or pct (1 in 4) and its rate or depth, "
+                    + "so a campaign has runs that barely preempt and runs that preempt often"
+            }
+        }
     }
 
     /// Whether runs have simulated threads at all.

@@ -33,7 +33,9 @@ final class ThreadController {
 
     unowned let scheduler: Scheduler
     let configuration: ConcurrencyConfiguration
-    let pool: SimulatedThreadPool
+    /// The OS threads carrying this run's simulated threads: the one given, or a pool of its own
+    /// when the given one serves another live scheduler (see ``run(until:maxSteps:movesClock:)``).
+    private(set) var pool: SimulatedThreadPool
     let draws: PreemptionDraws
     /// The semaphore the driver waits on while the loop runs on pool threads.
     let driver = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
@@ -90,6 +92,11 @@ final class ThreadController {
     /// Scratch: the runnable threads of the current decision.
     var runnable: [SimulatedThread] = []
 
+    deinit {
+        // The scheduler is gone with no thread suspended (its deinit checks): the pool is free.
+        if pool.lentTo == ObjectIdentifier(self) { pool.lentTo = nil }
+    }
+
     init(scheduler: Scheduler, configuration: ConcurrencyConfiguration, pool: SimulatedThreadPool) {
         self.scheduler = scheduler
         self.configuration = configuration
@@ -117,10 +124,17 @@ final class ThreadController {
     func run(until limit: Int64, maxSteps: Int, movesClock: Bool) -> (stop: SchedulerStop, steps: Int) {
         precondition(current == nil, "Scheduler.run or step called from inside a job: steps do not nest")
         if deadlock != nil { return (.idle, 0) }
-        if pool.lentTo == nil { pool.lentTo = ObjectIdentifier(self) }
-        precondition(
-            pool.lentTo == ObjectIdentifier(self),
-            "SimulatedThreadPool is lent to another scheduler: one pool serves one run at a time")
+        if pool.lentTo == nil {
+            pool.lentTo = ObjectIdentifier(self)
+        } else if pool.lentTo != ObjectIdentifier(self) {
+            // Another scheduler made on this OS thread is still alive with the pool (two devices
+            // at once, or one never torn down): this run gets a pool of its own. Nothing of this
+            // run is on the old pool: a scheduler holds the pool from its first run until its
+            // threads are unwound, so it had none suspended.
+            precondition(suspendedCount == 0, "a run with suspended threads lost its pool")
+            pool = SimulatedThreadPool(stackSize: pool.stackSize)
+            pool.lentTo = ObjectIdentifier(self)
+        }
         self.limit = limit
         stepsLeft = maxSteps
         stepsTaken = 0
