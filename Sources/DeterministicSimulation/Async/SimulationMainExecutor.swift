@@ -36,6 +36,7 @@ public final class SimulationMainExecutor: SerialExecutor, @unchecked Sendable {
             return
         }
         scheduler.async(on: queue) { [self] in
+            scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)
             job.runSynchronously(on: asUnownedSerialExecutor())
         }
     }

@@ -59,6 +59,7 @@ public final class SimulationTaskExecutor: TaskExecutor, @unchecked Sendable {
     /// Schedules `job` on ``queue`` as this executor's job. Only on the run's thread.
     func schedule(_ job: UnownedJob) {
         scheduler.async(on: queue) { [self] in
+            scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
@@ -66,6 +67,7 @@ public final class SimulationTaskExecutor: TaskExecutor, @unchecked Sendable {
     /// Schedules `job` on ``queue`` after `delay` of virtual time. Only on the run's thread.
     func schedule(_ job: UnownedJob, after delay: VirtualDuration) {
         scheduler.asyncAfter(delay, on: queue) { [self] in
+            scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
