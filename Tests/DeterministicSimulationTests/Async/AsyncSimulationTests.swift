@@ -54,4 +54,41 @@ struct AsyncSimulationTests {
             #expect(!outcome.events.contains { $0.hasSuffix("sleeper woke normally") }, "seed: \(seed)")
         }
     }
+
+    @Test("runs executing at once in one process each keep their own @SimulatedMainActor and give their own results")
+    func parallelRunsAreIndependent() {
+        let seeds = (0..<8).map { Self.campaign.derive(index: UInt64($0)) }
+        let alone = seeds.map { AsyncWorkload.run(choices: ChoiceSource(seed: $0)).events }
+        let together = Results(count: seeds.count)
+        DispatchQueue.concurrentPerform(iterations: seeds.count) { index in
+            let pool = SimulatedThreadPool()
+            let configuration: ConcurrencyConfiguration? = index.isMultiple(of: 2) ? nil : Self.walk
+            let events = AsyncWorkload.run(choices: ChoiceSource(seed: seeds[index]), configuration: configuration, pool: pool)
+            together.set(index, events.events)
+        }
+        for index in seeds.indices where index.isMultiple(of: 2) {
+            #expect(together.get(index) == alone[index], "seed: \(seeds[index])")
+        }
+        for index in seeds.indices where !index.isMultiple(of: 2) {
+            let replay = AsyncWorkload.run(choices: ChoiceSource(seed: seeds[index]), configuration: Self.walk)
+            #expect(together.get(index) == replay.events, "seed: \(seeds[index])")
+        }
+    }
+}
+
+/// Results written by parallel runs, one slot each.
+final class Results: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var slots: [[String]]
+    init(count: Int) { slots = Array(repeating: [], count: count) }
+    func set(_ index: Int, _ value: [String]) {
+        lock.wait()
+        slots[index] = value
+        lock.signal()
+    }
+    func get(_ index: Int) -> [String] {
+        lock.wait()
+        defer { lock.signal() }
+        return slots[index]
+    }
 }
