@@ -64,6 +64,10 @@ enum UnsafeContainmentChecker {
                 // Each OS thread's pool, kept in a pthread key (an opaque pointer) and released
                 // by the key's destructor when the thread exits.
                 "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedThreadPool.swift": 4,
+                // The run an OS thread is executing, kept unretained in a pthread key (read by
+                // the runtime's executor hooks and the simulated main actor, only while that
+                // run executes on the thread).
+                "Sources/DeterministicSimulation/Async/RunThreadMarker.swift": 3,
             ],
             instead: "use Unretained (App/Unretained.swift), or a strong reference"),
         Idiom(

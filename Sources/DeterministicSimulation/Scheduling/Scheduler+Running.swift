@@ -44,6 +44,13 @@ extension Scheduler {
     /// - Complexity: O(q + w² + log n); no allocation once the scratch buffers have grown.
     @discardableResult
     public func step(until limit: VirtualTime) -> Bool {
+        let mark = RunThreadMarker.enter(self)
+        defer { RunThreadMarker.leave(restoring: mark) }
+        return stepMarked(until: limit)
+    }
+
+    /// ``step(until:)`` on a thread already marked as running this scheduler (``RunThreadMarker``).
+    func stepMarked(until limit: VirtualTime) -> Bool {
         if let threads {
             return threads.run(until: limit.microseconds, maxSteps: 1, movesClock: false).steps > 0
         }
@@ -76,6 +83,8 @@ extension Scheduler {
     ///   - limit: the horizon.
     ///   - maxSteps: the most jobs to run in this call (livelock guard).
     public func run(until limit: VirtualTime, maxSteps: Int = .max) -> SchedulerStop {
+        let mark = RunThreadMarker.enter(self)
+        defer { RunThreadMarker.leave(restoring: mark) }
         if let threads {
             return threads.run(until: limit.microseconds, maxSteps: maxSteps, movesClock: true).stop
         }
@@ -87,7 +96,7 @@ extension Scheduler {
                 }
                 break
             }
-            if !step(until: limit) { break }
+            if !stepMarked(until: limit) { break }
             steps += 1
         }
         clock.advance(to: limit)
@@ -108,6 +117,8 @@ extension Scheduler {
     /// the step limit.
     /// - Parameter maxSteps: the most jobs to run in this call.
     public func runUntilIdle(maxSteps: Int = .max) -> SchedulerStop {
+        let mark = RunThreadMarker.enter(self)
+        defer { RunThreadMarker.leave(restoring: mark) }
         if let threads {
             return threads.run(until: Int64.max, maxSteps: maxSteps, movesClock: false).stop
         }
@@ -116,7 +127,7 @@ extension Scheduler {
             if steps >= maxSteps {
                 return earliestEligibleTime() == nil ? .idle : .stepLimit
             }
-            if !step(until: .distantFuture) { return .idle }
+            if !stepMarked(until: .distantFuture) { return .idle }
             steps += 1
         }
     }

@@ -73,6 +73,9 @@ public final class Scheduler {
     @usableFromInline @exclusivity(unchecked) var pointsUntilPreemption = Int.max
     /// The simulated threads, once ``enableControlledConcurrency(_:pool:defersPreemption:)`` was called.
     var threads: ThreadController?
+    /// Swift concurrency support (executors, clock, escapes), once ``enableAsync(taskWidth:)``
+    /// was called or an escape was seen.
+    var asyncState: AsyncState?
 
     deinit {
         precondition(

@@ -176,6 +176,10 @@ final class ThreadController {
     /// `first`, then decides and carries out again, until it resumes another OS thread or stops
     /// (then `worker` is idle again and the baton has gone on).
     func runLoop(on worker: PoolWorker, first: Decision) {
+        // This OS thread now runs the run's jobs: the async layer asks which run that is. The mark
+        // stays while a job of this loop is suspended on this thread (it resumes here).
+        let mark = RunThreadMarker.enter(scheduler)
+        defer { RunThreadMarker.leave(restoring: mark) }
         var decision = first
         while true {
             switch decision {

@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The Swift runtime's global-executor hooks, installed once per process, so that work a run
+/// sends to Swift's real executors is caught on the thread that sends it: recorded as an
+/// ``AsyncEscape`` of that run and, where possible, kept inside the run.
+///
+/// ```swift
+/// _ = GlobalExecutorHooks.installed   // Scheduler.enableAsync does this
+/// ```
+///
+/// The runtime (`libswift_Concurrency`) exports hook variables, `swift_task_enqueueGlobal_hook`
+/// and friends, that it calls instead of its own implementation when set, passing that
+/// implementation as the last argument. They are data symbols, found with `dlsym` (Swift cannot
+/// declare an external variable without a C module, and `@_silgen_name` names functions only).
+/// The hooks are declared `SWIFT_CC(swift)` with integer and pointer arguments only and no
+/// context, self or error register, which on x86-64 and arm64 pass in the same registers as the
+/// C convention, so `@convention(c)` functions serve (tested on Swift 6.3, Linux x86-64).
+///
+/// Each hook asks ``RunThreadMarker`` whether the calling thread runs a run's job. If not (every
+/// ordinary task of the process, the test runner's own), it calls the hook that was installed
+/// before, or the runtime's implementation: one `pthread_getspecific` of overhead. If so:
+/// - a global enqueue (`Task {}`, `Task.detached` without the run's preference) is recorded and
+///   the job is scheduled on the run's task queue instead, so the run stays deterministic;
+/// - a delayed enqueue (`Task.sleep(nanoseconds:)`) is recorded and scheduled after the same
+///   delay of virtual time;
+/// - a deadline enqueue (sleeps on `ContinuousClock`/`SuspendingClock`) is recorded and
+///   scheduled due now (a real deadline has no virtual meaning);
+/// - a main-executor enqueue is recorded and passed on to the real main executor.
+///
+/// Contract: installing is idempotent and thread-safe (a lazy global); the hooks stay for the
+/// life of the process. Where `dlsym` finds no hook variable (another runtime), nothing is
+/// installed and ``installed`` is false: runs then cannot see escapes, only their symptoms.
+enum GlobalExecutorHooks {
+    typealias Job = UnsafeMutableRawPointer
+    typealias Original = @convention(c) (Job) -> Void
+    typealias Hook = @convention(c) (Job, Original) -> Void
+    typealias DelayOriginal = @convention(c) (UInt64, Job) -> Void
+    typealias DelayHook = @convention(c) (UInt64, Job, DelayOriginal) -> Void
+    typealias DeadlineOriginal = @convention(c) (Int64, Int64, Int64, Int64, Int32, Job) -> Void
+    typealias DeadlineHook = @convention(c) (Int64, Int64, Int64, Int64, Int32, Job, DeadlineOriginal) -> Void
+
+    /// The hook variables' addresses and the values they held before ours. `@unchecked
+    /// Sendable`: written once inside a lazy global's initialiser, read-only afterwards.
+    struct Previous: @unchecked Sendable {
+        var global: Hook?
+        var delay: DelayHook?
+        var deadline: DeadlineHook?
+        var main: Hook?
+        var addresses: [UnsafeMutableRawPointer?]
+    }
+
+    static let variableNames = [
+        "swift_task_enqueueGlobal_hook", "swift_task_enqueueGlobalWithDelay_hook",
+        "swift_task_enqueueGlobalWithDeadline_hook", "swift_task_enqueueMainExecutor_hook",
+    ]
+
+    /// Read once, before ours are written (a lazy global: initialised once, and every later read
+    /// sees it complete).
+    static let previous: Previous = {
+        let addresses = variableNames.map { lookUp($0) }
+        func read<T>(_ index: Int, as type: T.Type) -> T? {
+            guard let address = addresses[index],
+                let value = address.load(as: UnsafeRawPointer?.self)
+            else { return nil }
+            return unsafeBitCast(value, to: type)
+        }
+        return Previous(
+            global: read(0, as: Hook.self), delay: read(1, as: DelayHook.self),
+            deadline: read(2, as: DeadlineHook.self), main: read(3, as: Hook.self), addresses: addresses)
+    }()
+
+    /// Installs the hooks once; false if the runtime has no hook variables.
+    static let installed: Bool = {
+        let addresses = previous.addresses
+        guard addresses.allSatisfy({ $0 != nil }) else { return false }
+        let hooks: [UnsafeRawPointer] = [
+            unsafeBitCast(globalHook, to: UnsafeRawPointer.self),
+            unsafeBitCast(delayHook, to: UnsafeRawPointer.self),
+            unsafeBitCast(deadlineHook, to: UnsafeRawPointer.self),
+            unsafeBitCast(mainHook, to: UnsafeRawPointer.self),
+        ]
+        for (address, hook) in zip(addresses, hooks) {
+            address?.storeBytes(of: hook, as: UnsafeRawPointer.self)
+        }
+        return true
+    }()
+
+    /// The address of an exported data symbol of the process, or nil.
+    static func lookUp(_ name: String) -> UnsafeMutableRawPointer? {
+        #if canImport(Darwin)
+            dlsym(UnsafeMutableRawPointer(bitPattern: -2), name)  // RTLD_DEFAULT
+        #else
+            dlsym(nil, name)  // RTLD_DEFAULT
+        #endif
+    }
+
+    /// The run's task executor takes over a runtime job (same layout: one job pointer).
+    static func taskJob(_ job: Job) -> UnownedJob {
+        unsafeBitCast(job, to: UnownedJob.self)
+    }
+
+    static let globalHook: Hook = { job, original in
+        guard let scheduler = RunThreadMarker.current else {
+            if let previous = previous.global { previous(job, original) } else { original(job) }
+            return
+        }
+        let state = scheduler.asyncStateMakingIfNeeded
+        state.record(.globalExecutor, scheduler: scheduler)
+        if let executor = state.taskExecutor {
+            executor.schedule(taskJob(job))
+        } else {
+            original(job)
+        }
+    }
+
+    static let delayHook: DelayHook = { delay, job, original in
+        guard let scheduler = RunThreadMarker.current else {
+            if let previous = previous.delay { previous(delay, job, original) } else { original(delay, job) }
+            return
+        }
+        let state = scheduler.asyncStateMakingIfNeeded
+        state.record(.realSleep(nanoseconds: delay), scheduler: scheduler)
+        if let executor = state.taskExecutor {
+            let micros = Int64(clamping: delay / 1_000)
+            executor.schedule(taskJob(job), after: VirtualDuration(microseconds: micros))
+        } else {
+            original(delay, job)
+        }
+    }
+
+    static let deadlineHook: DeadlineHook = { seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job, original in
+        guard let scheduler = RunThreadMarker.current else {
+            if let previous = previous.deadline {
+                previous(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job, original)
+            } else {
+                original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
+            }
+            return
+        }
+        let state = scheduler.asyncStateMakingIfNeeded
+        state.record(.realClockSleep, scheduler: scheduler)
+        if let executor = state.taskExecutor {
+            executor.schedule(taskJob(job))
+        } else {
+            original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
+        }
+    }
+
+    static let mainHook: Hook = { job, original in
+        if let scheduler = RunThreadMarker.current {
+            scheduler.asyncStateMakingIfNeeded.record(.realMainActor, scheduler: scheduler)
+        }
+        if let previous = previous.main { previous(job, original) } else { original(job) }
+    }
+}
