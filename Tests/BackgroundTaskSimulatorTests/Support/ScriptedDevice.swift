@@ -29,16 +29,21 @@ final class ScriptedDevice: @unchecked Sendable {
 
     init(
         profile: OSProfile = .ios17, permitted: [String] = [], modes: [String] = ["fetch", "processing"],
-        environment: EnvironmentConfig = .scripted, hooks: ScriptedHooks = ScriptedHooks()
+        environment: EnvironmentConfig = .scripted, hooks: ScriptedHooks = ScriptedHooks(),
+        choices: ChoiceSource = ChoiceSource(replaying: ChoiceSequence())
     ) {
         self.hooks = hooks
         let info = WorkloadInfo(name: "scripted", summary: "a test script", permittedIdentifiers: permitted,
                                 backgroundModes: modes) { ScriptedWorkload(hooks: hooks) }
         device = SimulatedDevice(profile: profile, environment: environment, workload: info,
-                                 choices: ChoiceSource(replaying: ChoiceSequence()))
+                                 choices: choices)
         device.addSink { [unowned self] event, time in log.append((time, event)) }
         device.scheduler.onJobStart = { [unowned self] info in currentQueue = info.queue }
     }
+
+    /// Unwinds threads still blocked or preempted when the test ends (a scheduler must not be
+    /// released with suspended threads).
+    deinit { device.tearDown() }
 
     // MARK: Script
 
