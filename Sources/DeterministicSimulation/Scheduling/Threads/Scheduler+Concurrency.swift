@@ -27,7 +27,7 @@ extension Scheduler {
     ) {
         precondition(threads == nil, "controlled concurrency is already enabled on this scheduler")
         let controller = ThreadController(scheduler: self, configuration: configuration, pool: pool)
-        controller.defersPreemption = defersPreemption
+        controller.state.defersPreemption = defersPreemption
         threads = controller
         pointsUntilPreemption = controller.initialCountdown
     }
@@ -45,10 +45,10 @@ extension Scheduler {
     public func disablePreemptionDelays(on queue: QueueID) {
         guard let threads else { return }
         let index = core.index(of: queue)
-        if threads.undelayedQueues.count <= index {
-            threads.undelayedQueues += Array(repeating: false, count: index + 1 - threads.undelayedQueues.count)
+        if threads.state.undelayedQueues.count <= index {
+            threads.state.undelayedQueues += Array(repeating: false, count: index + 1 - threads.state.undelayedQueues.count)
         }
-        threads.undelayedQueues[index] = true
+        threads.state.undelayedQueues[index] = true
     }
 
     /// Whether ``enableControlledConcurrency(_:pool:defersPreemption:)`` was called.

@@ -7,8 +7,8 @@ extension ThreadController {
         case .lock(let lock): return lock.holder
         case .semaphore: return nil
         case .sync(let queue):
-            guard scheduler.core.queues[queue].width == 1, queue < queueThreads.count,
-                let carrier = queueThreads[queue].first
+            guard scheduler.core.queues[queue].width == 1, queue < state.queueThreads.count,
+                let carrier = state.queueThreads[queue].first
             else { return nil }
             if case .idle = carrier.state { return nil }
             return carrier
@@ -20,7 +20,7 @@ extension ThreadController {
     func waitCycle(from start: SimulatedThread) -> Bool {
         var next = waitedThread(of: start)
         var hops = 0
-        while let thread = next, hops <= threads.count {
+        while let thread = next, hops <= state.threads.count {
             if thread === start { return true }
             next = waitedThread(of: thread)
             hops += 1
@@ -34,7 +34,7 @@ extension ThreadController {
     func globalDeadlock() -> DeadlockReport? {
         let queues = scheduler.core.queues
         var blocked = false
-        for thread in threads where thread.isSuspended {
+        for thread in state.threads where thread.isSuspended {
             if queues[thread.queue].isFrozen { return nil }
             if case .blocked = thread.state { blocked = true }
         }
@@ -45,7 +45,7 @@ extension ThreadController {
     /// The report naming every blocked thread and what it waits for.
     func report() -> DeadlockReport {
         var entries: [DeadlockReport.BlockedThread] = []
-        for thread in threads {
+        for thread in state.threads {
             guard case .blocked(let wait) = thread.state else { continue }
             entries.append(DeadlockReport.BlockedThread(thread: thread.label, waitsFor: describe(wait, of: thread)))
         }

@@ -9,34 +9,42 @@ extension ThreadController {
     /// scheduling point); PCT takes the highest priority. With no suspended thread this is the
     /// plain scheduler's step, draw for draw.
     func decide(first: SimulatedThread?) -> Decision {
-        if deadlock != nil { return .stop(.idle) }
+        if state.deadlock != nil { return .stop(.idle) }
         let clock = scheduler.clock
         // Only at the point of suspension does the suspended thread come first (outcome 0: no
         // preemption); once time has moved, every runnable thread is in id order.
         var first = first
         while true {
             collectRunnable(first: first)
-            let now = clock.now.microseconds
+            var now = clock.now.microseconds
             let earliest = gatherJobs(now: now)
-            let readyJobs = earliest <= now ? scheduler.core.candidateCount : 0
-            if runnable.isEmpty, readyJobs == 0 {
-                let next = min(earliest, earliestWake())
-                if next == .max || next > limit { return .stop(endOfRun()) }
-                if stepsLeft <= 0 { return .stop(.stepLimit) }
+            var readyJobs = earliest <= now ? scheduler.core.candidateCount : 0
+            if state.runnable.isEmpty, readyJobs == 0 {
+                let wake = earliestWake()
+                let next = min(earliest, wake)
+                if next == .max || next > state.limit { return .stop(endOfRun()) }
+                if state.stepsLeft <= 0 { return .stop(.stepLimit) }
                 clock.advance(to: VirtualTime(microseconds: next))
-                wakeSleepers(by: next)
-                first = nil
-                continue
+                if wake <= next {
+                    wakeSleepers(by: next)
+                    first = nil
+                    continue
+                }
+                // No thread wakes: the jobs gathered for `earliest` are exactly the ready ones
+                // now (gathering again would find the same, in the same order), as in the plain
+                // scheduler's step.
+                now = next
+                readyJobs = scheduler.core.candidateCount
             }
-            if stepsLeft <= 0 { return .stop(.stepLimit) }
-            stepsLeft -= 1
-            stepsTaken += 1
+            if state.stepsLeft <= 0 { return .stop(.stepLimit) }
+            state.stepsLeft -= 1
+            state.stepsTaken += 1
             let index = choose(jobCount: readyJobs)
-            if index < runnable.count { return .resume(runnable[index]) }
-            let candidateIndex = index - runnable.count
+            if index < state.runnable.count { return .resume(state.runnable[index]) }
+            let candidateIndex = index - state.runnable.count
             let thread = thread(forCandidate: candidateIndex)
             let candidate = scheduler.core.candidates[candidateIndex]
-            pendingWork = scheduler.core.take(candidate, now: now)
+            state.pendingWork = scheduler.core.take(candidate, now: now)
             return .start(thread)
         }
     }
@@ -44,12 +52,12 @@ extension ThreadController {
     /// Fills ``runnable``: `first` if runnable, then the other runnable threads by id. Threads
     /// of frozen queues are not runnable (a suspended app's threads stay stopped).
     private func collectRunnable(first: SimulatedThread?) {
-        runnable.removeAll(keepingCapacity: true)
-        guard suspendedCount > 0 else { return }
+        state.runnable.removeAll(keepingCapacity: true)
+        guard state.suspendedCount > 0 else { return }
         let queues = scheduler.core.queues
-        if let first, first.isRunnable, !queues[first.queue].isFrozen { runnable.append(first) }
-        for thread in threads where thread !== first && thread.isRunnable && !queues[thread.queue].isFrozen {
-            runnable.append(thread)
+        if let first, first.isRunnable, !queues[first.queue].isFrozen { state.runnable.append(first) }
+        for thread in state.threads where thread !== first && thread.isRunnable && !queues[thread.queue].isFrozen {
+            state.runnable.append(thread)
         }
     }
 
@@ -64,32 +72,32 @@ extension ThreadController {
 
     /// The earliest wake-up time of a sleeping thread on an unfrozen queue (`.max` for none).
     func earliestWake() -> Int64 {
-        guard suspendedCount > 0 else { return .max }
+        guard state.suspendedCount > 0 else { return .max }
         var earliest = Int64.max
-        for thread in threads where !scheduler.core.queues[thread.queue].isFrozen {
+        for thread in state.threads where !scheduler.core.queues[thread.queue].isFrozen {
             if case .sleeping(let until) = thread.state { earliest = min(earliest, until) }
         }
         return earliest
     }
 
     private func wakeSleepers(by time: Int64) {
-        for thread in threads {
+        for thread in state.threads {
             if case .sleeping(let until) = thread.state, until <= time { wake(thread) }
         }
     }
 
     /// The index of the next runner among ``runnable`` then `jobCount` ready jobs.
     private func choose(jobCount: Int) -> Int {
-        let count = runnable.count + jobCount
+        let count = state.runnable.count + jobCount
         guard isPCT else {
             return count == 1 ? 0 : Int(scheduler.choices.draw(below: UInt64(count)))
         }
-        seenJobNumber = scheduler.core.jobs.nextNumber
-        seenWakeCount = wakeCount
+        state.seenJobNumber = scheduler.core.jobs.nextNumber
+        state.seenWakeCount = state.wakeCount
         var best = 0
         var bestThread: SimulatedThread?
         for index in 0..<count {
-            let candidate = index < runnable.count ? runnable[index] : thread(forCandidate: index - runnable.count)
+            let candidate = index < state.runnable.count ? state.runnable[index] : thread(forCandidate: index - state.runnable.count)
             if let leader = bestThread, !outranks(candidate, leader) { continue }
             best = index
             bestThread = candidate
@@ -119,12 +127,12 @@ extension ThreadController {
 
     /// The `ordinal`-th idle thread of a queue, making slot threads as needed.
     private func idleThread(ofQueue queue: Int, ordinal: Int) -> SimulatedThread {
-        while queueThreads.count <= queue { queueThreads.append([]) }
+        while state.queueThreads.count <= queue { state.queueThreads.append([]) }
         var remaining = ordinal
         var slot = 0
         while true {
-            if slot == queueThreads[queue].count { makeThread(queue: queue) }
-            let thread = queueThreads[queue][slot]
+            if slot == state.queueThreads[queue].count { makeThread(queue: queue) }
+            let thread = state.queueThreads[queue][slot]
             if case .idle = thread.state {
                 if remaining == 0 { return thread }
                 remaining -= 1
@@ -134,15 +142,15 @@ extension ThreadController {
     }
 
     private func makeThread(queue: Int) {
-        let slot = queueThreads[queue].count
+        let slot = state.queueThreads[queue].count
         let label = scheduler.core.queues[queue].label
         let isConcurrent = scheduler.core.queues[queue].width > 1
         let thread = SimulatedThread(
-            id: threads.count, queue: queue, slot: slot,
+            id: state.threads.count, queue: queue, slot: slot,
             label: isConcurrent ? "\(label)#\(slot + 1)" : label)
         if isPCT { thread.priority = Int64(scheduler.choices.draw(below: 1 << 16)) }
-        threads.append(thread)
-        queueThreads[queue].append(thread)
+        state.threads.append(thread)
+        state.queueThreads[queue].append(thread)
     }
 
     /// The stop when nothing can run by the limit: a deadlock if threads wait without a timeout
@@ -151,10 +159,10 @@ extension ThreadController {
     private func endOfRun() -> SchedulerStop {
         let eligible = scheduler.earliestEligibleTime()
         if eligible == nil, earliestWake() == .max, let report = globalDeadlock() {
-            deadlock = report
+            state.deadlock = report
             return .idle
         }
-        if movesClockToLimit { scheduler.clock.advance(to: VirtualTime(microseconds: limit)) }
+        if state.movesClockToLimit { scheduler.clock.advance(to: VirtualTime(microseconds: state.limit)) }
         return eligible != nil || earliestWake() != .max ? .reachedTime : .idle
     }
 }

@@ -2,13 +2,13 @@ extension ThreadController {
     /// The slow path of ``Scheduler/schedulingPoint()``, taken when the countdown of points
     /// until the next preemption reaches zero (random walk), or at every point (PCT).
     func schedulingPointSlowPath() {
-        guard let me = current, !isUnwinding else {
+        guard let me = state.current, !state.isUnwinding else {
             // Outside a job (the driver's own code) points do nothing; while unwinding they
             // return at once, and the countdown stays at 0 so later points come here too.
-            if !isUnwinding { scheduler.pointsUntilPreemption = initialCountdown }
+            if !state.isUnwinding { scheduler.pointsUntilPreemption = initialCountdown }
             return
         }
-        if let defers = defersPreemption, defers() {
+        if let defers = state.defersPreemption, defers() {
             // Postponed: the countdown stays at 0, so the next point asks again.
             scheduler.pointsUntilPreemption = 0
             return
@@ -23,8 +23,8 @@ extension ThreadController {
     /// Random walk: the first point draws the first gap; a point whose countdown ran out draws
     /// the next gap, a delay and the next runner.
     private func randomWalkPoint(_ me: SimulatedThread) {
-        if !gapDrawn {
-            gapDrawn = true
+        if !state.gapDrawn {
+            state.gapDrawn = true
             let gap = draws.gap(scheduler.choices)
             if gap != 1 {
                 scheduler.pointsUntilPreemption = gap == 0 ? .max : Int(gap - 2)
@@ -40,19 +40,19 @@ extension ThreadController {
     /// the highest-priority thread run when something may have changed (a change point, a new
     /// job, a woken thread).
     private func pctPoint(_ me: SimulatedThread) {
-        if !pctStarted { startPCT() }
-        pctStep += 1
+        if !state.pctStarted { startPCT() }
+        state.pctStep += 1
         var lowered = false
-        while nextChangePoint < changePoints.count, changePoints[nextChangePoint] <= pctStep {
-            if changePoints[nextChangePoint] == pctStep { lowered = true }
-            nextChangePoint += 1
+        while state.nextChangePoint < state.changePoints.count, state.changePoints[state.nextChangePoint] <= state.pctStep {
+            if state.changePoints[state.nextChangePoint] == state.pctStep { lowered = true }
+            state.nextChangePoint += 1
         }
         if lowered {
-            lowestPriority -= 1
-            me.priority = lowestPriority
+            state.lowestPriority -= 1
+            me.priority = state.lowestPriority
             preempt(me)
-        } else if scheduler.core.jobs.nextNumber != seenJobNumber || wakeCount != seenWakeCount {
-            preemptionCount += 1
+        } else if scheduler.core.jobs.nextNumber != state.seenJobNumber || state.wakeCount != state.seenWakeCount {
+            state.preemptionCount += 1
             me.state = .runnable
             suspendCurrent()
         }
@@ -60,9 +60,9 @@ extension ThreadController {
 
     /// Draws PCT's `depth - 1` change points (0, from a replayed recording, means none).
     private func startPCT() {
-        pctStarted = true
+        state.pctStarted = true
         guard case .pct(let depth, let stepBound) = configuration.strategy else { return }
-        changePoints = (0..<max(0, depth - 1)).map { _ in
+        state.changePoints = (0..<max(0, depth - 1)).map { _ in
             draws.changePoint(scheduler.choices, stepBound: stepBound)
         }.filter { $0 > 0 }.sorted()
     }
@@ -70,8 +70,8 @@ extension ThreadController {
     /// A preemption of the running thread: it may be kept off the CPU for a drawn delay, then
     /// the scheduler decides what runs next (outcome 0: the thread itself).
     private func preempt(_ me: SimulatedThread) {
-        preemptionCount += 1
-        let undelayed = me.queue < undelayedQueues.count && undelayedQueues[me.queue]
+        state.preemptionCount += 1
+        let undelayed = me.queue < state.undelayedQueues.count && state.undelayedQueues[me.queue]
         let delay = undelayed ? 0 : draws.delay(scheduler.choices)
         if delay > 0 {
             me.state = .sleeping(until: Saturating.add(scheduler.clock.now.microseconds, delay))
@@ -84,7 +84,7 @@ extension ThreadController {
     /// Blocks the current thread for `microseconds` of virtual time (time and other threads go
     /// on); a scheduling point when not positive. Returns at once when unwinding.
     func sleepCurrent(microseconds: Int64) {
-        guard let me = current, !isUnwinding else { return }
+        guard let me = state.current, !state.isUnwinding else { return }
         guard microseconds > 0 else {
             scheduler.schedulingPoint()
             return
@@ -97,10 +97,10 @@ extension ThreadController {
     /// cycle through `wait`. Returns `false` without blocking when there is no current thread
     /// or the run is unwinding, and `false` after a deadlock (when unwinding resumes it).
     func blockCurrent(on wait: SimulatedThread.Wait) -> Bool {
-        guard let me = current, !isUnwinding else { return false }
+        guard let me = state.current, !state.isUnwinding else { return false }
         me.state = .blocked(wait)
-        if waitCycle(from: me) { deadlock = report() }
+        if waitCycle(from: me) { state.deadlock = report() }
         suspendCurrent()
-        return !isUnwinding
+        return !state.isUnwinding
     }
 }

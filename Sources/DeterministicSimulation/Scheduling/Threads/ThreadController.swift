@@ -31,7 +31,9 @@ final class ThreadController {
         case resume(SimulatedThread)
     }
 
-    unowned let scheduler: Scheduler
+    /// The scheduler that owns this controller (and outlives it): unowned(unsafe), since every
+    /// decision reads it and a checked unowned reference cost a retain and a release each time.
+    unowned(unsafe) let scheduler: Scheduler
     let configuration: ConcurrencyConfiguration
     /// The OS threads carrying this run's simulated threads: the one given, or a pool of its own
     /// when the given one serves another live scheduler (see ``run(until:maxSteps:movesClock:)``).
@@ -40,57 +42,73 @@ final class ThreadController {
     /// The semaphore the driver waits on while the loop runs on pool threads.
     let driver = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
 
-    /// Every simulated thread made so far, by id (creation order).
-    var threads: [SimulatedThread] = []
-    /// Threads by queue index, then slot; made on first use.
-    var queueThreads: [[SimulatedThread]] = []
-    /// The thread whose job holds the baton; nil at loop level.
-    var current: SimulatedThread?
-    /// Threads with a job in progress off the CPU.
-    var suspendedCount = 0
-    /// The closure of the job a `.start` decision took off its queue, until it runs.
-    var pendingWork: (() -> Void)?
+    /// The mutable state of the run's threads, in one place. Unchecked exclusivity: only the
+    /// baton holder touches it, no access spans a call that could reach it again (jobs run with
+    /// values read out of it first), and the dynamic checks cost about a tenth of a threaded
+    /// run's instructions.
+    struct State {
+        /// Every simulated thread made so far, by id (creation order).
+        var threads: [SimulatedThread] = []
+        /// Threads by queue index, then slot; made on first use.
+        var queueThreads: [[SimulatedThread]] = []
+        /// The thread whose job holds the baton; nil at loop level.
+        var current: SimulatedThread?
+        /// Threads with a job in progress off the CPU.
+        var suspendedCount = 0
+        /// The closure of the job a `.start` decision took off its queue, until it runs.
+        var pendingWork: (() -> Void)?
 
-    /// The current `run` call: its limit, steps left, whether it moves the clock to the limit at
-    /// the end, steps taken and the stop it returns.
-    var limit: Int64 = 0
-    var stepsLeft = 0
-    var stepsTaken = 0
-    var movesClockToLimit = true
-    var result = SchedulerStop.idle
-    /// Set when the run deadlocked; every later `run` returns `.idle` at once.
-    var deadlock: DeadlockReport?
-    /// Set while ``unwind()`` resumes suspended threads: every scheduling point and blocking
-    /// call returns at once (fail fast).
-    var isUnwinding = false
+        /// The current `run` call: its limit, steps left, whether it moves the clock to the limit at
+        /// the end, steps taken and the stop it returns.
+        var limit: Int64 = 0
+        var stepsLeft = 0
+        var stepsTaken = 0
+        var movesClockToLimit = true
+        var result = SchedulerStop.idle
+        /// Set when the run deadlocked; every later `run` returns `.idle` at once.
+        var deadlock: DeadlockReport?
+        /// Set while ``unwind()`` resumes suspended threads: every scheduling point and blocking
+        /// call returns at once (fail fast).
+        var isUnwinding = false
 
-    /// Random walk: whether the first gap has been drawn (lazily, at the first point).
-    var gapDrawn = false
-    /// PCT: started (change points drawn), points so far, the sorted change points, the next
-    /// one's index, the lowest priority given so far, and the job number and wake count seen at
-    /// the last decision (a new job or a woken thread may outrank the running one).
-    var pctStarted = false
-    var pctStep = 0
-    var changePoints: [Int] = []
-    var nextChangePoint = 0
-    var lowestPriority: Int64 = 0
-    var seenJobNumber: UInt64 = 0
-    var wakeCount = 0
-    var seenWakeCount = 0
+        /// Random walk: whether the first gap has been drawn (lazily, at the first point).
+        var gapDrawn = false
+        /// PCT: started (change points drawn), points so far, the sorted change points, the next
+        /// one's index, the lowest priority given so far, and the job number and wake count seen at
+        /// the last decision (a new job or a woken thread may outrank the running one).
+        var pctStarted = false
+        var pctStep = 0
+        var changePoints: [Int] = []
+        var nextChangePoint = 0
+        var lowestPriority: Int64 = 0
+        var seenJobNumber: UInt64 = 0
+        var wakeCount = 0
+        var seenWakeCount = 0
 
-    /// Asked at a point that would preempt: `true` postpones it (see
-    /// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)``).
-    var defersPreemption: (() -> Bool)?
-    /// By queue index: whether preempted threads of the queue are never kept off the CPU
-    /// (``Scheduler/disablePreemptionDelays(on:)``); queues past the end have delays.
-    var undelayedQueues: [Bool] = []
+        /// Asked at a point that would preempt: `true` postpones it (see
+        /// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)``).
+        var defersPreemption: (() -> Bool)?
+        /// By queue index: whether preempted threads of the queue are never kept off the CPU
+        /// (``Scheduler/disablePreemptionDelays(on:)``); queues past the end have delays.
+        var undelayedQueues: [Bool] = []
 
-    /// Statistics: preemptions taken (points that let the scheduler choose again) and baton
-    /// handoffs between OS threads.
-    var preemptionCount = 0
-    var handoffCount = 0
-    /// Scratch: the runnable threads of the current decision.
-    var runnable: [SimulatedThread] = []
+        /// Statistics: preemptions taken (points that let the scheduler choose again) and baton
+        /// handoffs between OS threads.
+        var preemptionCount = 0
+        var handoffCount = 0
+        /// Scratch: the runnable threads of the current decision.
+        var runnable: [SimulatedThread] = []
+    }
+
+    @exclusivity(unchecked) var state = State()
+
+    /// Read-only views of ``state`` for the engine's other types.
+    var current: SimulatedThread? { state.current }
+    var isUnwinding: Bool { state.isUnwinding }
+    var deadlock: DeadlockReport? { state.deadlock }
+    var suspendedCount: Int { state.suspendedCount }
+    var preemptionCount: Int { state.preemptionCount }
+    var handoffCount: Int { state.handoffCount }
 
     deinit {
         // The scheduler is gone with no thread suspended (its deinit checks): the pool is free.
@@ -122,8 +140,8 @@ final class ThreadController {
     /// or a deadlock; returns the stop and the steps taken. Called by the driver (never from a
     /// job); returns without any handoff when nothing is due.
     func run(until limit: Int64, maxSteps: Int, movesClock: Bool) -> (stop: SchedulerStop, steps: Int) {
-        precondition(current == nil, "Scheduler.run or step called from inside a job: steps do not nest")
-        if deadlock != nil { return (.idle, 0) }
+        precondition(state.current == nil, "Scheduler.run or step called from inside a job: steps do not nest")
+        if state.deadlock != nil { return (.idle, 0) }
         if pool.lentTo == nil {
             pool.lentTo = ObjectIdentifier(self)
         } else if pool.lentTo != ObjectIdentifier(self) {
@@ -131,42 +149,42 @@ final class ThreadController {
             // at once, or one never torn down): this run gets a pool of its own. Nothing of this
             // run is on the old pool: a scheduler holds the pool from its first run until its
             // threads are unwound, so it had none suspended.
-            precondition(suspendedCount == 0, "a run with suspended threads lost its pool")
+            precondition(state.suspendedCount == 0, "a run with suspended state.threads lost its pool")
             pool = SimulatedThreadPool(stackSize: pool.stackSize)
             pool.lentTo = ObjectIdentifier(self)
         }
-        self.limit = limit
-        stepsLeft = maxSteps
-        stepsTaken = 0
-        movesClockToLimit = movesClock
+        state.limit = limit
+        state.stepsLeft = maxSteps
+        state.stepsTaken = 0
+        state.movesClockToLimit = movesClock
         let decision = decide(first: nil)
         switch decision {
-        case .stop(let stop): return (stop, stepsTaken)
+        case .stop(let stop): return (stop, state.stepsTaken)
         case .start:
             let worker = pool.takeIdle()
             worker.assignment = .loop(self, decision)
-            handoffCount += 1
+            state.handoffCount += 1
             worker.wake.signal()
         case .resume(let thread):
             markRunning(thread)
             thread.worker!.wake.signal()
         }
         driver.wait()
-        return (result, stepsTaken)
+        return (state.result, state.stepsTaken)
     }
 
     /// Resumes every suspended thread in turn with ``isUnwinding`` set, so its job runs to its
     /// end with every scheduling point and blocking call returning at once, then gives the pool
     /// back. Called by the driver; afterwards no pool thread carries this run.
     func unwind() {
-        precondition(current == nil, "discardPendingJobs called from inside a job")
-        isUnwinding = true
-        while let thread = threads.first(where: { $0.isSuspended }) {
+        precondition(state.current == nil, "discardPendingJobs called from inside a job")
+        state.isUnwinding = true
+        while let thread = state.threads.first(where: { $0.isSuspended }) {
             markRunning(thread)
             thread.worker!.wake.signal()
             driver.wait()
         }
-        isUnwinding = false
+        state.isUnwinding = false
         if pool.lentTo == ObjectIdentifier(self) { pool.lentTo = nil }
     }
 
@@ -185,7 +203,7 @@ final class ThreadController {
             switch decision {
             case .start(let thread):
                 runJob(on: thread, worker: worker)
-                if isUnwinding {
+                if state.isUnwinding {
                     pool.idle.append(worker)
                     driver.signal()
                     return
@@ -194,13 +212,13 @@ final class ThreadController {
             case .resume(let thread):
                 markRunning(thread)
                 pool.idle.append(worker)
-                handoffCount += 1
+                state.handoffCount += 1
                 thread.worker!.wake.signal()
                 return
             case .stop(let stop):
-                result = stop
+                state.result = stop
                 pool.idle.append(worker)
-                handoffCount += 1
+                state.handoffCount += 1
                 driver.signal()
                 return
             }
@@ -210,14 +228,14 @@ final class ThreadController {
     /// Runs the pending job inline on `worker`, as `thread`'s job; returns when it has finished
     /// (after any number of suspensions), holding the baton.
     private func runJob(on thread: SimulatedThread, worker: PoolWorker) {
-        guard let work = pendingWork.take() else { preconditionFailure("start decision without a job") }
+        guard let work = state.pendingWork.take() else { preconditionFailure("start decision without a job") }
         thread.worker = worker
         thread.state = .running
         thread.taken = scheduler.core.taken
-        current = thread
+        state.current = thread
         scheduler.reportJobStart()
         work()
-        current = nil
+        state.current = nil
         thread.state = .idle
         thread.worker = nil
         scheduler.core.taken = thread.taken
@@ -231,9 +249,9 @@ final class ThreadController {
     /// blocked), lets the scheduler decide what runs next, and returns when the thread is
     /// resumed. Resuming the thread itself at once costs no handoff.
     func suspendCurrent() {
-        guard let me = current, let worker = me.worker else { preconditionFailure("no current thread") }
-        current = nil
-        suspendedCount += 1
+        guard let me = state.current, let worker = me.worker else { preconditionFailure("no state.current thread") }
+        state.current = nil
+        state.suspendedCount += 1
         scheduler.core.occupyThread(ofQueue: me.queue)
         let decision = decide(first: me)
         switch decision {
@@ -242,16 +260,16 @@ final class ThreadController {
             return
         case .resume(let next):
             markRunning(next)
-            handoffCount += 1
+            state.handoffCount += 1
             worker.handOff(to: next.worker!.wake)
         case .start:
             let loop = pool.takeIdle()
             loop.assignment = .loop(self, decision)
-            handoffCount += 1
+            state.handoffCount += 1
             worker.handOff(to: loop.wake)
         case .stop(let stop):
-            result = stop
-            handoffCount += 1
+            state.result = stop
+            state.handoffCount += 1
             worker.handOff(to: driver)
         }
         // Resumed: whoever resumed this thread called markRunning(me) first.
@@ -260,14 +278,14 @@ final class ThreadController {
     /// Makes a suspended thread the current one (before its OS thread is woken).
     func markRunning(_ thread: SimulatedThread) {
         thread.state = .running
-        current = thread
-        suspendedCount -= 1
+        state.current = thread
+        state.suspendedCount -= 1
         scheduler.core.releaseThread(ofQueue: thread.queue)
     }
 
     /// Makes a blocked or sleeping thread runnable.
     func wake(_ thread: SimulatedThread) {
         thread.state = .runnable
-        wakeCount += 1
+        state.wakeCount += 1
     }
 }
