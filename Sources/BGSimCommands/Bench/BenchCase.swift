@@ -16,27 +16,50 @@ struct BenchCase: Sendable {
     var variant: String
     var horizonSeconds: Int64
     var seed = Seed(0xbe7c_0000_0000_0001)
+    /// How the app's threads interleave: the default (threads, swarm) unless the case says.
+    var concurrency = ConcurrencySettings()
 
     var spec: RunSpec {
         guard let entry = WorkloadCatalog.variant(workload: workload, variant: variant) else {
             preconditionFailure("bench case \(name) names an unknown workload \(workload)/\(variant)")
         }
-        return RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: entry.info,
+        var environment = EnvironmentConfig()
+        environment.concurrency = concurrency
+        return RunSpec(profile: .ios17, environment: environment, workload: entry.info,
                        invariants: Invariant.all, horizon: .seconds(horizonSeconds))
     }
 
-    static let token = BenchCase(name: "token-ios17", workload: "token", variant: "correct", horizonSeconds: 1_800)
-    static let backgroundQueue = BenchCase(name: "background-queue-ios17", workload: "background-queue",
+    /// The token workload with the default threads (names without a suffix mean the default).
+    static let token = BenchCase(name: "token-ios17-threads", workload: "token", variant: "correct",
+                                 horizonSeconds: 1_800)
+    /// The same on one thread: every job runs to completion (the model before threads).
+    static let tokenOneThread = BenchCase(name: "token-ios17-one-thread", workload: "token", variant: "correct",
+                                          horizonSeconds: 1_800, concurrency: .off)
+    /// The same on simulated threads whose preemption is never chosen: what threads cost by
+    /// themselves.
+    static let tokenNoPreemption = BenchCase(
+        name: "token-ios17-no-preemption", workload: "token", variant: "correct", horizonSeconds: 1_800,
+        concurrency: ConcurrencySettings(strategy: .randomWalk, preemptionRates: 0...0))
+    static let backgroundQueue = BenchCase(name: "background-queue-ios17-threads", workload: "background-queue",
                                            variant: "correct", horizonSeconds: 1_800)
-    static let scheduler = BenchCase(name: "bg-scheduler-app-ios17", workload: "bg-scheduler-app",
+    static let scheduler = BenchCase(name: "bg-scheduler-app-ios17-threads", workload: "bg-scheduler-app",
                                      variant: "correct", horizonSeconds: 1_800)
-    static let longToken = BenchCase(name: "token-ios17-long", workload: "token", variant: "correct",
+    static let longToken = BenchCase(name: "token-ios17-long-threads", workload: "token", variant: "correct",
                                      horizonSeconds: 86_400)
     static let p1 = BenchCase(name: "download-manager-p1-ios17", workload: "download-manager",
                               variant: "p1-overwritten-task-id", horizonSeconds: 1_800)
 
+    /// The race workloads' correct variants (issue 15), with the default threads.
+    static let races: [BenchCase] = raceWorkloads
+        .filter { WorkloadCatalog.variant(workload: $0, variant: "correct") != nil }
+        .map { BenchCase(name: "\($0)-ios17-threads", workload: $0, variant: "correct", horizonSeconds: 1_800) }
+
+    /// The workload families written to show races between threads.
+    static let raceWorkloads = ["photo-sync", "chat-outbox", "notes-import", "feed-refresh", "voice-memos",
+                                "workout-export"]
+
     /// The throughput cases, in table order.
-    static let throughput = [token, backgroundQueue, scheduler, longToken]
+    static let throughput = [tokenOneThread, tokenNoPreemption, token, backgroundQueue, scheduler, longToken] + races
 
     /// The token workload at a horizon, for the run-length curve.
     static func token(horizonSeconds: Int64) -> BenchCase {

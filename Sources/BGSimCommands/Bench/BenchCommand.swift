@@ -64,11 +64,14 @@ struct BenchSizes: Sendable {
     var tenThousandRuns: Int
     var memoryRuns: (small: Int, large: Int)
     var curveRuns: Int
+    /// Campaign seeds per planted race, and the runs each may take to find it.
+    var raceSeeds: Int
+    var raceMaxRuns: Int
 
     static let full = BenchSizes(throughputRuns: 2_000, longRuns: 100, repetitions: 3, tenThousandRuns: 10_000,
-                                 memoryRuns: (1_000, 100_000), curveRuns: 1_000)
+                                 memoryRuns: (1_000, 100_000), curveRuns: 1_000, raceSeeds: 11, raceMaxRuns: 2_000)
     static let quick = BenchSizes(throughputRuns: 40, longRuns: 4, repetitions: 1, tenThousandRuns: 100,
-                                  memoryRuns: (50, 200), curveRuns: 20)
+                                  memoryRuns: (50, 200), curveRuns: 20, raceSeeds: 3, raceMaxRuns: 200)
 }
 
 /// Everything the benchmark measured.
@@ -93,6 +96,7 @@ struct BenchReport: Sendable {
     var lengthCurve: [CurvePoint] = []
     var jobsCurve: [CurvePoint] = []
     var findAndShrink: FindAndShrink?
+    var races: [RaceFinding] = []
     var memory: [(runs: Int, peakBytes: Int?)] = []
 }
 
@@ -142,6 +146,8 @@ struct BenchSuite {
         }
         progress("find and shrink P1")
         report.findAndShrink = FindAndShrink.measure(.p1, maxRuns: 10_000)
+        progress("runs to find each planted race")
+        report.races = RaceFinding.measureAll(seeds: sizes.raceSeeds, maxRuns: sizes.raceMaxRuns)
         return report
     }
 }

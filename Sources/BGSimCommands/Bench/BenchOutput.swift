@@ -41,6 +41,10 @@ enum BenchTable {
         } else {
             io.out("- P1 NOT FOUND: a harness bug")
         }
+        for race in report.races {
+            io.out("- \(race.name) (\(race.invariant)): found in a median of \(race.medianRuns) runs "
+                + "(per seed: \(race.runsToFind.map(String.init).joined(separator: ", ")))")
+        }
         for entry in report.memory {
             io.out("- peak memory, \(entry.runs) runs: "
                 + (entry.peakBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "unavailable"))
@@ -104,6 +108,11 @@ enum BenchJSON {
         } else {
             root.append("p1FindAndShrink", .null)
         }
+        root.append("raceFinding", .array(report.races.map { race in
+            .object(["workload": .string(race.name), "invariant": .string(race.invariant),
+                     "medianRuns": .int(Int64(race.medianRuns)),
+                     "runsToFind": .array(race.runsToFind.map { .int(Int64($0)) })])
+        }))
         root.append("peakMemory", .array(report.memory.map { entry in
             .object(["runs": .int(Int64(entry.runs)), "peakBytes": entry.peakBytes.map { .int(Int64($0)) } ?? .null])
         }))
