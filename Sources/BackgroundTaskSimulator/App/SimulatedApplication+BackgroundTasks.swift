@@ -129,10 +129,8 @@ extension SimulatedApplication {
         let began = now
         // A3.5: with threads a handler can block the main thread, and the watchdog kills the app
         // at the limit, not when the handlers return.
-        let watchdog = startMainThreadWatchdog(limit: profile.expirationHandlerWatchdog) { [self] elapsed in
-            "expiration handlers still running after \(elapsed), over the \(profile.expirationHandlerWatchdog) limit (A3.5)"
-        }
-        defer { watchdog.map(scheduler.cancel) }
+        watchMainThread(.expirationHandlers, limit: profile.expirationHandlerWatchdog)
+        defer { endMainThreadWatch() }
         for id in ids {
             guard isAlive, let index = core.openTasks.firstIndex(where: { $0.id == id }),
                 !core.openTasks[index].handlerCalled
@@ -157,16 +155,37 @@ extension SimulatedApplication {
         }
     }
 
-    /// With threads, a job on the system queue that kills the app when main-thread work that has a
-    /// watchdog limit (A3.5, A10.1) is still running `limit` after it began; cancel it when the
-    /// work returns. Nil without threads, where a blocked main thread blocks the whole run and
-    /// the caller checks the elapsed time on return instead (same verdict, later in the trace).
-    func startMainThreadWatchdog(limit: VirtualDuration, detail: @escaping (VirtualDuration) -> String) -> JobID? {
-        guard device.hasThreads else { return nil }
-        let began = now
-        return scheduler.async(at: began + limit + .microseconds(1), on: device.systemQueue) { [self] in
-            terminate(.watchdog(detail: detail(now - began)))
+    // MARK: Main-thread watchdogs (A3.5, A10.1)
+
+    /// Starts watching a main-thread callback with a time limit. With threads, time passes inside
+    /// the callback only when the main thread blocks; the first time it does, a system job is
+    /// armed that kills the app if the callback is still running just past the limit (as the
+    /// watchdog does, while it is still blocked). Without threads the caller checks the elapsed
+    /// time when the callback returns instead (the same verdict, later in the trace).
+    func watchMainThread(_ callback: MainThreadWatch.Callback, limit: VirtualDuration) {
+        guard device.hasThreads else { return }
+        core.mainThreadWatch = MainThreadWatch(callback: callback, began: now, limit: limit)
+    }
+
+    /// The watched callback returned: disarms its watchdog.
+    func endMainThreadWatch() {
+        guard let watch = core.mainThreadWatch else { return }
+        core.mainThreadWatch = nil
+        if let job = watch.job { scheduler.cancel(job) }
+    }
+
+    /// The main thread blocks (``SimulatedDevice`` forwards ``Scheduler/onThreadBlocks(_:)``):
+    /// arms the watchdog of the callback it is in, once.
+    func mainThreadBlocks() {
+        guard var watch = core.mainThreadWatch, watch.job == nil, isAlive else { return }
+        let callback = watch.callback
+        watch.job = scheduler.async(at: watch.began + watch.limit + .microseconds(1), on: device.systemQueue) {
+            [self] in
+            guard let current = core.mainThreadWatch, current.callback == callback else { return }
+            core.mainThreadWatch = nil
+            terminate(.watchdog(detail: current.killDetail(after: now - current.began)))
         }
+        core.mainThreadWatch = watch
     }
 
     /// A task begun after the budget was spent gets its handler called at once (A3.4).

@@ -114,11 +114,9 @@ extension SimulatedApplication {
             startBackgroundSession()
             core.inDidEnterBackground = true
             let began = now
-            let watchdog = startMainThreadWatchdog(limit: profile.didEnterBackgroundLimit) { [self] elapsed in
-                "applicationDidEnterBackground still running after \(elapsed), over the \(profile.didEnterBackgroundLimit) limit (A10.1)"
-            }
+            watchMainThread(.didEnterBackground, limit: profile.didEnterBackgroundLimit)
             deliver(.didEnterBackground)
-            watchdog.map(scheduler.cancel)
+            endMainThreadWatch()
             core.inDidEnterBackground = false
             guard isAlive else { return }
             let took = now - began

@@ -58,6 +58,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         /// The client code's instance for this process.
         var workload: (any Workload)?
         var context: WorkloadContext?
+        /// The main-thread callback under a watchdog, while it runs (threads only).
+        var mainThreadWatch: MainThreadWatch?
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it

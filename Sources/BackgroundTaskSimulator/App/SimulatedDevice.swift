@@ -106,6 +106,9 @@ public final class SimulatedDevice: @unchecked Sendable {
                 concurrency, pool: .forCurrentThread, defersPreemption: { CriticalSectionTracking.isInsideOnCurrentThread })
             // The system's own work (expiry callouts, deadlines, watchdogs) keeps its times.
             scheduler.disablePreemptionDelays(on: systemQueue)
+            scheduler.onThreadBlocks { [unowned self] queue in
+                if let app = liveApp, queue == app.mainQueueImpl.id { app.mainThreadBlocks() }
+            }
         }
     }
 

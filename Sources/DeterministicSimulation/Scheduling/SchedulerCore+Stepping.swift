@@ -20,13 +20,8 @@ extension SchedulerCore {
         if earliest > clock.now.microseconds {
             clock.advance(to: VirtualTime(microseconds: earliest))
         }
-        let chosen: Candidate
-        if candidateCount == 1 {
-            chosen = candidates[0]
-        } else {
-            chosen = candidates[Int(choices.draw(below: UInt64(candidateCount)))]
-        }
-        return take(chosen, now: clock.now.microseconds)
+        chosenCandidate = candidateCount == 1 ? 0 : Int(choices.draw(below: UInt64(candidateCount)))
+        return take(candidates[chosenCandidate], now: clock.now.microseconds)
     }
 
     /// Removes a gathered candidate from its heap and makes it the running job (its values go to

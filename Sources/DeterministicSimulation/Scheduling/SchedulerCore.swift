@@ -44,6 +44,8 @@ struct SchedulerCore {
     var candidates: [Candidate] = []
     /// The number of valid elements of ``candidates``.
     var candidateCount = 0
+    /// The index among ``candidates`` of the job ``takeNextJob(limit:clock:choices:)`` took last.
+    var chosenCandidate = 0
     /// Scratch: heap positions to visit while collecting a concurrent queue's candidates.
     var frontier: [Int] = []
     /// Jobs not cancelled and not yet run; a live repeating timer counts as one.

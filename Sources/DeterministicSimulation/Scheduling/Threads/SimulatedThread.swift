@@ -7,8 +7,9 @@
 /// thread.state = .blocked(.lock(name: "cache", holder: other))
 /// ```
 ///
-/// Invariant: ``worker`` is set exactly while ``state`` is not `.idle`; at most one thread of a
-/// run is `.running`.
+/// Invariant: ``worker`` is set from its job's first suspension until that job ends (a job that
+/// never suspends runs inline on the loop's OS thread and is never bound to it); a thread that
+/// is not `.idle` or `.running` has a ``worker``; at most one thread of a run is `.running`.
 final class SimulatedThread {
     /// What a blocked thread waits for (for wake-ups and deadlock reports).
     enum Wait {
@@ -39,9 +40,10 @@ final class SimulatedThread {
     /// The queue's label, with `#slot` (from 1) for a concurrent queue.
     let label: String
     var state = State.idle
-    /// The OS thread carrying its job in progress.
+    /// The OS thread carrying its job in progress, once that job has been suspended.
     var worker: PoolWorker?
-    /// The job in progress (handed back to the core when it finishes).
+    /// The job in progress, saved at its first suspension (handed back to the core when it
+    /// finishes).
     var taken = SchedulerCore.TakenJob()
     /// PCT priority: higher runs first; change points give negative values.
     var priority: Int64 = 0

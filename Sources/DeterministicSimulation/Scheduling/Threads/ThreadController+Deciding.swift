@@ -10,6 +10,16 @@ extension ThreadController {
     /// plain scheduler's step, draw for draw.
     func decide(first: SimulatedThread?) -> Decision {
         if state.deadlock != nil { return .stop(.idle) }
+        if first == nil, state.suspendedCount == 0, state.stepsLeft > 0, !isPCT,
+            let work = scheduler.core.takeNextJob(limit: state.limit, clock: scheduler.clock, choices: scheduler.choices)
+        {
+            // No thread is suspended, so none is runnable or asleep: exactly the plain step
+            // (the same gathering and the same draw), then the chosen job's thread.
+            state.stepsLeft -= 1
+            state.stepsTaken += 1
+            state.pendingWork = work
+            return .start(thread(forCandidate: scheduler.core.chosenCandidate))
+        }
         let clock = scheduler.clock
         // Only at the point of suspension does the suspended thread come first (outcome 0: no
         // preemption); once time has moved, every runnable thread is in id order.

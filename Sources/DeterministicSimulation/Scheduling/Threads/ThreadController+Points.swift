@@ -90,6 +90,7 @@ extension ThreadController {
             return
         }
         me.state = .sleeping(until: Saturating.add(scheduler.clock.now.microseconds, microseconds))
+        if let hook = state.onBlock { hook(QueueID(rawValue: me.queue)) }
         suspendCurrent()
     }
 
@@ -100,6 +101,7 @@ extension ThreadController {
         guard let me = state.current, !state.isUnwinding else { return false }
         me.state = .blocked(wait)
         if waitCycle(from: me) { state.deadlock = report() }
+        if let hook = state.onBlock { hook(QueueID(rawValue: me.queue)) }
         suspendCurrent()
         return !state.isUnwinding
     }

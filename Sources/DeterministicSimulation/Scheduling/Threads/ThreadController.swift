@@ -88,6 +88,11 @@ final class ThreadController {
         /// Asked at a point that would preempt: `true` postpones it (see
         /// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)``).
         var defersPreemption: (() -> Bool)?
+        /// The OS thread running the loop, which starts jobs inline (a job is bound to it only if
+        /// it suspends: ``SimulatedThread/worker``).
+        var loopWorker: PoolWorker?
+        /// Called when a thread blocks or sleeps (``Scheduler/onThreadBlocks(_:)``).
+        var onBlock: ((QueueID) -> Void)?
         /// By queue index: whether preempted threads of the queue are never kept off the CPU
         /// (``Scheduler/disablePreemptionDelays(on:)``); queues past the end have delays.
         var undelayedQueues: [Bool] = []
@@ -198,6 +203,7 @@ final class ThreadController {
         // stays while a job of this loop is suspended on this thread (it resumes here).
         let mark = RunThreadMarker.enter(scheduler)
         defer { RunThreadMarker.leave(restoring: mark) }
+        state.loopWorker = worker
         var decision = first
         while true {
             switch decision {
@@ -229,16 +235,19 @@ final class ThreadController {
     /// (after any number of suspensions), holding the baton.
     private func runJob(on thread: SimulatedThread, worker: PoolWorker) {
         guard let work = state.pendingWork.take() else { preconditionFailure("start decision without a job") }
-        thread.worker = worker
         thread.state = .running
-        thread.taken = scheduler.core.taken
         state.current = thread
         scheduler.reportJobStart()
         work()
         state.current = nil
         thread.state = .idle
-        thread.worker = nil
-        scheduler.core.taken = thread.taken
+        if thread.worker != nil {
+            // The job was suspended (``suspendCurrent()`` bound it to `worker` then): other jobs
+            // ran meanwhile, so the core's running job and the loop's worker are restored.
+            thread.worker = nil
+            scheduler.core.taken = thread.taken
+            state.loopWorker = worker
+        }
         scheduler.core.finish()
         scheduler.releaseDropped()
     }
@@ -249,7 +258,18 @@ final class ThreadController {
     /// blocked), lets the scheduler decide what runs next, and returns when the thread is
     /// resumed. Resuming the thread itself at once costs no handoff.
     func suspendCurrent() {
-        guard let me = state.current, let worker = me.worker else { preconditionFailure("no state.current thread") }
+        guard let me = state.current else { preconditionFailure("suspendCurrent outside a job") }
+        let worker: PoolWorker
+        if let bound = me.worker {
+            worker = bound
+        } else {
+            // The job's first suspension: it started on the loop's worker and nothing else has
+            // run since, so that worker carries it and the core's running job is its own.
+            guard let loopWorker = state.loopWorker else { preconditionFailure("a job ran outside the loop") }
+            worker = loopWorker
+            me.worker = loopWorker
+            me.taken = scheduler.core.taken
+        }
         state.current = nil
         state.suspendedCount += 1
         scheduler.core.occupyThread(ofQueue: me.queue)
