@@ -29,28 +29,47 @@ public enum SimulationRunner {
         let driver = EnvironmentDriver(device: device, horizon: spec.horizon)
         driver.start()
         let scheduler = device.scheduler
-        var stop = RunStop.quiescent
-        if scheduler.run(until: spec.horizon, maxSteps: spec.maxSteps) == .stepLimit {
-            stop = .stepLimit
-        } else if let deadlock = scheduler.deadlock {
-            device.emit(.deadlock(deadlock.description))
-        } else {
-            device.emit(.runPhase("settle"))
-            driver.settle()
-            let remaining = spec.maxSteps - scheduler.stepsRun
-            switch scheduler.run(until: spec.horizon + spec.settleLimit, maxSteps: max(0, remaining)) {
-            case .stepLimit: stop = .stepLimit
-            case .reachedTime: stop = settleStop(device)
-            case .idle: stop = .quiescent
-            }
-            if let deadlock = scheduler.deadlock { device.emit(.deadlock(deadlock.description)) }
-        }
+        let stop = device.hasThreads
+            ? runInOneCall(spec, device: device, driver: driver)
+            : runInTwoCalls(spec, device: device, driver: driver)
+        if let deadlock = scheduler.deadlock { device.emit(.deadlock(deadlock.description)) }
         device.emit(.runPhase("end"))
         monitor.finish(at: device.now)
         return RunOutcome(
             digest: recorder.digest, eventCount: recorder.count, violations: monitor.violations,
             trace: recorder.entries, choices: choices.recorded, endTime: device.now, stop: stop,
             steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount, coverage: monitor.coverage.coverage())
+    }
+
+    /// One thread: runs to the horizon, settles (no more actions, the app sent home), then runs
+    /// for at most the settle limit.
+    private static func runInTwoCalls(_ spec: RunSpec, device: SimulatedDevice, driver: EnvironmentDriver) -> RunStop {
+        let scheduler = device.scheduler
+        if scheduler.run(until: spec.horizon, maxSteps: spec.maxSteps) == .stepLimit { return .stepLimit }
+        if scheduler.deadlock != nil { return .quiescent }
+        device.emit(.runPhase("settle"))
+        driver.settle()
+        return finalStop(spec, device: device, maxSteps: spec.maxSteps - scheduler.stepsRun)
+    }
+
+    /// Simulated threads: the same phases in one `run` call, the settle step a system job at the
+    /// horizon. Each `run` call hands the loop to a pool thread and back (two baton handoffs);
+    /// one call per run instead of two saves a handoff pair, a tenth of a short run's time.
+    private static func runInOneCall(_ spec: RunSpec, device: SimulatedDevice, driver: EnvironmentDriver) -> RunStop {
+        device.scheduler.async(at: spec.horizon, on: device.systemQueue) {
+            device.emit(.runPhase("settle"))
+            driver.settle()
+        }
+        return finalStop(spec, device: device, maxSteps: spec.maxSteps)
+    }
+
+    /// Runs until the settle limit and says why the run stopped.
+    private static func finalStop(_ spec: RunSpec, device: SimulatedDevice, maxSteps: Int) -> RunStop {
+        switch device.scheduler.run(until: spec.horizon + spec.settleLimit, maxSteps: max(0, maxSteps)) {
+        case .stepLimit: .stepLimit
+        case .reachedTime: settleStop(device)
+        case .idle: .quiescent
+        }
     }
 
     /// Jobs left after the settle limit only count as "did not settle" if the app is still
