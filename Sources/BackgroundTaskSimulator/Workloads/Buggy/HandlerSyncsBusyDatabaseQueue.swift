@@ -2,9 +2,10 @@ import BackgroundTaskKit
 
 /// An offline-first notes app keeps its SQLite database behind one serial queue, as the usual
 /// database wrappers do (every statement is a job on `db`). When the user leaves, it imports the
-/// notes the server changed, one transaction per batch; a batch is seconds of blocking writes. The
-/// expiration handler rolls the open transaction back with `db.sync { … }`, so that the database
-/// is consistent before the app is suspended, and then ends the task.
+/// notes the server changed, one transaction per batch, each statement a job on `db`; an import is
+/// seconds to minutes of blocking writes. The expiration handler rolls the open transaction back
+/// with `db.sync { … }`, so that the database is consistent before the app is suspended, and then
+/// ends the task.
 ///
 /// ```swift
 /// let id = app.beginBackgroundTask(withName: "import-notes") {
@@ -13,16 +14,16 @@ import BackgroundTaskKit
 /// }
 /// ```
 ///
-/// The race: when the expiry callout comes while a batch is being written on the `db` thread,
-/// the handler blocks the main thread until the batch ends. A batch with more than 3 s left keeps
-/// the handlers past the system's limit on their total time and the watchdog kills the app
-/// (A3.5, A10.4; the task never ends inside its handler, A3.2). With one thread the `sync` runs
-/// inline at once and the run passes (`concurrency` off).
+/// The race: when the expiry callout comes while the import is being written on the `db` thread,
+/// the handler's `sync` waits on the main thread behind every statement queued before it. More
+/// than 3 s of them keep the handlers past the system's limit on their total time and the
+/// watchdog kills the app (A3.5, A10.4; the task never ends inside its handler, A3.2). With one
+/// thread the `sync` runs inline at once and the run passes (`concurrency` off).
 ///
 /// Expected: `expiration-handlers-return-in-time` (and the 0x8badf00d kill).
 final class HandlerSyncsBusyDatabaseQueue: Workload, @unchecked Sendable {
     // @unchecked: `cancelled` and `openTransaction` are touched on the `db` queue only (the
-    // handler reaches them through `db.sync`); workload state is otherwise confined to main.
+    // handler reaches them through `db.sync`); the box is touched on main only.
     private var db: SimulatedWorkQueue?
     private var cancelled = false
     private var openTransaction = false
@@ -41,22 +42,23 @@ final class HandlerSyncsBusyDatabaseQueue: Workload, @unchecked Sendable {
         let box = IdentifierBox()
         box.id = app.beginBackgroundTask(withName: "import-notes") { [self] in
             work.cancel()
-            db.sync { [self] in  // the bug: waits for the batch the db thread is writing
+            db.sync { [self] in  // the bug: waits behind every statement queued on db
                 cancelled = true
-                if openTransaction { rollBack() }
+                openTransaction = false  // ROLLBACK
             }
             app.endBackgroundTask(box.id)
             box.id = .invalid
         }
-        let batches = context.drawInt(in: 2...12)
         db.async { [self] in cancelled = false }
-        for _ in 0..<batches {
-            db.async { [self] in
-                guard !cancelled else { return }
-                openTransaction = true
-                app.performBlockingWork(for: context.drawDuration(in: .seconds(1) ... .seconds(8)))  // the batch's writes
-                openTransaction = false
+        for _ in 0..<context.drawInt(in: 2...12) {
+            db.async { [self] in openTransaction = !cancelled }  // BEGIN
+            for _ in 0..<context.drawInt(in: 2...16) {  // the batch's statements, one job each
+                db.async { [self] in
+                    guard openTransaction else { return }
+                    app.performBlockingWork(for: context.drawDuration(in: .milliseconds(100) ... .milliseconds(500)))
+                }
             }
+            db.async { [self] in openTransaction = false }  // COMMIT
         }
         db.async { [self] in
             guard !cancelled else { return }
@@ -67,9 +69,5 @@ final class HandlerSyncsBusyDatabaseQueue: Workload, @unchecked Sendable {
                 box.id = .invalid
             }
         }
-    }
-
-    private func rollBack() {
-        openTransaction = false
     }
 }

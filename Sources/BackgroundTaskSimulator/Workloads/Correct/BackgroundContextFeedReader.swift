@@ -1,14 +1,14 @@
 import BackgroundTaskKit
 
-/// The news reader of ``MainContextFeedReader`` done right: the merge and save run on a private
-/// serial queue (a background context's queue), and the main queue gets only a short job to
-/// refresh the visible list, so the main thread stays free for the expiration handler (A3.1).
+/// The news reader of ``MainContextFeedReader`` done right: the merges and saves run on a private
+/// serial queue (a background context's queue), one job per feed, and the main queue gets only a
+/// short job to refresh the visible list, so the main thread stays free for the expiration handler (A3.1).
 /// A ``BackgroundTaskToken`` holds the task: the handler cancels the refresh, the token ends the
 /// task inside the system's handler, and the save's later `invalidate()` does nothing.
 ///
 /// ```swift
+/// for feed in feeds { saveQueue.async { merge(feed); save() } }   // off the main thread
 /// saveQueue.async {
-///     app.performBlockingWork(for: mergeAndSave)   // off the main thread
 ///     app.mainQueue.async { reloadVisibleFeeds() }
 ///     task.invalidate()
 /// }
@@ -32,10 +32,14 @@ final class BackgroundContextFeedReader: Workload, @unchecked Sendable {
         let task = BackgroundTaskToken(name: "refresh-feeds", host: app) { work.cancel() }
         let feeds = context.drawInt(in: 5...60)
         app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {  // the downloads
+            for _ in 0..<feeds {
+                saveQueue.async {
+                    guard !work.isDone else { return }  // expired meanwhile
+                    app.performBlockingWork(for: .milliseconds(200))  // merge and save one feed, off main
+                }
+            }
             saveQueue.async {
-                guard !work.isDone else { return }  // expired meanwhile
-                app.performBlockingWork(for: .milliseconds(200 * feeds))  // merge and save, off main
-                work.finish()
+                if !work.isDone { work.finish() }
                 app.mainQueue.async { app.performBlockingWork(for: .milliseconds(5)) }  // reload the list
                 task.invalidate()
             }

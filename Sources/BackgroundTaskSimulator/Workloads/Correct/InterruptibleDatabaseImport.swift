@@ -4,8 +4,8 @@ import DeterministicSimulation
 /// The notes import of ``HandlerSyncsBusyDatabaseQueue`` done right: the expiration handler never
 /// waits for the `db` queue. It sets an interrupt flag (as `sqlite3_interrupt` does, safe from any
 /// thread), cancels the work and returns, and the token ends the task inside the system's handler
-/// (A3.2, A3.5). Each batch writes its rows in short steps and checks the flag between them, so
-/// an interrupted batch rolls back on the `db` queue a fraction of a second later.
+/// (A3.2, A3.5). Each statement of the import checks the flag before it runs, so an interrupted
+/// transaction rolls back on the `db` queue a fraction of a second later.
 ///
 /// ```swift
 /// let task = BackgroundTaskToken(name: "import-notes", host: app) {
@@ -15,7 +15,7 @@ import DeterministicSimulation
 /// ```
 ///
 /// Contract: the handler takes only `interrupt`, which the `db` thread holds for a flag read, never
-/// across a write, so the handler returns within microseconds of virtual time.
+/// across a write, so the handler returns at once, whatever is queued on `db`.
 ///
 /// Expected: passes every invariant.
 final class InterruptibleDatabaseImport: Workload, @unchecked Sendable {
@@ -42,10 +42,13 @@ final class InterruptibleDatabaseImport: Workload, @unchecked Sendable {
             interrupt.withLock { interrupted = true }
             work.cancel()
         }
-        let batches = context.drawInt(in: 2...12)
         db.async { [self] in interrupt.withLock { interrupted = false } }
-        for _ in 0..<batches {
-            db.async { [self] in writeBatch(context, interrupt) }
+        for _ in 0..<context.drawInt(in: 2...12) {
+            db.async { [self] in openTransaction = !isInterrupted(interrupt) }  // BEGIN
+            for _ in 0..<context.drawInt(in: 2...16) {  // the batch's statements, one job each
+                db.async { [self] in writeStatement(context, interrupt) }
+            }
+            db.async { [self] in openTransaction = false }  // COMMIT
         }
         db.async { [self] in
             guard !isInterrupted(interrupt) else { return }
@@ -56,21 +59,17 @@ final class InterruptibleDatabaseImport: Workload, @unchecked Sendable {
         }
     }
 
-    /// On the `db` queue: one transaction, written in steps of at most 0.5 s, rolled back if
-    /// interrupted between two steps.
-    private func writeBatch(_ context: WorkloadContext, _ interrupt: SimulatedLock) {
+    /// On the `db` queue: one statement of the open transaction, or its rollback if the import
+    /// was interrupted since the last statement.
+    private func writeStatement(_ context: WorkloadContext, _ interrupt: SimulatedLock) {
         let app = context.application
-        guard !isInterrupted(interrupt) else { return }
-        openTransaction = true
-        for _ in 0..<context.drawInt(in: 2...16) {
-            guard !isInterrupted(interrupt) else {
-                app.performBlockingWork(for: .milliseconds(100))  // roll back
-                openTransaction = false
-                return
-            }
+        guard openTransaction else { return }
+        if isInterrupted(interrupt) {
+            app.performBlockingWork(for: .milliseconds(100))  // ROLLBACK
+            openTransaction = false
+        } else {
             app.performBlockingWork(for: context.drawDuration(in: .milliseconds(100) ... .milliseconds(500)))
         }
-        openTransaction = false
     }
 
     private func isInterrupted(_ interrupt: SimulatedLock) -> Bool {
