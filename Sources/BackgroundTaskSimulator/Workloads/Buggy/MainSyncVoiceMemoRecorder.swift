@@ -2,15 +2,15 @@ import BackgroundTaskKit
 import DeterministicSimulation
 
 /// A voice-memo app finishes encoding the last recording when the user leaves: the encoder runs on
-/// its own serial queue under a background task, and `finishMemo` (called by the encoder when it
-/// is done, or by the expiration handler when time runs out) adds the memo to the list the UI
-/// shows, with `mainQueue.sync` because that list belongs to the main thread, and then ends the
-/// task. The function was written for the encoder's queue.
+/// its own serial queue under a background task (``VoiceMemoEncoder``), and `finishMemo` (called
+/// by the encoder when it is done, or by the expiration handler when time runs out) adds the memo
+/// to the list the UI shows, with `mainQueue.sync` because that list belongs to the main thread,
+/// and then ends the task. The function was written for the encoder's queue.
 ///
 /// ```swift
 /// func finishMemo(_ memo: Memo) {
 ///     mainQueue.sync { memos.append(memo) }   // from the main thread: never returns
-///     endTaskIfHeld(memo)
+///     memo.endTaskIfHeld()
 /// }
 /// ```
 ///
@@ -22,33 +22,13 @@ import DeterministicSimulation
 ///
 /// Expected: `no-deadlock`.
 final class MainSyncVoiceMemoRecorder: Workload, @unchecked Sendable {
-    // @unchecked: `memos` is touched on main only; a memo's fields under its lock.
+    // @unchecked: `memos` is touched on main only.
     private var memos: [Int] = []
-    private var recorded = 0
-    private var encoder: (any WorkQueue)?
-    private var observation: LifecycleObservation?
+    private var encoder: VoiceMemoEncoder?
 
     func didFinishLaunching(_ context: WorkloadContext) {
-        let encoder = context.application.makeSerialQueue(label: "encoder")
-        self.encoder = encoder
-        observation = context.onDidEnterBackground { [self] in encodeLastRecording(context, encoder) }
-    }
-
-    private func encodeLastRecording(_ context: WorkloadContext, _ encoder: any WorkQueue) {
         let app = context.application
-        recorded += 1
-        let memo = EncodingMemo(number: recorded, lock: context.makeLock("memo \(recorded)"))
-        let work = context.startWork("encode-memo")
-        let id = app.beginBackgroundTask(withName: "encode-memo") { [self] in
-            memo.stop(work)
-            finishMemo(memo, app)
-        }
-        memo.setTask(id)
-        let chunks = context.drawInt(in: 4...40)
-        encoder.async { [self] in
-            guard memo.encode(chunks, context, work) else { return }
-            finishMemo(memo, app)
-        }
+        encoder = VoiceMemoEncoder(context) { [self] memo in finishMemo(memo, app) }
     }
 
     /// Adds the memo to the list and ends its task; written for the encoder's queue.

@@ -19,33 +19,13 @@ import DeterministicSimulation
 ///
 /// Expected: passes every invariant.
 final class MainSafeVoiceMemoRecorder: Workload, @unchecked Sendable {
-    // @unchecked: `memos` is touched on main only; a memo's fields under its lock.
+    // @unchecked: `memos` is touched on main only.
     private var memos: [Int] = []
-    private var recorded = 0
-    private var encoder: (any WorkQueue)?
-    private var observation: LifecycleObservation?
+    private var encoder: VoiceMemoEncoder?
 
     func didFinishLaunching(_ context: WorkloadContext) {
-        let encoder = context.application.makeSerialQueue(label: "encoder")
-        self.encoder = encoder
-        observation = context.onDidEnterBackground { [self] in encodeLastRecording(context, encoder) }
-    }
-
-    private func encodeLastRecording(_ context: WorkloadContext, _ encoder: any WorkQueue) {
         let app = context.application
-        recorded += 1
-        let memo = EncodingMemo(number: recorded, lock: context.makeLock("memo \(recorded)"))
-        let work = context.startWork("encode-memo")
-        let id = app.beginBackgroundTask(withName: "encode-memo") { [self] in
-            memo.stop(work)
-            finishMemo(memo, app)
-        }
-        memo.setTask(id)
-        let chunks = context.drawInt(in: 4...40)
-        encoder.async { [self] in
-            guard memo.encode(chunks, context, work) else { return }
-            finishMemo(memo, app)
-        }
+        encoder = VoiceMemoEncoder(context) { [self] memo in finishMemo(memo, app) }
     }
 
     /// Adds the memo to the list and ends its task, from the encoder's queue or from main.
