@@ -32,7 +32,7 @@ final class ChatOutbox: @unchecked Sendable {
         lock = context.makeLock("outbox tasks")
         let queue = context.application.makeSerialQueue(label: "outbox")
         observation = context.onDidEnterBackground { [self] in
-            for _ in 0..<context.drawInt(in: 5...60) {
+            for _ in 0..<context.drawInt(in: 5...30) {
                 nextMessage += 1
                 let message = nextMessage
                 queue.async { [self] in send(self, message) }
