@@ -17,6 +17,7 @@ import Testing
         ("bgtask-registered-in-time", "bg-scheduler-app/p6-late-registration", "bg-scheduler-app/correct"),
         ("bgtask-completed-once", "bg-scheduler-app/p7-double-completion", "bg-scheduler-app/correct"),
         ("refresh-stays-scheduled", "bg-scheduler-app/p8-refresh-not-resubmitted", "bg-scheduler-app/correct"),
+        ("no-deadlock", "voice-memos/main-sync-in-handler", "voice-memos/correct"),
     ]
 
     @Test func everyInvariantHasAPair() {

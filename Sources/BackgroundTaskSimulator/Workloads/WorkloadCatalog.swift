@@ -97,6 +97,42 @@ public enum WorkloadCatalog {
                                    repeatingRefreshIdentifiers: ["com.example.bgapp.refresh"]) {
                     RefreshNotResubmittedApp()
                 }),
+        Variant(workload: "photo-sync", variant: "unguarded-task-id", bugPattern: nil,
+                expectedViolation: "no-double-end",
+                info: WorkloadInfo(name: "photo-sync/unguarded-task-id",
+                                   summary: "a worker checks the stored task id, saves, then ends it while the handler ends it on main") {
+                    UnguardedTaskIDPhotoSync()
+                }),
+        Variant(workload: "chat-outbox", variant: "task-registered-after-begin", bugPattern: nil,
+                expectedViolation: "expiry-ends-task",
+                info: WorkloadInfo(name: "chat-outbox/task-registered-after-begin",
+                                   summary: "each send begins a task off main and registers its id after begin returns") {
+                    LateRegisteredTaskOutbox()
+                }),
+        Variant(workload: "notes-import", variant: "handler-syncs-busy-queue", bugPattern: nil,
+                expectedViolation: "expiration-handlers-return-in-time",
+                info: WorkloadInfo(name: "notes-import/handler-syncs-busy-queue",
+                                   summary: "the expiration handler syncs onto the database queue a long batch is blocking") {
+                    HandlerSyncsBusyDatabaseQueue()
+                }),
+        Variant(workload: "feed-refresh", variant: "main-blocked-across-deadline", bugPattern: nil,
+                expectedViolation: "no-watchdog-kill",
+                info: WorkloadInfo(name: "feed-refresh/main-blocked-across-deadline",
+                                   summary: "merges and saves the refresh on the main thread, blocking it for seconds") {
+                    MainContextFeedReader()
+                }),
+        Variant(workload: "voice-memos", variant: "main-sync-in-handler", bugPattern: nil,
+                expectedViolation: "no-deadlock",
+                info: WorkloadInfo(name: "voice-memos/main-sync-in-handler",
+                                   summary: "the expiration handler calls a finish helper that does mainQueue.sync") {
+                    MainSyncVoiceMemoRecorder()
+                }),
+        Variant(workload: "workout-export", variant: "lock-order-inversion", bugPattern: nil,
+                expectedViolation: "no-deadlock",
+                info: WorkloadInfo(name: "workout-export/lock-order-inversion",
+                                   summary: "the exporter takes store then session, the expiration handler session then store") {
+                    LockOrderInversionWorkoutExporter()
+                }),
     ]
 
     static let correct: [Variant] = [
@@ -131,6 +167,36 @@ public enum WorkloadCatalog {
                                    permittedIdentifiers: bgIdentifiers, backgroundModes: ["fetch", "processing"],
                                    repeatingRefreshIdentifiers: ["com.example.bgapp.refresh"]) {
                     SchedulerApp()
+                }),
+        Variant(workload: "photo-sync", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "photo-sync/correct",
+                                   summary: "the stored task id is checked, ended and cleared under one lock") {
+                    LockedTaskIDPhotoSync()
+                }),
+        Variant(workload: "chat-outbox", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "chat-outbox/correct",
+                                   summary: "each send begins its task off main holding the lock its handler takes") {
+                    RegisteredTaskOutbox()
+                }),
+        Variant(workload: "notes-import", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "notes-import/correct",
+                                   summary: "the expiration handler interrupts the database import without waiting for it") {
+                    InterruptibleDatabaseImport()
+                }),
+        Variant(workload: "feed-refresh", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "feed-refresh/correct",
+                                   summary: "merges and saves the refresh on a private queue under a token") {
+                    BackgroundContextFeedReader()
+                }),
+        Variant(workload: "voice-memos", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "voice-memos/correct",
+                                   summary: "the finish helper updates the list inline on main, with sync elsewhere") {
+                    MainSafeVoiceMemoRecorder()
+                }),
+        Variant(workload: "workout-export", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "workout-export/correct",
+                                   summary: "the exporter and the expiration handler never hold both locks") {
+                    OrderedLocksWorkoutExporter()
                 }),
     ]
 }
