@@ -12,10 +12,13 @@ public import DeterministicSimulation
 /// _ = device.scheduler.run(until: .seconds(60))
 /// ```
 ///
-/// Contract: everything runs on the calling thread, in virtual time, with every nondeterministic
-/// decision drawn from ``choices``; the same choices give the same run, event for event.
+/// Contract: everything runs in virtual time, one simulated thread at a time (on the calling
+/// thread, or on pool threads that hand a baton to each other when the run has simulated
+/// threads), with every nondeterministic decision drawn from ``choices``; the same choices give
+/// the same run, event for event. Call ``tearDown()`` when done.
 public final class SimulatedDevice: @unchecked Sendable {
-    // @unchecked: a run and all its objects are confined to one thread.
+    // @unchecked: a run and all its objects are touched by one thread at a time (the baton's
+    // handoffs order the accesses).
     public let profile: OSProfile
     public let environment: EnvironmentConfig
     public let workload: WorkloadInfo

@@ -8,7 +8,7 @@ import DeterministicSimulation
 /// task the first time and is a no-op afterwards (the simulator records the repeat so the
 /// `bgtask-completed-once` invariant can see it).
 public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
-    // @unchecked: confined to the run's thread.
+    // @unchecked: one simulated thread of the run touches it at a time.
     public let identifier: String
     public let kind: TaskRequest.Kind
     /// The task's number in this run, from 1.

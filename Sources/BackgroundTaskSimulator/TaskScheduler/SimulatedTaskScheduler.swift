@@ -11,7 +11,7 @@ public import DeterministicSimulation
 /// }
 /// ```
 public final class SimulatedTaskScheduler: TaskSchedulerHost, @unchecked Sendable {
-    // @unchecked: confined to the run's thread.
+    // @unchecked: one simulated thread of the run touches it at a time.
     unowned let application: SimulatedApplication
 
     init(application: SimulatedApplication) { self.application = application }

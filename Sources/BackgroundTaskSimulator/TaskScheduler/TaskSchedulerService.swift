@@ -8,7 +8,7 @@ import DeterministicSimulation
 /// request only at launch); registrations belong to a process (C1.6). Every rule decision cites
 /// its id.
 final class TaskSchedulerService: @unchecked Sendable {
-    // @unchecked: confined to the run's thread.
+    // @unchecked: one simulated thread of the run touches it at a time.
     /// The device, which creates this service and is its only owner; not retained.
     private let deviceReference: DeviceReference
     var device: SimulatedDevice { deviceReference.device }

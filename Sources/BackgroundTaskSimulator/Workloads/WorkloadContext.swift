@@ -10,7 +10,7 @@ public import DeterministicSimulation
 /// context.application.backgroundQueue.asyncAfter(context.drawWorkDuration()) { work.finish() }
 /// ```
 public final class WorkloadContext: @unchecked Sendable {
-    // @unchecked: confined to the run's thread.
+    // @unchecked: one simulated thread of the run touches it at a time.
     /// The process's `UIApplication`: background tasks, state, lifecycle, queues.
     public let application: SimulatedApplication
     /// The process's `BGTaskScheduler`.
@@ -109,7 +109,7 @@ public final class WorkloadContext: @unchecked Sendable {
 
 /// A declared piece of client work. ``finish()`` or ``cancel()`` ends it; both are idempotent.
 public final class WorkItem: @unchecked Sendable {
-    // @unchecked: confined to the run's thread.
+    // @unchecked: one simulated thread of the run touches it at a time.
     public let id: Int
     public let name: String
     /// Whether ``finish()`` or ``cancel()`` was called.

@@ -6,7 +6,8 @@ import BackgroundTaskKit
 ///
 /// Expected: `bgtask-completed-once`.
 final class DoubleCompletionApp: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: one simulated thread runs at a time; state that several threads reach is
+    // guarded where the workload says so.
     static let processing = "com.example.bgapp.processing"
     private var observation: LifecycleObservation?
 

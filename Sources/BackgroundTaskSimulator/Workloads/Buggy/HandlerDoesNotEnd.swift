@@ -6,7 +6,8 @@ import BackgroundTaskKit
 ///
 /// Expected: `expiry-ends-task`.
 final class HandlerDoesNotEndUploader: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: one simulated thread runs at a time; state that several threads reach is
+    // guarded where the workload says so.
     private var observation: LifecycleObservation?
 
     func didFinishLaunching(_ context: WorkloadContext) {
@@ -32,6 +33,6 @@ final class HandlerDoesNotEndUploader: Workload, @unchecked Sendable {
 
 /// A mutable identifier shared between closures of one run.
 final class IdentifierBox: @unchecked Sendable {
-    // @unchecked: confined to the run's thread.
+    // @unchecked: one simulated thread of the run touches it at a time.
     var id = BackgroundTaskIdentifier.invalid
 }

@@ -21,7 +21,7 @@ import DeterministicSimulation
 ///
 /// Expected: `no-deadlock`.
 final class LockOrderInversionWorkoutExporter: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread; the export guards its own state.
+    // @unchecked: one simulated thread runs at a time; the export guards its own state.
     private var export: WorkoutExport?
 
     func didFinishLaunching(_ context: WorkloadContext) {

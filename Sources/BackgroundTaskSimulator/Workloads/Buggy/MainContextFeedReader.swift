@@ -21,7 +21,7 @@ import BackgroundTaskKit
 ///
 /// Expected: `no-watchdog-kill`.
 final class MainContextFeedReader: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread; the box is touched on main only.
+    // @unchecked: one simulated thread runs at a time; the box is touched on main only.
     private var observation: LifecycleObservation?
 
     func didFinishLaunching(_ context: WorkloadContext) {

@@ -7,7 +7,8 @@ import BackgroundTaskKit
 ///
 /// Expected: `every-begin-ended` (and the 0x8badf00d kill).
 final class OverwrittenTaskIDDownloader: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: one simulated thread runs at a time; state that several threads reach is
+    // guarded where the workload says so.
     private var bgTask = BackgroundTaskIdentifier.invalid
     private var downloadsInFlight = 0
     private var observation: LifecycleObservation?

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Expected: `refresh-stays-scheduled`.
 final class RefreshNotResubmittedApp: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: one simulated thread runs at a time; state that several threads reach is
+    // guarded where the workload says so.
     static let refresh = "com.example.bgapp.refresh"
 
     func didFinishLaunching(_ context: WorkloadContext) {

@@ -8,7 +8,8 @@ import BackgroundTaskKit
 ///
 /// Expected: passes every invariant.
 final class DraftSaver: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: one simulated thread runs at a time; state that several threads reach is
+    // guarded where the workload says so.
     private var observation: LifecycleObservation?
 
     func didFinishLaunching(_ context: WorkloadContext) {

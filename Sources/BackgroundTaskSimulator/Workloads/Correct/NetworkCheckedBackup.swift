@@ -6,7 +6,8 @@ import BackgroundTaskKit
 ///
 /// Expected: passes every invariant.
 final class NetworkCheckedBackup: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: one simulated thread runs at a time; state that several threads reach is
+    // guarded where the workload says so.
     private var observation: LifecycleObservation?
 
     func didFinishLaunching(_ context: WorkloadContext) {

@@ -17,7 +17,7 @@ import DeterministicSimulation
 ///
 /// Expected: passes every invariant.
 final class OrderedLocksWorkoutExporter: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread; the export guards its own state.
+    // @unchecked: one simulated thread runs at a time; the export guards its own state.
     private var export: WorkoutExport?
 
     func didFinishLaunching(_ context: WorkloadContext) {

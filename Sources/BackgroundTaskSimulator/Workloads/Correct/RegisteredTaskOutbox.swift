@@ -23,7 +23,7 @@ import DeterministicSimulation
 ///
 /// Expected: passes every invariant.
 final class RegisteredTaskOutbox: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread; the outbox guards its own state.
+    // @unchecked: one simulated thread runs at a time; the outbox guards its own state.
     private var outbox: ChatOutbox?
 
     func didFinishLaunching(_ context: WorkloadContext) {

@@ -11,7 +11,8 @@ import Foundation
 ///
 /// Expected: passes every invariant.
 final class SchedulerApp: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: one simulated thread runs at a time; state that several threads reach is
+    // guarded where the workload says so.
     static let refresh = "com.example.bgapp.refresh"
     static let processing = "com.example.bgapp.processing"
     private var observation: LifecycleObservation?

@@ -7,7 +7,8 @@ import BackgroundTaskKit
 ///
 /// Expected: passes every invariant.
 final class TrackedDownloader: Workload, @unchecked Sendable {
-    // @unchecked: workloads are confined to the run's thread.
+    // @unchecked: one simulated thread runs at a time; state that several threads reach is
+    // guarded where the workload says so.
     private var observation: LifecycleObservation?
     private var tracker: InFlightWorkTracker?
     private var downloads: [(work: WorkItem, tracked: InFlightWork)] = []
