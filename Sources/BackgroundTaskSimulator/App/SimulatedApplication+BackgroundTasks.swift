@@ -130,7 +130,14 @@ extension SimulatedApplication {
         // A3.5: with threads a handler can block the main thread, and the watchdog kills the app
         // at the limit, not when the handlers return.
         watchMainThread(.expirationHandlers, limit: profile.expirationHandlerWatchdog)
-        defer { endMainThreadWatch() }
+        defer {
+            // A3.1: the handlers block suspension while they run (with threads, time can pass
+            // in them); once they return the app may be suspended.
+            if core.mainThreadWatch != nil {
+                endMainThreadWatch()
+                evaluateSuspension()
+            }
+        }
         for id in ids {
             guard isAlive, let index = core.openTasks.firstIndex(where: { $0.id == id }),
                 !core.openTasks[index].handlerCalled
@@ -181,7 +188,10 @@ extension SimulatedApplication {
         let callback = watch.callback
         watch.job = scheduler.async(at: watch.began + watch.limit + .microseconds(1), on: device.systemQueue) {
             [self] in
-            guard let current = core.mainThreadWatch, current.callback == callback else { return }
+            // A suspended process's threads are frozen mid-callback: no watchdog kills it then.
+            guard let current = core.mainThreadWatch, current.callback == callback, isAlive,
+                state != .suspended
+            else { return }
             core.mainThreadWatch = nil
             terminate(.watchdog(detail: current.killDetail(after: now - current.began)))
         }
