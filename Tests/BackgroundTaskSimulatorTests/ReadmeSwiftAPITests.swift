@@ -84,14 +84,6 @@ final class LeakyDraftUploader: Workload, @unchecked Sendable {
     }
 
     @Test func readmeShowsTheExample() throws {
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let begin = try #require(source.range(of: "// README-BEGIN swift-api\n"))
-        let end = try #require(source.range(of: "// README-END", range: begin.upperBound..<source.endIndex))
-        let example = String(source[begin.upperBound..<end.lowerBound])
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("```swift\n" + example + "```"),
-                "README.md must show the example verbatim; copy it from \(#filePath)")
+        try ReadmeExample.expectShown("swift-api", from: #filePath)
     }
 }

@@ -41,14 +41,6 @@ final class PhotoUploader: Workload, @unchecked Sendable {
     }
 
     @Test func readmeShowsTheThreadsExample() throws {
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let begin = try #require(source.range(of: "// README-BEGIN threads\n"))
-        let end = try #require(source.range(of: "// README-END", range: begin.upperBound..<source.endIndex))
-        let example = String(source[begin.upperBound..<end.lowerBound])
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("```swift\n" + example + "```"),
-                "README.md must show the example verbatim; copy it from \(#filePath)")
+        try ReadmeExample.expectShown("threads", from: #filePath)
     }
 }
