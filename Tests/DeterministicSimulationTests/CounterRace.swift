@@ -45,14 +45,24 @@ final class CounterRace {
         if let configuration { scheduler.enableControlledConcurrency(configuration, pool: pool) }
     }
 
+    /// Runs the race once; `lastRun` uses ``Scheduler/runLast(until:maxSteps:atStop:)`` (the
+    /// driver runs the loop) instead of ``Scheduler/run(until:maxSteps:)``.
     static func run(
         choices: ChoiceSource, configuration: ConcurrencyConfiguration?, variant: Variant = .racy,
-        pool: SimulatedThreadPool
+        pool: SimulatedThreadPool, lastRun: Bool = false
     ) -> Outcome {
         let race = CounterRace(choices: choices, configuration: configuration, pool: pool)
         race.start(variant: variant)
-        let stop = race.scheduler.run(until: .seconds(1), maxSteps: 10_000)
-        let preemptions = race.scheduler.preemptionCount
+        var preemptions = 0
+        let stop: SchedulerStop
+        if lastRun {
+            stop = race.scheduler.runLast(until: .seconds(1), maxSteps: 10_000) { _ in
+                preemptions = race.scheduler.preemptionCount
+            }
+        } else {
+            stop = race.scheduler.run(until: .seconds(1), maxSteps: 10_000)
+            preemptions = race.scheduler.preemptionCount
+        }
         race.scheduler.discardPendingJobs()
         return Outcome(
             digest: race.trace.digest, recorded: choices.recorded, counter: race.counter,

@@ -29,46 +29,64 @@ public enum SimulationRunner {
         let driver = EnvironmentDriver(device: device, horizon: spec.horizon)
         driver.start()
         let scheduler = device.scheduler
-        let stop = device.hasThreads
-            ? runInOneCall(spec, device: device, driver: driver)
-            : runInTwoCalls(spec, device: device, driver: driver)
-        if let deadlock = scheduler.deadlock { device.emit(.deadlock(deadlock.description)) }
-        device.emit(.runPhase("end"))
-        monitor.finish(at: device.now)
-        return RunOutcome(
-            digest: recorder.digest, eventCount: recorder.count, violations: monitor.violations,
-            trace: recorder.entries, choices: choices.recorded, endTime: device.now, stop: stop,
-            steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount, coverage: monitor.coverage.coverage())
+        // The verdict is taken the moment the run stops, before any suspended job is unwound
+        // (``Scheduler/runLast(until:maxSteps:atStop:)``).
+        var outcome: RunOutcome?
+        let judge = { (stop: RunStop) in
+            if let deadlock = scheduler.deadlock { device.emit(.deadlock(deadlock.description)) }
+            device.emit(.runPhase("end"))
+            monitor.finish(at: device.now)
+            outcome = RunOutcome(
+                digest: recorder.digest, eventCount: recorder.count, violations: monitor.violations,
+                trace: recorder.entries, choices: choices.recorded, endTime: device.now, stop: stop,
+                steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount, coverage: monitor.coverage.coverage())
+        }
+        if device.hasThreads {
+            runInOneCall(spec, device: device, driver: driver, judge: judge)
+        } else {
+            runInTwoCalls(spec, device: device, driver: driver, judge: judge)
+        }
+        guard let outcome else { preconditionFailure("a run ended without a verdict") }
+        return outcome
     }
 
     /// One thread: runs to the horizon, settles (no more actions, the app sent home), then runs
     /// for at most the settle limit.
-    private static func runInTwoCalls(_ spec: RunSpec, device: SimulatedDevice, driver: EnvironmentDriver) -> RunStop {
+    private static func runInTwoCalls(
+        _ spec: RunSpec, device: SimulatedDevice, driver: EnvironmentDriver, judge: @escaping (RunStop) -> Void
+    ) {
         let scheduler = device.scheduler
-        if scheduler.run(until: spec.horizon, maxSteps: spec.maxSteps) == .stepLimit { return .stepLimit }
-        if scheduler.deadlock != nil { return .quiescent }
+        if scheduler.run(until: spec.horizon, maxSteps: spec.maxSteps) == .stepLimit { return judge(.stepLimit) }
+        if scheduler.deadlock != nil { return judge(.quiescent) }
         device.emit(.runPhase("settle"))
         driver.settle()
-        return finalStop(spec, device: device, maxSteps: spec.maxSteps - scheduler.stepsRun)
+        finalRun(spec, device: device, maxSteps: spec.maxSteps - scheduler.stepsRun, judge: judge)
     }
 
-    /// Simulated threads: the same phases in one `run` call, the settle step a system job at the
-    /// horizon. Each `run` call hands the loop to a pool thread and back (two baton handoffs);
-    /// one call per run instead of two saves a handoff pair, a tenth of a short run's time.
-    private static func runInOneCall(_ spec: RunSpec, device: SimulatedDevice, driver: EnvironmentDriver) -> RunStop {
+    /// Simulated threads: the same phases in one call, the settle step a system job at the
+    /// horizon, and that call ``Scheduler/runLast(until:maxSteps:atStop:)``: the driver runs the
+    /// loop itself, so a run whose jobs are never suspended hands the baton between OS threads
+    /// not even once.
+    private static func runInOneCall(
+        _ spec: RunSpec, device: SimulatedDevice, driver: EnvironmentDriver, judge: @escaping (RunStop) -> Void
+    ) {
         device.scheduler.async(at: spec.horizon, on: device.systemQueue) {
             device.emit(.runPhase("settle"))
             driver.settle()
         }
-        return finalStop(spec, device: device, maxSteps: spec.maxSteps)
+        finalRun(spec, device: device, maxSteps: spec.maxSteps, judge: judge)
     }
 
-    /// Runs until the settle limit and says why the run stopped.
-    private static func finalStop(_ spec: RunSpec, device: SimulatedDevice, maxSteps: Int) -> RunStop {
-        switch device.scheduler.run(until: spec.horizon + spec.settleLimit, maxSteps: max(0, maxSteps)) {
-        case .stepLimit: .stepLimit
-        case .reachedTime: settleStop(device)
-        case .idle: .quiescent
+    /// Runs until the settle limit and judges the run with why it stopped.
+    private static func finalRun(
+        _ spec: RunSpec, device: SimulatedDevice, maxSteps: Int, judge: @escaping (RunStop) -> Void
+    ) {
+        device.scheduler.runLast(until: spec.horizon + spec.settleLimit, maxSteps: max(0, maxSteps)) { stop in
+            switch stop {
+            case .stepLimit: judge(.stepLimit)
+            case .reachedTime: judge(settleStop(device))
+            case .idle: judge(.quiescent)
+            }
         }
     }
 

@@ -103,6 +103,42 @@ extension Scheduler {
         return earliestEligibleTime() == nil ? .idle : .reachedTime
     }
 
+    /// ``run(until:maxSteps:)`` as the scheduler's last run, calling `atStop` with the stop at
+    /// the moment the run stops, before anything is unwound.
+    ///
+    /// ```swift
+    /// var verdict: Verdict?
+    /// scheduler.runLast(until: .seconds(1800), maxSteps: 1_000_000) { stop in
+    ///     verdict = judge(stop)   // the world exactly as the run left it
+    /// }
+    /// scheduler.discardPendingJobs()
+    /// ```
+    ///
+    /// Why: with controlled concurrency a plain `run` hands the loop to a pool thread and waits,
+    /// so that it can return while jobs are suspended: two baton handoffs per call. Here the
+    /// calling thread runs the loop and starts jobs inline itself, so a run that never suspends a
+    /// job makes no handoff. A job it started and that is still suspended when the run stops is
+    /// unwound (as ``discardPendingJobs(rounds:)`` would) before this returns, which is why
+    /// whatever judges the run goes in `atStop`.
+    ///
+    /// Contract: the same stops and the same draws as ``run(until:maxSteps:)``; `atStop` is
+    /// called exactly once, on whichever OS thread holds the run then, before this returns. After
+    /// it, only ``discardPendingJobs(rounds:)`` may be called (a second `runLast` traps; without
+    /// controlled concurrency it is simply `run` then `atStop`).
+    @discardableResult
+    public func runLast(
+        until limit: VirtualTime, maxSteps: Int = .max, atStop: @escaping (SchedulerStop) -> Void
+    ) -> SchedulerStop {
+        guard let threads else {
+            let stop = run(until: limit, maxSteps: maxSteps)
+            atStop(stop)
+            return stop
+        }
+        let mark = RunThreadMarker.enter(self)
+        defer { RunThreadMarker.leave(restoring: mark) }
+        return threads.runLast(until: limit.microseconds, maxSteps: maxSteps, atStop: atStop)
+    }
+
     /// Runs jobs, whatever their due time, until nothing runnable is left.
     ///
     /// ```swift

@@ -46,6 +46,8 @@ public final class SimulatedThreadPool: @unchecked Sendable {
     private var all: [PoolWorker] = []
     /// The scheduler currently using the pool, if any (identity only).
     var lentTo: ObjectIdentifier?
+    /// Where the pool's threads and the run's driver run (``CPUPlacement``).
+    private var placement = CPUPlacement()
 
     /// Creates an empty pool; threads are made when a run first needs them.
     ///
@@ -71,7 +73,19 @@ public final class SimulatedThreadPool: @unchecked Sendable {
         let worker = PoolWorker(number: all.count)
         all.append(worker)
         worker.start(stackSize: stackSize)
+        placement.place(worker)
         return worker
+    }
+
+    /// Keeps the calling driver and the pool's threads on the driver's CPU until
+    /// ``endPinnedRun()`` (see ``CPUPlacement``; changes speed, never results).
+    func beginPinnedRun() {
+        placement.begin(workers: all)
+    }
+
+    /// Lets the driver move again after ``beginPinnedRun()``.
+    func endPinnedRun() {
+        placement.end()
     }
 
     deinit {
@@ -111,13 +125,31 @@ final class PoolWorker: @unchecked Sendable {
 
     func start(stackSize: Int) {
         let thread = Thread { [self] in
+            #if canImport(Glibc)
+                threadID = LinuxAffinityCalls.shared?.threadID() ?? 0
+            #endif
+            exited.signal()  // started: `threadID` is set
             mainLoop()
             exited.signal()
         }
         thread.name = "sim-thread-\(number)"
         thread.stackSize = stackSize
         thread.start()
+        exited.wait()
     }
+
+    #if canImport(Glibc)
+        /// The thread's kernel id, set by the thread itself before ``start(stackSize:)`` returns
+        /// (0 where it is unknown: never pinned).
+        private var threadID: pid_t = 0
+
+        /// Lets the thread run only on `cpu` (``CPUPlacement``).
+        func pin(to cpu: Int32) {
+            guard threadID != 0, let calls = LinuxAffinityCalls.shared else { return }
+            var mask = CPUPlacement.mask(cpu)
+            _ = calls.setAffinity(threadID, MemoryLayout<cpu_set_t>.size, &mask)
+        }
+    #endif
 
     private func mainLoop() {
         while true {

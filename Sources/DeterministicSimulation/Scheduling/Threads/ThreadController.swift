@@ -13,8 +13,11 @@ import Dispatch
 /// a scheduling point, blocked, or put to sleep) does its OS thread park, mid-job, after handing
 /// the baton directly to what runs next: the OS thread of a suspended job being resumed, a pool
 /// thread that continues the loop, or the driver (the thread that called `run`) when the run
-/// stops. The driver itself never runs jobs: `run` hands the loop to a pool thread (only when
-/// there is something to run) and waits, so it can return while jobs are suspended.
+/// stops. In a plain `run` the driver itself never runs jobs: it hands the loop to a pool thread
+/// (only when there is something to run) and waits, so it can return while jobs are suspended.
+/// In the run's last call (``runLast(until:maxSteps:atStop:)``) the driver runs the loop itself,
+/// like a pool thread (``driverWorker``), so a run that suspends nothing makes no handoff.
+/// Throughout a run call the driver and the pool's threads share one CPU (``CPUPlacement``).
 ///
 /// Invariants: only the baton holder touches this object, the scheduler, or anything of the
 /// run; ``current`` is the thread whose job holds the baton (nil at loop level);
@@ -41,6 +44,10 @@ final class ThreadController {
     let draws: PreemptionDraws
     /// The semaphore the driver waits on while the loop runs on pool threads.
     let driver = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
+    /// The driver's OS thread seen as a worker, in the last run call only: it runs the loop and
+    /// starts jobs inline, and parks on its ``PoolWorker/wake`` like a pool thread (it is never
+    /// started or put in the pool).
+    let driverWorker = PoolWorker(number: -1)
 
     /// The mutable state of the run's threads, in one place. Unchecked exclusivity: only the
     /// baton holder touches it, no access spans a call that could reach it again (jobs run with
@@ -70,6 +77,15 @@ final class ThreadController {
         /// Set while ``unwind()`` resumes suspended threads: every scheduling point and blocking
         /// call returns at once (fail fast).
         var isUnwinding = false
+
+        /// The last run call (``runLast(until:maxSteps:atStop:)``): the driver runs the loop
+        /// itself, and this is called by whichever thread holds the baton when the run stops.
+        var atStop: ((SchedulerStop) -> Void)?
+        /// The last run call has stopped (``atStop`` was called).
+        var hasStopped = false
+        /// The driver of the last run call is parked at loop level, with no job of its own in
+        /// progress: the next loop or the stop may be handed to it.
+        var driverIsIdle = false
 
         /// Random walk: whether the first gap has been drawn (lazily, at the first point).
         var gapDrawn = false
@@ -147,24 +163,17 @@ final class ThreadController {
     func run(until limit: Int64, maxSteps: Int, movesClock: Bool) -> (stop: SchedulerStop, steps: Int) {
         precondition(state.current == nil, "Scheduler.run or step called from inside a job: steps do not nest")
         if state.deadlock != nil { return (.idle, 0) }
-        if pool.lentTo == nil {
-            pool.lentTo = ObjectIdentifier(self)
-        } else if pool.lentTo != ObjectIdentifier(self) {
-            // Another scheduler made on this OS thread is still alive with the pool (two devices
-            // at once, or one never torn down): this run gets a pool of its own. Nothing of this
-            // run is on the old pool: a scheduler holds the pool from its first run until its
-            // threads are unwound, so it had none suspended.
-            precondition(state.suspendedCount == 0, "a run with suspended state.threads lost its pool")
-            pool = SimulatedThreadPool(stackSize: pool.stackSize)
-            pool.lentTo = ObjectIdentifier(self)
-        }
+        lendPool()
         state.limit = limit
         state.stepsLeft = maxSteps
         state.stepsTaken = 0
         state.movesClockToLimit = movesClock
         let decision = decide(first: nil)
+        if case .stop(let stop) = decision { return (stop, state.stepsTaken) }
+        pool.beginPinnedRun()
+        defer { pool.endPinnedRun() }
         switch decision {
-        case .stop(let stop): return (stop, state.stepsTaken)
+        case .stop: preconditionFailure("handled above")
         case .start:
             let worker = pool.takeIdle()
             worker.assignment = .loop(self, decision)
@@ -178,12 +187,28 @@ final class ThreadController {
         return (state.result, state.stepsTaken)
     }
 
+    /// Takes the pool for this scheduler at its first run, or a pool of its own when the given
+    /// one serves another live scheduler (two devices at once on one OS thread, or one never
+    /// torn down). Nothing of this run is on the old pool then: a scheduler holds the pool from
+    /// its first run until its threads are unwound, so it had none suspended.
+    func lendPool() {
+        if pool.lentTo == nil {
+            pool.lentTo = ObjectIdentifier(self)
+        } else if pool.lentTo != ObjectIdentifier(self) {
+            precondition(state.suspendedCount == 0, "a run with suspended threads lost its pool")
+            pool = SimulatedThreadPool(stackSize: pool.stackSize)
+            pool.lentTo = ObjectIdentifier(self)
+        }
+    }
+
     /// Resumes every suspended thread in turn with ``isUnwinding`` set, so its job runs to its
     /// end with every scheduling point and blocking call returning at once, then gives the pool
     /// back. Called by the driver; afterwards no pool thread carries this run.
     func unwind() {
         precondition(state.current == nil, "discardPendingJobs called from inside a job")
         state.isUnwinding = true
+        if state.suspendedCount > 0 { pool.beginPinnedRun() }
+        defer { pool.endPinnedRun() }
         while let thread = state.threads.first(where: { $0.isSuspended }) {
             markRunning(thread)
             thread.worker!.wake.signal()
@@ -222,18 +247,33 @@ final class ThreadController {
                 thread.worker!.wake.signal()
                 return
             case .stop(let stop):
-                state.result = stop
+                let receiver = handStop(stop)
                 pool.idle.append(worker)
                 state.handoffCount += 1
-                driver.signal()
+                receiver.signal()
                 return
             }
         }
     }
 
+    /// Records the stop and says whose semaphore gets the baton: the driver's. In the last run
+    /// call ``atStop`` runs first, here; a job the driver carries is then resumed to be unwound
+    /// (its job must end before `run` can return on that stack).
+    func handStop(_ stop: SchedulerStop) -> DispatchSemaphore {  // tidy: allow the baton: order is decided by the scheduler
+        state.result = stop
+        guard state.atStop != nil else { return driver }
+        finishLastRun(stop)
+        if let carried = state.threads.first(where: { $0.worker === driverWorker && $0.isSuspended }) {
+            state.isUnwinding = true
+            markRunning(carried)
+        }
+        state.driverIsIdle = false
+        return driverWorker.wake
+    }
+
     /// Runs the pending job inline on `worker`, as `thread`'s job; returns when it has finished
     /// (after any number of suspensions), holding the baton.
-    private func runJob(on thread: SimulatedThread, worker: PoolWorker) {
+    func runJob(on thread: SimulatedThread, worker: PoolWorker) {
         guard let work = state.pendingWork.take() else { preconditionFailure("start decision without a job") }
         thread.state = .running
         state.current = thread
@@ -283,16 +323,32 @@ final class ThreadController {
             state.handoffCount += 1
             worker.handOff(to: next.worker!.wake)
         case .start:
-            let loop = pool.takeIdle()
+            let loop = takeLoopWorker()
             loop.assignment = .loop(self, decision)
             state.handoffCount += 1
             worker.handOff(to: loop.wake)
-        case .stop(let stop):
+        case .stop(let stop) where worker === driverWorker:
+            // The last run call stops while the driver's own job suspends: that job is
+            // unwound right here, on the driver, after ``atStop``.
             state.result = stop
+            finishLastRun(stop)
+            state.isUnwinding = true
+            markRunning(me)
+            return
+        case .stop(let stop):
+            let receiver = handStop(stop)
             state.handoffCount += 1
-            worker.handOff(to: driver)
+            worker.handOff(to: receiver)
         }
         // Resumed: whoever resumed this thread called markRunning(me) first.
+    }
+
+    /// The OS thread to continue the loop on: the last run call's driver when it is idle at loop
+    /// level, otherwise a pool thread.
+    private func takeLoopWorker() -> PoolWorker {
+        guard state.driverIsIdle else { return pool.takeIdle() }
+        state.driverIsIdle = false
+        return driverWorker
     }
 
     /// Makes a suspended thread the current one (before its OS thread is woken).
