@@ -9,9 +9,10 @@ extension ThreadController {
     /// scheduling point); PCT takes the highest priority. With no suspended thread this is the
     /// plain scheduler's step, draw for draw.
     func decide(first: SimulatedThread?) -> Decision {
+        let scheduler = self.scheduler  // one strong reference per decision, not one per call
         if state.deadlock != nil { return .stop(.idle) }
         if first == nil, state.suspendedCount == 0, state.stepsLeft > 0, !isPCT,
-            let work = scheduler.core.takeNextJob(limit: state.limit, clock: scheduler.clock, choices: scheduler.choices)
+            let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
         {
             // No thread is suspended, so none is runnable or asleep: exactly the plain step
             // (the same gathering and the same draw), then the chosen job's thread.
@@ -20,7 +21,6 @@ extension ThreadController {
             state.pendingWork = work
             return .start(thread(forCandidate: scheduler.core.chosenCandidate))
         }
-        let clock = scheduler.clock
         // Only at the point of suspension does the suspended thread come first (outcome 0: no
         // preemption); once time has moved, every runnable thread is in id order.
         var first = first
@@ -100,7 +100,7 @@ extension ThreadController {
     private func choose(jobCount: Int) -> Int {
         let count = state.runnable.count + jobCount
         guard isPCT else {
-            return count == 1 ? 0 : Int(scheduler.choices.draw(below: UInt64(count)))
+            return count == 1 ? 0 : Int(choices.draw(below: UInt64(count)))
         }
         state.seenJobNumber = scheduler.core.jobs.nextNumber
         state.seenWakeCount = state.wakeCount
@@ -124,13 +124,18 @@ extension ThreadController {
     /// candidate of a concurrent queue the k-th idle slot. Made on first use (PCT draws its
     /// priority then).
     func thread(forCandidate index: Int) -> SimulatedThread {
-        let candidates = scheduler.core.candidates
-        let queue = candidates[index].queue
+        let queue = scheduler.core.candidates[index].queue
         var ordinal = 0
         var earlier = index - 1
-        while earlier >= 0, candidates[earlier].queue == queue {
+        while earlier >= 0, scheduler.core.candidates[earlier].queue == queue {
             ordinal += 1
             earlier -= 1
+        }
+        // The common case: the queue's first thread exists and is free.
+        if ordinal == 0, queue < state.queueThreads.count, let first = state.queueThreads[queue].first,
+            case .idle = first.state
+        {
+            return first
         }
         return idleThread(ofQueue: queue, ordinal: ordinal)
     }
@@ -158,7 +163,7 @@ extension ThreadController {
         let thread = SimulatedThread(
             id: state.threads.count, queue: queue, slot: slot,
             label: isConcurrent ? "\(label)#\(slot + 1)" : label)
-        if isPCT { thread.priority = Int64(scheduler.choices.draw(below: 1 << 16)) }
+        if isPCT { thread.priority = Int64(choices.draw(below: 1 << 16)) }
         state.threads.append(thread)
         state.queueThreads[queue].append(thread)
     }
@@ -172,7 +177,7 @@ extension ThreadController {
             state.deadlock = report
             return .idle
         }
-        if state.movesClockToLimit { scheduler.clock.advance(to: VirtualTime(microseconds: state.limit)) }
+        if state.movesClockToLimit { clock.advance(to: VirtualTime(microseconds: state.limit)) }
         return eligible != nil || earliestWake() != .max ? .reachedTime : .idle
     }
 }

@@ -24,7 +24,8 @@ extension ThreadController {
             return .idle
         }
         lendPool()
-        pool.beginPinnedRun()
+        // Pinned at the first suspension (always on the driver: until then every job ran
+        // inline here), so a run that suspends nothing makes no system call for it.
         defer { pool.endPinnedRun() }
         state.limit = limit
         state.stepsLeft = maxSteps

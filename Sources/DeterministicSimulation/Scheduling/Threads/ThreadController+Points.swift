@@ -25,13 +25,13 @@ extension ThreadController {
     private func randomWalkPoint(_ me: SimulatedThread) {
         if !state.gapDrawn {
             state.gapDrawn = true
-            let gap = draws.gap(scheduler.choices)
+            let gap = draws.gap(choices)
             if gap != 1 {
                 scheduler.pointsUntilPreemption = gap == 0 ? .max : Int(gap - 2)
                 return
             }
         }
-        let gap = draws.gap(scheduler.choices)
+        let gap = draws.gap(choices)
         scheduler.pointsUntilPreemption = gap == 0 ? .max : Int(gap - 1)
         preempt(me)
     }
@@ -63,7 +63,7 @@ extension ThreadController {
         state.pctStarted = true
         guard case .pct(let depth, let stepBound) = configuration.strategy else { return }
         state.changePoints = (0..<max(0, depth - 1)).map { _ in
-            draws.changePoint(scheduler.choices, stepBound: stepBound)
+            draws.changePoint(choices, stepBound: stepBound)
         }.filter { $0 > 0 }.sorted()
     }
 
@@ -72,9 +72,9 @@ extension ThreadController {
     private func preempt(_ me: SimulatedThread) {
         state.preemptionCount += 1
         let undelayed = me.queue < state.undelayedQueues.count && state.undelayedQueues[me.queue]
-        let delay = undelayed ? 0 : draws.delay(scheduler.choices)
+        let delay = undelayed ? 0 : draws.delay(choices)
         if delay > 0 {
-            me.state = .sleeping(until: Saturating.add(scheduler.clock.now.microseconds, delay))
+            me.state = .sleeping(until: Saturating.add(clock.now.microseconds, delay))
         } else {
             me.state = .runnable
         }
@@ -89,7 +89,7 @@ extension ThreadController {
             scheduler.schedulingPoint()
             return
         }
-        me.state = .sleeping(until: Saturating.add(scheduler.clock.now.microseconds, microseconds))
+        me.state = .sleeping(until: Saturating.add(clock.now.microseconds, microseconds))
         if let hook = state.onBlock { hook(QueueID(rawValue: me.queue)) }
         suspendCurrent()
     }

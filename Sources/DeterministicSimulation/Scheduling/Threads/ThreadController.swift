@@ -37,6 +37,10 @@ final class ThreadController {
     /// The scheduler that owns this controller (and outlives it): unowned(unsafe), since every
     /// decision reads it and a checked unowned reference cost a retain and a release each time.
     unowned(unsafe) let scheduler: Scheduler
+    /// The scheduler's clock and choices, held here so that reading them (every decision does)
+    /// borrows instead of retaining them through the unowned scheduler.
+    let clock: VirtualClock
+    let choices: ChoiceSource
     let configuration: ConcurrencyConfiguration
     /// The OS threads carrying this run's simulated threads: the one given, or a pool of its own
     /// when the given one serves another live scheduler (see ``run(until:maxSteps:movesClock:)``).
@@ -58,8 +62,10 @@ final class ThreadController {
         var threads: [SimulatedThread] = []
         /// Threads by queue index, then slot; made on first use.
         var queueThreads: [[SimulatedThread]] = []
-        /// The thread whose job holds the baton; nil at loop level.
-        var current: SimulatedThread?
+        /// The thread whose job holds the baton; nil at loop level. Unowned(unsafe): every thread
+        /// lives in ``threads`` until the controller goes, and a retain and release of it per job
+        /// were a measurable part of a job that never suspends.
+        unowned(unsafe) var current: SimulatedThread?
         /// Threads with a job in progress off the CPU.
         var suspendedCount = 0
         /// The closure of the job a `.start` decision took off its queue, until it runs.
@@ -138,6 +144,8 @@ final class ThreadController {
 
     init(scheduler: Scheduler, configuration: ConcurrencyConfiguration, pool: SimulatedThreadPool) {
         self.scheduler = scheduler
+        clock = scheduler.clock
+        choices = scheduler.choices
         self.configuration = configuration
         self.pool = pool
         draws = PreemptionDraws(configuration: configuration)
@@ -274,6 +282,7 @@ final class ThreadController {
     /// Runs the pending job inline on `worker`, as `thread`'s job; returns when it has finished
     /// (after any number of suspensions), holding the baton.
     func runJob(on thread: SimulatedThread, worker: PoolWorker) {
+        let scheduler = self.scheduler  // one strong reference for the job, not one per call
         guard let work = state.pendingWork.take() else { preconditionFailure("start decision without a job") }
         thread.state = .running
         state.current = thread
@@ -310,6 +319,7 @@ final class ThreadController {
             me.worker = loopWorker
             me.taken = scheduler.core.taken
         }
+        if worker === driverWorker { pool.beginPinnedRun() }  // the last run's first handoff may follow
         state.current = nil
         state.suspendedCount += 1
         scheduler.core.occupyThread(ofQueue: me.queue)
