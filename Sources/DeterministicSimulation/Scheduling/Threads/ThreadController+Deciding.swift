@@ -9,17 +9,17 @@ extension ThreadController {
     /// scheduling point); PCT takes the highest priority. With no suspended thread this is the
     /// plain scheduler's step, draw for draw.
     func decide(first: SimulatedThread?) -> Decision {
-        let scheduler = self.scheduler  // one strong reference per decision, not one per call
+        decide(first: first, in: scheduler)
+    }
+
+    /// ``decide(first:)`` with the scheduler passed in: a loop takes one strong reference for all
+    /// its decisions instead of one per decision (a job that never suspends is a few hundred
+    /// instructions, so a retain and a release each time showed).
+    func decide(first: SimulatedThread?, in scheduler: Scheduler) -> Decision {
         if state.deadlock != nil { return .stop(.idle) }
-        if first == nil, state.suspendedCount == 0, state.stepsLeft > 0, !isPCT,
-            let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
-        {
-            // No thread is suspended, so none is runnable or asleep: exactly the plain step
-            // (the same gathering and the same draw), then the chosen job's thread.
-            state.stepsLeft -= 1
-            state.stepsTaken += 1
+        if first == nil, let (thread, work) = takeInlineJob(in: scheduler) {
             state.pendingWork = work
-            return .start(thread(forCandidate: scheduler.core.chosenCandidate))
+            return .start(thread)
         }
         // Only at the point of suspension does the suspended thread come first (outcome 0: no
         // preemption); once time has moved, every runnable thread is in id order.
@@ -52,11 +52,25 @@ extension ThreadController {
             let index = choose(jobCount: readyJobs)
             if index < state.runnable.count { return .resume(state.runnable[index]) }
             let candidateIndex = index - state.runnable.count
-            let thread = thread(forCandidate: candidateIndex)
+            let thread = thread(forCandidate: candidateIndex, in: scheduler)
             let candidate = scheduler.core.candidates[candidateIndex]
             state.pendingWork = scheduler.core.take(candidate, now: now)
             return .start(thread)
         }
+    }
+
+    /// The fast path of a decision at loop level: while no thread is suspended (so none is
+    /// runnable or asleep) and the strategy is not PCT, the next job is exactly the plain step's
+    /// (the same gathering and the same draw), on its queue's free thread. Nil when that does
+    /// not apply or no job is due by the limit: then ``decide(first:in:)`` goes the long way.
+    @inline(__always)
+    func takeInlineJob(in scheduler: Scheduler) -> (SimulatedThread, () -> Void)? {
+        guard state.deadlock == nil, state.suspendedCount == 0, state.stepsLeft > 0, !isPCT,
+            let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
+        else { return nil }
+        state.stepsLeft -= 1
+        state.stepsTaken += 1
+        return (thread(forCandidate: scheduler.core.chosenCandidate, in: scheduler), work)
     }
 
     /// Fills ``runnable``: `first` if runnable, then the other runnable threads by id. Threads
@@ -124,6 +138,10 @@ extension ThreadController {
     /// candidate of a concurrent queue the k-th idle slot. Made on first use (PCT draws its
     /// priority then).
     func thread(forCandidate index: Int) -> SimulatedThread {
+        thread(forCandidate: index, in: scheduler)
+    }
+
+    private func thread(forCandidate index: Int, in scheduler: Scheduler) -> SimulatedThread {
         let queue = scheduler.core.candidates[index].queue
         var ordinal = 0
         var earlier = index - 1

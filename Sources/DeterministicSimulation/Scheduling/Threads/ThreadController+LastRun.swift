@@ -33,13 +33,14 @@ extension ThreadController {
         state.movesClockToLimit = true
         state.atStop = atStop
         state.loopWorker = driverWorker
-        var decision = decide(first: nil)
+        let scheduler = self.scheduler  // one strong reference for the whole call
+        var decision = nextDecision(in: scheduler)
         while !state.hasStopped {
             switch decision {
             case .start(let thread):
-                runJob(on: thread, worker: driverWorker)
+                runJob(on: thread, worker: driverWorker, in: scheduler)
                 if state.hasStopped { break }
-                decision = decide(first: nil)
+                decision = nextDecision(in: scheduler)
             case .resume(let thread):
                 markRunning(thread)
                 state.driverIsIdle = true
@@ -61,6 +62,16 @@ extension ThreadController {
         state.isUnwinding = false
         state.atStop = nil
         return state.result
+    }
+
+    /// The driver's next decision at loop level, running the jobs of the fast path
+    /// (``takeInlineJob(in:)``) inline first, with no ``Decision`` made for them.
+    private func nextDecision(in scheduler: Scheduler) -> Decision {
+        while let (thread, work) = takeInlineJob(in: scheduler) {
+            runJob(work, on: thread, worker: driverWorker, in: scheduler)
+            if state.hasStopped { return .stop(state.result) }
+        }
+        return decide(first: nil, in: scheduler)
     }
 
     /// Marks the last run call as stopped and calls its `atStop`, once.

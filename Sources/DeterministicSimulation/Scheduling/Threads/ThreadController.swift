@@ -147,14 +147,13 @@ final class ThreadController {
         clock = scheduler.clock
         choices = scheduler.choices
         self.configuration = configuration
+        if case .pct = configuration.strategy { isPCT = true } else { isPCT = false }
         self.pool = pool
         draws = PreemptionDraws(configuration: configuration)
     }
 
-    var isPCT: Bool {
-        if case .pct = configuration.strategy { return true }
-        return false
-    }
+    /// Whether the strategy is PCT (every point takes the slow path; no inline fast path).
+    let isPCT: Bool
 
     /// The countdown a scheduler starts with: PCT looks at every point, random walk with a rate
     /// draws its first gap at the first point, no rate never preempts.
@@ -237,17 +236,18 @@ final class ThreadController {
         let mark = RunThreadMarker.enter(scheduler)
         defer { RunThreadMarker.leave(restoring: mark) }
         state.loopWorker = worker
+        let scheduler = self.scheduler  // one strong reference for the loop
         var decision = first
         while true {
             switch decision {
             case .start(let thread):
-                runJob(on: thread, worker: worker)
+                runJob(on: thread, worker: worker, in: scheduler)
                 if state.isUnwinding {
                     pool.idle.append(worker)
                     driver.signal()
                     return
                 }
-                decision = decide(first: nil)
+                decision = decide(first: nil, in: scheduler)
             case .resume(let thread):
                 markRunning(thread)
                 pool.idle.append(worker)
@@ -281,9 +281,13 @@ final class ThreadController {
 
     /// Runs the pending job inline on `worker`, as `thread`'s job; returns when it has finished
     /// (after any number of suspensions), holding the baton.
-    func runJob(on thread: SimulatedThread, worker: PoolWorker) {
-        let scheduler = self.scheduler  // one strong reference for the job, not one per call
+    func runJob(on thread: SimulatedThread, worker: PoolWorker, in scheduler: Scheduler) {
         guard let work = state.pendingWork.take() else { preconditionFailure("start decision without a job") }
+        runJob(work, on: thread, worker: worker, in: scheduler)
+    }
+
+    /// Runs `work` inline on `worker` as `thread`'s job (see ``runJob(on:worker:in:)``).
+    func runJob(_ work: () -> Void, on thread: SimulatedThread, worker: PoolWorker, in scheduler: Scheduler) {
         thread.state = .running
         state.current = thread
         scheduler.reportJobStart()
