@@ -1,16 +1,28 @@
+import BackgroundTaskKit
 import DeterministicSimulation
 
 /// `refresh-stays-scheduled`: a repeating refresh is resubmitted from its launch handler on
 /// every path, so the chain never stops (C3.6: a launch consumes the request; C4.6). Judged when
 /// each such task completes (was a new request submitted, or at least attempted, since the
 /// launch?) and, as a liveness check, at the end of the run (is one pending?).
+///
+/// Only the user's choice excuses a stopped chain: a last submit that failed with
+/// `unavailable` (Background App Refresh off, or no BGTaskScheduler: C2.3). A submit that failed
+/// with a programming error (`tooManyPendingTaskRequests` from a second refresh identifier,
+/// C2.2; `notPermitted` from a missing Info.plist entry, C2.3) and was swallowed, so that no
+/// request is pending at the end, is a violation that names the error and its fix. An app that
+/// handles the error (retries later, or uses one identifier) ends with a request pending.
 final class RefreshStaysScheduled: EventFilteringChecker {
     private let identifiers: [String]
     private var pending: [String] = []
     /// Launched tasks of a repeating identifier and whether a resubmission was attempted since.
     private var awaiting: [(task: Int, identifier: String, attempted: Bool)] = []
+    /// Identifiers the app has tried to schedule (a chain it meant to keep going).
     private var chainStarted: [String] = []
+    /// Identifiers whose last submit failed with `unavailable`: the user's choice, excused.
     private var lastSubmitFailed: [String] = []
+    /// Identifiers whose last submit failed with a programming error, the error and its time.
+    private var lastSubmitError: [(identifier: String, error: String, time: VirtualTime)] = []
 
     init(identifiers: [String]) { self.identifiers = identifiers }
 
@@ -22,11 +34,16 @@ final class RefreshStaysScheduled: EventFilteringChecker {
                 awaiting[index].attempted = true
             }
             lastSubmitFailed.removeAll { $0 == identifier }
-            if error == nil {
-                if !pending.contains(identifier) { pending.append(identifier) }
-                if !chainStarted.contains(identifier) { chainStarted.append(identifier) }
-            } else {
+            lastSubmitError.removeAll { $0.identifier == identifier }
+            if let error, Self.isUsersChoice(error) {
                 lastSubmitFailed.append(identifier)
+                return nil
+            }
+            if !chainStarted.contains(identifier) { chainStarted.append(identifier) }
+            if let error {
+                lastSubmitError.append((identifier, error, time))
+            } else if !pending.contains(identifier) {
+                pending.append(identifier)
             }
         case .requestCancelled(let identifier):
             if identifier == "*" { pending = [] } else { pending.removeAll { $0 == identifier } }
@@ -55,9 +72,32 @@ final class RefreshStaysScheduled: EventFilteringChecker {
             guard chainStarted.contains(identifier), !pending.contains(identifier),
                 !lastSubmitFailed.contains(identifier), !awaiting.contains(where: { $0.identifier == identifier })
             else { return nil }
+            if let failure = lastSubmitError.first(where: { $0.identifier == identifier }) {
+                return "no \(identifier) refresh request is pending at the end of the run (\(time)): its last "
+                    + "submit failed at \(failure.time) with \(failure.error) and the error was swallowed; "
+                    + Self.fix(for: failure.error)
+            }
             return "no \(identifier) refresh request is pending at the end of the run (\(time)): "
                 + "the repeating refresh stopped"
         }
+    }
+
+    /// Whether a submit error is the user's choice or the device's (never the app's mistake).
+    static func isUsersChoice(_ error: String) -> Bool {
+        error == "\(TaskSchedulerError.unavailable)"
+    }
+
+    /// What the app should do about a submit error it cannot ignore.
+    static func fix(for error: String) -> String {
+        if error == "\(TaskSchedulerError.tooManyPendingTaskRequests)" {
+            return "an app has at most one pending refresh request (C2.2): refresh everything from one "
+                + "identifier, or handle the error instead of dropping it with try?"
+        }
+        if error == "\(TaskSchedulerError.notPermitted)" {
+            return "list the identifier under BGTaskSchedulerPermittedIdentifiers and enable the matching "
+                + "background mode (C2.3)"
+        }
+        return "handle the submit error instead of dropping it with try?"
     }
 
     static func observes(_ event: SimEvent) -> Bool {

@@ -38,6 +38,10 @@ public enum WorkloadCatalog {
         "com.example.bgapp.refresh", "com.example.bgapp.processing", "com.example.bgapp.export.*",
     ]
 
+    static let newsIdentifiers = [
+        "com.example.news.refresh", "com.example.news.headlines", "com.example.news.weather",
+    ]
+
     static let buggy: [Variant] = [
         Variant(workload: "download-manager", variant: "p1-overwritten-task-id", bugPattern: "P1",
                 expectedViolation: "every-begin-ended",
@@ -96,6 +100,14 @@ public enum WorkloadCatalog {
                                    permittedIdentifiers: bgIdentifiers, backgroundModes: ["fetch", "processing"],
                                    repeatingRefreshIdentifiers: ["com.example.bgapp.refresh"]) {
                     RefreshNotResubmittedApp()
+                }),
+        Variant(workload: "news-digest", variant: "second-refresh-identifier", bugPattern: nil,
+                expectedViolation: "refresh-stays-scheduled",
+                info: WorkloadInfo(name: "news-digest/second-refresh-identifier",
+                                   summary: "schedules a second refresh identifier with try?: tooManyPendingTaskRequests is swallowed",
+                                   permittedIdentifiers: newsIdentifiers, backgroundModes: ["fetch"],
+                                   repeatingRefreshIdentifiers: ["com.example.news.headlines", "com.example.news.weather"]) {
+                    TwoIdentifierNewsDigest()
                 }),
         Variant(workload: "photo-sync", variant: "unguarded-task-id", bugPattern: nil,
                 expectedViolation: "no-double-end",
@@ -167,6 +179,13 @@ public enum WorkloadCatalog {
                                    permittedIdentifiers: bgIdentifiers, backgroundModes: ["fetch", "processing"],
                                    repeatingRefreshIdentifiers: ["com.example.bgapp.refresh"]) {
                     SchedulerApp()
+                }),
+        Variant(workload: "news-digest", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "news-digest/correct",
+                                   summary: "one repeating refresh fetches headlines then weather; submit errors kept",
+                                   permittedIdentifiers: newsIdentifiers, backgroundModes: ["fetch"],
+                                   repeatingRefreshIdentifiers: ["com.example.news.refresh"]) {
+                    SingleRefreshNewsDigest()
                 }),
         Variant(workload: "photo-sync", variant: "correct", bugPattern: nil, expectedViolation: nil,
                 info: WorkloadInfo(name: "photo-sync/correct",
