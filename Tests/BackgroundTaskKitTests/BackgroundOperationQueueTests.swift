@@ -173,15 +173,18 @@ struct BackgroundOperationQueueTests {
         #expect(app.misuses.isEmpty)
     }
 
-    @Test("a denied begin does not stop the work, and nothing is ended")
+    @Test("a denied begin counts as an expiry: the work is cancelled, onExpiration runs, nothing is ended")
     func deniedBegin() {
         let app = FakeHost()
         app.deniesBegin = true
-        let queue = BackgroundOperationQueue(name: "q", host: app)
+        let expired = Counter()
+        let queue = BackgroundOperationQueue(name: "q", host: app) { expired.increment() }
         let runs = Counter()
         queue.addOperation { runs.increment() }
         app.runUntilIdle()
-        #expect(runs.value == 1)
+        #expect(runs.value == 0)
+        #expect(expired.value == 1)
+        #expect(queue.isIdle)
         #expect(app.misuses.isEmpty && app.endedCount == 0)
     }
 }

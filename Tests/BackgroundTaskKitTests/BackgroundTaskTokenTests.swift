@@ -78,6 +78,20 @@ struct BackgroundTaskTests {
         #expect(app.misuses.isEmpty)
     }
 
+    @Test("a denied begin counts as an expiry: onExpiration runs once, before init returns")
+    func deniedRunsExpirationHandler() {
+        let app = FakeHost()
+        app.deniesBegin = true
+        let calls = Counter()
+        let task = BackgroundTaskToken(name: "denied", host: app) { calls.increment() }
+        #expect(calls.value == 1)
+        #expect(task.state == .denied)
+        app.expire()  // no task was begun: nothing more runs
+        #expect(calls.value == 1)
+        #expect(!task.invalidate())
+        #expect(app.endedCount == 0 && app.misuses.isEmpty)
+    }
+
     @Test("an expiry that arrives before begin returns ends the task as soon as the id is known")
     func expiryBeforeBeginReturns() {
         let app = ImmediateExpiryHost()

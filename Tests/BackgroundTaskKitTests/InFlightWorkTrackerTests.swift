@@ -36,6 +36,27 @@ struct InFlightWorkTrackerTests {
         #expect(app.misuses.isEmpty)
     }
 
+    @Test("a denied begin counts as an expiry: the handler runs outside the tracker's lock and may finish work")
+    func deniedBeginFinishesWork() {
+        // Found by the harness: the handler ran inside the tracker's lock and finishing a work
+        // item there took the lock again (a trap).
+        let app = FakeHost()
+        app.deniesBegin = true
+        let items = Recorder<InFlightWork>()
+        let tracker = InFlightWorkTracker(name: "downloads", host: app) {
+            for work in items.all { work.finish() }
+        }
+        items.append(tracker.beginWork(name: "a.zip"))
+        items.append(tracker.beginWork(name: "b.zip"))
+        app.enterBackground()
+        #expect(tracker.inFlightCount == 0)
+        #expect(!tracker.holdsBackgroundTask)
+        // Each refused begin runs the handler once; finishing the first item asks again while
+        // the second is in flight, and that begin is refused too.
+        #expect(app.deniedCount == 2)
+        #expect(app.endedCount == 0 && app.misuses.isEmpty)
+    }
+
     @Test("work begun in the background gets a task at once")
     func beginInBackground() {
         let app = FakeHost(applicationState: .background)

@@ -25,7 +25,10 @@ import Synchronization
 /// Contract:
 /// - `init` calls `beginBackgroundTask(withName:expirationHandler:)` once, with `name`.
 ///   If the host refuses (returns ``BackgroundTaskIdentifier/invalid``, A2.1) the token is
-///   ``State-swift.enum/denied`` and nothing is ever ended.
+///   ``State-swift.enum/denied``, nothing is ever ended, and the refusal counts as an immediate
+///   expiry: `onExpiration` runs once, on the calling thread, before `init` returns, so the work
+///   the task was to cover is cancelled or deferred the same way as on expiry (without a task the
+///   app may be suspended under it).
 /// - A begun task is ended exactly once: by the first ``invalidate()``, by `deinit`, or by the
 ///   expiration callout. Later calls do nothing. All of this is safe from any thread.
 /// - On expiry, `onExpiration` runs at most once, and only if the task was still running; the
@@ -71,12 +74,22 @@ public final class BackgroundTaskToken: Sendable, CustomStringConvertible {
     ///   - host: the app (``UIKitApplicationHost`` on a device, a simulated or fake host in tests).
     ///   - onExpiration: runs on the host's main queue when time runs out, before the task is
     ///     ended; cancel or checkpoint the work here, quickly (A3.5).
-    public init(
+    public convenience init(
         name: String, host: any BackgroundTaskHost, onExpiration: (@Sendable () -> Void)? = nil
+    ) {
+        self.init(name: name, host: host, onExpiration: onExpiration, expiresWhenDenied: true)
+    }
+
+    /// ``init(name:host:onExpiration:)``, where `expiresWhenDenied: false` leaves a refused
+    /// begin to the caller: a helper that makes tokens under its own lock calls the handler
+    /// after releasing it (the handler may call back into the helper).
+    init(
+        name: String, host: any BackgroundTaskHost, onExpiration: (@Sendable () -> Void)?,
+        expiresWhenDenied: Bool
     ) {
         let core = BackgroundTaskCore(host: host, onExpiration: onExpiration)
         let identifier = host.beginBackgroundTask(withName: name) { core.expire() }
-        core.didBegin(identifier)
+        core.didBegin(identifier, expiresWhenDenied: expiresWhenDenied)
         self.name = name
         self.identifier = identifier
         self.core = core
@@ -134,11 +147,11 @@ final class BackgroundTaskCore: Sendable {
         }
     }
 
-    func didBegin(_ identifier: BackgroundTaskIdentifier) {
-        phase.withCriticalSection { phase in
+    func didBegin(_ identifier: BackgroundTaskIdentifier, expiresWhenDenied: Bool) {
+        let denied = phase.withCriticalSection { phase in
             guard identifier != .invalid else {
                 phase = .denied  // A2.1: nothing was begun, so nothing may be ended (A5.2)
-                return
+                return true
             }
             if case .beginning(expired: true) = phase {
                 host.endBackgroundTask(identifier)
@@ -146,7 +159,11 @@ final class BackgroundTaskCore: Sendable {
             } else {
                 phase = .running(identifier)
             }
+            return false
         }
+        // A refused begin is an immediate expiry for the client: the work it was to cover must
+        // stop or be deferred, exactly as on expiry (outside the lock, like the callout's call).
+        if denied, expiresWhenDenied, userHandlerRan.setIfClear() { onExpiration?() }
     }
 
     /// The system's expiration handler: the user's handler first, then the end, before returning.

@@ -26,18 +26,26 @@ final class TaskHolder: Sendable {
     }
 
     /// Begins a task if `wanted()` and none is running; ends the held one if not `wanted()`.
+    ///
+    /// A refused begin counts as an immediate expiry (as for ``BackgroundTaskToken``): the
+    /// handler runs once, after the holder's lock is released, since it may call back in (a
+    /// work item finishing, which reconciles again).
     func reconcile(_ wanted: () -> Bool) {
-        held.withCriticalSection { task in
+        let denied: (@Sendable () -> Void)? = held.withCriticalSection { task in
             if wanted() {
-                guard task?.isRunning != true else { return }
+                guard task?.isRunning != true else { return nil }
                 task?.invalidate()  // an expired or denied token: nothing to end; drop it
                 let handler = expirationHandler.withCriticalSection { $0 }
-                task = BackgroundTaskToken(name: name, host: host, onExpiration: handler)
+                let token = BackgroundTaskToken(name: name, host: host, onExpiration: handler, expiresWhenDenied: false)
+                task = token
+                return token.state == .denied ? handler : nil
             } else if let current = task {
                 current.invalidate()
                 task = nil
             }
+            return nil
         }
+        denied?()
     }
 
     /// True while a running task is held.
