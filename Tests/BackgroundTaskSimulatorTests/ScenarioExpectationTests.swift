@@ -29,6 +29,18 @@ import Testing
         }
     }
 
+    @Test("every correct workload also runs, and must pass, under the fault-storm preset")
+    func everyCorrectWorkloadFacesTheFaultStorm() throws {
+        let scenarios = try ScenarioLoader.loadAll(in: Self.directory)
+        let storm = EnvironmentPreset.faultStorm.configuration
+        for entry in WorkloadCatalog.all where entry.expectedViolation == nil {
+            #expect(scenarios.contains {
+                $0.workload.info.name == entry.info.name && $0.expectation == .pass
+                    && $0.runSpec.environment.faults == storm.faults && $0.runSpec.environment.weights == storm.weights
+            }, "\(entry.info.name) has no fault-storm scenario (\"environment\": {\"preset\": \"fault-storm\"})")
+        }
+    }
+
     @Test("the scenario meets its expectation in a short campaign", arguments: files)
     func scenarioMeetsExpectation(file: String) throws {
         let scenario = try ScenarioLoader.load(file: Self.directory + "/" + file)

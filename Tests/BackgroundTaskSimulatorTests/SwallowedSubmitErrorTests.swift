@@ -77,3 +77,33 @@ struct SwallowedSubmitErrorTests {
 private final class NoWork: Workload {
     func didFinishLaunching(_ context: WorkloadContext) {}
 }
+
+/// The `fault-storm` environment preset: what it sets, and that a scenario's own fields win.
+@Suite("Environment presets")
+struct EnvironmentPresetTests {
+    @Test("standard is the default environment; fault-storm raises every fault")
+    func presets() {
+        #expect(EnvironmentPreset.standard.configuration == EnvironmentConfig())
+        let storm = EnvironmentPreset.faultStorm.configuration
+        let standard = EnvironmentConfig()
+        #expect(storm.faults.beginFailureProbability == 0.3)
+        #expect(storm.faults.systemBusyProbability > standard.faults.systemBusyProbability)
+        for action in [EnvironmentAction.earlyExpiry, .memoryPressureKill, .forceQuit, .backgroundRefreshOff, .networkDown] {
+            #expect(storm.weights[action] > standard.weights[action], "\(action)")
+        }
+        #expect(storm.weights[.home] == standard.weights[.home])
+    }
+
+    @Test("a scenario's own fields override its preset")
+    func fieldsOverridePreset() throws {
+        let text = """
+            {"name": "t", "workload": "token", "variant": "correct", "profile": "ios17",
+             "campaign": {"runs": 1, "seed": "0x1", "horizonSeconds": 60},
+             "environment": {"preset": "fault-storm", "faults": {"beginFailureProbability": 0.05}},
+             "invariants": "all", "expect": "pass"}
+            """
+        let scenario = try ScenarioLoader.parse(Array(text.utf8), file: "t.json")
+        #expect(scenario.runSpec.environment.faults.beginFailureProbability == 0.05)
+        #expect(scenario.runSpec.environment.weights == EnvironmentPreset.faultStorm.configuration.weights)
+    }
+}

@@ -1,11 +1,13 @@
 import DeterministicSimulation
 import SimulationFormats
 
-/// Reads `"environment"` (optional; every field optional, defaults in ``EnvironmentConfig``).
+/// Reads `"environment"` (optional; every field optional, defaults from its `preset`, else from
+/// ``EnvironmentConfig``).
 enum EnvironmentDecoder {
     static func decode(_ root: inout JSONObjectReader) throws(ConfigError) -> EnvironmentConfig {
-        var config = EnvironmentConfig()
-        guard var object = try root.optionalObject("environment") else { return config }
+        guard var object = try root.optionalObject("environment") else { return EnvironmentConfig() }
+        let preset = try object.optionalChoice("preset", as: EnvironmentPreset.self) ?? .standard
+        var config = preset.configuration
         if var weights = try object.optionalObject("weights") {
             for action in EnvironmentAction.allCases {
                 if let weight = try weights.optionalDouble(action.rawValue, in: 0...1_000_000) {

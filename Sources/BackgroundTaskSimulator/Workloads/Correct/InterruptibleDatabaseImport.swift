@@ -38,10 +38,16 @@ final class InterruptibleDatabaseImport: Workload, @unchecked Sendable {
     private func importChanges(_ context: WorkloadContext, _ db: any WorkQueue, _ interrupt: SimulatedLock) {
         let app = context.application
         let work = context.startWork("import-notes")
+        let start = ImportStart()
         let task = BackgroundTaskToken(name: "import-notes", host: app) { [self] in
-            interrupt.withLock { interrupted = true }
+            // A refused begin runs this inside `init`, before the import started: then there is
+            // nothing to interrupt (another import may be running under its own task).
+            if start.begun { interrupt.withLock { interrupted = true } }
             work.cancel()
         }
+        // Refused (A2.1): the work is cancelled; the next background entry imports instead.
+        guard task.isRunning else { return }
+        start.begun = true
         db.async { [self] in interrupt.withLock { interrupted = false } }
         for _ in 0..<context.drawInt(in: 2...12) {
             db.async { [self] in openTransaction = !isInterrupted(interrupt) }  // BEGIN
@@ -75,4 +81,10 @@ final class InterruptibleDatabaseImport: Workload, @unchecked Sendable {
     private func isInterrupted(_ interrupt: SimulatedLock) -> Bool {
         interrupt.withLock { interrupted }
     }
+}
+
+/// Whether an import got its task and started (set on main, read by its handler on main).
+private final class ImportStart: @unchecked Sendable {
+    // @unchecked: written and read on the main thread only.
+    var begun = false
 }

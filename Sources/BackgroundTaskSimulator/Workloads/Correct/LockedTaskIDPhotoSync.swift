@@ -47,6 +47,12 @@ final class LockedTaskIDPhotoSync: Workload, @unchecked Sendable {
             work.cancel()
             endTaskIfHeld(app, taskLock)
         }
+        guard id != .invalid else {
+            // Refused (A2.1): no sync without a task; the next background entry tries again.
+            work.cancel()
+            taskLock.withLock { syncing = false }
+            return
+        }
         taskLock.withLock { backgroundTask = id }
         let backlog = context.drawInt(in: 10...120)
         app.backgroundQueue.async { [self] in

@@ -34,12 +34,15 @@ final class RegisteredTaskOutbox: Workload, @unchecked Sendable {
     private static func send(_ message: Int, _ outbox: ChatOutbox, _ context: WorkloadContext) {
         let app = context.application
         guard let main = app.mainQueue as? SimulatedWorkQueue else { return }
-        main.sync {
+        let granted = main.sync {
             let id = app.beginBackgroundTask(withName: "send-message") {
                 outbox.endTask(for: message, app, cancel: true)
             }
+            guard id != .invalid else { return false }  // refused (A2.1): the message waits in the outbox
             outbox.lock.withLock { outbox.record(message, task: id, work: context.startWork("send-message")) }
+            return true
         }
+        guard granted == true else { return }
         app.performBlockingWork(for: context.drawDuration(in: .milliseconds(200) ... .seconds(2)))
         main.sync { outbox.endTask(for: message, app, cancel: false) }
     }

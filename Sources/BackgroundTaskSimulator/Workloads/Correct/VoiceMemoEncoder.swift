@@ -26,10 +26,15 @@ final class VoiceMemoEncoder: @unchecked Sendable {
             recorded += 1
             let memo = EncodingMemo(number: recorded, lock: context.makeLock("memo \(recorded)"))
             let work = context.startWork("encode-memo")
-            memo.setTask(app.beginBackgroundTask(withName: "encode-memo") {
+            let id = app.beginBackgroundTask(withName: "encode-memo") {
                 memo.stop(work)
                 finish(memo)
-            })
+            }
+            memo.setTask(id)
+            guard id != .invalid else {
+                memo.stop(work)  // refused (A2.1): the memo is encoded when the app is next active
+                return
+            }
             let chunks = context.drawInt(in: 4...40)
             queue.async {
                 if memo.encode(chunks, context, work) { finish(memo) }

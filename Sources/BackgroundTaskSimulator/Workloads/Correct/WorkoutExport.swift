@@ -62,6 +62,12 @@ final class WorkoutExport: @unchecked Sendable {
             work.cancel()
             onExpiration(self)
         }
+        guard id != .invalid else {
+            // Refused (A2.1): no export without a task; the next background entry tries again.
+            work.cancel()
+            session.withLock { exporting = false }
+            return
+        }
         session.withLock {
             cancelled = false
             exported = 0
