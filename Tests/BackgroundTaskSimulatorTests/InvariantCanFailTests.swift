@@ -14,6 +14,7 @@ import Testing
         ("no-watchdog-kill", "analytics-flush/p2-handler-does-not-end", "analytics-flush/correct"),
         ("expiration-handlers-return-in-time", "analytics-flush/slow-expiration-handler", "analytics-flush/correct"),
         ("background-work-held", "token/p5-unretained-token", "token/correct"),
+        ("no-idle-task", "token/retained-by-its-handler", "token/correct"),
         ("bgtask-registered-in-time", "bg-scheduler-app/p6-late-registration", "bg-scheduler-app/correct"),
         ("bgtask-completed-once", "bg-scheduler-app/p7-double-completion", "bg-scheduler-app/correct"),
         ("refresh-stays-scheduled", "bg-scheduler-app/p8-refresh-not-resubmitted", "bg-scheduler-app/correct"),

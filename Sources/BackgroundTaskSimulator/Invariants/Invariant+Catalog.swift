@@ -42,6 +42,12 @@ extension Invariant {
             references: ["A1.1", "B2.3", "C4.6"]
         ) { _ in BackgroundWorkHeld() },
         Invariant(
+            id: "no-idle-task",
+            rule: "No background task or launched BGTask is held in the background with no declared work in "
+                + "flight for longer than the profile's idleTaskLimit (10 s by default).",
+            references: ["A4.5", "A6.1", "C4.6"]
+        ) { spec in NoIdleTask(limit: spec.profile.idleTaskLimit) },
+        Invariant(
             id: "bgtask-registered-in-time",
             rule: "Every BGTaskScheduler launch handler is registered once, before the app finishes launching.",
             references: ["C1.1", "C1.3", "C1.4", "C2.4"],

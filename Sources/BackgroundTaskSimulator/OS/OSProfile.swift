@@ -48,6 +48,12 @@ public struct OSProfile: Sendable, Equatable {
     public var longHeldTaskWarning: VirtualDuration?
     /// Whether that warning also fires while the app is in the foreground (A6.2, UNCERTAIN).
     public var longHeldTaskWarningInForeground: Bool
+    /// How long a background task or a launched BGTask may be held in the background while no
+    /// declared work is in flight before `no-idle-task` reports it. Not an iOS rule but a
+    /// judgement: an idle hold only burns the app's budget (A4.5) and, past 30 s, draws the
+    /// A6.1 warning; 10 s leaves room for the short gaps of real code (a save after the upload,
+    /// a hop to the main queue). Scenario key `idleTaskLimitSeconds`.
+    public var idleTaskLimit: VirtualDuration = .seconds(10)
 
     // MARK: Lifecycle (A10, B)
 

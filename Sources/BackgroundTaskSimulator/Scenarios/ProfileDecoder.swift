@@ -54,6 +54,9 @@ enum ProfileDecoder {
         if let warning = try object.optionalDouble("longHeldTaskWarningSeconds", in: seconds) {
             profile.longHeldTaskWarning = ScenarioDecoder.duration(warning)
         }
+        if let limit = try object.optionalDouble("idleTaskLimitSeconds", in: seconds) {
+            profile.idleTaskLimit = ScenarioDecoder.duration(limit)
+        }
         try object.finish()
         if profile.expiryLead > profile.budget {
             throw root.error(at: "profile", problem: "expiryLeadSeconds is longer than budgetSeconds",

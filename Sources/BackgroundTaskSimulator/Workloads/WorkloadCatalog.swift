@@ -73,6 +73,25 @@ public enum WorkloadCatalog {
                                    summary: "the backup's completion ends the task even after expiry ended it") {
                     UnconditionalEndBackup()
                 }),
+        Variant(workload: "token", variant: "retained-by-its-handler", bugPattern: nil,
+                expectedViolation: "no-idle-task",
+                info: WorkloadInfo(name: "token/retained-by-its-handler",
+                                   summary: "the token's expiration handler captures its owner: a cycle keeps the task held after the work") {
+                    SelfRetainingDraftUploader()
+                }),
+        Variant(workload: "background-queue", variant: "operation-never-finishes", bugPattern: nil,
+                expectedViolation: "no-idle-task",
+                info: WorkloadInfo(name: "background-queue/operation-never-finishes",
+                                   summary: "an upload operation returns on a server error without finish(): the chain stalls, the queue's task held") {
+                    StalledChainUploader()
+                }),
+        Variant(workload: "bg-scheduler-app", variant: "never-completed-when-unchanged", bugPattern: nil,
+                expectedViolation: "no-idle-task",
+                info: WorkloadInfo(name: "bg-scheduler-app/never-completed-when-unchanged",
+                                   summary: "the processing task is never completed when nothing changed, and has no expiration handler",
+                                   permittedIdentifiers: bgIdentifiers, backgroundModes: ["fetch", "processing"]) {
+                    UncompletedIndexRebuildApp()
+                }),
         Variant(workload: "token", variant: "p5-unretained-token", bugPattern: "P5",
                 expectedViolation: "background-work-held",
                 info: WorkloadInfo(name: "token/p5-unretained-token",

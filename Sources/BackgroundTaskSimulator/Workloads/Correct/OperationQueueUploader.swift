@@ -44,7 +44,10 @@ final class OperationQueueUploader: Workload, @unchecked Sendable {
         return AsyncOperation(name: name) { operation in
             // The cancellation check and the registration are one step under the registry's
             // lock: an expiry between them would miss this work.
-            guard let work = inFlight.start(name, context, unless: { operation.isCancelled }) else {
+            // Cancelled on expiry, the operation finishes at once: its queue stops holding the
+            // task for an upload that is no longer running.
+            guard let work = inFlight.start(name, context, unless: { operation.isCancelled }, onCancel: operation.finish)
+            else {
                 return operation.finish()
             }
             context.application.backgroundQueue.asyncAfter(context.drawWorkDuration()) {

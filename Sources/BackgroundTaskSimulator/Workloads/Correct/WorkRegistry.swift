@@ -18,31 +18,39 @@ import DeterministicSimulation
 final class WorkRegistry: @unchecked Sendable {
     // @unchecked: every access to `items` holds `lock` (a simulated lock: one simulated thread at
     // a time, each handoff a happens-before edge).
-    private var items: [WorkItem] = []
+    private var items: [(work: WorkItem, onCancel: (@Sendable () -> Void)?)] = []
     private var lock: SimulatedLock?
 
     /// Declares a new piece of work and remembers it; nil, declaring nothing, if `cancelled()`
     /// is true under the registry's lock.
-    func start(_ name: String, _ context: WorkloadContext, unless cancelled: () -> Bool = { false }) -> WorkItem? {
+    /// `onCancel` runs after the item is cancelled by ``cancelAll()`` (outside the lock): for
+    /// example, finishing the operation the work belongs to, so its queue moves on at once.
+    func start(
+        _ name: String, _ context: WorkloadContext, unless cancelled: () -> Bool = { false },
+        onCancel: (@Sendable () -> Void)? = nil
+    ) -> WorkItem? {
         let lock = self.lock ?? context.makeLock("work registry")
         self.lock = lock
         return lock.withLock {
-            items.removeAll { $0.isDone }
+            items.removeAll { $0.work.isDone }
             guard !cancelled() else { return nil }
             let item = context.startWork(name)
-            items.append(item)
+            items.append((item, onCancel))
             return item
         }
     }
 
     /// Cancels every unfinished item.
     func cancelAll() {
-        let cancelled: [WorkItem] = lock.map { lock in
+        let cancelled: [(work: WorkItem, onCancel: (@Sendable () -> Void)?)] = lock.map { lock in
             lock.withLock {
                 defer { items.removeAll() }
                 return items
             }
         } ?? []
-        for item in cancelled where !item.isDone { item.cancel() }
+        for item in cancelled where !item.work.isDone {
+            item.work.cancel()
+            item.onCancel?()
+        }
     }
 }

@@ -1,0 +1,80 @@
+import DeterministicSimulation
+
+/// `no-idle-task`: no background task and no launched BGTask is held in the background for
+/// longer than the profile's ``OSProfile/idleTaskLimit`` while no declared work is in flight.
+///
+/// ```swift
+/// let checker = NoIdleTask(limit: .seconds(10))   // made by Invariant.all for every run
+/// ```
+///
+/// An idle hold is a bug the app can prevent: the task only burns the app's background time,
+/// which all its tasks share (A4.5), and past 30 s iOS logs the A6.1 warning. Typical causes: a
+/// token kept alive by a reference cycle through its own expiration handler, an operation that
+/// never finishes so a sequential chain stalls with the queue's task held, a BGTask whose work is
+/// done but which is never completed. Judged when the idle stretch ends (an end, an expiry, new
+/// work, a kill) and at the end of the run; reported once per stretch. Only time in the
+/// background counts (in the foreground the budget does not run, A4.6).
+final class NoIdleTask: EventFilteringChecker {
+    private let limit: VirtualDuration
+    private var tasks: [(id: Int, name: String)] = []
+    private var bgTasks: [(task: Int, identifier: String)] = []
+    private var inFlight = 0
+    private var inBackground = false
+    /// When the current idle stretch began (nil: not idle).
+    private var idleSince: VirtualTime?
+
+    init(limit: VirtualDuration) { self.limit = limit }
+
+    func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
+        // Judged only at the events it observes, so the verdict is the same whether or not the
+        // run monitor filters events (CheckerFilteringTests).
+        guard Self.observes(event) else { return nil }
+        let verdict = judge(at: time)
+        switch event {
+        case .taskBegan(let id, let name, _): tasks.append((id, name))
+        case .taskEnded(let id, _): tasks.removeAll { $0.id == id }
+        case .bgTaskLaunched(let identifier, let task, _): bgTasks.append((task, identifier))
+        case .bgTaskCompleted(_, let task, _, _): bgTasks.removeAll { $0.task == task }
+        case .workStarted: inFlight += 1
+        case .workFinished: inFlight = max(0, inFlight - 1)
+        case .stateChanged(_, let to): inBackground = to == .background
+        case .terminated, .processLaunched:
+            tasks = []
+            bgTasks = []
+            inFlight = 0
+            inBackground = false
+        default: break
+        }
+        let idle = inBackground && inFlight == 0 && !(tasks.isEmpty && bgTasks.isEmpty)
+        if !idle {
+            idleSince = nil
+        } else if idleSince == nil {
+            idleSince = time
+        }
+        return verdict
+    }
+
+    func finish(at time: VirtualTime, facts: RunFacts) -> [String] {
+        judge(at: time).map { [$0] } ?? []
+    }
+
+    /// The violation, if the current idle stretch has lasted longer than the limit (the stretch
+    /// then counts as reported).
+    private func judge(at time: VirtualTime) -> String? {
+        guard let since = idleSince, time - since > limit else { return nil }
+        idleSince = nil
+        let held = tasks.map { "task \($0.id) ('\($0.name)')" } + bgTasks.map { "BGTask \($0.task) (\($0.identifier))" }
+        return "\(held.joined(separator: ", ")) held in the background from \(since) to \(time) with no work in "
+            + "flight (longer than \(limit)): end the task (or complete the BGTask) as soon as its work is done; "
+            + "an idle task only burns the app's background time"
+    }
+
+    static func observes(_ event: SimEvent) -> Bool {
+        switch event {
+        case .taskBegan, .taskEnded, .bgTaskLaunched, .bgTaskCompleted, .workStarted, .workFinished, .stateChanged,
+            .terminated, .processLaunched:
+            true
+        default: false
+        }
+    }
+}
