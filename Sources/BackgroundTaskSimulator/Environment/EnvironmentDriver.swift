@@ -8,7 +8,10 @@ import DeterministicSimulation
 /// always yes when random; 0, the simplest value, means "no more actions"), so a shrinker that
 /// truncates or zeroes choices gets a shorter run, never a longer one. Then a gap (0 = the
 /// shortest) and the action (0 = the first possible). It stops drawing at the horizon;
-/// ``settle()`` then sends the app home once, so every open task meets its budget.
+/// ``settle()`` then sends the app home once, so every open task meets its budget. Every action
+/// (the launch and the settling `home` included) is marked in the run's choices
+/// (``ChoiceSource/markAction(firstDraw:stopDraw:)``), so their number is the number of `env.`
+/// events and a shrinker can delete actions as units.
 final class EnvironmentDriver {
     /// The device the driver acts on; not retained (its jobs capture the driver).
     private let deviceReference: DeviceReference
@@ -57,6 +60,7 @@ final class EnvironmentDriver {
     func start() {
         let first: EnvironmentAction = device.environment.launchInBackgroundFirst ? .launchBackgroundTask : .launch
         device.scheduler.async(on: device.systemQueue) { [self] in
+            choices.markAction(firstDraw: choices.drawCount, stopDraw: choices.drawCount)
             device.emit(.action(first))
             if first == .launch {
                 device.launchProcess(inBackground: false)
@@ -72,6 +76,7 @@ final class EnvironmentDriver {
         if let tick { device.scheduler.cancel(tick) }
         tick = nil
         guard let app = device.liveApp, app.state.isForeground else { return }
+        choices.markAction(firstDraw: choices.drawCount, stopDraw: choices.drawCount)
         device.emit(.action(.home))
         app.enterBackground()
     }
@@ -80,13 +85,19 @@ final class EnvironmentDriver {
     /// yet a recorded choice the shrinker can set to "stop".
     static let keepActingProbability = 0.999_999
 
+    /// Draws whether to go on, the gap, and schedules the next action. A marked action owns the
+    /// draws from its own draw to the next action's (carrying it out, the next gap, the app's
+    /// reaction); the go-on draw before it is where the run can stop short of it.
     private func scheduleNext() {
+        let stopDraw = choices.drawCount
         guard choices.bool(probability: Self.keepActingProbability) else { return }
         let gap = choices.duration(in: gaps)
         guard scheduler.now + gap <= horizon else { return }
         tick = scheduler.asyncAfter(gap, on: systemQueue) { [self] in
             tick = nil
+            let firstDraw = choices.drawCount
             if let action = drawAction() {
+                choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw)
                 device.emit(.action(action))
                 perform(action)
             }

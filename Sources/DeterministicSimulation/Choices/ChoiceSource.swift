@@ -31,6 +31,8 @@ public final class ChoiceSource {
         var outcomes: [UInt64] = []
         /// Misfit and exhausted draws so far.
         var fallbackCount = 0
+        /// The actions marked so far, in order (see ``markAction(firstDraw:stopDraw:)``).
+        var actions: [ChoiceAction] = []
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: most events draw, and the dynamic
@@ -132,6 +134,37 @@ public final class ChoiceSource {
         let value = replayValues[state.replayCursor]
         state.replayCursor += 1
         return value
+    }
+
+    /// The actions of the run marked so far, in order: what a shrinker deletes as units.
+    public var actions: [ChoiceAction] { state.actions }
+
+    /// Marks one action of the run (a step of the test case: for the simulator, one environment
+    /// action), so that a shrinker can delete it as a unit and prefer runs with fewer actions.
+    ///
+    /// ```swift
+    /// let stopDraw = choices.drawCount
+    /// guard choices.bool(probability: 0.999) else { return }   // go on acting?
+    /// let firstDraw = choices.drawCount
+    /// let action = choices.int(in: 0...3)
+    /// choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw)
+    /// ```
+    ///
+    /// Contract: draws nothing and changes no outcome, so marking never changes a run. An action
+    /// owns the draws from its `firstDraw` up to the next action's (the last one: to the end);
+    /// cutting the sequence at `stopDraw` (a draw that reads 0 past the end, and 0 stops the run
+    /// short of this action) ends the run before it. Marks come in draw order:
+    /// `stopDraw <= firstDraw <= drawCount`, and `firstDraw` is at least the previous action's.
+    ///
+    /// - Parameters:
+    ///   - firstDraw: the position in ``recorded`` of the action's first draw.
+    ///   - stopDraw: the position of the draw whose 0 stops the run before this action; equal to
+    ///     `firstDraw` when no draw can.
+    /// - Complexity: O(1) amortized.
+    public func markAction(firstDraw: Int, stopDraw: Int) {
+        precondition(stopDraw <= firstDraw && firstDraw <= state.outcomes.count
+                     && firstDraw >= (state.actions.last?.firstDraw ?? 0), "actions are marked in draw order")
+        state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw))
     }
 
     /// Counts one replayed value that was unusable.

@@ -11,12 +11,21 @@
 /// Contract:
 /// - A candidate is replayed with `ChoiceSource(replaying:)`; the sequence it actually drew
 ///   (``ChoiceSource/recorded``: misfits and draws past the end become 0, unread values drop) is
-///   accepted iff `keeps` holds on the verdict and it is strictly simpler than the current one
-///   (``ChoiceSequence/isSimpler(than:)``: shorter, then lexicographically smaller). Shrinking
-///   therefore terminates, and the result replays exactly.
-/// - Passes, in order, repeated until a round accepts nothing: `deleteChunks` (sizes 8, 4, 2, 1,
-///   from the back), `zeroChunks` (8, 4, 2, 1), `minimizeValues` (try 0, then binary search down),
-///   `sortAdjacent` (swap out-of-order neighbours, then lower a pair together).
+///   accepted iff `keeps` holds on the verdict and the run is strictly simpler than the current
+///   one: fewer actions (``ChoiceSource/actions``, which the target marks: for the simulator, its
+///   environment actions), then a simpler sequence (``ChoiceSequence/isSimpler(than:)``:
+///   shorter, then lexicographically smaller). Shrinking therefore terminates, and the result
+///   replays exactly.
+/// - Passes, in order, cyclically until every pass in a row finds nothing: `endEarlier` (cut the
+///   run before an action: binary search for the earliest cut that still fails), `deleteActions`
+///   (from the last action back: one action with its draws, an adjacent pair such as `home` and
+///   `open`, a pair one or two actions apart, runs that double while deletion works),
+///   `zeroActions` (zero what an action drew besides the action itself: its gap, how it was
+///   carried out, the workload's and the scheduler's draws in reaction to it), `deleteChunks`
+///   (sizes 8, 4, 2, 1, from the back), `zeroChunks` (8, 4, 2, 1), `minimizeValues` (try 0, then
+///   binary search down), `sortAdjacent` (swap out-of-order neighbours, then lower a pair
+///   together). After any pass that found something, the three action passes run again.
+/// - For a target that marks no actions, the action passes try nothing.
 /// - Deterministic: no time limit, no randomness; the same input gives the same result.
 /// - Complexity: at most `options.maxAttempts` target runs; repeats of a candidate are cached.
 public enum Shrinker {
@@ -35,16 +44,22 @@ public enum Shrinker {
 
 /// The named passes, in the order they run.
 enum ShrinkPass: Int, CaseIterable {
-    case deleteChunks, zeroChunks, minimizeValues, sortAdjacent
+    case endEarlier, deleteActions, zeroActions, deleteChunks, zeroChunks, minimizeValues, sortAdjacent
 
     var name: String {
         switch self {
+        case .endEarlier: "endEarlier"
+        case .deleteActions: "deleteActions"
+        case .zeroActions: "zeroActions"
         case .deleteChunks: "deleteChunks"
         case .zeroChunks: "zeroChunks"
         case .minimizeValues: "minimizeValues"
         case .sortAdjacent: "sortAdjacent"
         }
     }
+
+    /// The passes that edit whole actions, run again after every pass that found something.
+    static let actionPasses: [ShrinkPass] = [.endEarlier, .deleteActions, .zeroActions]
 
     static let chunkSizes = [8, 4, 2, 1]
 }

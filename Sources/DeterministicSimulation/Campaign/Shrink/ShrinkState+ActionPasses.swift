@@ -1,0 +1,91 @@
+/// The passes that edit whole actions (``ChoiceAction``): what a reader of a failure counts.
+extension ShrinkState {
+    /// Moves the failure earlier: cuts the run before an action (its go-on draw, cut off, reads 0
+    /// and stops the run there), binary-searching the earliest cut that still fails.
+    ///
+    /// Complexity: O(log a) attempts for a actions (the cuts before the failure usually pass and
+    /// those after it fail, so the search finds the action the failure needs last).
+    mutating func endEarlier() {
+        // Invariant: cutting before `high` keeps the failure (no cut at all, at the start);
+        // cutting before `low` was tried and did not (or is out of range).
+        var low = -1
+        var high = currentActions.count
+        while high - low > 1, high <= currentActions.count, stop == nil {
+            let middle = low + (high - low) / 2
+            let stopDraw = currentActions[middle].stopDraw
+            // The prefix before the cut replays as before, so actions before `middle` keep their places.
+            if attempt(Array(current.values[..<stopDraw])) { high = middle } else { low = middle }
+        }
+    }
+
+    /// Deletes actions with the draws they own, from the last action back: one action, an
+    /// adjacent pair (`home` then `open`), a pair with one or two actions between, then a run
+    /// that grows by doubling while deletions succeed. The first action (the launch) is kept.
+    ///
+    /// Complexity: at most about four attempts per action, plus O(log a) per success.
+    mutating func deleteActions() {
+        var index = currentActions.count - 1
+        while index >= 1, stop == nil {
+            if deleteAround(index) {
+                index = min(index, currentActions.count - 1)
+            } else {
+                index -= 1
+            }
+        }
+    }
+
+    /// Tries the deletions that end at action `index`; true if one was adopted.
+    private mutating func deleteAround(_ index: Int) -> Bool {
+        for size in 1...2 where index - size + 1 >= 1 {
+            if attempt(removing: [index - size + 1..<index + 1]) {
+                growDeletion(endingAt: index - size + 1, size: size)
+                return true
+            }
+        }
+        for distance in 2...3 where index - distance >= 1 {
+            if attempt(removing: [index - distance..<index - distance + 1, index..<index + 1]) { return true }
+        }
+        return false
+    }
+
+    /// After deleting `size` actions just before `end` worked, tries deleting twice as many
+    /// before it, while that works (Hypothesis' galloping deletion of runs).
+    private mutating func growDeletion(endingAt end: Int, size: Int) {
+        var size = size * 2
+        while end - size >= 1, end <= currentActions.count, stop == nil {
+            guard attempt(removing: [end - size..<end]) else { return }
+            size *= 2
+        }
+    }
+
+    /// Zeroes the draws an action owns except its own first draw and the next action's go-on
+    /// draw: its gap, how it was carried out and everything drawn in reaction to it (workload
+    /// draws included), from the last action back.
+    mutating func zeroActions() {
+        var index = currentActions.count - 1
+        while index >= 0, stop == nil {
+            let draws = drawRange(index..<index + 1)
+            let keep = index + 1 < currentActions.count ? currentActions[index + 1].stopDraw : -1
+            var values = current.values
+            for position in draws where position != draws.lowerBound && position != keep { values[position] = 0 }
+            if values != current.values { attempt(values) }
+            index -= 1
+        }
+    }
+
+    /// The draws the actions in `actions` own (up to the next action's first draw, or the end).
+    func drawRange(_ actions: Range<Int>) -> Range<Int> {
+        let start = currentActions[actions.lowerBound].firstDraw
+        let end = actions.upperBound < currentActions.count ? currentActions[actions.upperBound].firstDraw : current.count
+        return start..<end
+    }
+
+    /// Replays the current sequence without the draws of the action ranges in `groups`
+    /// (ascending, disjoint); false without a replay if they own no draws.
+    private mutating func attempt(removing groups: [Range<Int>]) -> Bool {
+        var values = current.values
+        for group in groups.reversed() { values.removeSubrange(drawRange(group)) }
+        guard values.count < current.count else { return false }
+        return attempt(values)
+    }
+}
