@@ -97,7 +97,8 @@ final class EnvironmentDriver {
             tick = nil
             let firstDraw = choices.drawCount
             if let action = drawAction() {
-                choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw)
+                // Skippable when the action was drawn (more than one possible) rather than forced.
+                choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw, skippable: choices.drawCount > firstDraw)
                 device.emit(.action(action))
                 perform(action)
             }
@@ -106,7 +107,8 @@ final class EnvironmentDriver {
     }
 
     /// Draws the next action among the possible ones, weighted by the scenario; `nil` (drawing
-    /// nothing) when none is possible or every possible one has weight 0.
+    /// nothing) when none is possible or every possible one has weight 0, and when a replayed
+    /// sequence skips it (``ChoiceSource/optionalIndex(weights:)``).
     private func drawAction() -> EnvironmentAction? {
         collectPossibleActions()
         let count = candidateCount
@@ -117,6 +119,9 @@ final class EnvironmentDriver {
             if weight > 0 { anyWeight = true }
         }
         guard count > 0, anyWeight else { return nil }
-        return candidates[choices.index(weights: UnsafeBufferPointer(start: candidateWeights, count: count))]
+        // A replayed value past the candidates skips the action (a shrinker's edit); random runs never do.
+        guard let position = choices.optionalIndex(weights: UnsafeBufferPointer(start: candidateWeights, count: count))
+        else { return nil }
+        return candidates[position]
     }
 }

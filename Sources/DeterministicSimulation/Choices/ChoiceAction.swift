@@ -15,4 +15,7 @@ public struct ChoiceAction: Sendable, Hashable {
     /// The position of the draw that, cut off or set to 0, ends the run before this action
     /// (`firstDraw` when no draw can).
     public var stopDraw: Int
+    /// Whether the draw at `firstDraw` chose the action and can skip it
+    /// (``ChoiceSource/optionalIndex(weights:)``).
+    public var isSkippable: Bool
 }

@@ -146,8 +146,8 @@ public final class ChoiceSource {
     /// let stopDraw = choices.drawCount
     /// guard choices.bool(probability: 0.999) else { return }   // go on acting?
     /// let firstDraw = choices.drawCount
-    /// let action = choices.int(in: 0...3)
-    /// choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw)
+    /// guard let action = choices.optionalIndex(weights: [3, 1, 1]) else { return }
+    /// choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw, skippable: true)
     /// ```
     ///
     /// Contract: draws nothing and changes no outcome, so marking never changes a run. An action
@@ -160,11 +160,15 @@ public final class ChoiceSource {
     ///   - firstDraw: the position in ``recorded`` of the action's first draw.
     ///   - stopDraw: the position of the draw whose 0 stops the run before this action; equal to
     ///     `firstDraw` when no draw can.
+    ///   - skippable: whether the draw at `firstDraw` chose the action with
+    ///     ``optionalIndex(weights:)``, so that a shrinker can skip the action in place: set that
+    ///     draw past the end and drop the draws up to the next action's `stopDraw` (how it was
+    ///     carried out), leaving every later draw where it was.
     /// - Complexity: O(1) amortized.
-    public func markAction(firstDraw: Int, stopDraw: Int) {
+    public func markAction(firstDraw: Int, stopDraw: Int, skippable: Bool = false) {
         precondition(stopDraw <= firstDraw && firstDraw <= state.outcomes.count
                      && firstDraw >= (state.actions.last?.firstDraw ?? 0), "actions are marked in draw order")
-        state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw))
+        state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw, isSkippable: skippable))
     }
 
     /// Counts one replayed value that was unusable.

@@ -18,11 +18,13 @@ extension ShrinkState {
         }
     }
 
-    /// Deletes actions with the draws they own, from the last action back: one action, an
-    /// adjacent pair (`home` then `open`), a pair with one or two actions between, then a run
-    /// that grows by doubling while deletions succeed. The first action (the launch) is kept.
+    /// Deletes actions, from the last action back: one action, an adjacent pair (`home` then
+    /// `open`), a pair with one or two actions between, then a run that grows by doubling while
+    /// deletions succeed. Each deletion is tried with all the draws the actions own, then as a
+    /// skip in place (``ActionExtent/skip``), which leaves the draws of work that runs across
+    /// later actions where they were. The first action (the launch) is kept.
     ///
-    /// Complexity: at most about four attempts per action, plus O(log a) per success.
+    /// Complexity: at most about eight attempts per action, plus O(log a) per success.
     mutating func deleteActions() {
         var index = currentActions.count - 1
         while index >= 1, stop == nil {
@@ -37,23 +39,26 @@ extension ShrinkState {
     /// Tries the deletions that end at action `index`; true if one was adopted.
     private mutating func deleteAround(_ index: Int) -> Bool {
         for size in 1...2 where index - size + 1 >= 1 {
-            if attempt(removing: [index - size + 1..<index + 1]) {
-                growDeletion(endingAt: index - size + 1, size: size)
+            for extent in ActionExtent.allCases where attempt(removing: [index - size + 1..<index + 1], extent) {
+                growDeletion(endingAt: index - size + 1, size: size, extent)
                 return true
             }
         }
         for distance in 2...3 where index - distance >= 1 {
-            if attempt(removing: [index - distance..<index - distance + 1, index..<index + 1]) { return true }
+            for extent in ActionExtent.allCases
+            where attempt(removing: [index - distance..<index - distance + 1, index..<index + 1], extent) {
+                return true
+            }
         }
         return false
     }
 
     /// After deleting `size` actions just before `end` worked, tries deleting twice as many
     /// before it, while that works (Hypothesis' galloping deletion of runs).
-    private mutating func growDeletion(endingAt end: Int, size: Int) {
+    private mutating func growDeletion(endingAt end: Int, size: Int, _ extent: ActionExtent) {
         var size = size * 2
         while end - size >= 1, end <= currentActions.count, stop == nil {
-            guard attempt(removing: [end - size..<end]) else { return }
+            guard attempt(removing: [end - size..<end], extent) else { return }
             size *= 2
         }
     }
@@ -80,12 +85,36 @@ extension ShrinkState {
         return start..<end
     }
 
-    /// Replays the current sequence without the draws of the action ranges in `groups`
-    /// (ascending, disjoint); false without a replay if they own no draws.
-    private mutating func attempt(removing groups: [Range<Int>]) -> Bool {
+    /// Replays the current sequence without the actions of the ranges in `groups` (ascending,
+    /// disjoint), removed as `extent` says; false without a replay if there is nothing to remove.
+    private mutating func attempt(removing groups: [Range<Int>], _ extent: ActionExtent) -> Bool {
         var values = current.values
-        for group in groups.reversed() { values.removeSubrange(drawRange(group)) }
-        guard values.count < current.count else { return false }
-        return attempt(values)
+        for group in groups.reversed() {
+            switch extent {
+            case .all: values.removeSubrange(drawRange(group))
+            case .skip:
+                for index in group.reversed() {
+                    let action = currentActions[index]
+                    guard action.isSkippable else { return false }
+                    // The draws that carried it out end where the next action's go-on draw begins.
+                    let next = index + 1 < currentActions.count ? currentActions[index + 1].stopDraw : 0
+                    if next > action.firstDraw + 1 { values.removeSubrange(action.firstDraw + 1..<next) }
+                    values[action.firstDraw] = .max
+                }
+            }
+        }
+        guard values != current.values else { return false }
+        // A skip value is larger than the draw it replaces: the run, not the candidate, must be simpler.
+        return attempt(values, requireSimplerCandidate: extent == .all)
     }
+}
+
+/// How a deletion removes an action.
+enum ActionExtent: CaseIterable {
+    /// Every draw up to the next action's: the action and all it set off.
+    case all
+    /// In place: the draw that chose it is set past the end (``ChoiceSource/optionalIndex(weights:)``
+    /// skips it) and the draws that carried it out are dropped; the later draws stay where they
+    /// were, so work that runs across later actions still reads its own values.
+    case skip
 }

@@ -91,11 +91,12 @@ struct ShrinkState<Target: CampaignTarget> {
     /// Replays `values` and adopts the drawn sequence if it still fails and is simpler.
     /// Returns whether it was adopted; sets ``stop`` when the budget runs out.
     @discardableResult
-    mutating func attempt(_ values: [UInt64]) -> Bool {
+    mutating func attempt(_ values: [UInt64], requireSimplerCandidate: Bool = true) -> Bool {
         guard stop == nil else { return false }
         let candidate = ChoiceSequence(values)
-        // Every pass proposes edits that are simpler than `current`; anything else is a no-op.
-        guard candidate.isSimpler(than: current), seen[candidate] == nil else { return false }
+        // Passes propose edits simpler than `current` (skips excepted: their runs have fewer
+        // actions); any other candidate is a no-op.
+        guard !requireSimplerCandidate || candidate.isSimpler(than: current), seen[candidate] == nil else { return false }
         if attempts >= maxAttempts {
             stop = .attemptLimit
             return false
