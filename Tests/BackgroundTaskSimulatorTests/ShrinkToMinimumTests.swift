@@ -55,24 +55,16 @@ import Testing
         let scenario = try ScenarioLoader.load(file: ScenarioExpectationTests.directory + "/" + file)
         guard case .violation(let invariant) = scenario.expectation else { return }
         let minimum = try #require(Self.minimalActions[scenario.name], "no minimum stated for \(scenario.name)")
-        let target = SimulationTarget(spec: scenario.runSpec)
-        let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
-        var failing: (seed: Seed, choices: ChoiceSequence, actions: Int)?
-        for index in 0..<scenario.campaign.runs where failing == nil {
-            let seed = scenario.campaign.seed.derive(index: UInt64(index))
-            let source = ChoiceSource(seed: seed)
-            if keeps(target.run(choices: source, keepTrace: false)) {
-                failing = (seed, source.recorded, source.actions.count)
-            }
-        }
-        let original = try #require(failing, "\(invariant) not found in \(scenario.campaign.runs) runs of \(file)")
-        let result = Shrinker.shrink(original.choices, target: target, keeps: keeps)
+        let planted = try #require(scenario.shrinkPlantedBug(), "\(invariant) not found in the campaign of \(file)")
+        let result = planted.shrink
         #expect(result.actionCount <= minimum.actions + 1,
                 """
                 \(scenario.name) shrank to \(result.actionCount) actions (minimum \(minimum.actions): \(minimum.why)); \
-                from \(original.actions): bgsim replay Scenarios/\(file) --choices \(result.choices.token)
+                from \(planted.originalActionCount): bgsim replay Scenarios/\(file) --choices \(result.choices.token)
                 """)
         #expect(result.actionCount >= minimum.actions, "fewer actions than the stated minimum: correct the table")
+        let target = SimulationTarget(spec: scenario.runSpec)
+        let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
         let replay = ChoiceSource(replaying: result.choices)
         let verdict = target.run(choices: replay, keepTrace: true)
         #expect(keeps(verdict), "bgsim replay Scenarios/\(file) --choices \(result.choices.token)")

@@ -18,13 +18,34 @@ extension ShrinkState {
         }
     }
 
+    /// Starts the failure later: deletes the actions after the launch and before the ones the
+    /// failure needs, binary-searching the longest such run that can go (with all their draws).
+    ///
+    /// Complexity: O(log a) attempts.
+    mutating func startLater() {
+        // Invariant: deleting actions 1..<low keeps the failure (trivially for low == 1);
+        // deleting 1..<high was tried and did not, or is out of range.
+        var low = 1
+        var high = currentActions.count
+        while high - low > 1, stop == nil {
+            let middle = low + (high - low) / 2
+            if attempt(removing: [1..<middle], .all) {
+                // The actions from `middle` on moved down to 1; search what is left of the range.
+                high -= middle - 1
+                low = 1
+            } else {
+                high = middle
+            }
+        }
+    }
+
     /// Deletes actions, from the last action back: one action, an adjacent pair (`home` then
-    /// `open`), a pair with one or two actions between, then a run that grows by doubling while
+    /// `open`), three in a row (`home`, `forceQuit`, `launch`), a pair with one or two actions between, then a run that grows by doubling while
     /// deletions succeed. Each deletion is tried with all the draws the actions own, then as a
     /// skip in place (``ActionExtent/skip``), which leaves the draws of work that runs across
     /// later actions where they were. The first action (the launch) is kept.
     ///
-    /// Complexity: at most about eight attempts per action, plus O(log a) per success.
+    /// Complexity: at most ten attempts per action, plus O(log a) per success.
     mutating func deleteActions() {
         var index = currentActions.count - 1
         while index >= 1, stop == nil {
@@ -38,7 +59,7 @@ extension ShrinkState {
 
     /// Tries the deletions that end at action `index`; true if one was adopted.
     private mutating func deleteAround(_ index: Int) -> Bool {
-        for size in 1...2 where index - size + 1 >= 1 {
+        for size in 1...3 where index - size + 1 >= 1 {
             for extent in ActionExtent.allCases where attempt(removing: [index - size + 1..<index + 1], extent) {
                 growDeletion(endingAt: index - size + 1, size: size, extent)
                 return true

@@ -39,12 +39,22 @@ struct ShrinkState<Target: CampaignTarget> {
         if maxAttempts == 0 { stop = .attemptLimit }
     }
 
-    /// Runs the passes in order, cyclically, until every pass in a row finds nothing simpler (a
-    /// fixpoint) or a limit is hit. After any pass that found something, the action passes run
-    /// again before the next pass: a zeroed or lowered value often makes an action deletable.
+    /// Runs the action passes until they find nothing more (actions first: what a reader counts,
+    /// and the cheapest attempts, since a run with fewer actions is shorter), then every pass in
+    /// order, cyclically, until every pass in a row finds nothing simpler (a fixpoint) or a limit
+    /// is hit. After any pass that found something, the action passes run again before the next
+    /// pass: a zeroed or lowered value often makes an action deletable.
     mutating func shrink(_ choices: ChoiceSequence) -> ShrinkResult {
         start(choices)
-        let passes = ShrinkPass.allCases
+        runToFixpoint(ShrinkPass.actionPasses)
+        runToFixpoint(ShrinkPass.allCases)
+        if stop == nil { stop = .fixpoint }
+        return ShrinkResult(choices: current, eventCount: currentEventCount, actionCount: currentActions.count,
+                            attempts: attempts, stop: stop ?? .fixpoint, passes: stats)
+    }
+
+    /// Runs `passes` cyclically until every one in a row finds nothing or a limit is hit.
+    private mutating func runToFixpoint(_ passes: [ShrinkPass]) {
         var next = 0
         var quietPasses = 0
         while stop == nil, quietPasses < passes.count {
@@ -58,15 +68,13 @@ struct ShrinkState<Target: CampaignTarget> {
             }
             next = (next + 1) % passes.count
         }
-        if stop == nil { stop = .fixpoint }
-        return ShrinkResult(choices: current, eventCount: currentEventCount, actionCount: currentActions.count,
-                            attempts: attempts, stop: stop ?? .fixpoint, passes: stats)
     }
 
     mutating func run(_ pass: ShrinkPass) {
         activePass = pass
         switch pass {
         case .endEarlier: endEarlier()
+        case .startLater: startLater()
         case .deleteActions: deleteActions()
         case .zeroActions: zeroActions()
         case .deleteChunks: deleteChunks()

@@ -17,14 +17,15 @@
 ///   shorter, then lexicographically smaller). Shrinking therefore terminates, and the result
 ///   replays exactly.
 /// - Passes, in order, cyclically until every pass in a row finds nothing: `endEarlier` (cut the
-///   run before an action: binary search for the earliest cut that still fails), `deleteActions`
+///   run before an action: binary search for the earliest cut that still fails), `startLater`
+///   (delete the longest run of actions after the launch that can go, by binary search), `deleteActions`
 ///   (from the last action back: one action with its draws, an adjacent pair such as `home` and
 ///   `open`, a pair one or two actions apart, runs that double while deletion works),
 ///   `zeroActions` (zero what an action drew besides the action itself: its gap, how it was
 ///   carried out, the workload's and the scheduler's draws in reaction to it), `deleteChunks`
 ///   (sizes 8, 4, 2, 1, from the back), `zeroChunks` (8, 4, 2, 1), `minimizeValues` (try 0, then
-///   binary search down), `sortAdjacent` (swap out-of-order neighbours, then lower a pair
-///   together). After any pass that found something, the three action passes run again.
+///   binary search down; values above 65,536 are halved while that works), `sortAdjacent` (swap out-of-order neighbours, then lower a pair
+///   together). After any pass that found something, the four action passes run again.
 /// - For a target that marks no actions, the action passes try nothing.
 /// - Deterministic: no time limit, no randomness; the same input gives the same result.
 /// - Complexity: at most `options.maxAttempts` target runs; repeats of a candidate are cached.
@@ -44,11 +45,12 @@ public enum Shrinker {
 
 /// The named passes, in the order they run.
 enum ShrinkPass: Int, CaseIterable {
-    case endEarlier, deleteActions, zeroActions, deleteChunks, zeroChunks, minimizeValues, sortAdjacent
+    case endEarlier, startLater, deleteActions, zeroActions, deleteChunks, zeroChunks, minimizeValues, sortAdjacent
 
     var name: String {
         switch self {
         case .endEarlier: "endEarlier"
+        case .startLater: "startLater"
         case .deleteActions: "deleteActions"
         case .zeroActions: "zeroActions"
         case .deleteChunks: "deleteChunks"
@@ -59,7 +61,10 @@ enum ShrinkPass: Int, CaseIterable {
     }
 
     /// The passes that edit whole actions, run again after every pass that found something.
-    static let actionPasses: [ShrinkPass] = [.endEarlier, .deleteActions, .zeroActions]
+    static let actionPasses: [ShrinkPass] = [.endEarlier, .startLater, .deleteActions, .zeroActions]
 
     static let chunkSizes = [8, 4, 2, 1]
+
+    /// The largest value `minimizeValues` binary-searches; larger ones are halved instead.
+    static let binarySearchLimit: UInt64 = 1 << 16
 }
