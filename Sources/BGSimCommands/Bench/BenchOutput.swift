@@ -132,7 +132,8 @@ enum BenchJSON {
         }))
         root.append("shrink", .array(report.shrinks.map { row in
             .object(["scenario": .string(row.scenario), "invariant": .string(row.invariant),
-                     "originalActions": .int(Int64(row.originalActions)), "shrunkActions": .int(Int64(row.shrunkActions)),
+                     "originalActions": .int(Int64(row.originalActions)),
+                     "shrunkActions": .int(Int64(row.shrunkActions)),
                      "originalEvents": .int(Int64(row.originalEvents)), "shrunkEvents": .int(Int64(row.shrunkEvents)),
                      "attempts": .int(Int64(row.attempts)), "seconds": .double(row.shrinkSeconds)])
         }))

@@ -22,8 +22,8 @@ struct EntriesTarget: CampaignTarget {
                 foreground.toggle()
                 if !foreground { entries += 1 }
             }
-            trace.append(TraceLine(time: .seconds(Int64(step + 1)), name: action == 0 ? (foreground ? "open" : "home") : "noise",
-                                   fields: []))
+            let name = action == 0 ? (foreground ? "open" : "home") : "noise"
+            trace.append(TraceLine(time: .seconds(Int64(step + 1)), name: name, fields: []))
         }
         let failures = entries >= 2 ? [RunFailure(invariant: "two-entries", message: "entered twice", time: .zero)] : []
         var hasher = StableHasher()
@@ -48,7 +48,8 @@ struct ActionShrinkingTests {
         }
     }
 
-    @Test("a failure needing two background entries shrinks to launch, home, open, home", arguments: [1, 50, 900] as [UInt64])
+    @Test("a failure needing two background entries shrinks to launch, home, open, home",
+          arguments: [1, 50, 900] as [UInt64])
     func shrinksToTheMinimumActions(seed: UInt64) {
         let original = Self.failingRecording(from: seed)
         let result = Shrinker.shrink(original, target: EntriesTarget(), keeps: Self.keepsTwoEntries)
@@ -65,8 +66,9 @@ struct ActionShrinkingTests {
     func actionPassesAreCounted() {
         let original = Self.failingRecording(from: 7)
         let result = Shrinker.shrink(original, target: EntriesTarget(), keeps: Self.keepsTwoEntries)
-        let actionPasses = result.passes.filter { ["endEarlier", "startLater", "deleteActions", "zeroActions"].contains($0.name) }
-        #expect(actionPasses.count == 4)
+        let names = ["endEarlier", "startLater", "deleteActions", "replaceLastAction", "zeroActions"]
+        let actionPasses = result.passes.filter { names.contains($0.name) }
+        #expect(actionPasses.count == 5)
         #expect(actionPasses.reduce(0) { $0 + $1.accepted } > 0)
         #expect(result.passes.reduce(0) { $0 + $1.attempts } == result.attempts)
     }

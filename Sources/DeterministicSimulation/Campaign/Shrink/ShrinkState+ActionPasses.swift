@@ -40,12 +40,13 @@ extension ShrinkState {
     }
 
     /// Deletes actions, from the last action back: one action, an adjacent pair (`home` then
-    /// `open`), three in a row (`home`, `forceQuit`, `launch`), a pair with one or two actions between, then a run that grows by doubling while
-    /// deletions succeed. Each deletion is tried with all the draws the actions own, then as a
-    /// skip in place (``ActionExtent/skip``), which leaves the draws of work that runs across
-    /// later actions where they were. The first action (the launch) is kept.
+    /// `open`), three in a row (`home`, `forceQuit`, `launch`), a pair with one or two actions
+    /// between, then a run that grows by doubling while deletions succeed. Each deletion is tried
+    /// with all the draws the actions own, then as a skip in place (``ActionExtent/skip``), which
+    /// leaves the draws of work that runs across later actions where they were. The first action
+    /// (the launch) is kept.
     ///
-    /// Complexity: at most ten attempts per action, plus O(log a) per success.
+    /// Complexity: at most ten attempts per action (four in long runs), plus O(log a) per success.
     mutating func deleteActions() {
         var index = currentActions.count - 1
         while index >= 1, stop == nil {
@@ -57,15 +58,18 @@ extension ShrinkState {
         }
     }
 
-    /// Tries the deletions that end at action `index`; true if one was adopted.
+    /// Tries the deletions that end at action `index`; true if one was adopted. In runs of more
+    /// than ``ShrinkPass/fineDeletionLimit`` actions only single actions and adjacent pairs are
+    /// tried (four replays per action, not ten): most of a long run goes in runs that grow.
     private mutating func deleteAround(_ index: Int) -> Bool {
-        for size in 1...3 where index - size + 1 >= 1 {
+        let fine = currentActions.count <= ShrinkPass.fineDeletionLimit
+        for size in 1...(fine ? 3 : 2) where index - size + 1 >= 1 {
             for extent in ActionExtent.allCases where attempt(removing: [index - size + 1..<index + 1], extent) {
                 growDeletion(endingAt: index - size + 1, size: size, extent)
                 return true
             }
         }
-        for distance in 2...3 where index - distance >= 1 {
+        for distance in 2...3 where fine && index - distance >= 1 {
             for extent in ActionExtent.allCases
             where attempt(removing: [index - distance..<index - distance + 1, index..<index + 1], extent) {
                 return true
@@ -81,6 +85,33 @@ extension ShrinkState {
         while end - size >= 1, end <= currentActions.count, stop == nil {
             guard attempt(removing: [end - size..<end], extent) else { return }
             size *= 2
+        }
+    }
+
+    /// Ends the run with a different action: for each action but the last, replaces its choice
+    /// with each of the first ``ShrinkPass/replacementChoices`` others and cuts the run right
+    /// after it (`home, open, home` may become `home, earlyExpiry`). Only for runs of at most
+    /// ``ShrinkPass/replacementActionLimit`` actions, where it is cheap.
+    ///
+    /// Complexity: at most `replacementChoices` attempts per action.
+    mutating func replaceLastAction() {
+        guard currentActions.count <= ShrinkPass.replacementActionLimit else { return }
+        var index = 1
+        while index + 1 < currentActions.count, stop == nil {
+            let action = currentActions[index]
+            let cut = currentActions[index + 1].stopDraw
+            var replaced = false
+            if action.isSkippable, cut > action.firstDraw {
+                for choice in 0..<ShrinkPass.replacementChoices where choice != current.values[action.firstDraw] {
+                    var values = Array(current.values[..<cut])
+                    values[action.firstDraw] = choice
+                    if attempt(values, requireSimplerCandidate: false) {
+                        replaced = true
+                        break
+                    }
+                }
+            }
+            if !replaced { index += 1 }
         }
     }
 
@@ -102,7 +133,8 @@ extension ShrinkState {
     /// The draws the actions in `actions` own (up to the next action's first draw, or the end).
     func drawRange(_ actions: Range<Int>) -> Range<Int> {
         let start = currentActions[actions.lowerBound].firstDraw
-        let end = actions.upperBound < currentActions.count ? currentActions[actions.upperBound].firstDraw : current.count
+        let end = actions.upperBound < currentActions.count
+            ? currentActions[actions.upperBound].firstDraw : current.count
         return start..<end
     }
 

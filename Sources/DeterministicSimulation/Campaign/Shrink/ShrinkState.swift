@@ -75,6 +75,7 @@ struct ShrinkState<Target: CampaignTarget> {
         switch pass {
         case .endEarlier: endEarlier()
         case .startLater: startLater()
+        case .replaceLastAction: replaceLastAction()
         case .deleteActions: deleteActions()
         case .zeroActions: zeroActions()
         case .deleteChunks: deleteChunks()
@@ -104,7 +105,9 @@ struct ShrinkState<Target: CampaignTarget> {
         let candidate = ChoiceSequence(values)
         // Passes propose edits simpler than `current` (skips excepted: their runs have fewer
         // actions); any other candidate is a no-op.
-        guard !requireSimplerCandidate || candidate.isSimpler(than: current), seen[candidate] == nil else { return false }
+        guard !requireSimplerCandidate || candidate.isSimpler(than: current), seen[candidate] == nil else {
+            return false
+        }
         if attempts >= maxAttempts {
             stop = .attemptLimit
             return false
