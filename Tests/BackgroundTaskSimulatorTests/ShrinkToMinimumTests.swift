@@ -35,15 +35,6 @@ import Testing
         "workout-export-lock-order-inversion-ios17": (2, "launch, home: the export runs in the background"),
     ]
 
-    /// Scenarios whose first failure does not shrink to minimum + 1 yet, and what it shrinks to.
-    /// A known issue: the test fails once the scenario meets the bound, so the entry is removed.
-    static let knownShortfalls: [String: String] = [
-        "notes-import-handler-syncs-busy-queue-ios17":
-            "shrinks to 5 actions (launch, home, open, home, earlyExpiry): the first import's statements are "
-            + "drawn on the db thread between later actions, so deleting or skipping the first home and open "
-            + "moves the draws of the import that matters (one flat choice sequence); other campaign seeds shrink to 3",
-    ]
-
     /// The planted-bug scenarios of `Scenarios/`, with their expected invariant.
     static let planted: [String] = ScenarioExpectationTests.files.filter { file in
         guard let scenario = try? ScenarioLoader.load(file: ScenarioExpectationTests.directory + "/" + file),
@@ -68,18 +59,11 @@ import Testing
         let minimum = try #require(Self.minimalActions[scenario.name], "no minimum stated for \(scenario.name)")
         let planted = try #require(scenario.shrinkPlantedBug(), "\(invariant) not found in the campaign of \(file)")
         let result = planted.shrink
-        let checkBound = {
-            #expect(result.actionCount <= minimum.actions + 1,
-                    """
-                    \(scenario.name) shrank to \(result.actionCount) actions (minimum \(minimum.actions): \(minimum.why)); \
-                    from \(planted.originalActionCount): bgsim replay Scenarios/\(file) --choices \(result.choices.token)
-                    """)
-        }
-        if let shortfall = Self.knownShortfalls[scenario.name] {
-            withKnownIssue(Comment(rawValue: shortfall)) { checkBound() }
-        } else {
-            checkBound()
-        }
+        #expect(result.actionCount <= minimum.actions + 1,
+                """
+                \(scenario.name) shrank to \(result.actionCount) actions (minimum \(minimum.actions): \(minimum.why)); \
+                from \(planted.originalActionCount): bgsim replay Scenarios/\(file) --choices \(result.choices.token)
+                """)
         #expect(result.actionCount >= minimum.actions, "fewer actions than the stated minimum: correct the table")
         let target = SimulationTarget(spec: scenario.runSpec)
         let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }

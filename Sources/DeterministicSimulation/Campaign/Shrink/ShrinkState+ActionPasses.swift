@@ -43,10 +43,11 @@ extension ShrinkState {
     /// `open`), three in a row (`home`, `forceQuit`, `launch`), a pair with one or two actions
     /// between, then a run that grows by doubling while deletions succeed. Each deletion is tried
     /// with all the draws the actions own, then as a skip in place (``ActionExtent/skip``), which
-    /// leaves the draws of work that runs across later actions where they were. The first action
-    /// (the launch) is kept.
+    /// leaves the draws of work that runs across later actions where they were, then (in short
+    /// runs) with all but their last draw (``ActionExtent/allButLast``). The first action (the
+    /// launch) is kept.
     ///
-    /// Complexity: at most ten attempts per action (four in long runs), plus O(log a) per success.
+    /// Complexity: at most fifteen attempts per action (four in long runs), plus O(log a) per success.
     mutating func deleteActions() {
         var index = currentActions.count - 1
         while index >= 1, stop == nil {
@@ -60,17 +61,19 @@ extension ShrinkState {
 
     /// Tries the deletions that end at action `index`; true if one was adopted. In runs of more
     /// than ``ShrinkPass/fineDeletionLimit`` actions only single actions and adjacent pairs are
-    /// tried (four replays per action, not ten): most of a long run goes in runs that grow.
+    /// tried, whole or skipped (four replays per action, not fifteen): most of a long run goes in
+    /// runs that grow.
     private mutating func deleteAround(_ index: Int) -> Bool {
         let fine = currentActions.count <= ShrinkPass.fineDeletionLimit
+        let extents: [ActionExtent] = fine ? ActionExtent.allCases : [.all, .skip]
         for size in 1...(fine ? 3 : 2) where index - size + 1 >= 1 {
-            for extent in ActionExtent.allCases where attempt(removing: [index - size + 1..<index + 1], extent) {
+            for extent in extents where attempt(removing: [index - size + 1..<index + 1], extent) {
                 growDeletion(endingAt: index - size + 1, size: size, extent)
                 return true
             }
         }
         for distance in 2...3 where fine && index - distance >= 1 {
-            for extent in ActionExtent.allCases
+            for extent in extents
             where attempt(removing: [index - distance..<index - distance + 1, index..<index + 1], extent) {
                 return true
             }
@@ -145,6 +148,10 @@ extension ShrinkState {
         for group in groups.reversed() {
             switch extent {
             case .all: values.removeSubrange(drawRange(group))
+            case .allButLast:
+                let draws = drawRange(group)
+                guard draws.count > 1 else { return false }
+                values.removeSubrange(draws.lowerBound..<draws.upperBound - 1)
             case .skip:
                 for index in group.reversed() {
                     let action = currentActions[index]
@@ -158,7 +165,7 @@ extension ShrinkState {
         }
         guard values != current.values else { return false }
         // A skip value is larger than the draw it replaces: the run, not the candidate, must be simpler.
-        return attempt(values, requireSimplerCandidate: extent == .all)
+        return attempt(values, requireSimplerCandidate: extent != .skip)
     }
 }
 
@@ -166,6 +173,9 @@ extension ShrinkState {
 enum ActionExtent: CaseIterable {
     /// Every draw up to the next action's: the action and all it set off.
     case all
+    /// Every draw but the last: a draw made lazily on first use (a simulated thread's first
+    /// scheduling decision) then stays for the next use, which the deletion made the first.
+    case allButLast
     /// In place: the draw that chose it is set past the end (``ChoiceSource/optionalIndex(weights:)``
     /// skips it) and the draws that carried it out are dropped; the later draws stay where they
     /// were, so work that runs across later actions still reads its own values.

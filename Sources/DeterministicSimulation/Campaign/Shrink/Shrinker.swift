@@ -24,7 +24,7 @@
 ///   action back: one action, an adjacent pair such as `home` and `open`, and in runs of at most
 ///   24 actions three in a row and a pair one or two apart; runs that double while deletion
 ///   works; each as a deletion of every draw the actions own, then as a skip in place, see
-///   ``ChoiceSource/optionalIndex(weights:)``), `replaceLastAction` (in runs of at most 12
+///   ``ChoiceSource/optionalIndex(weights:)``, and in short runs with their last draw kept), `replaceLastAction` (in runs of at most 12
 ///   actions, end the run with another action in place of one: `home, open, home` may become
 ///   `home, earlyExpiry`), `zeroActions` (zero what an action drew besides the action itself:
 ///   its gap, how it was carried out, the workload's and the scheduler's draws in reaction).
