@@ -27,6 +27,9 @@ final class EnvironmentDriver {
     private let weightTable: [UInt64]
     /// The pending job that draws the next action.
     private var tick: JobID?
+    /// The position of the go-on draw before the pending tick (its action's `stopDraw`): kept
+    /// here, not captured, so the tick's closure captures `self` alone and allocates no context.
+    private var tickStopDraw = 0
     /// Scratch for one draw, owned by the driver (allocated once, freed in `deinit`; a draw
     /// allocates nothing and checks no uniqueness): the possible actions, the first
     /// ``candidateCount`` of ``candidates``, and their weights. One slot per action is enough,
@@ -91,6 +94,7 @@ final class EnvironmentDriver {
     private func scheduleNext() {
         let stopDraw = choices.drawCount
         guard choices.bool(probability: Self.keepActingProbability) else { return }
+        tickStopDraw = stopDraw
         let gap = choices.duration(in: gaps)
         guard scheduler.now + gap <= horizon else { return }
         tick = scheduler.asyncAfter(gap, on: systemQueue) { [self] in
@@ -98,7 +102,8 @@ final class EnvironmentDriver {
             let firstDraw = choices.drawCount
             if let action = drawAction() {
                 // Skippable when the action was drawn (more than one possible) rather than forced.
-                choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw, skippable: choices.drawCount > firstDraw)
+                choices.markAction(firstDraw: firstDraw, stopDraw: tickStopDraw,
+                                   skippable: choices.drawCount > firstDraw)
                 device.emit(.action(action))
                 perform(action)
             }

@@ -39,9 +39,11 @@ extension Scenario {
             let source = ChoiceSource(seed: seed)
             let verdict = target.run(choices: source, keepTrace: false)
             guard keeps(verdict) else { continue }
+            let replay = ChoiceSource(replaying: source.recorded)  // actions are marked in replay mode
+            _ = target.run(choices: replay, keepTrace: false)
             let shrink = Shrinker.shrink(source.recorded, target: target, options: options, keeps: keeps)
             return PlantedBugShrink(invariant: invariant, runIndex: index, seed: seed,
-                                    originalActionCount: source.actions.count, originalEventCount: verdict.eventCount,
+                                    originalActionCount: replay.actions.count, originalEventCount: verdict.eventCount,
                                     shrink: shrink)
         }
         return nil

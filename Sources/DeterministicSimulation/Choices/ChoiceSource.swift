@@ -136,7 +136,9 @@ public final class ChoiceSource {
         return value
     }
 
-    /// The actions of the run marked so far, in order: what a shrinker deletes as units.
+    /// The actions of the run marked so far, in order: what a shrinker deletes as units. Kept
+    /// in replay mode only (see ``markAction(firstDraw:stopDraw:skippable:)``); always empty in
+    /// random mode.
     public var actions: [ChoiceAction] { state.actions }
 
     /// Marks one action of the run (a step of the test case: for the simulator, one environment
@@ -150,7 +152,9 @@ public final class ChoiceSource {
     /// choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw, skippable: true)
     /// ```
     ///
-    /// Contract: draws nothing and changes no outcome, so marking never changes a run. An action
+    /// Contract: draws nothing and changes no outcome, so marking never changes a run. Marks are
+    /// kept in replay mode only: a campaign's random runs skip the bookkeeping (a few percent of
+    /// a run), and whoever needs a run's actions replays its recording, as a shrinker does. An action
     /// owns the draws from its `firstDraw` up to the next action's (the last one: to the end);
     /// cutting the sequence at `stopDraw` (a draw that reads 0 past the end, and 0 stops the run
     /// short of this action) ends the run before it. Marks come in draw order:
@@ -166,8 +170,11 @@ public final class ChoiceSource {
     ///     carried out), leaving every later draw where it was.
     /// - Complexity: O(1) amortized.
     public func markAction(firstDraw: Int, stopDraw: Int, skippable: Bool = false) {
+        guard isReplaying else { return }
         precondition(stopDraw <= firstDraw && firstDraw <= state.outcomes.count
                      && firstDraw >= (state.actions.last?.firstDraw ?? 0), "actions are marked in draw order")
+        // One allocation for a typical run's actions instead of a doubling per power of two.
+        if state.actions.isEmpty { state.actions.reserveCapacity(256) }
         state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw, isSkippable: skippable))
     }
 

@@ -23,14 +23,16 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
                                                    actual: actual, how: how))
         }
         check(original.digest, "a rerun from its seed")
-        let replayed = target.run(choices: ChoiceSource(replaying: recorded), keepTrace: false)
+        let replaySource = ChoiceSource(replaying: recorded)  // also marks the run's actions
+        let replayed = target.run(choices: replaySource, keepTrace: false)
         check(replayed.digest, "a replay of its recorded choices")
 
         let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
         var record = FailureRecord(
             runIndex: entry.firstRun, seed: seed, failure: failure, shrunkFailure: failure,
             originalEventCount: firstVerdict.eventCount, shrunkEventCount: firstVerdict.eventCount,
-            originalActionCount: source.actions.count, shrunkActionCount: source.actions.count, choices: recorded,
+            originalActionCount: replaySource.actions.count, shrunkActionCount: replaySource.actions.count,
+            choices: recorded,
             shrink: nil,
             trace: original.trace)
         guard shrinks, mismatches.isEmpty, keeps(original) else { return (record, mismatches) }
