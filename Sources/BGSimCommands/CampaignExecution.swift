@@ -49,8 +49,7 @@ enum Summary {
             io.out("  - \(failure.failure.invariant) (run seed \(failure.seed)): \(failure.failure.message)")
             io.out("    replay: \(ReplayCommandText.seed(scenario, failure.seed))")
             if failure.shrink != nil {
-                io.out("    shrunk to \(failure.shrunkEventCount) events (from \(failure.originalEventCount)): "
-                    + ReplayCommandText.choices(scenario, failure.choices))
+                io.out("    shrunk to \(failure.shrunkSizeText): " + ReplayCommandText.choices(scenario, failure.choices))
             }
         }
         for record in result.nondeterminism {

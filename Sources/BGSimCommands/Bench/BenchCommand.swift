@@ -5,11 +5,13 @@ import Foundation
 
 /// `bgsim bench [--json] [--output FILE] [--quick]`: the standard benchmark. Prints a table of
 /// throughput (1 job and all cores), how cost grows with run length and with jobs, the time to
-/// find and shrink the P1 bug, and peak memory for small and large campaigns.
+/// find and shrink the P1 bug, the runs to find each planted race, each planted-bug scenario's
+/// shrink (actions and events before and after, time), and peak memory.
 ///
 /// ```
 /// swift run -c release bgsim bench                      # the table
 /// swift run -c release bgsim bench --json --output Reports/bench-linux-2core.json
+/// swift run -c release bgsim bench --shrink-only        # the shrink rows alone
 /// ```
 ///
 /// Contract: a measurement, never a test: it exits 0 whatever the numbers (1 only if the P1 bug
@@ -22,6 +24,7 @@ enum BenchCommand: BGSimCommand {
             .flag("--json", help: "print the results as JSON instead of a table"),
             .valued("--output", "FILE", help: "also write the JSON results to FILE"),
             .flag("--quick", help: "small sizes, for smoke tests (numbers not representative)"),
+            .flag("--shrink-only", help: "only the shrink rows: each planted-bug scenario in Scenarios/ shrunk"),
         ],
         discussion: [
             "A measurement, not a test: exit 0 whatever the numbers. Use a release build:",
@@ -32,10 +35,12 @@ enum BenchCommand: BGSimCommand {
         var json: Bool
         var output: String?
         var quick: Bool
+        var shrinkOnly: Bool
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
-        Options(json: args.flag("--json"), output: args.value("--output"), quick: args.flag("--quick"))
+        Options(json: args.flag("--json"), output: args.value("--output"), quick: args.flag("--quick"),
+                shrinkOnly: args.flag("--shrink-only"))
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
@@ -44,7 +49,8 @@ enum BenchCommand: BGSimCommand {
         let progress: (String) -> Void = { line in
             if io.stderrIsTerminal { io.err("  bench: \(line)") }
         }
-        let report = BenchSuite(sizes: sizes).measure(progress: progress)
+        let suite = BenchSuite(sizes: sizes)
+        let report = options.shrinkOnly ? suite.measureShrinks(progress: progress) : suite.measure(progress: progress)
         let json = BenchJSON.json(report)
         if options.json {
             io.writeOut(JSONWriter().string(for: json))
@@ -52,7 +58,7 @@ enum BenchCommand: BGSimCommand {
             BenchTable.print(report, io: io)
         }
         if let path = options.output { try OutputPaths.write(JSONWriter().string(for: json), to: path) }
-        return report.findAndShrink == nil ? .violation : .success
+        return report.findAndShrink == nil && !options.shrinkOnly ? .violation : .success
     }
 }
 
@@ -97,6 +103,7 @@ struct BenchReport: Sendable {
     var jobsCurve: [CurvePoint] = []
     var findAndShrink: FindAndShrink?
     var races: [RaceFinding] = []
+    var shrinks: [ShrinkTiming] = []
     var memory: [(runs: Int, peakBytes: Int?)] = []
 }
 
@@ -148,6 +155,16 @@ struct BenchSuite {
         report.findAndShrink = FindAndShrink.measure(.p1, maxRuns: 10_000)
         progress("runs to find each planted race")
         report.races = RaceFinding.measureAll(seeds: sizes.raceSeeds, maxRuns: sizes.raceMaxRuns)
+        progress("shrink each planted-bug scenario")
+        report.shrinks = ShrinkTiming.measureAll(in: "Scenarios")
+        return report
+    }
+
+    /// The shrink rows alone (`--shrink-only`).
+    func measureShrinks(progress: (String) -> Void) -> BenchReport {
+        var report = BenchReport(machine: BenchMachine.current)
+        progress("shrink each planted-bug scenario")
+        report.shrinks = ShrinkTiming.measureAll(in: "Scenarios")
         return report
     }
 }

@@ -8,6 +8,10 @@ enum BenchTable {
         let m = report.machine
         io.out("bgsim bench: \(m.cpu), \(m.cores) cores, \(m.system), \(m.build) build")
         io.out("")
+        if report.throughput.isEmpty {  // --shrink-only
+            printShrinks(report, io: io)
+            return
+        }
         io.out("| workload | jobs | runs | events/run | runs/s (best / median) | events/s (best / median) | sim s per wall s |")
         io.out("|---|---:|---:|---:|---:|---:|---:|")
         for line in report.throughput {
@@ -48,6 +52,19 @@ enum BenchTable {
         for entry in report.memory {
             io.out("- peak memory, \(entry.runs) runs: "
                 + (entry.peakBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "unavailable"))
+        }
+        io.out("")
+        printShrinks(report, io: io)
+    }
+
+    /// Each planted-bug scenario's shrink: environment actions and events before and after, time.
+    static func printShrinks(_ report: BenchReport, io: CommandIO) {
+        io.out("| shrink (planted bug) | invariant | env. actions | events | attempts | seconds |")
+        io.out("|---|---|---:|---:|---:|---:|")
+        for row in report.shrinks {
+            io.out("| \(row.scenario) | \(row.invariant) | \(row.originalActions) → \(row.shrunkActions) | "
+                + "\(row.originalEvents) → \(row.shrunkEvents) | \(row.attempts) | "
+                + String(format: "%.3f", row.shrinkSeconds) + " |")
         }
     }
 
@@ -112,6 +129,13 @@ enum BenchJSON {
             .object(["workload": .string(race.name), "invariant": .string(race.invariant),
                      "medianRuns": .int(Int64(race.medianRuns)),
                      "runsToFind": .array(race.runsToFind.map { .int(Int64($0)) })])
+        }))
+        root.append("shrink", .array(report.shrinks.map { row in
+            .object(["scenario": .string(row.scenario), "invariant": .string(row.invariant),
+                     "originalActions": .int(Int64(row.originalActions)),
+                     "shrunkActions": .int(Int64(row.shrunkActions)),
+                     "originalEvents": .int(Int64(row.originalEvents)), "shrunkEvents": .int(Int64(row.shrunkEvents)),
+                     "attempts": .int(Int64(row.attempts)), "seconds": .double(row.shrinkSeconds)])
         }))
         root.append("peakMemory", .array(report.memory.map { entry in
             .object(["runs": .int(Int64(entry.runs)), "peakBytes": entry.peakBytes.map { .int(Int64($0)) } ?? .null])

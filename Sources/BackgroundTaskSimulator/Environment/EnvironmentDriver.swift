@@ -8,7 +8,10 @@ import DeterministicSimulation
 /// always yes when random; 0, the simplest value, means "no more actions"), so a shrinker that
 /// truncates or zeroes choices gets a shorter run, never a longer one. Then a gap (0 = the
 /// shortest) and the action (0 = the first possible). It stops drawing at the horizon;
-/// ``settle()`` then sends the app home once, so every open task meets its budget.
+/// ``settle()`` then sends the app home once, so every open task meets its budget. Every action
+/// (the launch and the settling `home` included) is marked in the run's choices
+/// (``ChoiceSource/markAction(firstDraw:stopDraw:)``), so their number is the number of `env.`
+/// events and a shrinker can delete actions as units.
 final class EnvironmentDriver {
     /// The device the driver acts on; not retained (its jobs capture the driver).
     private let deviceReference: DeviceReference
@@ -24,6 +27,9 @@ final class EnvironmentDriver {
     private let weightTable: [UInt64]
     /// The pending job that draws the next action.
     private var tick: JobID?
+    /// The position of the go-on draw before the pending tick (its action's `stopDraw`): kept
+    /// here, not captured, so the tick's closure captures `self` alone and allocates no context.
+    private var tickStopDraw = 0
     /// Scratch for one draw, owned by the driver (allocated once, freed in `deinit`; a draw
     /// allocates nothing and checks no uniqueness): the possible actions, the first
     /// ``candidateCount`` of ``candidates``, and their weights. One slot per action is enough,
@@ -57,6 +63,7 @@ final class EnvironmentDriver {
     func start() {
         let first: EnvironmentAction = device.environment.launchInBackgroundFirst ? .launchBackgroundTask : .launch
         device.scheduler.async(on: device.systemQueue) { [self] in
+            choices.markAction(firstDraw: choices.drawCount, stopDraw: choices.drawCount)
             device.emit(.action(first))
             if first == .launch {
                 device.launchProcess(inBackground: false)
@@ -72,6 +79,7 @@ final class EnvironmentDriver {
         if let tick { device.scheduler.cancel(tick) }
         tick = nil
         guard let app = device.liveApp, app.state.isForeground else { return }
+        choices.markAction(firstDraw: choices.drawCount, stopDraw: choices.drawCount)
         device.emit(.action(.home))
         app.enterBackground()
     }
@@ -80,13 +88,22 @@ final class EnvironmentDriver {
     /// yet a recorded choice the shrinker can set to "stop".
     static let keepActingProbability = 0.999_999
 
+    /// Draws whether to go on, the gap, and schedules the next action. A marked action owns the
+    /// draws from its own draw to the next action's (carrying it out, the next gap, the app's
+    /// reaction); the go-on draw before it is where the run can stop short of it.
     private func scheduleNext() {
+        let stopDraw = choices.drawCount
         guard choices.bool(probability: Self.keepActingProbability) else { return }
+        tickStopDraw = stopDraw
         let gap = choices.duration(in: gaps)
         guard scheduler.now + gap <= horizon else { return }
         tick = scheduler.asyncAfter(gap, on: systemQueue) { [self] in
             tick = nil
+            let firstDraw = choices.drawCount
             if let action = drawAction() {
+                // Skippable when the action was drawn (more than one possible) rather than forced.
+                choices.markAction(firstDraw: firstDraw, stopDraw: tickStopDraw,
+                                   skippable: choices.drawCount > firstDraw)
                 device.emit(.action(action))
                 perform(action)
             }
@@ -95,7 +112,8 @@ final class EnvironmentDriver {
     }
 
     /// Draws the next action among the possible ones, weighted by the scenario; `nil` (drawing
-    /// nothing) when none is possible or every possible one has weight 0.
+    /// nothing) when none is possible or every possible one has weight 0, and when a replayed
+    /// sequence skips it (``ChoiceSource/optionalIndex(weights:)``).
     private func drawAction() -> EnvironmentAction? {
         collectPossibleActions()
         let count = candidateCount
@@ -106,6 +124,9 @@ final class EnvironmentDriver {
             if weight > 0 { anyWeight = true }
         }
         guard count > 0, anyWeight else { return nil }
-        return candidates[choices.index(weights: UnsafeBufferPointer(start: candidateWeights, count: count))]
+        // A replayed value past the candidates skips the action (a shrinker's edit); random runs never do.
+        guard let position = choices.optionalIndex(weights: UnsafeBufferPointer(start: candidateWeights, count: count))
+        else { return nil }
+        return candidates[position]
     }
 }

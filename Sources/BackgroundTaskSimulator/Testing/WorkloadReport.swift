@@ -28,6 +28,11 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         /// Events of the original and of the shrunk run.
         public var originalEventCount: Int
         public var shrunkEventCount: Int
+        /// Environment actions (`env.` events) of the original and of the shrunk run.
+        public var originalActionCount: Int
+        public var shrunkActionCount: Int
+        /// How far the failure shrank, e.g. "4 actions, 44 events (from 151 actions, 753 events)".
+        public var shrunkSizeText: String
         /// The Swift call that replays the run.
         public var replay: String { "campaign.replay(seed: Seed(\(seed)))" }
     }
@@ -50,7 +55,8 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         result.failures.map { record in
             Failure(invariant: record.failure.invariant, message: record.failure.message, seed: record.seed,
                     choices: record.choices.token, originalEventCount: record.originalEventCount,
-                    shrunkEventCount: record.shrunkEventCount)
+                    shrunkEventCount: record.shrunkEventCount, originalActionCount: record.originalActionCount,
+                    shrunkActionCount: record.shrunkActionCount, shrunkSizeText: record.shrunkSizeText)
         }
     }
 
@@ -73,7 +79,7 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
             + "(seed \(result.options.seed), digest \(totals.digest.digest))"]
         for failure in failures {
             lines.append("  \(failure.invariant) (run seed \(failure.seed)): \(failure.message)")
-            lines.append("    replay: \(failure.replay); shrunk to \(failure.shrunkEventCount) events: "
+            lines.append("    replay: \(failure.replay); shrunk to \(failure.shrunkSizeText): "
                 + "campaign.replay(choices: \"\(failure.choices)\")")
         }
         for record in result.nondeterminism {

@@ -53,12 +53,28 @@ public struct FailureRecord: Sendable {
     public var originalEventCount: Int
     /// Events in the shrunk run (the original count when not shrunk).
     public var shrunkEventCount: Int
+    /// Actions (``ChoiceSource/actions``: for the simulator, environment actions) in the original run.
+    public var originalActionCount: Int
+    /// Actions in the shrunk run (the original count when not shrunk).
+    public var shrunkActionCount: Int
     /// The shrunk choices when shrinking ran, else the original recording.
     public var choices: ChoiceSequence
     /// The shrinker's statistics; `nil` when shrinking did not run (interrupted).
     public var shrink: ShrinkResult?
     /// The trace of the run ``choices`` replays.
     public var trace: [TraceLine]
+}
+
+extension FailureRecord {
+    /// How far the failure shrank, in the words every summary uses (human, JUnit, Swift API).
+    ///
+    /// ```swift
+    /// print("shrunk to \(record.shrunkSizeText)")   // "shrunk to 4 actions, 44 events (from 151 actions, 753 events)"
+    /// ```
+    public var shrunkSizeText: String {
+        "\(shrunkActionCount) actions, \(shrunkEventCount) events (from \(originalActionCount) actions, "
+            + "\(originalEventCount) events)"
+    }
 }
 
 /// A rerun that gave a different digest than the campaign saw: the target is not deterministic.

@@ -71,6 +71,35 @@ extension ChoiceSource {
     /// ``index(weights:)`` over a buffer the caller owns (a draw from fixed scratch, without an
     /// array of the exact length): same contract, same draws, same recorded values.
     package func index(weights: UnsafeBufferPointer<UInt64>) -> Int {
+        index(weights: weights, skippable: false)!
+    }
+
+    /// ``index(weights:)``, except that an edited sequence can skip the draw: in replay mode a
+    /// recorded value at or past `weights.count` gives `nil` (recorded as `weights.count`), so a
+    /// shrinker can remove a step of the run without moving any later draw.
+    ///
+    /// ```swift
+    /// guard let action = choices.optionalIndex(weights: [70, 25, 5]) else { return }  // skipped
+    /// ```
+    ///
+    /// Contract: random mode never returns `nil` and draws exactly as ``index(weights:)``; so does
+    /// replay mode for every value below `weights.count`. A draw past the end falls back as
+    /// ``index(weights:)`` does (it is not a skip). Draws with one possible outcome draw nothing
+    /// and cannot be skipped.
+    ///
+    /// - Parameter weights: relative weights, one per outcome.
+    /// - Complexity: O(weights.count).
+    public func optionalIndex(weights: [UInt64]) -> Int? {
+        weights.withUnsafeBufferPointer { optionalIndex(weights: $0) }
+    }
+
+    /// ``optionalIndex(weights:)`` over a buffer the caller owns.
+    package func optionalIndex(weights: UnsafeBufferPointer<UInt64>) -> Int? {
+        index(weights: weights, skippable: true)
+    }
+
+    /// The weighted draw; `nil` only when `skippable` and a replayed value is `>= weights.count`.
+    private func index(weights: UnsafeBufferPointer<UInt64>, skippable: Bool) -> Int? {
         var total: UInt64 = 0
         var firstNonzero = -1
         var nonzeroCount = 0
@@ -85,6 +114,10 @@ extension ChoiceSource {
         let chosen: Int
         if isReplaying {
             if let value = nextReplayedRaw() {
+                if skippable, value >= UInt64(weights.count) {
+                    record(UInt64(weights.count))
+                    return nil
+                }
                 if value < UInt64(weights.count), weights[Int(value)] > 0 {
                     chosen = Int(value)
                 } else {

@@ -31,6 +31,8 @@ public final class ChoiceSource {
         var outcomes: [UInt64] = []
         /// Misfit and exhausted draws so far.
         var fallbackCount = 0
+        /// The actions marked so far, in order (see ``markAction(firstDraw:stopDraw:)``).
+        var actions: [ChoiceAction] = []
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: most events draw, and the dynamic
@@ -132,6 +134,48 @@ public final class ChoiceSource {
         let value = replayValues[state.replayCursor]
         state.replayCursor += 1
         return value
+    }
+
+    /// The actions of the run marked so far, in order: what a shrinker deletes as units. Kept
+    /// in replay mode only (see ``markAction(firstDraw:stopDraw:skippable:)``); always empty in
+    /// random mode.
+    public var actions: [ChoiceAction] { state.actions }
+
+    /// Marks one action of the run (a step of the test case: for the simulator, one environment
+    /// action), so that a shrinker can delete it as a unit and prefer runs with fewer actions.
+    ///
+    /// ```swift
+    /// let stopDraw = choices.drawCount
+    /// guard choices.bool(probability: 0.999) else { return }   // go on acting?
+    /// let firstDraw = choices.drawCount
+    /// guard let action = choices.optionalIndex(weights: [3, 1, 1]) else { return }
+    /// choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw, skippable: true)
+    /// ```
+    ///
+    /// Contract: draws nothing and changes no outcome, so marking never changes a run. Marks are
+    /// kept in replay mode only: a campaign's random runs skip the bookkeeping (a few percent of
+    /// a run), and whoever needs a run's actions replays its recording, as a shrinker does. An action
+    /// owns the draws from its `firstDraw` up to the next action's (the last one: to the end);
+    /// cutting the sequence at `stopDraw` (a draw that reads 0 past the end, and 0 stops the run
+    /// short of this action) ends the run before it. Marks come in draw order:
+    /// `stopDraw <= firstDraw <= drawCount`, and `firstDraw` is at least the previous action's.
+    ///
+    /// - Parameters:
+    ///   - firstDraw: the position in ``recorded`` of the action's first draw.
+    ///   - stopDraw: the position of the draw whose 0 stops the run before this action; equal to
+    ///     `firstDraw` when no draw can.
+    ///   - skippable: whether the draw at `firstDraw` chose the action with
+    ///     ``optionalIndex(weights:)``, so that a shrinker can skip the action in place: set that
+    ///     draw past the end and drop the draws up to the next action's `stopDraw` (how it was
+    ///     carried out), leaving every later draw where it was.
+    /// - Complexity: O(1) amortized.
+    public func markAction(firstDraw: Int, stopDraw: Int, skippable: Bool = false) {
+        guard isReplaying else { return }
+        precondition(stopDraw <= firstDraw && firstDraw <= state.outcomes.count
+                     && firstDraw >= (state.actions.last?.firstDraw ?? 0), "actions are marked in draw order")
+        // One allocation for a typical run's actions instead of a doubling per power of two.
+        if state.actions.isEmpty { state.actions.reserveCapacity(256) }
+        state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw, isSkippable: skippable))
     }
 
     /// Counts one replayed value that was unusable.

@@ -31,7 +31,8 @@ struct CampaignReportTests {
         #expect(summary["traceDigest"]?.stringValue?.utf8.count == 16)
         let failure = try #require(report["failures"]?[0]?.objectValue)
         #expect(failure.keys == ["runIndex", "seed", "invariant", "message", "time", "replay", "choices",
-                                 "originalEventCount", "shrunkEventCount", "shrunkMessage", "shrink", "trace"])
+                                 "originalEventCount", "shrunkEventCount", "originalActionCount", "shrunkActionCount",
+                                 "shrunkMessage", "shrink", "trace"])
         #expect(failure["replay"]?.stringValue?.hasPrefix("bgsim replay Scenarios/toy.json --seed 0x") == true)
         #expect(failure["choices"]?.stringValue?.hasPrefix("c1.") == true)
         let line = try #require(failure["trace"]?[0]?.objectValue)

@@ -111,6 +111,8 @@ public enum CampaignReport {
         object.append("choices", JSONValue(record.choices.token))
         object.append("originalEventCount", JSONValue(record.originalEventCount))
         object.append("shrunkEventCount", JSONValue(record.shrunkEventCount))
+        object.append("originalActionCount", JSONValue(record.originalActionCount))
+        object.append("shrunkActionCount", JSONValue(record.shrunkActionCount))
         object.append("shrunkMessage", JSONValue(record.shrunkFailure.message))
         object.append("shrink", record.shrink.map(shrinkJSON) ?? .null)
         object.append("trace", .array(record.trace.map(traceLineJSON)))
@@ -123,7 +125,8 @@ public enum CampaignReport {
             passes.append(pass.name, ["attempts": JSONValue(pass.attempts), "accepted": JSONValue(pass.accepted)])
         }
         return ["attempts": JSONValue(shrink.attempts), "stop": JSONValue(shrink.stop.rawValue),
-                "values": JSONValue(shrink.choices.count), "passes": .object(passes)]
+                "values": JSONValue(shrink.choices.count), "actions": JSONValue(shrink.actionCount),
+                "passes": .object(passes)]
     }
 
     /// `{"t": seconds, "event": name, <fields>}`; a field named `t` or `event` is skipped.

@@ -67,8 +67,7 @@ public enum JUnitReport {
             var body = "\(record.failure.message)\nviolated in \(count) of \(totals.runs) runs; "
                 + "first at run \(record.runIndex), seed \(record.seed)\nreplay: \(replay(record))"
             if record.shrink != nil {
-                body += "\nshrunk to \(record.shrunkEventCount) events (from \(record.originalEventCount)), "
-                    + "choices \(record.choices.token)"
+                body += "\nshrunk to \(record.shrunkSizeText), choices \(record.choices.token)"
             }
             return TestCase(name: name, failure: (record.failure.message, "violation", body))
         }

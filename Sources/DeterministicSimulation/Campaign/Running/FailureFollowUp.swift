@@ -23,22 +23,27 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
                                                    actual: actual, how: how))
         }
         check(original.digest, "a rerun from its seed")
-        let replayed = target.run(choices: ChoiceSource(replaying: recorded), keepTrace: false)
+        let replaySource = ChoiceSource(replaying: recorded)  // also marks the run's actions
+        let replayed = target.run(choices: replaySource, keepTrace: false)
         check(replayed.digest, "a replay of its recorded choices")
 
         let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
         var record = FailureRecord(
             runIndex: entry.firstRun, seed: seed, failure: failure, shrunkFailure: failure,
-            originalEventCount: firstVerdict.eventCount, shrunkEventCount: firstVerdict.eventCount, choices: recorded,
+            originalEventCount: firstVerdict.eventCount, shrunkEventCount: firstVerdict.eventCount,
+            originalActionCount: replaySource.actions.count, shrunkActionCount: replaySource.actions.count,
+            choices: recorded,
             shrink: nil,
             trace: original.trace)
         guard shrinks, mismatches.isEmpty, keeps(original) else { return (record, mismatches) }
         let shrink = Shrinker.shrink(recorded, target: target, options: options.shrink, isCancelled: isCancelled,
                                      keeps: keeps)
-        let shrunk = target.run(choices: ChoiceSource(replaying: shrink.choices), keepTrace: true)
+        let shrunkSource = ChoiceSource(replaying: shrink.choices)
+        let shrunk = target.run(choices: shrunkSource, keepTrace: true)
         record.choices = shrink.choices
         record.shrink = shrink
         record.shrunkEventCount = shrunk.eventCount
+        record.shrunkActionCount = shrunkSource.actions.count
         record.trace = shrunk.trace
         record.shrunkFailure = shrunk.failures.first { $0.invariant == invariant } ?? failure
         return (record, mismatches)

@@ -38,13 +38,15 @@ public struct ShrinkPassStats: Sendable, Equatable {
 
 /// What a shrink found.
 ///
-/// Contract: ``choices`` is never less simple than the input and still keeps the property the
-/// shrink was asked to keep.
+/// Contract: ``choices`` is never less simple than the input (fewer actions, then a simpler
+/// sequence) and still keeps the property the shrink was asked to keep.
 public struct ShrinkResult: Sendable, Equatable {
     /// The simplest sequence found; replays exactly (no fallbacks).
     public var choices: ChoiceSequence
     /// Events in the run ``choices`` replays.
     public var eventCount: Int
+    /// Actions (``ChoiceSource/actions``) in the run ``choices`` replays.
+    public var actionCount: Int
     /// Candidate replays run.
     public var attempts: Int
     /// Why shrinking stopped.

@@ -28,7 +28,9 @@ extension ShrinkState {
         }
     }
 
-    /// Lowers each value: tries 0, then binary-searches the smallest value that still fails.
+    /// Lowers each value: tries 0, then binary-searches the smallest value that still fails (up to
+    /// 16 replays); a value above ``ShrinkPass/binarySearchLimit`` (a duration in nanoseconds, a
+    /// scheduling point) is instead halved while halving works, a few replays instead of 40.
     mutating func minimizeValues() {
         var index = 0
         while index < current.count, stop == nil {
@@ -41,6 +43,15 @@ extension ShrinkState {
         let original = current.values[index]
         guard original > 0 else { return }
         if attempt(replacing(index, with: 0)) { return }
+        if original > ShrinkPass.binarySearchLimit {
+            var value = original
+            while value > 1, stop == nil, attempt(replacing(index, with: value / 2)) {
+                // The sequence may have changed shape; go on only while it has not.
+                guard index < current.count, current.values[index] == value / 2 else { return }
+                value /= 2
+            }
+            return
+        }
         // Invariant: `low` fails (or was skipped), `high` is the current value, which fails.
         var low: UInt64 = 0
         var high = original

@@ -1,5 +1,5 @@
-/// The shrinker's working state: the current best sequence, the attempt budget, a cache of
-/// replayed candidates and per-pass statistics.
+/// The shrinker's working state: the current best sequence and its actions, the attempt budget,
+/// a cache of replayed candidates and per-pass statistics.
 struct ShrinkState<Target: CampaignTarget> {
     let target: Target
     let maxAttempts: Int
@@ -8,13 +8,15 @@ struct ShrinkState<Target: CampaignTarget> {
 
     /// The simplest sequence found so far (a normalized recording: it replays exactly).
     private(set) var current = ChoiceSequence()
+    /// The actions the current sequence's run marked (``ChoiceSource/actions``), in order.
+    private(set) var currentActions: [ChoiceAction] = []
     private(set) var currentEventCount = 0
     /// What the current sequence's run cost; candidates may cost at most a few times more.
     private var currentCost = 0
     private(set) var attempts = 0
     var stop: ShrinkStop?
     var stats: [ShrinkPassStats] = ShrinkPass.allCases.map { ShrinkPassStats(name: $0.name, attempts: 0, accepted: 0) }
-    private var activePass = ShrinkPass.deleteChunks
+    private var activePass = ShrinkPass.endEarlier
     /// Candidates already replayed, by the candidate as given (not normalized).
     private var seen: [ChoiceSequence: Bool] = [:]
 
@@ -30,27 +32,52 @@ struct ShrinkState<Target: CampaignTarget> {
         let source = ChoiceSource(replaying: choices)
         let verdict = target.run(choices: source, keepTrace: false)
         current = choices
+        currentActions = source.actions
         currentEventCount = verdict.eventCount
         currentCost = verdict.cost
         if keeps(verdict), source.recorded.isSimpler(than: choices) { current = source.recorded }
         if maxAttempts == 0 { stop = .attemptLimit }
     }
 
-    /// Runs every pass, round after round, until a round changes nothing or a limit is hit.
+    /// Runs the action passes until they find nothing more (actions first: what a reader counts,
+    /// and the cheapest attempts, since a run with fewer actions is shorter), then every pass in
+    /// order, cyclically, until every pass in a row finds nothing simpler (a fixpoint) or a limit
+    /// is hit. After any pass that found something, the action passes run again before the next
+    /// pass: a zeroed or lowered value often makes an action deletable.
     mutating func shrink(_ choices: ChoiceSequence) -> ShrinkResult {
         start(choices)
-        while stop == nil {
+        runToFixpoint(ShrinkPass.actionPasses)
+        runToFixpoint(ShrinkPass.allCases)
+        if stop == nil { stop = .fixpoint }
+        return ShrinkResult(choices: current, eventCount: currentEventCount, actionCount: currentActions.count,
+                            attempts: attempts, stop: stop ?? .fixpoint, passes: stats)
+    }
+
+    /// Runs `passes` cyclically until every one in a row finds nothing or a limit is hit.
+    private mutating func runToFixpoint(_ passes: [ShrinkPass]) {
+        var next = 0
+        var quietPasses = 0
+        while stop == nil, quietPasses < passes.count {
             let before = current
-            for pass in ShrinkPass.allCases where stop == nil { run(pass) }
-            if stop == nil, current == before { stop = .fixpoint }
+            run(passes[next])
+            if current == before {
+                quietPasses += 1
+            } else {
+                quietPasses = 0
+                for pass in ShrinkPass.actionPasses where stop == nil { run(pass) }
+            }
+            next = (next + 1) % passes.count
         }
-        return ShrinkResult(choices: current, eventCount: currentEventCount, attempts: attempts,
-                            stop: stop ?? .fixpoint, passes: stats)
     }
 
     mutating func run(_ pass: ShrinkPass) {
         activePass = pass
         switch pass {
+        case .endEarlier: endEarlier()
+        case .startLater: startLater()
+        case .replaceLastAction: replaceLastAction()
+        case .deleteActions: deleteActions()
+        case .zeroActions: zeroActions()
         case .deleteChunks: deleteChunks()
         case .zeroChunks: zeroChunks()
         case .minimizeValues: minimizeValues()
@@ -63,14 +90,24 @@ struct ShrinkState<Target: CampaignTarget> {
     /// after the sequence runs out) are cut off instead of run to the end.
     private var costBudget: Int { min(currentCost, Int.max / 4) * 2 + 100 }
 
+    /// Whether a run of `actions` actions that drew `drawn` is simpler than the current one:
+    /// fewer actions, then a simpler sequence (``ChoiceSequence/isSimpler(than:)``). Pairs of
+    /// naturals and sequences ordered this way admit no infinite descent, so shrinking ends.
+    private func isSimpler(_ drawn: ChoiceSequence, actions: Int) -> Bool {
+        actions != currentActions.count ? actions < currentActions.count : drawn.isSimpler(than: current)
+    }
+
     /// Replays `values` and adopts the drawn sequence if it still fails and is simpler.
     /// Returns whether it was adopted; sets ``stop`` when the budget runs out.
     @discardableResult
-    mutating func attempt(_ values: [UInt64]) -> Bool {
+    mutating func attempt(_ values: [UInt64], requireSimplerCandidate: Bool = true) -> Bool {
         guard stop == nil else { return false }
         let candidate = ChoiceSequence(values)
-        // Every pass proposes edits that are simpler than `current`; anything else is a no-op.
-        guard candidate.isSimpler(than: current), seen[candidate] == nil else { return false }
+        // Passes propose edits simpler than `current` (skips excepted: their runs have fewer
+        // actions); any other candidate is a no-op.
+        guard !requireSimplerCandidate || candidate.isSimpler(than: current), seen[candidate] == nil else {
+            return false
+        }
         if attempts >= maxAttempts {
             stop = .attemptLimit
             return false
@@ -84,10 +121,11 @@ struct ShrinkState<Target: CampaignTarget> {
         let source = ChoiceSource(replaying: candidate)
         let verdict = target.run(choices: source, keepTrace: false, costBudget: costBudget)
         let drawn = source.recorded
-        let accepted = !verdict.overBudget && keeps(verdict) && drawn.isSimpler(than: current)
+        let accepted = !verdict.overBudget && keeps(verdict) && isSimpler(drawn, actions: source.actions.count)
         seen[candidate] = accepted
         if accepted {
             current = drawn
+            currentActions = source.actions
             currentEventCount = verdict.eventCount
             currentCost = verdict.cost
             stats[activePass.rawValue].accepted += 1

@@ -11,12 +11,27 @@
 /// Contract:
 /// - A candidate is replayed with `ChoiceSource(replaying:)`; the sequence it actually drew
 ///   (``ChoiceSource/recorded``: misfits and draws past the end become 0, unread values drop) is
-///   accepted iff `keeps` holds on the verdict and it is strictly simpler than the current one
-///   (``ChoiceSequence/isSimpler(than:)``: shorter, then lexicographically smaller). Shrinking
-///   therefore terminates, and the result replays exactly.
-/// - Passes, in order, repeated until a round accepts nothing: `deleteChunks` (sizes 8, 4, 2, 1,
-///   from the back), `zeroChunks` (8, 4, 2, 1), `minimizeValues` (try 0, then binary search down),
-///   `sortAdjacent` (swap out-of-order neighbours, then lower a pair together).
+///   accepted iff `keeps` holds on the verdict and the run is strictly simpler than the current
+///   one: fewer actions (``ChoiceSource/actions``, which the target marks: for the simulator, its
+///   environment actions), then a simpler sequence (``ChoiceSequence/isSimpler(than:)``:
+///   shorter, then lexicographically smaller). Shrinking therefore terminates, and the result
+///   replays exactly.
+/// - Passes: first the action passes alone until they find nothing, then all passes in order,
+///   cyclically, until every pass in a row finds nothing; after any pass that found something,
+///   the action passes run again. The action passes: `endEarlier` (cut the run before an action:
+///   binary search for the earliest cut that still fails), `startLater` (delete the longest run
+///   of actions after the launch that can go, by binary search), `deleteActions` (from the last
+///   action back: one action, an adjacent pair such as `home` and `open`, and in runs of at most
+///   24 actions three in a row and a pair one or two apart; runs that double while deletion
+///   works; each as a deletion of every draw the actions own, then as a skip in place, see
+///   ``ChoiceSource/optionalIndex(weights:)``, and in short runs with their last draw kept), `replaceLastAction` (in runs of at most 12
+///   actions, end the run with another action in place of one: `home, open, home` may become
+///   `home, earlyExpiry`), `zeroActions` (zero what an action drew besides the action itself:
+///   its gap, how it was carried out, the workload's and the scheduler's draws in reaction).
+///   The value passes: `deleteChunks` (sizes 8, 4, 2, 1, from the back), `zeroChunks` (8, 4, 2,
+///   1), `minimizeValues` (try 0, then binary search down; values above 65,536 are halved while
+///   that works), `sortAdjacent` (swap out-of-order neighbours, then lower a pair together).
+/// - For a target that marks no actions, the action passes try nothing.
 /// - Deterministic: no time limit, no randomness; the same input gives the same result.
 /// - Complexity: at most `options.maxAttempts` target runs; repeats of a candidate are cached.
 public enum Shrinker {
@@ -35,10 +50,16 @@ public enum Shrinker {
 
 /// The named passes, in the order they run.
 enum ShrinkPass: Int, CaseIterable {
+    case endEarlier, startLater, deleteActions, replaceLastAction, zeroActions
     case deleteChunks, zeroChunks, minimizeValues, sortAdjacent
 
     var name: String {
         switch self {
+        case .endEarlier: "endEarlier"
+        case .startLater: "startLater"
+        case .replaceLastAction: "replaceLastAction"
+        case .deleteActions: "deleteActions"
+        case .zeroActions: "zeroActions"
         case .deleteChunks: "deleteChunks"
         case .zeroChunks: "zeroChunks"
         case .minimizeValues: "minimizeValues"
@@ -46,5 +67,20 @@ enum ShrinkPass: Int, CaseIterable {
         }
     }
 
+    /// The passes that edit whole actions, run again after every pass that found something.
+    static let actionPasses: [ShrinkPass] = [.endEarlier, .startLater, .deleteActions, .replaceLastAction, .zeroActions]
+
+    /// `replaceLastAction` tries choices `0..<replacementChoices` for runs of at most
+    /// `replacementActionLimit` actions.
+    static let replacementChoices: UInt64 = 8
+    static let replacementActionLimit = 12
+
+    /// Runs of at most this many actions get every `deleteActions` shape; longer ones only
+    /// single actions and adjacent pairs.
+    static let fineDeletionLimit = 24
+
     static let chunkSizes = [8, 4, 2, 1]
+
+    /// The largest value `minimizeValues` binary-searches; larger ones are halved instead.
+    static let binarySearchLimit: UInt64 = 1 << 16
 }

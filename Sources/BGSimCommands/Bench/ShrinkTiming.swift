@@ -1,0 +1,49 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+
+/// How long the shrinker takes on each planted-bug scenario of `Scenarios/`, and how far it gets:
+/// the first failure of the scenario's campaign (as `fuzz` and `check` find it), shrunk while
+/// its expected invariant stays violated.
+///
+/// ```swift
+/// for row in ShrinkTiming.measureAll(in: "Scenarios") { print(row.scenario, row.shrunkActions, row.shrinkSeconds) }
+/// ```
+///
+/// Contract: everything but ``shrinkSeconds`` is deterministic; a scenario whose campaign does not find
+/// its bug has no row. Timing uses the wall clock here, outside simulation code.
+struct ShrinkTiming: Sendable {
+    var scenario: String
+    var invariant: String
+    var originalActions: Int
+    var shrunkActions: Int
+    var originalEvents: Int
+    var shrunkEvents: Int
+    var attempts: Int
+    /// Wall-clock seconds of the shrink alone (finding the run not included).
+    var shrinkSeconds: Double
+
+    /// One row per planted-bug scenario in `directory`, in file order; none if it cannot be read.
+    static func measureAll(in directory: String) -> [ShrinkTiming] {
+        guard let scenarios = try? ScenarioLoader.loadAll(in: directory) else { return [] }
+        return scenarios.compactMap(measure)
+    }
+
+    static func measure(_ scenario: Scenario) -> ShrinkTiming? {
+        guard case .violation = scenario.expectation else { return nil }
+        // Find first, untimed (the same run shrinkPlantedBug finds), then time the shrink alone.
+        guard let found = scenario.shrinkPlantedBug(options: ShrinkOptions(maxAttempts: 0)) else { return nil }
+        let target = SimulationTarget(spec: scenario.runSpec)
+        let source = ChoiceSource(seed: found.seed)
+        _ = target.run(choices: source, keepTrace: false)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let shrink = Shrinker.shrink(source.recorded, target: target) { verdict in
+            verdict.failures.contains { $0.invariant == found.invariant }
+        }
+        let elapsed = clock.now - start
+        return ShrinkTiming(scenario: scenario.name, invariant: found.invariant,
+                            originalActions: found.originalActionCount, shrunkActions: shrink.actionCount,
+                            originalEvents: found.originalEventCount, shrunkEvents: shrink.eventCount,
+                            attempts: shrink.attempts, shrinkSeconds: seconds(elapsed))
+    }
+}

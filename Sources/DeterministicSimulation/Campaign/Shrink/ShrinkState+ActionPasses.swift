@@ -1,0 +1,183 @@
+/// The passes that edit whole actions (``ChoiceAction``): what a reader of a failure counts.
+extension ShrinkState {
+    /// Moves the failure earlier: cuts the run before an action (its go-on draw, cut off, reads 0
+    /// and stops the run there), binary-searching the earliest cut that still fails.
+    ///
+    /// Complexity: O(log a) attempts for a actions (the cuts before the failure usually pass and
+    /// those after it fail, so the search finds the action the failure needs last).
+    mutating func endEarlier() {
+        // Invariant: cutting before `high` keeps the failure (no cut at all, at the start);
+        // cutting before `low` was tried and did not (or is out of range).
+        var low = -1
+        var high = currentActions.count
+        while high - low > 1, high <= currentActions.count, stop == nil {
+            let middle = low + (high - low) / 2
+            let stopDraw = currentActions[middle].stopDraw
+            // The prefix before the cut replays as before, so actions before `middle` keep their places.
+            if attempt(Array(current.values[..<stopDraw])) { high = middle } else { low = middle }
+        }
+    }
+
+    /// Starts the failure later: deletes the actions after the launch and before the ones the
+    /// failure needs, binary-searching the longest such run that can go (with all their draws).
+    ///
+    /// Complexity: O(log a) attempts.
+    mutating func startLater() {
+        // Invariant: deleting actions 1..<low keeps the failure (trivially for low == 1);
+        // deleting 1..<high was tried and did not, or is out of range.
+        var low = 1
+        var high = currentActions.count
+        while high - low > 1, stop == nil {
+            let middle = low + (high - low) / 2
+            if attempt(removing: [1..<middle], .all) {
+                // The actions from `middle` on moved down to 1; search what is left of the range.
+                high -= middle - 1
+                low = 1
+            } else {
+                high = middle
+            }
+        }
+    }
+
+    /// Deletes actions, from the last action back: one action, an adjacent pair (`home` then
+    /// `open`), three in a row (`home`, `forceQuit`, `launch`), a pair with one or two actions
+    /// between, then a run that grows by doubling while deletions succeed. Each deletion is tried
+    /// with all the draws the actions own, then as a skip in place (``ActionExtent/skip``), which
+    /// leaves the draws of work that runs across later actions where they were, then (in short
+    /// runs) with all but their last draw (``ActionExtent/allButLast``). The first action (the
+    /// launch) is kept.
+    ///
+    /// Complexity: at most fifteen attempts per action (four in long runs), plus O(log a) per success.
+    mutating func deleteActions() {
+        var index = currentActions.count - 1
+        while index >= 1, stop == nil {
+            if deleteAround(index) {
+                index = min(index, currentActions.count - 1)
+            } else {
+                index -= 1
+            }
+        }
+    }
+
+    /// Tries the deletions that end at action `index`; true if one was adopted. In runs of more
+    /// than ``ShrinkPass/fineDeletionLimit`` actions only single actions and adjacent pairs are
+    /// tried, whole or skipped (four replays per action, not fifteen): most of a long run goes in
+    /// runs that grow.
+    private mutating func deleteAround(_ index: Int) -> Bool {
+        let fine = currentActions.count <= ShrinkPass.fineDeletionLimit
+        let extents: [ActionExtent] = fine ? ActionExtent.allCases : [.all, .skip]
+        for size in 1...(fine ? 3 : 2) where index - size + 1 >= 1 {
+            for extent in extents where attempt(removing: [index - size + 1..<index + 1], extent) {
+                growDeletion(endingAt: index - size + 1, size: size, extent)
+                return true
+            }
+        }
+        for distance in 2...3 where fine && index - distance >= 1 {
+            for extent in extents
+            where attempt(removing: [index - distance..<index - distance + 1, index..<index + 1], extent) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// After deleting `size` actions just before `end` worked, tries deleting twice as many
+    /// before it, while that works (Hypothesis' galloping deletion of runs).
+    private mutating func growDeletion(endingAt end: Int, size: Int, _ extent: ActionExtent) {
+        var size = size * 2
+        while end - size >= 1, end <= currentActions.count, stop == nil {
+            guard attempt(removing: [end - size..<end], extent) else { return }
+            size *= 2
+        }
+    }
+
+    /// Ends the run with a different action: for each action but the last, replaces its choice
+    /// with each of the first ``ShrinkPass/replacementChoices`` others and cuts the run right
+    /// after it (`home, open, home` may become `home, earlyExpiry`). Only for runs of at most
+    /// ``ShrinkPass/replacementActionLimit`` actions, where it is cheap.
+    ///
+    /// Complexity: at most `replacementChoices` attempts per action.
+    mutating func replaceLastAction() {
+        guard currentActions.count <= ShrinkPass.replacementActionLimit else { return }
+        var index = 1
+        while index + 1 < currentActions.count, stop == nil {
+            let action = currentActions[index]
+            let cut = currentActions[index + 1].stopDraw
+            var replaced = false
+            if action.isSkippable, cut > action.firstDraw {
+                for choice in 0..<ShrinkPass.replacementChoices where choice != current.values[action.firstDraw] {
+                    var values = Array(current.values[..<cut])
+                    values[action.firstDraw] = choice
+                    if attempt(values, requireSimplerCandidate: false) {
+                        replaced = true
+                        break
+                    }
+                }
+            }
+            if !replaced { index += 1 }
+        }
+    }
+
+    /// Zeroes the draws an action owns except its own first draw and the next action's go-on
+    /// draw: its gap, how it was carried out and everything drawn in reaction to it (workload
+    /// draws included), from the last action back.
+    mutating func zeroActions() {
+        var index = currentActions.count - 1
+        while index >= 0, stop == nil {
+            let draws = drawRange(index..<index + 1)
+            let keep = index + 1 < currentActions.count ? currentActions[index + 1].stopDraw : -1
+            var values = current.values
+            for position in draws where position != draws.lowerBound && position != keep { values[position] = 0 }
+            if values != current.values { attempt(values) }
+            index -= 1
+        }
+    }
+
+    /// The draws the actions in `actions` own (up to the next action's first draw, or the end).
+    func drawRange(_ actions: Range<Int>) -> Range<Int> {
+        let start = currentActions[actions.lowerBound].firstDraw
+        let end = actions.upperBound < currentActions.count
+            ? currentActions[actions.upperBound].firstDraw : current.count
+        return start..<end
+    }
+
+    /// Replays the current sequence without the actions of the ranges in `groups` (ascending,
+    /// disjoint), removed as `extent` says; false without a replay if there is nothing to remove.
+    private mutating func attempt(removing groups: [Range<Int>], _ extent: ActionExtent) -> Bool {
+        var values = current.values
+        for group in groups.reversed() {
+            switch extent {
+            case .all: values.removeSubrange(drawRange(group))
+            case .allButLast:
+                let draws = drawRange(group)
+                guard draws.count > 1 else { return false }
+                values.removeSubrange(draws.lowerBound..<draws.upperBound - 1)
+            case .skip:
+                for index in group.reversed() {
+                    let action = currentActions[index]
+                    guard action.isSkippable else { return false }
+                    // The draws that carried it out end where the next action's go-on draw begins.
+                    let next = index + 1 < currentActions.count ? currentActions[index + 1].stopDraw : 0
+                    if next > action.firstDraw + 1 { values.removeSubrange(action.firstDraw + 1..<next) }
+                    values[action.firstDraw] = .max
+                }
+            }
+        }
+        guard values != current.values else { return false }
+        // A skip value is larger than the draw it replaces: the run, not the candidate, must be simpler.
+        return attempt(values, requireSimplerCandidate: extent != .skip)
+    }
+}
+
+/// How a deletion removes an action.
+enum ActionExtent: CaseIterable {
+    /// Every draw up to the next action's: the action and all it set off.
+    case all
+    /// Every draw but the last: a draw made lazily on first use (a simulated thread's first
+    /// scheduling decision) then stays for the next use, which the deletion made the first.
+    case allButLast
+    /// In place: the draw that chose it is set past the end (``ChoiceSource/optionalIndex(weights:)``
+    /// skips it) and the draws that carried it out are dropped; the later draws stay where they
+    /// were, so work that runs across later actions still reads its own values.
+    case skip
+}

@@ -1,0 +1,85 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import Testing
+
+/// Every planted-bug scenario's first failure (in campaign order, as `fuzz` and `check` find it)
+/// shrinks to at most its minimal number of environment actions plus one, and the shrunk choices
+/// replay to the same violation. Actions are the trace's `env.` actions, the launch and the
+/// settling `home` at the horizon included. Shrink times are measured in a release build by
+/// `bgsim bench` (the `shrink` rows), not here.
+@Suite struct ShrinkToMinimumTests {
+    /// The fewest environment actions a run needs to violate the scenario's expected invariant,
+    /// and why no run does with fewer.
+    static let minimalActions: [String: (actions: Int, why: String)] = [
+        "analytics-flush-p2-handler-does-not-end-ios17":
+            (2, "launch, home: the task is begun on entering the background and its expiry needs the background"),
+        "analytics-flush-slow-expiration-handler-ios17":
+            (2, "launch, home: the handler runs only at an expiry, which needs the background"),
+        "background-queue-p3-async-end-ios17": (2, "launch, home: the queue's task is begun in the background"),
+        "backup-p4-unconditional-end-ios17":
+            (2, "launch, home: a backup longer than the background time (work lasts up to 40 s) ends its task twice"),
+        "bg-scheduler-app-p6-late-registration-ios17": (1, "launch: registration comes after didFinishLaunching"),
+        "bg-scheduler-app-p7-double-completion-ios17":
+            (3, "launch, home, launchBackgroundTask: a BGTask is launched only while the app is not on screen"),
+        "bg-scheduler-app-p8-refresh-not-resubmitted-ios17":
+            (3, "launch, home, launchBackgroundTask: the refresh must run once in the background to be lost"),
+        "chat-outbox-task-registered-after-begin-ios17": (2, "launch, home: the outbox task needs the background"),
+        "download-manager-p1-overwritten-task-id-ios17":
+            (4, "launch, home, open, home: two background entries before the first download ends"),
+        "feed-refresh-main-blocked-across-deadline-ios17": (2, "launch, home: the deadline needs the background"),
+        "notes-import-handler-syncs-busy-queue-ios17":
+            (2, "launch, home: the import and its expiry need the background"),
+        "photo-sync-unguarded-task-id-ios17": (2, "launch, home: the sync begins its task in the background"),
+        "token-p5-unretained-token-ios17": (2, "launch, home: the token's work runs in the background"),
+        "voice-memos-main-sync-in-handler-ios17": (2, "launch, home: the handler runs at the background's expiry"),
+        "workout-export-lock-order-inversion-ios17": (2, "launch, home: the export runs in the background"),
+    ]
+
+    /// The planted-bug scenarios of `Scenarios/`, with their expected invariant.
+    static let planted: [String] = ScenarioExpectationTests.files.filter { file in
+        guard let scenario = try? ScenarioLoader.load(file: ScenarioExpectationTests.directory + "/" + file),
+              case .violation = scenario.expectation else { return false }
+        return true
+    }
+
+    @Test("every planted-bug scenario states its minimal number of environment actions here")
+    func everyPlantedScenarioHasAMinimum() {
+        #expect(Self.planted.count >= 15)
+        for file in Self.planted {
+            let name = String(file.dropLast(".json".count))
+            #expect(Self.minimalActions[name] != nil,
+                    "state the minimal environment actions of \(name) in minimalActions")
+        }
+    }
+
+    @Test("the planted bug shrinks to at most its minimal environment actions + 1 and replays", arguments: planted)
+    func shrinksNearTheMinimum(file: String) throws {
+        let scenario = try ScenarioLoader.load(file: ScenarioExpectationTests.directory + "/" + file)
+        guard case .violation(let invariant) = scenario.expectation else { return }
+        let minimum = try #require(Self.minimalActions[scenario.name], "no minimum stated for \(scenario.name)")
+        let planted = try #require(scenario.shrinkPlantedBug(), "\(invariant) not found in the campaign of \(file)")
+        let result = planted.shrink
+        #expect(result.actionCount <= minimum.actions + 1,
+                """
+                \(scenario.name) shrank to \(result.actionCount) actions (minimum \(minimum.actions): \(minimum.why)); \
+                from \(planted.originalActionCount): bgsim replay Scenarios/\(file) --choices \(result.choices.token)
+                """)
+        #expect(result.actionCount >= minimum.actions, "fewer actions than the stated minimum: correct the table")
+        let target = SimulationTarget(spec: scenario.runSpec)
+        let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
+        let replay = ChoiceSource(replaying: result.choices)
+        let verdict = target.run(choices: replay, keepTrace: true)
+        #expect(keeps(verdict), "bgsim replay Scenarios/\(file) --choices \(result.choices.token)")
+        #expect(verdict.eventCount == result.eventCount)
+        #expect(replay.actions.count == result.actionCount)
+        #expect(verdict.trace.filter(\.isEnvironmentAction).count == result.actionCount)
+    }
+}
+
+extension TraceLine {
+    /// Whether the line is an environment action (`env.home`), not a device change the action
+    /// caused (`env.network`, `env.backgroundRefresh`).
+    var isEnvironmentAction: Bool {
+        name.hasPrefix("env.") && name != "env.network" && name != "env.backgroundRefresh"
+    }
+}
