@@ -33,6 +33,13 @@ import Testing
         "token-p5-unretained-token-ios17": (2, "launch, home: the token's work runs in the background"),
         "voice-memos-main-sync-in-handler-ios17": (2, "launch, home: the handler runs at the background's expiry"),
         "workout-export-lock-order-inversion-ios17": (2, "launch, home: the export runs in the background"),
+        "news-digest-second-refresh-identifier-ios17":
+            (2, "launch and the settling home: the second submit fails at launch; the chain is judged at the end"),
+        "token-retained-by-its-handler-ios17": (2, "launch, home: the upload and its idle task need the background"),
+        "background-queue-operation-never-finishes-ios17":
+            (2, "launch, home: the chain is queued on entering the background and stalls there"),
+        "bg-scheduler-app-never-completed-when-unchanged-ios17":
+            (3, "launch, home, launchBackgroundTask: the request is submitted in the background, then launched"),
     ]
 
     /// The planted-bug scenarios of `Scenarios/`, with their expected invariant.
