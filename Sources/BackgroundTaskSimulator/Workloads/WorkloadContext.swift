@@ -103,6 +103,35 @@ public final class WorkloadContext: @unchecked Sendable {
     /// Contract: as ``taskExecutor``; sleeping is never a real wait (use it, never `Task.sleep`).
     public var clock: SimulationClock { asyncDomain.clock }
 
+    /// `withTaskCancellationHandler` for workload code: runs `operation`, and `handler` at once
+    /// if the task is cancelled meanwhile, with the handler never preempted.
+    ///
+    /// ```swift
+    /// try await context.withTaskCancellationHandler {
+    ///     try await context.clock.sleep(for: .seconds(5))
+    /// } onCancel: {
+    ///     work.cancel()
+    /// }
+    /// ```
+    ///
+    /// Why not the standard one: Swift runs a cancellation handler while it holds the cancelled
+    /// task's status lock (a real mutex). With simulated threads, a preemption inside the handler
+    /// could run a job of that task on another simulated thread, which would wait for the lock
+    /// while the handler's thread waits for its turn: a real deadlock of the process. This form
+    /// defers preemption while the handler runs (as inside BackgroundTaskKit's own locks).
+    /// Contract: as the standard function; `handler` must not block (wait on a simulated lock or
+    /// semaphore another thread may hold), here as on a device.
+    public func withTaskCancellationHandler<T>(
+        operation: () async throws -> T, onCancel handler: @Sendable () -> Void,
+        isolation: isolated (any Actor)? = #isolation
+    ) async rethrows -> T {
+        try await _Concurrency.withTaskCancellationHandler(operation: operation, onCancel: {
+            let tracked = CriticalSectionTracking.enter()
+            defer { CriticalSectionTracking.leave(tracked) }
+            handler()
+        }, isolation: isolation)
+    }
+
     private var asyncDomain: (executor: SimulationTaskExecutor, clock: SimulationClock) {
         guard let domain = application.asyncDomain else {
             preconditionFailure("workload '\(device.workload.name)' uses Swift concurrency: declare usesAsync: true in its WorkloadInfo")

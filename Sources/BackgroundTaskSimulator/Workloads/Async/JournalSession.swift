@@ -1,0 +1,30 @@
+import BackgroundTaskKit
+import DeterministicSimulation
+
+/// The journal app's sync bookkeeping, isolated to the (simulated) main actor as an app's would
+/// be to `@MainActor`: the background task id of the sync in flight, and the last uploaded
+/// cursor. One instance per process.
+@SimulatedMainActor
+final class JournalSession {
+    private(set) var taskID = BackgroundTaskIdentifier.invalid
+    private(set) var savedCursor = 0
+
+    /// Begins the sync's background task unless one is in flight.
+    func begin(_ app: SimulatedApplication, expirationHandler: @escaping @Sendable () -> Void) -> Bool {
+        guard taskID == .invalid else { return false }
+        taskID = app.beginBackgroundTask(withName: "journal-sync", expirationHandler: expirationHandler)
+        return taskID != .invalid
+    }
+
+    /// Ends the sync's background task, once.
+    func end(_ app: SimulatedApplication) {
+        guard taskID != .invalid else { return }
+        app.endBackgroundTask(taskID)
+        taskID = .invalid
+    }
+
+    /// Records how far the upload got (a quick write to the app's database).
+    func saveCursor(_ cursor: Int) {
+        savedCursor = max(savedCursor, cursor)
+    }
+}
