@@ -15,6 +15,10 @@ extension WorkloadCatalog {
                      "the expiration handler ends the task from inside a Task { }") {
             JournalSyncEndingInTask.make()
         },
+        asyncVariant("journal-sync", "detached-cursor-save", "no-async-escape",
+                     "the expiration handler saves the cursor in Task.detached, off the app's executors") {
+            JournalSyncDetachedCursorSave.make()
+        },
         asyncVariant("podcast-downloads", "correct", nil,
                      "a BGProcessingTask awaits a callback SDK through a continuation resumed on every path",
                      scheduler: true) {

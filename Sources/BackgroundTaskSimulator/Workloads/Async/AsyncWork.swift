@@ -16,16 +16,18 @@ enum AsyncWork {
     /// work item is finished when this returns. Needs a network only if `needsNetwork`.
     static func perform(_ name: String, _ context: WorkloadContext, needsNetwork: Bool = false) async throws {
         let work = context.startWork(name)
+        // Finished inside the handler's scope: a thread descheduled on its way to `finish()`
+        // can still see its work cancelled by an expiry meanwhile (then `finish()` does nothing).
         try await context.withTaskCancellationHandler {
             try await context.clock.sleep(for: context.drawWorkDuration())
+            if needsNetwork, !context.isNetworkAvailable {
+                work.cancel()
+                throw URLErrorLike.notConnected
+            }
+            work.finish()
         } onCancel: {
             work.cancel()
         }
-        if needsNetwork, !context.isNetworkAvailable {
-            work.cancel()
-            throw URLErrorLike.notConnected
-        }
-        work.finish()
     }
 
     /// The error a network call throws when it is offline.
@@ -37,4 +39,11 @@ enum AsyncWork {
 final class TaskHandle: @unchecked Sendable {
     // @unchecked: set and read on the simulated main queue only.
     var task: Task<Void, Never>?
+}
+
+/// A box for a background task id, so that an expiration handler made before `begin` returned
+/// can end that task (set and read on the main queue).
+final class TaskIDBox: @unchecked Sendable {
+    // @unchecked: set and read on the simulated main queue only.
+    var id = BackgroundTaskIdentifier.invalid
 }

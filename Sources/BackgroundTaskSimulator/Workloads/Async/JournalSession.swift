@@ -9,16 +9,18 @@ final class JournalSession {
     private(set) var taskID = BackgroundTaskIdentifier.invalid
     private(set) var savedCursor = 0
 
-    /// Begins the sync's background task unless one is in flight.
-    func begin(_ app: SimulatedApplication, expirationHandler: @escaping @Sendable () -> Void) -> Bool {
-        guard taskID == .invalid else { return false }
+    /// Begins the sync's background task unless one is in flight; returns its id (`.invalid`
+    /// when none was begun).
+    func begin(_ app: SimulatedApplication, expirationHandler: @escaping @Sendable () -> Void) -> BackgroundTaskIdentifier {
+        guard taskID == .invalid else { return .invalid }
         taskID = app.beginBackgroundTask(withName: "journal-sync", expirationHandler: expirationHandler)
-        return taskID != .invalid
+        return taskID
     }
 
-    /// Ends the sync's background task, once.
-    func end(_ app: SimulatedApplication) {
-        guard taskID != .invalid else { return }
+    /// Ends the sync's background task `id`, once; a stale id (a sync whose task the expiration
+    /// handler already ended, while a newer sync holds another) ends nothing.
+    func end(_ app: SimulatedApplication, _ id: BackgroundTaskIdentifier) {
+        guard id != .invalid, taskID == id else { return }
         app.endBackgroundTask(taskID)
         taskID = .invalid
     }
