@@ -7,6 +7,10 @@ extension WorkloadCatalog {
     /// print(leak.info.usesAsync, leak.expectedViolation ?? "pass")   // true no-watchdog-kill
     /// ```
     static let async: [Variant] = [
+        asyncVariant("token-async", "correct", nil,
+                     "each save on leaving the foreground runs in a Task under its own token") {
+            AsyncDraftSaver()
+        },
         asyncVariant("journal-sync", "correct", nil,
                      "the expiration handler cancels the sync Task and ends the task on the main actor") {
             JournalSync()
