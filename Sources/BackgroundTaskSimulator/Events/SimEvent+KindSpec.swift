@@ -96,7 +96,7 @@ extension SimEvent.Kind {
         case .threads: Spec(name: "run.threads", example: .threads(""))
         case .deadlock: Spec(name: "threads.deadlock", example: .deadlock(""), perfetto: .globalInstant(label: "threads"))
         case .asyncEscape:
-            Spec(name: "async.escape", example: .asyncEscape(""), perfetto: .globalInstant(label: "async"))
+            Spec(name: "async.escape", example: .asyncEscape(""), perfetto: .globalInstant(label: "escape"))
         }
     }
 
