@@ -120,18 +120,4 @@ struct BackgroundTaskSchedulerAsyncTests {
         }
         #expect(bg.registeredIdentifiers.isEmpty)
     }
-
-    @Test("expiries racing with returns from many threads complete every task exactly once")
-    func racingExpiries() async throws {
-        let (_, bg, scheduler) = launching()
-        try scheduler.registerAsync(refresh) { _ in await Task.yield() }
-        var tasks: [FakeScheduledTask] = []
-        for _ in 0..<200 { tasks.append(try #require(bg.launch(refresh))) }
-        await withTaskGroup(of: Void.self) { group in
-            for task in tasks { group.addTask { task.expire() } }
-        }
-        #expect(await eventually { tasks.allSatisfy { !$0.completions.isEmpty } })
-        try await Task.sleep(for: .milliseconds(20))  // let late operations finish
-        #expect(tasks.allSatisfy { $0.completions.count == 1 })
-    }
 }
