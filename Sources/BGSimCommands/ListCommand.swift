@@ -45,7 +45,8 @@ enum ListCommand: BGSimCommand {
         io.out()
         io.out("Invariants:")
         for invariant in Invariant.all {
-            io.out("  \(invariant.id): \(invariant.rule) (\(invariant.references.joined(separator: ", ")))")
+            let references = invariant.references.isEmpty ? "" : " (\(invariant.references.joined(separator: ", ")))"
+            io.out("  \(invariant.id): \(invariant.rule)\(references)")
         }
         io.out()
         io.out("Concurrency strategies (environment.concurrency.strategy):")

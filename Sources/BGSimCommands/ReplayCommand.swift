@@ -81,6 +81,10 @@ enum ReplayCommand: BGSimCommand {
                 + "\(again.digest); a workload that reads real time, real threads or global state is the usual cause")
             return .nondeterminism
         }
+        if let escape = outcome.firstViolation(of: "no-async-escape") {
+            io.err("bgsim replay: nondeterminism: \(escape.message)")
+            return .nondeterminism
+        }
         return outcome.violations.isEmpty ? .success : .violation
     }
 }

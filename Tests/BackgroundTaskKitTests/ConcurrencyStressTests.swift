@@ -32,6 +32,23 @@ struct ConcurrencyStressTests {
         #expect(host.leftOpenByExpiry == 0)
     }
 
+    @Test("async launch handlers: expiries racing with returns on many threads complete every BGTask exactly once")
+    func racingExpiries() async throws {
+        let app = FakeHost(hasFinishedLaunching: false)
+        let bg = FakeTaskScheduler(host: app, permittedIdentifiers: ["com.example.refresh"])
+        let scheduler = BackgroundTaskScheduler(scheduler: bg, lifecycle: app)
+        let refresh = "com.example.refresh"
+        try scheduler.registerAsync(refresh) { _ in await Task.yield() }
+        var tasks: [FakeScheduledTask] = []
+        for _ in 0..<200 { tasks.append(try #require(bg.launch(refresh))) }
+        await withTaskGroup(of: Void.self) { group in
+            for task in tasks { group.addTask { task.expire() } }
+        }
+        #expect(await eventually { tasks.allSatisfy { !$0.completions.isEmpty } })
+        try await Task.sleep(for: .milliseconds(20))  // let late operations finish
+        #expect(tasks.allSatisfy { $0.completions.count == 1 })
+    }
+
     @Test("a queue fed from many threads holds one task while busy and ends it when drained")
     func queueFromManyThreads() {
         let host = CountingHost()

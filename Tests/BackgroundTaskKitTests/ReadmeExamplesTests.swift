@@ -136,6 +136,38 @@ struct ReadmeExamplesTests {
         #expect(problems.all.isEmpty && bgScheduler.crashes.isEmpty)
     }
 
+    @Test("the async launch handler example completes the task once, as a success")
+    func asyncScheduler() async throws {
+        let app = FakeHost(hasFinishedLaunching: false)
+        let bgScheduler = FakeTaskScheduler(host: app)
+        let feed = AsyncFeed()
+        // README-BEGIN async-scheduler
+        let scheduler = BackgroundTaskScheduler(scheduler: bgScheduler, lifecycle: app)
+        try scheduler.registerAsync("com.example.cleanup") { task in
+            // Runs in a new Task; expiry cancels it and completes the BGTask as failed.
+            let removed = try await feed.removeExpiredItems()
+            task.updateProgress(completedUnitCount: Int64(removed), totalUnitCount: Int64(removed))
+        }   // returning completes the BGTask as a success; throwing, as a failure
+        // README-END
+        app.finishLaunching()
+        let task = try #require(bgScheduler.launch("com.example.cleanup"))
+        #expect(await eventually { !task.completions.isEmpty })
+        #expect(task.completions == [true])
+    }
+
+    @Test("the async scoped-run example ends its task when the body returns")
+    func asyncScoped() async throws {
+        let app = FakeHost()
+        let feed = AsyncFeed()
+        // README-BEGIN async-scoped
+        let removed = try await BackgroundTaskToken.run(name: "cleanup", host: app) {
+            try await feed.removeExpiredItems()
+        }   // the task ends here, or at expiry if that comes first
+        // README-END
+        #expect(removed == 3)
+        #expect(app.openTasks.isEmpty && app.beganCount == 1)
+    }
+
     @Test("the fake-host example is a passing test")
     func fakeHost() {
         // README-BEGIN fake-host
@@ -159,7 +191,7 @@ struct ReadmeExamplesTests {
         let markdown = try String(contentsOf: root.appendingPathComponent(Self.markdownPath), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let examples = Self.examples(in: source)
-        #expect(examples.count == 7)
+        #expect(examples.count == 9)
         let blocks = Self.swiftBlocks(in: markdown)
         for (name, code) in examples {
             #expect(blocks.contains { $0.contains(code) },
@@ -227,4 +259,12 @@ final class Journal: Sendable {
         return true
     }
     var flushes: Int { count.value }
+}
+
+/// A stand-in for app code with an async API.
+final class AsyncFeed: Sendable {
+    func removeExpiredItems() async throws -> Int {
+        await Task.yield()
+        return 3
+    }
 }

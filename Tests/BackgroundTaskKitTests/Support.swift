@@ -40,3 +40,16 @@ final class ImmediateExpiryHost: BackgroundTaskHost {
     var backgroundTimeRemaining: Double { 0 }
     var applicationState: ApplicationState { .background }
 }
+
+/// Waits (on the real clock: these tests run real Swift tasks) until `condition` holds, for at
+/// most `seconds`; returns whether it did.
+func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let step = Duration.milliseconds(1)
+    var waited = Duration.zero
+    while !condition() {
+        if waited > .seconds(seconds) { return false }
+        try? await Task.sleep(for: step)
+        waited += step
+    }
+    return true
+}

@@ -19,6 +19,7 @@ import Testing
         ("bgtask-completed-once", "bg-scheduler-app/p7-double-completion", "bg-scheduler-app/correct"),
         ("refresh-stays-scheduled", "bg-scheduler-app/p8-refresh-not-resubmitted", "bg-scheduler-app/correct"),
         ("no-deadlock", "voice-memos/main-sync-in-handler", "voice-memos/correct"),
+        ("no-async-escape", "journal-sync/detached-cursor-save", "journal-sync/correct"),
     ]
 
     @Test func everyInvariantHasAPair() {

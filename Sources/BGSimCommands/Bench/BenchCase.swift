@@ -40,6 +40,13 @@ struct BenchCase: Sendable {
     static let tokenNoPreemption = BenchCase(
         name: "token-ios17-no-preemption", workload: "token", variant: "correct", horizonSeconds: 1_800,
         concurrency: ConcurrencySettings(strategy: .randomWalk, preemptionRates: 0...0))
+    /// The token pattern written with async/await (a `Task` per save on the virtual clock), with
+    /// the default threads.
+    static let asyncToken = BenchCase(name: "token-async-ios17-threads", workload: "token-async", variant: "correct",
+                                      horizonSeconds: 1_800)
+    /// The same on one thread.
+    static let asyncTokenOneThread = BenchCase(name: "token-async-ios17-one-thread", workload: "token-async",
+                                               variant: "correct", horizonSeconds: 1_800, concurrency: .off)
     static let backgroundQueue = BenchCase(name: "background-queue-ios17-threads", workload: "background-queue",
                                            variant: "correct", horizonSeconds: 1_800)
     static let scheduler = BenchCase(name: "bg-scheduler-app-ios17-threads", workload: "bg-scheduler-app",
@@ -59,7 +66,8 @@ struct BenchCase: Sendable {
                                 "workout-export"]
 
     /// The throughput cases, in table order.
-    static let throughput = [tokenOneThread, tokenNoPreemption, token, backgroundQueue, scheduler, longToken] + races
+    static let throughput = [tokenOneThread, tokenNoPreemption, token, asyncTokenOneThread, asyncToken, backgroundQueue,
+                             scheduler, longToken] + races
 
     /// The token workload at a horizon, for the run-length curve.
     static func token(horizonSeconds: Int64) -> BenchCase {

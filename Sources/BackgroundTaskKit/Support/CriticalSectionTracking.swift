@@ -37,7 +37,7 @@ package enum CriticalSectionTracking {
 
     /// Marks entry into a critical section; returns whether it was tracked (pass it to ``leave(_:)``).
     @inline(__always)
-    static func enter() -> Bool {
+    package static func enter() -> Bool {
         guard enabled.load(ordering: .relaxed) else { return false }
         let depth = Int(bitPattern: pthread_getspecific(key.value))
         pthread_setspecific(key.value, UnsafeRawPointer(bitPattern: depth + 1))
@@ -46,7 +46,7 @@ package enum CriticalSectionTracking {
 
     /// Marks the end of a critical section that ``enter()`` tracked.
     @inline(__always)
-    static func leave(_ tracked: Bool) {
+    package static func leave(_ tracked: Bool) {
         guard tracked else { return }
         let depth = Int(bitPattern: pthread_getspecific(key.value))
         pthread_setspecific(key.value, UnsafeRawPointer(bitPattern: max(0, depth - 1)))

@@ -92,8 +92,21 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         let background = scheduler.makeQueue(label: "p\(process).global", kind: .concurrent(width: 4))
         mainQueueImpl = SimulatedWorkQueue(label: "main", id: main, scheduler: scheduler)
         backgroundQueueImpl = SimulatedWorkQueue(label: "global", id: background, scheduler: scheduler)
-        core = Core(backgroundLaunched: inBackground, queues: [main, background])
+        var queues = [main, background]
+        if device.workload.usesAsync {
+            // The process's own tasks queue: frozen with its other queues, so a suspended or dead
+            // process's tasks do not run (and `@SimulatedMainActor` is this process's main).
+            let tasks = scheduler.beginAsyncDomain(label: "p\(process).tasks", mainQueue: main)
+            queues.append(tasks.queue)
+            asyncDomain = (tasks, scheduler.asyncClock)
+        } else {
+            asyncDomain = nil
+        }
+        core = Core(backgroundLaunched: inBackground, queues: queues)
     }
+
+    /// The process's task executor and virtual clock, for a workload that uses Swift concurrency.
+    let asyncDomain: (executor: SimulationTaskExecutor, clock: SimulationClock)?
 
     var scheduler: Scheduler { device.scheduler }
     var profile: OSProfile { device.profile }

@@ -85,6 +85,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         set {
             core.heldMonitor = newValue
             core.monitorCall = newValue.map { Unretained($0) }
+            if workload.usesAsync {
+                newValue?.beforeFinish = { [unowned self] in emitAsyncEscapes() }
+            }
         }
     }
     /// Every process of the run, for ``tearDown()``.
@@ -113,6 +116,8 @@ public final class SimulatedDevice: @unchecked Sendable {
                 if let app = liveApp, queue == app.mainQueueImpl.id { app.mainThreadBlocks() }
             }
         }
+        // After the threads (enableAsync's contract); each process begins its own domain.
+        if workload.usesAsync { scheduler.enableAsync() }
     }
 
     /// This run's controlled concurrency (drawn from the environment's settings), or nil when the
@@ -203,6 +208,14 @@ public final class SimulatedDevice: @unchecked Sendable {
             live.core.openTasks.isEmpty, live.core.runningTasks.isEmpty
         else { return }
         emit(.nothingHeld(reason: reason()))
+    }
+
+    /// Records each escape of the run's Swift concurrency as an `async.escape` event (read by
+    /// `no-async-escape`), just before the checkers' end-of-run verdicts.
+    private func emitAsyncEscapes() {
+        for escape in scheduler.asyncEscapes { emit(.asyncEscape(escape.description)) }
+        let dropped = scheduler.asyncEscapesDropped
+        if dropped > 0 { emit(.asyncEscape("and \(dropped) more escapes")) }
     }
 
     // MARK: Faults

@@ -47,6 +47,7 @@ extension SimEvent {
         case runPhase = 29
         case threads = 30
         case deadlock = 31
+        case asyncEscape = 32
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

@@ -95,6 +95,8 @@ extension SimEvent.Kind {
         case .runPhase: Spec(name: "run.phase", example: .runPhase(""))
         case .threads: Spec(name: "run.threads", example: .threads(""))
         case .deadlock: Spec(name: "threads.deadlock", example: .deadlock(""), perfetto: .globalInstant(label: "threads"))
+        case .asyncEscape:
+            Spec(name: "async.escape", example: .asyncEscape(""), perfetto: .globalInstant(label: "escape"))
         }
     }
 

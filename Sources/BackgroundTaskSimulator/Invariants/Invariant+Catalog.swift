@@ -66,6 +66,13 @@ extension Invariant {
             references: ["C2.1", "C3.6", "C4.6"],
             applies: { !$0.repeatingRefreshIdentifiers.isEmpty }
         ) { RefreshStaysScheduled(identifiers: $0.workload.repeatingRefreshIdentifiers) },
+        Invariant(
+            id: "no-async-escape",
+            rule: "An async workload's tasks, sleeps and main-actor code run only on the simulator: nothing "
+                + "reaches Swift's real executors or clocks (such a run is not reproducible; replay exits 3).",
+            references: [],
+            applies: { $0.usesAsync }
+        ) { _ in NoAsyncEscape() },
     ]
 
     /// The invariant with this id, if any.

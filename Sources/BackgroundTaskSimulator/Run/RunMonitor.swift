@@ -32,6 +32,9 @@ final class RunMonitor {
     private let kindStarts: [Int]
     /// Every violation found, in the order found.
     private(set) var violations: [Violation] = []
+    /// Called by ``finish(at:)`` before the checkers' verdicts: the device's last events (the
+    /// escapes of an async run), which the checkers then see.
+    var beforeFinish: (() -> Void)?
 
     /// - Parameter filtersEvents: whether to call an ``EventFilteringChecker`` only for the
     ///   events it observes (false calls every checker for every event; the tests compare both).
@@ -78,6 +81,7 @@ final class RunMonitor {
 
     /// Asks every checker for its end-of-run violations.
     func finish(at time: VirtualTime) {
+        beforeFinish.take()?()
         for entry in checkers {
             for message in entry.checker.finish(at: time, facts: facts) { report(entry.id, message, time) }
         }

@@ -63,13 +63,19 @@ public struct WorkloadInfo: Sendable {
     /// Refresh identifiers the app means to keep scheduled, one after another (checked by
     /// `refresh-stays-scheduled`).
     public var repeatingRefreshIdentifiers: [String]
+    /// Whether the workload uses Swift concurrency (tasks, `await`, ``WorkloadContext/clock``):
+    /// its runs get a pumped task executor, a virtual clock and escape checking
+    /// (`no-async-escape`).
+    public var usesAsync: Bool
     /// Makes the instance for a new process.
     public var make: @Sendable () -> any Workload
 
     public init(
         name: String, summary: String, permittedIdentifiers: [String] = [], backgroundModes: [String] = [],
-        repeatingRefreshIdentifiers: [String] = [], make: @escaping @Sendable () -> any Workload
+        repeatingRefreshIdentifiers: [String] = [], usesAsync: Bool = false,
+        make: @escaping @Sendable () -> any Workload
     ) {
+        self.usesAsync = usesAsync
         self.name = name
         self.summary = summary
         self.permittedIdentifiers = permittedIdentifiers

@@ -19,8 +19,8 @@ public enum WorkloadCatalog {
         public var info: WorkloadInfo
     }
 
-    /// Every variant, correct ones first within each workload.
-    public static var all: [Variant] { correct + buggy }
+    /// Every variant, correct ones first within each workload; the async workloads last.
+    public static var all: [Variant] { correct + buggy + async }
 
     /// The variant with these names, if any.
     public static func variant(workload: String, variant: String) -> Variant? {

@@ -71,6 +71,74 @@ public final class WorkloadContext: @unchecked Sendable {
         return WorkItem(id: id, name: name, device: device)
     }
 
+    // MARK: Swift concurrency
+
+    /// The executor to start this process's tasks on: write
+    /// `Task(executorPreference: context.taskExecutor) { … }` where an app writes `Task { … }`.
+    /// Child tasks (`async let`, task groups) inherit it; each job of the task then runs on the
+    /// process's simulated threads, in an order drawn from the run's choices.
+    ///
+    /// ```swift
+    /// observation = context.onDidEnterBackground {
+    ///     Task(executorPreference: context.taskExecutor) { await outbox.send() }
+    /// }
+    /// ```
+    ///
+    /// Contract: the workload's ``WorkloadInfo/usesAsync`` is true (traps otherwise). A task
+    /// started without the preference (`Task {}`, `Task.detached`) is an escape: the run fails
+    /// with `no-async-escape`. The process's tasks stop while it is suspended and never run
+    /// again once it is gone.
+    public var taskExecutor: SimulationTaskExecutor { asyncDomain.executor }
+
+    /// The process's virtual `Clock`: `try await context.clock.sleep(for: .seconds(2))` parks
+    /// the task on virtual time; cancelling the task wakes it with `CancellationError`.
+    ///
+    /// ```swift
+    /// func backoff(attempt: Int, clock: some Clock<Duration>) async throws {
+    ///     try await clock.sleep(for: .seconds(1 << attempt))
+    /// }
+    /// try await backoff(attempt: 2, clock: context.clock)
+    /// ```
+    ///
+    /// Contract: as ``taskExecutor``; sleeping is never a real wait (use it, never `Task.sleep`).
+    public var clock: SimulationClock { asyncDomain.clock }
+
+    /// `withTaskCancellationHandler` for workload code: runs `operation`, and `handler` at once
+    /// if the task is cancelled meanwhile, with the handler never preempted.
+    ///
+    /// ```swift
+    /// try await context.withTaskCancellationHandler {
+    ///     try await context.clock.sleep(for: .seconds(5))
+    /// } onCancel: {
+    ///     work.cancel()
+    /// }
+    /// ```
+    ///
+    /// Why not the standard one: Swift runs a cancellation handler while it holds the cancelled
+    /// task's status lock (a real mutex). With simulated threads, a preemption inside the handler
+    /// could run a job of that task on another simulated thread, which would wait for the lock
+    /// while the handler's thread waits for its turn: a real deadlock of the process. This form
+    /// defers preemption while the handler runs (as inside BackgroundTaskKit's own locks).
+    /// Contract: as the standard function; `handler` must not block (wait on a simulated lock or
+    /// semaphore another thread may hold), here as on a device.
+    public func withTaskCancellationHandler<T>(
+        operation: () async throws -> T, onCancel handler: @Sendable () -> Void,
+        isolation: isolated (any Actor)? = #isolation
+    ) async rethrows -> T {
+        try await _Concurrency.withTaskCancellationHandler(operation: operation, onCancel: {
+            let tracked = CriticalSectionTracking.enter()
+            defer { CriticalSectionTracking.leave(tracked) }
+            handler()
+        }, isolation: isolation)
+    }
+
+    private var asyncDomain: (executor: SimulationTaskExecutor, clock: SimulationClock) {
+        guard let domain = application.asyncDomain else {
+            preconditionFailure("workload '\(device.workload.name)' uses Swift concurrency: declare usesAsync: true in its WorkloadInfo")
+        }
+        return domain
+    }
+
     // MARK: Synchronisation for workloads
 
     /// A lock for the app's simulated threads, like `NSLock` or `Mutex`: use it (never a real

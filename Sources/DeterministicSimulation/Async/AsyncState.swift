@@ -25,6 +25,10 @@ final class AsyncState: @unchecked Sendable {
     var taskExecutor: SimulationTaskExecutor?
     var mainExecutor: SimulationMainExecutor?
     var clock: SimulationClock?
+    /// Executors replaced by ``Scheduler/beginAsyncDomain(label:taskWidth:mainQueue:)``: kept
+    /// alive until the run ends, because jobs and tasks of the previous domain still refer to
+    /// them (unowned).
+    var retired: [AnyObject] = []
 
     /// Records an escape seen by the thread running `scheduler`'s job (so it may read the clock
     /// and the running queue).

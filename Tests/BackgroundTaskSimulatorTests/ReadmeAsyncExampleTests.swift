@@ -1,0 +1,98 @@
+import DeterministicSimulation
+import Foundation
+import Testing
+
+// The README's async workload example, compiled and run here; `readmeShowsTheAsyncExample`
+// checks README.md shows it verbatim.
+
+// README-BEGIN async-workload
+import BackgroundTaskKit
+import BackgroundTaskSimulator
+
+/// Sends the outbox on every background entry, retrying with backoff while offline.
+final class OutboxSender: Workload, @unchecked Sendable {
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        observation = context.onDidEnterBackground {
+            let handle = SendHandle()
+            let token = BackgroundTaskToken(name: "send-outbox", host: context.application) {
+                handle.task?.cancel()  // expiry: stop sending; the token ends the task now
+            }
+            // Where an app writes `Task { … }`: the run's executor keeps every job simulated.
+            handle.task = Task(executorPreference: context.taskExecutor) {
+                defer { token.invalidate() }
+                for attempt in 0..<4 {
+                    let work = context.startWork("send")
+                    do {
+                        try await context.withTaskCancellationHandler {
+                            try await context.clock.sleep(for: context.drawWorkDuration())  // virtual time
+                        } onCancel: {
+                            work.cancel()
+                        }
+                    } catch {
+                        return  // cancelled
+                    }
+                    work.finish()
+                    if context.isNetworkAvailable { return }
+                    do { try await context.clock.sleep(for: .seconds(1 << attempt)) } catch { return }
+                }
+            }
+        }
+    }
+}
+
+final class SendHandle: @unchecked Sendable {
+    var task: Task<Void, Never>?  // set and read on the main queue
+}
+// README-END
+
+/// A workload whose work leaves the run: each background entry starts a detached task.
+final class DetachedFlusher: Workload, @unchecked Sendable {
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        observation = context.onDidEnterBackground {
+            Task.detached { await Self.flush() }
+        }
+    }
+
+    static func flush() async {}
+}
+
+@Suite struct ReadmeAsyncExampleTests {
+    static let outbox = WorkloadInfo(name: "outbox-sender", summary: "sends with backoff", usesAsync: true) {
+        OutboxSender()
+    }
+
+    @Test("the async README workload passes every invariant, with and without simulated threads")
+    func theOutboxSenderPasses() {
+        let report = WorkloadCampaign(workload: Self.outbox, runs: 200).run()
+        #expect(report.passed, "\(report)")
+    }
+
+    @Test("a Task.detached in a workload fails the run with no-async-escape, naming the global executor")
+    func aDetachedTaskIsAnEscape() throws {
+        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(),
+                           workload: WorkloadInfo(name: "detached", summary: "detaches", usesAsync: true) { DetachedFlusher() },
+                           invariants: Invariant.all, horizon: .seconds(600))
+        let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(3)), keepTrace: true)
+        let escape = try #require(outcome.firstViolation(of: "no-async-escape"), "\(outcome.violations)")
+        #expect(escape.message.contains("Swift's global executor"), "\(escape.message)")
+        #expect(outcome.trace.contains { $0.event.name == "async.escape" })
+    }
+
+    @Test("the same async workload without escapes records no async.escape event")
+    func noEscapesNoEvents() {
+        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: Self.outbox,
+                           invariants: Invariant.all, horizon: .seconds(600))
+        let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(3)), keepTrace: true)
+        #expect(outcome.firstViolation(of: "no-async-escape") == nil)
+        #expect(!outcome.trace.contains { $0.event.name == "async.escape" })
+        #expect(outcome.trace.contains { $0.event.name == "work.start" })
+    }
+
+    @Test func readmeShowsTheAsyncExample() throws {
+        try ReadmeExample.expectShown("async-workload", from: #filePath)
+    }
+}

@@ -1,0 +1,46 @@
+import BGSimCommands
+import Foundation
+import Testing
+
+/// Async workloads are as deterministic as callback ones: a campaign of one gives the same trace
+/// digest with one job or two, and in a new process; a replay of an escape exits 3.
+@Suite struct AsyncDigestTests {
+    static let scenarios = [
+        "photo-import-correct-ios17.json",  // task groups, cancellation
+        "podcast-downloads-continuation-never-resumed-ios17.json",  // continuations, BGTasks, kills
+        "journal-sync-handler-ends-in-task-ios17.json",  // @SimulatedMainActor hops
+    ]
+
+    static func digest(_ stdout: String) -> Substring? {
+        guard let range = stdout.range(of: "; digest ") else { return nil }
+        return stdout[range.upperBound...].prefix { $0.isHexDigit }
+    }
+
+    @Test("an async campaign gives the same digest with --jobs 1 and --jobs 2, and in a new process",
+          arguments: scenarios)
+    func sameDigestEverywhere(file: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ReplayInNewProcessTests.executable.path),
+                     "build bgsim first: swift build --build-tests")
+        let common = ["fuzz", PackageRoot.scenario(file), "--runs", "40", "--quiet"]
+        let one = CLIRun(common + ["--jobs", "1"])
+        let two = CLIRun(common + ["--jobs", "2"])
+        let child = try ReplayInNewProcessTests.runProcess(common + ["--jobs", "2"])
+        let digest = try #require(Self.digest(one.stdout), "\(one.stdout)")
+        #expect(Self.digest(two.stdout) == digest, "\(two.stdout)")
+        #expect(Self.digest(child.stdout) == digest, "new process: \(child.stdout.prefix(400))")
+        #expect(one.code == two.code && Int32(one.code.rawValue) == child.code)
+    }
+
+    @Test("replaying a run whose task escaped to Swift's global executor exits 3 and names the escape")
+    func escapeReplayExitsThree() throws {
+        let file = PackageRoot.scenario("journal-sync-detached-cursor-save-ios17.json")
+        let fuzz = CLIRun(["fuzz", file, "--runs", "5", "--jobs", "1", "--quiet"])
+        let arguments = try #require(ReplayInNewProcessTests.printedReplay(fuzz.stdout, marker: "replay: bgsim replay"),
+                                     "\(fuzz.stdout)")
+        let replay = CLIRun(arguments)
+        #expect(replay.code == .nondeterminism, "\(replay.stderr)")
+        #expect(replay.errorLines.count == 1)
+        #expect(replay.stderr.contains("bgsim replay: nondeterminism:") && replay.stderr.contains("Task.detached"),
+                "\(replay.stderr)")
+    }
+}
