@@ -7,6 +7,7 @@ import PackageDescription
 //   campaigns, shrinking, reports).
 // - BackgroundTaskSimulator: the simulated iOS, invariants, workloads and scenarios.
 // - bgsim: a thin command-line front end over the libraries.
+// - SimulationFibers (internal, C): the stack switch behind simulated threads' fibers.
 // - SimulationFormats (internal, not a product): the file formats the others read and write
 //   (deterministic JSON, scenario reading with field paths, JUnit XML, atomic output files).
 let strict: [SwiftSetting] = [
@@ -26,7 +27,12 @@ let package = Package(
     targets: [
         .target(name: "BackgroundTaskKit", swiftSettings: strict),
         .target(name: "SimulationFormats", swiftSettings: strict),
-        .target(name: "DeterministicSimulation", dependencies: ["SimulationFormats"], swiftSettings: strict),
+        // The engine's one piece of assembly: the user-space stack switch that carries simulated
+        // threads as fibers (x86-64 Linux; elsewhere it reports itself unsupported).
+        .target(name: "SimulationFibers"),
+        .target(
+            name: "DeterministicSimulation", dependencies: ["SimulationFormats", "SimulationFibers"],
+            swiftSettings: strict),
         .target(
             name: "BackgroundTaskSimulator",
             dependencies: ["BackgroundTaskKit", "DeterministicSimulation", "SimulationFormats"],

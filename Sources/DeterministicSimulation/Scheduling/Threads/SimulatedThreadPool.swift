@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 
-/// Real OS threads that carry simulated threads, reused across runs: the only place the engine
-/// hands control between OS threads.
+/// The carriers of simulated threads, reused across runs: the only place the engine hands
+/// control from one simulated job's stack to another's.
 ///
 /// ```swift
 /// let pool = SimulatedThreadPool()              // one per campaign worker
@@ -14,122 +14,187 @@ import Foundation
 /// }
 /// ```
 ///
-/// The baton: exactly one OS thread of a run executes simulation code at a time. A thread gives
-/// the baton away with ``PoolWorker/handOff(to:)``: it signals the receiver's semaphore, then
-/// waits on its own. Each semaphore is waited on only by its owner and signalled by whoever holds
-/// the baton, so it is never contended (ThreadSanitizer sees a clean happens-before edge; a
-/// contended `Synchronization.Mutex` gave it false positives). The semaphore signal/wait pair is
-/// also the memory barrier that makes one holder's writes visible to the next: the scheduler's
-/// state needs no lock, because it is only ever touched by the holder.
+/// The baton: exactly one stack of a run executes simulation code at a time. A worker gives the
+/// baton away with ``PoolWorker/handOff(to:)``. What a worker is depends on ``carriers``:
+/// - ``Carriers/fibers`` (the default where supported): a stack of its own on the run's OS thread
+///   (``Fiber``); a handoff is a user-space stack switch of a few nanoseconds, and the whole run
+///   stays on one OS thread.
+/// - ``Carriers/osThreads``: a real OS thread parked on a semaphore; a handoff signals the
+///   receiver's semaphore and waits on its own (a futex wake and a context switch, 3-12 µs).
+///   Each semaphore is waited on only by its owner and signalled by whoever holds the baton, so
+///   it is never contended, and the signal/wait pair is the memory barrier that makes one
+///   holder's writes visible to the next (ThreadSanitizer sees a clean happens-before edge).
+///   Used where fibers are not sound: runs with Swift tasks (a task's current-task slot is
+///   thread-local and is not switched with a fiber), sanitizer builds, other architectures.
+/// Either way the scheduler's state needs no lock: only the baton holder touches it.
 ///
 /// Lifetime: a pool belongs to whatever runs runs one after another (a campaign worker thread,
 /// or a test). It is lent to one scheduler at a time (a second one traps), from
 /// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)`` until that scheduler's threads are
-/// unwound (``Scheduler/discardPendingJobs(rounds:)`` or its deinit). Threads are created on
+/// unwound (``Scheduler/discardPendingJobs(rounds:)`` or its deinit). Workers are created on
 /// demand, never more than the most simulated threads one run had in progress at once plus one,
-/// and parked between runs; they exit when the pool is released (all must be idle then).
+/// and parked between runs; they end when the pool is released (all must be idle then).
 /// ``forCurrentThread`` gives each OS thread its own pool, released when that thread exits.
 ///
-/// Cost (measured on the 2-core Linux machine, see the ControlledConcurrency article): a handoff
-/// is 3-12 µs; a parked thread holds its stack (``stackSize``, untouched pages are not resident)
-/// plus about 10 kB.
+/// Cost (measured on the 2-core Linux machine, see the ControlledConcurrency article): a fiber
+/// switch is a few nanoseconds and a thread handoff 3-12 µs; a parked worker holds its stack
+/// (``stackSize``, untouched pages are not resident) plus, for an OS thread, about 10 kB.
 public final class SimulatedThreadPool: @unchecked Sendable {
-    // @unchecked Sendable: `idle`, `all` and `lentTo` are touched only by the thread holding the
-    // baton of the run the pool is lent to, or by the owner while no run holds it; the baton's
-    // semaphores order those accesses.
+    // @unchecked Sendable: `idle`, `all` and `lentTo` are touched only by the holder of the baton
+    // of the run the pool is lent to, or by the owner while no run holds it; the baton (one OS
+    // thread for fibers, the semaphores for OS threads) orders those accesses.
 
-    /// The stack size of each pool thread, in bytes.
+    /// What carries a pool's simulated threads.
+    public enum Carriers: Sendable, Equatable {
+        /// Stacks of their own on the run's OS thread, switched in user space (fast).
+        case fibers
+        /// Real OS threads handing a baton over semaphores (works everywhere).
+        case osThreads
+
+        /// Fibers where this build supports them (x86-64 Linux without a sanitizer) unless the
+        /// environment variable `BGSIM_CARRIERS` is `threads`; OS threads otherwise. Changes speed,
+        /// never results.
+        public static let preferred: Carriers = {
+            guard Fiber.isSupported else { return .osThreads }
+            if let value = ProcessInfo.processInfo.environment["BGSIM_CARRIERS"], value == "threads" { return .osThreads }
+            return .fibers
+        }()
+    }
+
+    /// The stack size of each worker, in bytes.
     public let stackSize: Int
-    /// Parked threads, most recently used last (reused first: its stack is warm).
+    /// What carries the simulated threads.
+    public let carriers: Carriers
+    /// Parked workers, most recently used last (reused first: its stack is warm).
     var idle: [PoolWorker] = []
-    /// Every thread made, for the count and for exit.
+    /// Every worker made, for the count and for exit.
     private var all: [PoolWorker] = []
     /// The scheduler currently using the pool, if any (identity only).
     var lentTo: ObjectIdentifier?
-    /// Where the pool's threads and the run's driver run (``CPUPlacement``).
+    /// Where the pool's threads and the run's driver run (``CPUPlacement``; OS threads only).
     private var placement = CPUPlacement()
+    /// The pool of OS threads that runs this pool's runs that need them (Swift tasks), made on
+    /// first use; the pool itself when it carries OS threads.
+    private var osThreadPool: SimulatedThreadPool?
 
-    /// Creates an empty pool; threads are made when a run first needs them.
+    /// Creates an empty pool; workers are made when a run first needs them.
     ///
     /// ```swift
     /// let pool = SimulatedThreadPool(stackSize: 128 << 10)
+    /// let threads = SimulatedThreadPool(carriers: .osThreads)
     /// ```
     ///
-    /// - Parameter stackSize: bytes per thread, at least 64 KiB; 256 KiB by default (simulated
-    ///   jobs run the whole scheduler loop and the workload on it).
-    public init(stackSize: Int = 256 << 10) {
+    /// - Parameters:
+    ///   - stackSize: bytes per worker, at least 64 KiB; 256 KiB by default (simulated jobs run
+    ///     the whole scheduler loop and the workload on it).
+    ///   - carriers: fibers or OS threads; ``Carriers/preferred`` by default. Fibers fall back to
+    ///     OS threads where this build cannot switch stacks.
+    public init(stackSize: Int = 256 << 10, carriers: Carriers = .preferred) {
         self.stackSize = max(stackSize, 64 << 10)
+        self.carriers = Fiber.isSupported ? carriers : .osThreads
     }
 
-    /// The number of OS threads the pool has made (parked or carrying a simulated thread).
+    /// The number of workers the pool has made (parked or carrying a simulated thread).
     public var threadCount: Int { all.count }
 
-    /// The number of threads parked, free for the next job.
+    /// The number of workers parked, free for the next job.
     public var idleCount: Int { idle.count }
 
-    /// Takes a parked thread, making one if none is free.
+    /// This pool if it carries OS threads, otherwise a pool of OS threads it keeps for runs that
+    /// need them (made on first use, released with this one).
+    var withOSThreads: SimulatedThreadPool {
+        if carriers == .osThreads { return self }
+        if let osThreadPool { return osThreadPool }
+        let pool = SimulatedThreadPool(stackSize: stackSize, carriers: .osThreads)
+        osThreadPool = pool
+        return pool
+    }
+
+    /// Takes a parked worker, making one if none is free.
     func takeIdle() -> PoolWorker {
         if let worker = idle.popLast() { return worker }
         let worker = PoolWorker(number: all.count)
         all.append(worker)
-        worker.start(stackSize: stackSize)
-        placement.place(worker)
+        switch carriers {
+        case .fibers:
+            worker.startFiber(stackSize: stackSize)
+        case .osThreads:
+            worker.startThread(stackSize: stackSize)
+            placement.place(worker)
+        }
         return worker
     }
 
+    /// A worker standing for the OS thread that drives a run (it has no stack of its own).
+    func makeDriverWorker() -> PoolWorker {
+        let driver = PoolWorker(number: -1)
+        if carriers == .fibers { driver.fiber = Fiber.onCallingStack() }
+        return driver
+    }
+
     /// Keeps the calling driver and the pool's threads on the driver's CPU until
-    /// ``endPinnedRun()`` (see ``CPUPlacement``; changes speed, never results).
+    /// ``endPinnedRun()`` (see ``CPUPlacement``; changes speed, never results). Fibers never leave
+    /// the driver's OS thread: nothing to do.
     func beginPinnedRun() {
-        placement.begin(workers: all)
+        if carriers == .osThreads { placement.begin(workers: all) }
     }
 
     /// Lets the driver move again after ``beginPinnedRun()``.
     func endPinnedRun() {
-        placement.end()
+        if carriers == .osThreads { placement.end() }
     }
 
     deinit {
         precondition(
             idle.count == all.count,
-            "SimulatedThreadPool released while \(all.count - idle.count) threads carry a run: "
+            "SimulatedThreadPool released while \(all.count - idle.count) workers carry a run: "
                 + "call discardPendingJobs() on the run's scheduler first")
         for worker in all { worker.exit() }
     }
 }
 
-/// One OS thread of a ``SimulatedThreadPool``, with the semaphore it parks on.
+/// One worker of a ``SimulatedThreadPool``: an OS thread with the semaphore it parks on, or a
+/// fiber (a stack of its own on the run's OS thread).
 ///
 /// A worker is either parked in its main loop (idle: woken with an ``assignment``), holding the
 /// baton, or parked inside a suspended simulated job (woken by ``handOff(to:)`` from whoever
-/// resumes that job). Both parks wait on the same ``wake`` semaphore: a worker is never in both.
+/// resumes that job). Both parks are the same kind of wait: a worker is never in both.
 final class PoolWorker: @unchecked Sendable {
-    // @unchecked Sendable: `assignment` is written by the baton holder before it signals `wake`
-    // and read by this worker after its wait returns: the semaphore orders the two.
+    // @unchecked Sendable: `assignment` is written by the baton holder before it hands the baton
+    // to this worker and read by this worker afterwards: the handoff orders the two.
 
     /// What an idle worker does when woken.
     enum Assignment {
         /// Run a controller's loop, starting with this decision.
         case loop(ThreadController, ThreadController.Decision)
-        /// Leave the main loop; the thread ends.
+        /// Leave the main loop; the worker ends.
         case exit
     }
 
     let number: Int
+    /// The semaphore an OS-thread worker parks on.
     let wake = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
     private let exited = DispatchSemaphore(value: 0)  // tidy: allow joins the thread at pool exit
+    /// The worker's fiber, when the pool carries fibers (a driver's: the thread's own stack).
+    fileprivate(set) var fiber: Fiber?
+    /// Whether the worker is a fiber.
+    var carriesFiber: Bool { fiber != nil }
+    /// Where an ending fiber returns to (the fiber of whoever called ``exit()``).
+    private var exitTo: Fiber?
     var assignment: Assignment?
 
     init(number: Int) {
         self.number = number
     }
 
-    func start(stackSize: Int) {
+    /// Starts the worker as an OS thread parked in its main loop.
+    func startThread(stackSize: Int) {
         let thread = Thread { [self] in
             #if canImport(Glibc)
                 threadID = LinuxAffinityCalls.shared?.threadID() ?? 0
             #endif
             exited.signal()  // started: `threadID` is set
-            mainLoop()
+            mainLoop(startsWoken: false)
             exited.signal()
         }
         thread.name = "sim-thread-\(number)"
@@ -138,9 +203,29 @@ final class PoolWorker: @unchecked Sendable {
         exited.wait()
     }
 
+    /// Makes the worker a fiber whose first handoff to it enters its main loop, woken.
+    func startFiber(stackSize: Int) {
+        fiber = Fiber(stackSize: stackSize, entry: poolFiberEntry, argument: Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The fiber's life: the main loop, then back for good to whoever ended it. The worker is
+    /// borrowed (the pool keeps it alive), and nothing of Swift's is left on the stack when it
+    /// switches away the last time.
+    fileprivate static func runFiber(_ opaque: UnsafeMutableRawPointer) -> Never {
+        let last = { () -> Fiber.LastSwitch in
+            let worker = Unmanaged<PoolWorker>.fromOpaque(opaque).takeUnretainedValue()
+            worker.mainLoop(startsWoken: true)
+            guard let own = worker.fiber, let back = worker.exitTo.take() else {
+                preconditionFailure("a fiber ended without being told to exit")
+            }
+            return own.lastSwitch(to: back)
+        }()
+        last.perform()
+    }
+
     #if canImport(Glibc)
-        /// The thread's kernel id, set by the thread itself before ``start(stackSize:)`` returns
-        /// (0 where it is unknown: never pinned).
+        /// The thread's kernel id, set by the thread itself before ``startThread(stackSize:)``
+        /// returns (0 where it is unknown, and for fibers: never pinned).
         private var threadID: pid_t = 0
 
         /// Lets the thread run only on `cpu` (``CPUPlacement``).
@@ -151,32 +236,55 @@ final class PoolWorker: @unchecked Sendable {
         }
     #endif
 
-    private func mainLoop() {
+    /// Waits for assignments and carries them out; a loop hands the baton on when it ends, and
+    /// this worker parks until it is handed the baton again.
+    private func mainLoop(startsWoken: Bool) {
+        var woken = startsWoken
         while true {
-            wake.wait()
-            guard let work = assignment else { preconditionFailure("pool thread woken with nothing to do") }
-            assignment = nil
+            if !woken { wake.wait() }
+            woken = false
+            guard let work = assignment.take() else { preconditionFailure("pool worker woken with nothing to do") }
             switch work {
-            case .loop(let controller, let first): controller.runLoop(on: self, first: first)
-            case .exit: return
+            case .loop(let controller, let first):
+                let next = controller.runLoop(on: self, first: first)
+                handOff(to: next)
+                woken = true
+            case .exit:
+                return
             }
         }
     }
 
     /// Gives the baton to `other` (a parked worker or a driver) and parks until someone gives it
-    /// back. Nothing shared may be touched between the signal and the wait.
+    /// back. Nothing shared may be touched between the two.
     @inline(__always)
-    func handOff(to other: DispatchSemaphore) {  // tidy: allow the baton handoff
-        other.signal()
-        wake.wait()
+    func handOff(to other: PoolWorker) {  // tidy: allow the baton handoff
+        if let fiber {
+            fiber.switch(to: other.fiber.unsafelyUnwrapped)
+        } else {
+            other.wake.signal()
+            wake.wait()
+        }
     }
 
-    /// Ends an idle worker's thread and waits for it to leave its loop.
+    /// Ends an idle worker and waits for it to leave its loop.
     func exit() {
         assignment = .exit
-        wake.signal()
-        exited.wait()
+        if let fiber {
+            let back = Fiber.onCallingStack()
+            exitTo = back
+            back.switch(to: fiber)
+        } else {
+            wake.signal()
+            exited.wait()
+        }
     }
+}
+
+/// The C entry of a pool fiber (``PoolWorker/startFiber(stackSize:)``).
+private func poolFiberEntry(_ argument: UnsafeMutableRawPointer?) {
+    guard let argument else { preconditionFailure("a pool fiber started without its worker") }
+    PoolWorker.runFiber(argument)
 }
 
 extension SimulatedThreadPool {

@@ -45,7 +45,7 @@ extension ThreadController {
                 markRunning(thread)
                 state.driverIsIdle = true
                 state.handoffCount += 1
-                driverWorker.handOff(to: thread.worker!.wake)
+                driverWorker.handOff(to: thread.worker!)
                 // Woken at loop level: handed the loop, or the run stopped.
                 if state.hasStopped { break }
                 guard case .loop(_, let next) = driverWorker.assignment.take() else {

@@ -46,12 +46,10 @@ final class ThreadController {
     /// when the given one serves another live scheduler (see ``run(until:maxSteps:movesClock:)``).
     private(set) var pool: SimulatedThreadPool
     let draws: PreemptionDraws
-    /// The semaphore the driver waits on while the loop runs on pool threads.
-    let driver = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
-    /// The driver's OS thread seen as a worker, in the last run call only: it runs the loop and
-    /// starts jobs inline, and parks on its ``PoolWorker/wake`` like a pool thread (it is never
-    /// started or put in the pool).
-    let driverWorker = PoolWorker(number: -1)
+    /// The driver's OS thread seen as a worker (made by the pool, so a fiber when the pool carries
+    /// fibers): it parks in it while the loop runs elsewhere, and in the last run call it also
+    /// runs the loop and starts jobs inline, like a pool worker (it is never put in the pool).
+    private(set) var driverWorker: PoolWorker
 
     /// The mutable state of the run's threads, in one place. Unchecked exclusivity: only the
     /// baton holder touches it, no access spans a call that could reach it again (jobs run with
@@ -149,6 +147,7 @@ final class ThreadController {
         self.configuration = configuration
         if case .pct = configuration.strategy { isPCT = true } else { isPCT = false }
         self.pool = pool
+        driverWorker = pool.makeDriverWorker()
         draws = PreemptionDraws(configuration: configuration)
     }
 
@@ -185,27 +184,27 @@ final class ThreadController {
             let worker = pool.takeIdle()
             worker.assignment = .loop(self, decision)
             state.handoffCount += 1
-            worker.wake.signal()
+            driverWorker.handOff(to: worker)
         case .resume(let thread):
             markRunning(thread)
-            thread.worker!.wake.signal()
+            driverWorker.handOff(to: thread.worker!)
         }
-        driver.wait()
         return (state.result, state.stepsTaken)
     }
 
     /// Takes the pool for this scheduler at its first run, or a pool of its own when the given
     /// one serves another live scheduler (two devices at once on one OS thread, or one never
     /// torn down). Nothing of this run is on the old pool then: a scheduler holds the pool from
-    /// its first run until its threads are unwound, so it had none suspended.
+    /// its first run until its threads are unwound, so it had none suspended. A run with Swift
+    /// tasks takes the pool's OS threads instead of its fibers (a task's current-task slot is
+    /// per OS thread: see ``SimulatedThreadPool/Carriers``).
     func lendPool() {
-        if pool.lentTo == nil {
-            pool.lentTo = ObjectIdentifier(self)
-        } else if pool.lentTo != ObjectIdentifier(self) {
-            precondition(state.suspendedCount == 0, "a run with suspended threads lost its pool")
-            pool = SimulatedThreadPool(stackSize: pool.stackSize)
-            pool.lentTo = ObjectIdentifier(self)
-        }
+        if pool.lentTo == ObjectIdentifier(self) { return }
+        precondition(state.suspendedCount == 0, "a run with suspended threads lost its pool")
+        if pool.carriers == .fibers, scheduler.hasAsync { pool = pool.withOSThreads }
+        if pool.lentTo != nil { pool = SimulatedThreadPool(stackSize: pool.stackSize, carriers: pool.carriers) }
+        pool.lentTo = ObjectIdentifier(self)
+        if driverWorker.carriesFiber != (pool.carriers == .fibers) { driverWorker = pool.makeDriverWorker() }
     }
 
     /// Resumes every suspended thread in turn with ``isUnwinding`` set, so its job runs to its
@@ -218,8 +217,7 @@ final class ThreadController {
         defer { pool.endPinnedRun() }
         while let thread = state.threads.first(where: { $0.isSuspended }) {
             markRunning(thread)
-            thread.worker!.wake.signal()
-            driver.wait()
+            driverWorker.handOff(to: thread.worker!)
         }
         state.isUnwinding = false
         if pool.lentTo == ObjectIdentifier(self) { pool.lentTo = nil }
@@ -228,9 +226,9 @@ final class ThreadController {
     // MARK: The loop, on pool threads
 
     /// The loop on `worker`, which holds the baton at the top of its stack: carries out
-    /// `first`, then decides and carries out again, until it resumes another OS thread or stops
-    /// (then `worker` is idle again and the baton has gone on).
-    func runLoop(on worker: PoolWorker, first: Decision) {
+    /// `first`, then decides and carries out again, until it must resume another worker or
+    /// stop; then `worker` is idle again and returns the worker to hand the baton to.
+    func runLoop(on worker: PoolWorker, first: Decision) -> PoolWorker {
         // This OS thread now runs the run's jobs: the async layer asks which run that is. The mark
         // stays while a job of this loop is suspended on this thread (it resumes here).
         let mark = RunThreadMarker.enter(scheduler)
@@ -244,39 +242,35 @@ final class ThreadController {
                 runJob(on: thread, worker: worker, in: scheduler)
                 if state.isUnwinding {
                     pool.idle.append(worker)
-                    driver.signal()
-                    return
+                    return driverWorker
                 }
                 decision = decide(first: nil, in: scheduler)
             case .resume(let thread):
                 markRunning(thread)
                 pool.idle.append(worker)
                 state.handoffCount += 1
-                thread.worker!.wake.signal()
-                return
+                return thread.worker!
             case .stop(let stop):
-                let receiver = handStop(stop)
+                handStop(stop)
                 pool.idle.append(worker)
                 state.handoffCount += 1
-                receiver.signal()
-                return
+                return driverWorker
             }
         }
     }
 
-    /// Records the stop and says whose semaphore gets the baton: the driver's. In the last run
-    /// call ``atStop`` runs first, here; a job the driver carries is then resumed to be unwound
-    /// (its job must end before `run` can return on that stack).
-    func handStop(_ stop: SchedulerStop) -> DispatchSemaphore {  // tidy: allow the baton: order is decided by the scheduler
+    /// Records the stop before the baton goes back to the driver. In the last run call
+    /// ``atStop`` runs first, here; a job the driver carries is then resumed to be unwound (its
+    /// job must end before `run` can return on that stack).
+    func handStop(_ stop: SchedulerStop) {
         state.result = stop
-        guard state.atStop != nil else { return driver }
+        guard state.atStop != nil else { return }
         finishLastRun(stop)
         if let carried = state.threads.first(where: { $0.worker === driverWorker && $0.isSuspended }) {
             state.isUnwinding = true
             markRunning(carried)
         }
         state.driverIsIdle = false
-        return driverWorker.wake
     }
 
     /// Runs the pending job inline on `worker`, as `thread`'s job; returns when it has finished
@@ -335,12 +329,12 @@ final class ThreadController {
         case .resume(let next):
             markRunning(next)
             state.handoffCount += 1
-            worker.handOff(to: next.worker!.wake)
+            worker.handOff(to: next.worker!)
         case .start:
             let loop = takeLoopWorker()
             loop.assignment = .loop(self, decision)
             state.handoffCount += 1
-            worker.handOff(to: loop.wake)
+            worker.handOff(to: loop)
         case .stop(let stop) where worker === driverWorker:
             // The last run call stops while the driver's own job suspends: that job is
             // unwound right here, on the driver, after ``atStop``.
@@ -350,9 +344,9 @@ final class ThreadController {
             markRunning(me)
             return
         case .stop(let stop):
-            let receiver = handStop(stop)
+            handStop(stop)
             state.handoffCount += 1
-            worker.handOff(to: receiver)
+            worker.handOff(to: driverWorker)
         }
         // Resumed: whoever resumed this thread called markRunning(me) first.
     }
