@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "BackgroundTaskKit", targets: ["BackgroundTaskKit"]),
         .library(name: "DeterministicSimulation", targets: ["DeterministicSimulation"]),
         .library(name: "BackgroundTaskSimulator", targets: ["BackgroundTaskSimulator"]),
+        // A user's own bgsim: `BGSim.main(workloads:)` in one main.swift (README, "Your own
+        // workloads on the command line").
+        .library(name: "BGSimCommands", targets: ["BGSimCommands"]),
         .executable(name: "bgsim", targets: ["bgsim"]),
     ],
     targets: [

@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import Testing
 
 /// One step of the counter race's trace: which simulated thread did what.
 struct CounterStep: TraceEventRepresentable {
@@ -34,6 +35,15 @@ final class CounterRace {
         let preemptions: Int
         let stop: SchedulerStop
         var lostUpdate: Bool { counter != 6 }
+
+        /// Expects `other` to be the same run: trace, choices, counter, preemptions and stop.
+        func expectSameRun(as other: Outcome, _ label: String) {
+            #expect(digest == other.digest, "\(label)")
+            #expect(recorded == other.recorded, "\(label)")
+            #expect(counter == other.counter, "\(label)")
+            #expect(preemptions == other.preemptions, "\(label)")
+            #expect(stop == other.stop, "\(label)")
+        }
     }
 
     let scheduler: Scheduler

@@ -51,11 +51,7 @@ struct SchedulerLastRunTests {
             let plain = CounterRace.run(choices: ChoiceSource(seed: seed), configuration: configuration, pool: pool)
             let last = CounterRace.run(
                 choices: ChoiceSource(seed: seed), configuration: configuration, pool: pool, lastRun: true)
-            #expect(last.digest == plain.digest, "seed \(index)")
-            #expect(last.recorded == plain.recorded, "seed \(index)")
-            #expect(last.counter == plain.counter, "seed \(index)")
-            #expect(last.preemptions == plain.preemptions, "seed \(index)")
-            #expect(last.stop == plain.stop, "seed \(index)")
+            last.expectSameRun(as: plain, "seed \(index)")
             if last.lostUpdate { lostUpdates += 1 }
         }
         // The comparison covers runs with preemptions and handoffs, not only quiet ones.

@@ -94,6 +94,10 @@ public final class SimulatedThreadPool: @unchecked Sendable {
         self.carriers = Fiber.isSupported ? carriers : .osThreads
     }
 
+    /// Whether this build can carry simulated threads on fibers (x86-64 Linux without a
+    /// sanitizer); where it cannot, a pool asked for fibers carries OS threads.
+    public static var fibersAreSupported: Bool { Fiber.isSupported }
+
     /// The number of workers the pool has made (parked or carrying a simulated thread).
     public var threadCount: Int { all.count }
 

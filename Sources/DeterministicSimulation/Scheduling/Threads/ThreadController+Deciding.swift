@@ -80,7 +80,7 @@ extension ThreadController {
         guard state.suspendedCount > 0 else { return }
         let queues = scheduler.core.queues
         if let first, first.isRunnable, !queues[first.queue].isFrozen { state.runnable.append(first) }
-        for thread in state.threads where thread !== first && thread.isRunnable && !queues[thread.queue].isFrozen {
+        for thread in state.suspended where thread !== first && thread.isRunnable && !queues[thread.queue].isFrozen {
             state.runnable.append(thread)
         }
     }
@@ -98,14 +98,17 @@ extension ThreadController {
     func earliestWake() -> Int64 {
         guard state.suspendedCount > 0 else { return .max }
         var earliest = Int64.max
-        for thread in state.threads where !scheduler.core.queues[thread.queue].isFrozen {
-            if case .sleeping(let until) = thread.state { earliest = min(earliest, until) }
+        for thread in state.suspended {
+            if case .sleeping(let until) = thread.state, !scheduler.core.queues[thread.queue].isFrozen {
+                earliest = min(earliest, until)
+            }
         }
         return earliest
     }
 
     private func wakeSleepers(by time: Int64) {
-        for thread in state.threads {
+        guard state.suspendedCount > 0 else { return }
+        for thread in state.suspended {
             if case .sleeping(let until) = thread.state, until <= time { wake(thread) }
         }
     }

@@ -64,8 +64,10 @@ final class ThreadController {
         /// lives in ``threads`` until the controller goes, and a retain and release of it per job
         /// were a measurable part of a job that never suspends.
         unowned(unsafe) var current: SimulatedThread?
-        /// Threads with a job in progress off the CPU.
-        var suspendedCount = 0
+        /// Threads with a job in progress off the CPU, by id: the only threads a decision looks
+        /// at (a run has a dozen threads, rarely more than two of them off the CPU at once).
+        var suspended: [SimulatedThread] = []
+        var suspendedCount: Int { suspended.count }
         /// The closure of the job a `.start` decision took off its queue, until it runs.
         var pendingWork: (() -> Void)?
 
@@ -126,6 +128,7 @@ final class ThreadController {
     }
 
     @exclusivity(unchecked) var state = State()
+
 
     /// Read-only views of ``state`` for the engine's other types.
     var current: SimulatedThread? { state.current }
@@ -213,6 +216,9 @@ final class ThreadController {
     func unwind() {
         precondition(state.current == nil, "discardPendingJobs called from inside a job")
         state.isUnwinding = true
+        // Unwound jobs run on this thread's fibers (or on pool threads, marked by their loops).
+        let mark = RunThreadMarker.enter(scheduler)
+        defer { RunThreadMarker.leave(restoring: mark) }
         if state.suspendedCount > 0 { pool.beginPinnedRun() }
         defer { pool.endPinnedRun() }
         while let thread = state.threads.first(where: { $0.isSuspended }) {
@@ -230,9 +236,13 @@ final class ThreadController {
     /// stop; then `worker` is idle again and returns the worker to hand the baton to.
     func runLoop(on worker: PoolWorker, first: Decision) -> PoolWorker {
         // This OS thread now runs the run's jobs: the async layer asks which run that is. The mark
-        // stays while a job of this loop is suspended on this thread (it resumes here).
-        let mark = RunThreadMarker.enter(scheduler)
-        defer { RunThreadMarker.leave(restoring: mark) }
+        // stays while a job of this loop is suspended on this thread (it resumes here). A fiber
+        // shares the driver's OS thread, which the driver marks for the whole call: marking it
+        // here too would restore a mark out of order (a fiber's loop can end after the driver's
+        // call returned, during teardown) and leave a stale run on the driver's thread.
+        let marksThread = !worker.carriesFiber
+        let mark = marksThread ? RunThreadMarker.enter(scheduler) : nil
+        defer { if marksThread { RunThreadMarker.leave(restoring: mark) } }
         state.loopWorker = worker
         let scheduler = self.scheduler  // one strong reference for the loop
         var decision = first
@@ -319,7 +329,7 @@ final class ThreadController {
         }
         if worker === driverWorker { pool.beginPinnedRun() }  // the last run's first handoff may follow
         state.current = nil
-        state.suspendedCount += 1
+        state.insertSuspended(me)
         scheduler.core.occupyThread(ofQueue: me.queue)
         let decision = decide(first: me)
         switch decision {
@@ -363,7 +373,7 @@ final class ThreadController {
     func markRunning(_ thread: SimulatedThread) {
         thread.state = .running
         state.current = thread
-        state.suspendedCount -= 1
+        state.removeSuspended(thread)
         scheduler.core.releaseThread(ofQueue: thread.queue)
     }
 
@@ -371,5 +381,22 @@ final class ThreadController {
     func wake(_ thread: SimulatedThread) {
         thread.state = .runnable
         state.wakeCount += 1
+    }
+}
+
+extension ThreadController.State {
+    /// Adds a thread going off the CPU to ``suspended``, keeping it in id order.
+    mutating func insertSuspended(_ thread: SimulatedThread) {
+        var index = suspended.count
+        while index > 0, suspended[index - 1].id > thread.id { index -= 1 }
+        suspended.insert(thread, at: index)
+    }
+
+    /// Removes a thread coming back on the CPU from ``suspended``.
+    mutating func removeSuspended(_ thread: SimulatedThread) {
+        guard let index = suspended.firstIndex(where: { $0 === thread }) else {
+            preconditionFailure("thread \(thread.label) resumed but not suspended")
+        }
+        suspended.remove(at: index)
     }
 }
