@@ -29,7 +29,7 @@ enum CheckCommand: BGSimCommand {
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         let flags = options.campaign
-        let scenarios = try ScenarioPaths.load(options.scenarioPaths)
+        let scenarios = try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads)
         try OutputPaths.check([options.junit])
         let showProgress = io.stderrIsTerminal && !options.quiet
         let junit = options.junit

@@ -1,3 +1,4 @@
+public import BackgroundTaskSimulator
 import Synchronization
 
 /// Where a command writes: stdout for results, stderr for progress and errors. Tests pass a
@@ -17,13 +18,17 @@ public final class CommandIO: @unchecked Sendable {
     public let stderrIsTerminal: Bool
     /// Where scenario paths are resolved from.
     public let workingDirectory: String?
+    /// The workloads scenario files may name: the package's own, or a user's
+    /// (``BGSim/main(workloads:includingBuiltIn:)``).
+    public let workloads: WorkloadRegistry
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-                stderrIsTerminal: Bool, workingDirectory: String? = nil) {
+                stderrIsTerminal: Bool, workingDirectory: String? = nil, workloads: WorkloadRegistry = .builtIn) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
         self.workingDirectory = workingDirectory
+        self.workloads = workloads
     }
 
     func out(_ line: String = "") { writeOut(line + "\n") }
@@ -42,10 +47,12 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     /// An IO whose output is kept in ``captured``.
-    public static func capturing(terminal: Bool = false) -> (io: CommandIO, captured: Captured) {
+    public static func capturing(
+        terminal: Bool = false, workloads: WorkloadRegistry = .builtIn
+    ) -> (io: CommandIO, captured: Captured) {
         let captured = Captured()
         let io = CommandIO(writeOut: { captured.appendOut($0) }, writeErr: { captured.appendErr($0) },
-                           stderrIsTerminal: terminal)
+                           stderrIsTerminal: terminal, workloads: workloads)
         return (io, captured)
     }
 }

@@ -38,7 +38,7 @@ enum FuzzCommand: BGSimCommand {
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         let flags = options.campaign
-        let scenarios = try ScenarioPaths.load(options.scenarioPaths)
+        let scenarios = try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads)
         let reportPaths = try ReportPaths.resolve(options.report, scenarios: scenarios)
         try OutputPaths.check(reportPaths + [options.junit])
         let progress = !options.quiet && io.stderrIsTerminal

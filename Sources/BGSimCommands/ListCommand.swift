@@ -25,12 +25,16 @@ enum ListCommand: BGSimCommand {
         let directory = options.scenariosDirectory
         let scenarios: [Scenario]
         if ScenarioPaths.isDirectory(directory) {
-            do { scenarios = try ScenarioLoader.loadAll(in: directory) } catch { throw ScenarioPaths.cliError(error) }
+            do {
+                scenarios = try ScenarioLoader.loadAll(in: directory, workloads: io.workloads)
+            } catch {
+                throw ScenarioPaths.cliError(error)
+            }
         } else {
             scenarios = []
         }
         if options.json {
-            io.writeOut(JSONWriter().string(for: json(scenarios: scenarios)))
+            io.writeOut(JSONWriter().string(for: json(scenarios: scenarios, workloads: io.workloads)))
         } else {
             text(scenarios: scenarios, io: io)
         }
@@ -39,8 +43,8 @@ enum ListCommand: BGSimCommand {
 
     static func text(scenarios: [Scenario], io: CommandIO) {
         io.out("Workloads (workload / variant: what it does [expects]):")
-        for entry in WorkloadCatalog.all {
-            io.out("  \(entry.workload) / \(entry.variant): \(entry.info.summary) [\(entry.expectedViolation ?? "pass")]")
+        for entry in io.workloads.variants {
+            io.out("  \(entry.workload) / \(entry.variant): \(entry.info.summary) [\(entry.expectationText)]")
         }
         io.out()
         io.out("Invariants:")
@@ -75,15 +79,15 @@ enum ListCommand: BGSimCommand {
         }
     }
 
-    static func json(scenarios: [Scenario]) -> JSONValue {
+    static func json(scenarios: [Scenario], workloads: WorkloadRegistry = .builtIn) -> JSONValue {
         var root = JSONObject()
-        root.append("workloads", .array(WorkloadCatalog.all.map { entry in
+        root.append("workloads", .array(workloads.variants.map { entry in
             var object = JSONObject()
             object.append("workload", .string(entry.workload))
             object.append("variant", .string(entry.variant))
             object.append("summary", .string(entry.info.summary))
             object.append("bugPattern", entry.bugPattern.map { .string($0) } ?? .null)
-            object.append("expect", .string(entry.expectedViolation ?? "pass"))
+            object.append("expect", .string(entry.expectationText))
             return .object(object)
         }))
         root.append("invariants", .array(Invariant.all.map { invariant in

@@ -53,7 +53,7 @@ enum ReplayCommand: BGSimCommand {
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
-        let scenario = try ScenarioPaths.loadFile(options.scenarioPath)
+        let scenario = try ScenarioPaths.loadFile(options.scenarioPath, workloads: io.workloads)
         try OutputPaths.check([options.trace, options.perfetto])
         let makeSource: () -> ChoiceSource
         let label: String
@@ -71,10 +71,10 @@ enum ReplayCommand: BGSimCommand {
         io.out("\(label)  \(scenario.name) (\(scenario.file)) on \(scenario.profile.displayName)")
         TracePrinter.print(outcome, io: io)
         if let path = options.trace {
-            try OutputPaths.write(JSONWriter().string(for: TraceJSON.json(outcome.trace)), to: path)
+            try OutputPaths.write(outcome.traceJSON, to: path)
         }
         if let path = options.perfetto {
-            try OutputPaths.write(JSONWriter(style: .compact).string(for: PerfettoTrace.json(outcome.trace)), to: path)
+            try OutputPaths.write(outcome.perfettoJSON, to: path)
         }
         guard again.digest == outcome.digest else {
             io.err("bgsim replay: nondeterminism: the same \(label) gave digests \(outcome.digest) and "
@@ -89,26 +89,10 @@ enum ReplayCommand: BGSimCommand {
     }
 }
 
-/// The readable trace: time, app state, event and fields; violations marked.
+/// The readable trace: time, app state, event and fields; violations marked
+/// (``RunOutcome/traceText``, which the Swift API prints the same way).
 enum TracePrinter {
     static func print(_ outcome: RunOutcome, io: CommandIO) {
-        var state = AppProcessState.notRunning
-        for entry in outcome.trace {
-            if case .stateChanged(_, let to) = entry.event { state = to }
-            let fields = entry.event.fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            let marker = entry.event.name == "violation" ? ">>" : "  "
-            let stateColumn = state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
-            let time = entry.time.description
-            io.out("\(marker) \(String(repeating: " ", count: max(0, 14 - time.count)))\(time)  \(stateColumn)  "
-                + "\(entry.event.name)\(fields.isEmpty ? "" : "  " + fields)")
-        }
-        io.out("digest \(outcome.digest), \(outcome.eventCount) events, ended \(outcome.stop.rawValue) at "
-            + "\(outcome.endTime)")
-        if outcome.violations.isEmpty {
-            io.out("no invariant violated")
-        }
-        for violation in outcome.violations {
-            io.out("VIOLATION \(violation.invariant) at \(violation.time): \(violation.message)")
-        }
+        io.writeOut(outcome.traceText)
     }
 }

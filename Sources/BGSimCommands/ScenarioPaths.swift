@@ -9,10 +9,10 @@ enum ScenarioPaths {
     }
 
     /// Loads the scenarios named on the command line; none means every file in `Scenarios/`.
-    static func load(_ paths: [String]) throws(CLIError) -> [Scenario] {
+    static func load(_ paths: [String], workloads: WorkloadRegistry) throws(CLIError) -> [Scenario] {
         let targets = paths.isEmpty ? ["Scenarios"] : paths
         do {
-            let scenarios = try ScenarioLoader.load(paths: targets)
+            let scenarios = try ScenarioLoader.load(paths: targets, workloads: workloads)
             if scenarios.isEmpty {
                 throw CLIError(.noInput, "\(targets.joined(separator: " ")): no scenario files (*.json) found. "
                     + "Add one (see Scenarios/README.md) or name a file.")
@@ -28,9 +28,9 @@ enum ScenarioPaths {
     }
 
     /// Loads exactly one scenario file (a directory is an error: `replay` needs one scenario).
-    static func loadFile(_ path: String) throws(CLIError) -> Scenario {
+    static func loadFile(_ path: String, workloads: WorkloadRegistry) throws(CLIError) -> Scenario {
         do {
-            return try ScenarioLoader.load(file: path)
+            return try ScenarioLoader.load(file: path, workloads: workloads)
         } catch {
             throw cliError(error)
         }

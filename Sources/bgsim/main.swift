@@ -1,9 +1,5 @@
 import BGSimCommands
-import Foundation
 
-let io = CommandIO(
-    writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-    writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
-    stderrIsTerminal: isatty(STDERR_FILENO) == 1)
-Interrupt.shared.install()
-exit(BGSim.run(Array(CommandLine.arguments.dropFirst()), io: io).rawValue)
+// The package's own bgsim: its demonstration workloads. A user's bgsim passes theirs
+// (`BGSim.main(workloads:)`; README, "Your own workloads on the command line").
+BGSim.main()

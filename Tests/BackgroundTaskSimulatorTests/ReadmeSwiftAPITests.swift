@@ -66,7 +66,7 @@ final class LeakyDraftUploader: Workload, @unchecked Sendable {
         let report = campaign.run()
         #expect(!report.passed)
         let failure = try #require(report.failures.first { $0.invariant == "expiry-ends-task" })
-        #expect(report.description.contains("campaign.replay(seed: Seed(\(failure.seed)))"))
+        #expect(report.description.contains("campaign.replay(seed: \(failure.seed))"))
         let replayed = campaign.replay(seed: failure.seed)
         #expect(replayed.violations.contains { $0.invariant == "expiry-ends-task" })
         let shrunk = try campaign.replay(choices: failure.choices)

@@ -5,14 +5,16 @@ import SimulationFormats
 enum ScenarioDecoder {
     static let maxSeconds = 10_000_000.0
 
-    static func decode(_ root: inout JSONObjectReader, file: String) throws(ConfigError) -> Scenario {
+    static func decode(
+        _ root: inout JSONObjectReader, file: String, workloads: WorkloadRegistry = .builtIn
+    ) throws(ConfigError) -> Scenario {
         let name = try root.required("name", as: String.self)
         if name.isEmpty || name.contains(where: { $0 == " " || $0 == "/" }) {
             throw root.error(at: "name", problem: "the name '\(name)' is empty or contains spaces or '/'",
                              fix: "Use a kebab-case name such as 'token-correct-ios17'.")
         }
         let summary = try root.optional("description", as: String.self) ?? ""
-        let workload = try decodeWorkload(&root)
+        let workload = try decodeWorkload(&root, workloads: workloads)
         let profile = try ProfileDecoder.decode(&root)
         let environment = try EnvironmentDecoder.decode(&root)
         let campaign = try decodeCampaign(&root)
@@ -24,12 +26,14 @@ enum ScenarioDecoder {
                         expectation: expectation)
     }
 
-    static func decodeWorkload(_ root: inout JSONObjectReader) throws(ConfigError) -> WorkloadCatalog.Variant {
-        let names = WorkloadCatalog.workloadNames
+    static func decodeWorkload(
+        _ root: inout JSONObjectReader, workloads: WorkloadRegistry
+    ) throws(ConfigError) -> WorkloadCatalog.Variant {
+        let names = workloads.workloadNames
         let workload = try root.string("workload", oneOf: names)
-        let variants = WorkloadCatalog.all.filter { $0.workload == workload }.map(\.variant)
+        let variants = workloads.variants.filter { $0.workload == workload }.map(\.variant)
         let variant = try root.string("variant", oneOf: variants)
-        guard let entry = WorkloadCatalog.variant(workload: workload, variant: variant) else {
+        guard let entry = workloads.variant(workload: workload, variant: variant) else {
             throw root.error(at: "variant", problem: "no variant '\(variant)' of '\(workload)'",
                              fix: "Run 'bgsim list' to see the workloads and their variants.")
         }

@@ -12,28 +12,32 @@ import SimulationFormats
 /// that name the file, the field path and the fix; nothing is silently ignored or defaulted
 /// wrongly. Never traps, whatever the bytes.
 public enum ScenarioLoader {
-    /// Loads one file.
-    public static func load(file path: String) throws(ScenarioError) -> Scenario {
+    /// Loads one file; its workload is looked up in `workloads`.
+    public static func load(file path: String, workloads: WorkloadRegistry = .builtIn) throws(ScenarioError) -> Scenario {
         let bytes = try read(path)
-        return try parse(bytes, file: path)
+        return try parse(bytes, file: path, workloads: workloads)
     }
 
     /// Parses scenario bytes; `file` is used in messages.
-    public static func parse(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+    public static func parse(
+        _ bytes: [UInt8], file: String, workloads: WorkloadRegistry = .builtIn
+    ) throws(ScenarioError) -> Scenario {
         do {
             var root = try JSONObjectReader.parse(bytes, file: file)
-            return try ScenarioDecoder.decode(&root, file: file)
+            return try ScenarioDecoder.decode(&root, file: file, workloads: workloads)
         } catch {
             throw ScenarioError(error)
         }
     }
 
     /// Every `*.json` in `directory`, sorted by file name; duplicate scenario names are an error.
-    public static func loadAll(in directory: String) throws(ScenarioError) -> [Scenario] {
+    public static func loadAll(
+        in directory: String, workloads: WorkloadRegistry = .builtIn
+    ) throws(ScenarioError) -> [Scenario] {
         let files = try jsonFiles(in: directory)
         var scenarios: [Scenario] = []
         for file in files {
-            let scenario = try load(file: file)
+            let scenario = try load(file: file, workloads: workloads)
             if let other = scenarios.first(where: { $0.name == scenario.name }) {
                 throw ScenarioError(ConfigError(file: file, path: "$.name",
                     problem: "duplicate scenario name '\(scenario.name)', also used by \(other.file)",
@@ -45,13 +49,15 @@ public enum ScenarioLoader {
     }
 
     /// Loads files and directories as given on a command line, in order.
-    public static func load(paths: [String]) throws(ScenarioError) -> [Scenario] {
+    public static func load(
+        paths: [String], workloads: WorkloadRegistry = .builtIn
+    ) throws(ScenarioError) -> [Scenario] {
         var scenarios: [Scenario] = []
         for path in paths {
             if isDirectory(path) {
-                scenarios += try loadAll(in: path)
+                scenarios += try loadAll(in: path, workloads: workloads)
             } else {
-                scenarios.append(try load(file: path))
+                scenarios.append(try load(file: path, workloads: workloads))
             }
         }
         return scenarios

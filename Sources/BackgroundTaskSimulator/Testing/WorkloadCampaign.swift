@@ -64,10 +64,17 @@ public struct WorkloadCampaign: Sendable {
         return WorkloadReport(result: result, workload: workload.name)
     }
 
-    /// Reruns one run exactly, keeping its trace (print ``RunOutcome/trace`` or write it with
-    /// ``TraceJSON``/``PerfettoTrace``).
+    /// Reruns one run exactly, keeping its trace (``RunOutcome/traceText`` prints it as
+    /// `bgsim replay` does; ``RunOutcome/perfettoJSON`` opens in ui.perfetto.dev).
     public func replay(seed runSeed: Seed) -> RunOutcome {
         SimulationRunner.run(spec, choices: ChoiceSource(seed: runSeed), keepTrace: true)
+    }
+
+    /// ``replay(seed:)`` with the seed as a number, the way a report prints it:
+    /// `campaign.replay(seed: 0x9e3779b97f4a7c15)` compiles with `import BackgroundTaskSimulator`
+    /// alone.
+    public func replay(seed runSeed: UInt64) -> RunOutcome {
+        replay(seed: Seed(runSeed))
     }
 
     /// Reruns a recorded (usually shrunk) choice sequence, given as its `c1.` token.

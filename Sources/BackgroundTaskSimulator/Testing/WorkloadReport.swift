@@ -33,8 +33,8 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         public var shrunkActionCount: Int
         /// How far the failure shrank, e.g. "4 actions, 44 events (from 151 actions, 753 events)".
         public var shrunkSizeText: String
-        /// The Swift call that replays the run.
-        public var replay: String { "campaign.replay(seed: Seed(\(seed)))" }
+        /// The Swift call that replays the run; it compiles with `import BackgroundTaskSimulator`.
+        public var replay: String { "campaign.replay(seed: \(seed))" }
     }
 
     /// The engine's result.
@@ -70,7 +70,7 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
     /// The report as a JSON value (for the package's own tests and commands).
     package var json: JSONValue {
         CampaignReport.json(result, scenarioName: workload, scenarioFile: "(Swift API)", toolVersion: "swift-api",
-                            replayCommand: { "campaign.replay(seed: Seed(\($0.seed)))" })
+                            replayCommand: { "campaign.replay(seed: \($0.seed))" })
     }
 
     public var description: String {

@@ -17,6 +17,14 @@ public enum WorkloadCatalog {
         /// The invariant a planted bug must trip; nil for a correct variant.
         public var expectedViolation: String?
         public var info: WorkloadInfo
+        /// Whether it is one of the package's own workloads (a user's declares no expectation:
+        /// its scenarios do).
+        public var isBuiltIn = true
+
+        /// What `bgsim list` says the harness should find.
+        public var expectationText: String {
+            expectedViolation ?? (isBuiltIn ? "pass" : "as its scenarios expect")
+        }
     }
 
     /// Every variant, correct ones first within each workload; the async workloads last.

@@ -1,0 +1,85 @@
+import BackgroundTaskKit
+
+/// Uploads the photos the user took, and keeps uploading when the app leaves the foreground:
+/// it begins a background task on each background entry and ends it when the queue is empty or
+/// the system says time is up.
+///
+/// ```swift
+/// let queue = PhotoUploadQueue(host: UIApplication.shared.host, uploader: URLSessionUploader())
+/// queue.enqueue("IMG_0001.HEIC")
+/// // on didEnterBackground:
+/// queue.appDidEnterBackground()
+/// ```
+///
+/// Contract: every task it begins is ended exactly once, by the last upload's completion or by
+/// the expiration handler, whichever comes first; a refused begin (`.invalid`) uploads nothing
+/// until the next background entry. All state is touched on the main queue.
+public final class PhotoUploadQueue: @unchecked Sendable {
+    // @unchecked: every property is touched on the host's main queue only.
+    private let host: any ApplicationHost
+    private let uploader: any PhotoUploader
+    /// Skips the empty-queue check (the bug this example plants: see ``init(host:uploader:beginsWhenEmpty:)``).
+    private let beginsWhenEmpty: Bool
+    private var pending: [String] = []
+    private var task = BackgroundTaskIdentifier.invalid
+
+    /// The photos not uploaded yet, oldest first.
+    public var pendingPhotos: [String] { pending }
+
+    /// - Parameters:
+    ///   - beginsWhenEmpty: `true` reproduces a bug from a real app: the task is begun before the
+    ///     queue is checked, and an empty queue returns without ending it. The task is then held,
+    ///     doing nothing, until the system expires it: the app burns its background time (and on
+    ///     iOS 13.4+ logs a warning). `false` is the fixed code.
+    public init(host: any ApplicationHost, uploader: any PhotoUploader, beginsWhenEmpty: Bool = false) {
+        self.host = host
+        self.uploader = uploader
+        self.beginsWhenEmpty = beginsWhenEmpty
+    }
+
+    /// Adds a photo to upload.
+    public func enqueue(_ photo: String) {
+        pending.append(photo)
+    }
+
+    /// Call on `didEnterBackground`: uploads what is pending under one background task.
+    public func appDidEnterBackground() {
+        guard task == .invalid else { return }  // still uploading from the last entry
+        if !beginsWhenEmpty, pending.isEmpty { return }
+        task = host.beginBackgroundTask(withName: "photo-upload") { [self] in
+            uploader.cancelAll()
+            endTask()
+        }
+        guard task != .invalid else { return }  // refused: upload on the next entry
+        guard let next = pending.first else { return }  // (the bug: begun, but nothing to do)
+        upload(next)
+    }
+
+    private func upload(_ photo: String) {
+        uploader.upload(photo) { [self] succeeded in
+            host.mainQueue.async { [self] in
+                guard task != .invalid else { return }  // expired meanwhile: retried next time
+                if succeeded, pending.first == photo { pending.removeFirst() }
+                if let next = pending.first, succeeded {
+                    upload(next)
+                } else {
+                    endTask()
+                }
+            }
+        }
+    }
+
+    private func endTask() {
+        guard task != .invalid else { return }
+        host.endBackgroundTask(task)
+        task = .invalid
+    }
+}
+
+/// The network side of ``PhotoUploadQueue``: `URLSession` in the app, a simulated one in tests.
+public protocol PhotoUploader: AnyObject, Sendable {
+    /// Uploads one photo and calls `completion` once, on any thread, with whether it succeeded.
+    func upload(_ photo: String, completion: @escaping @Sendable (Bool) -> Void)
+    /// Cancels every upload in flight; their completions report failure.
+    func cancelAll()
+}

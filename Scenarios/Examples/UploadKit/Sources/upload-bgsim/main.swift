@@ -1,0 +1,4 @@
+import BGSimCommands
+import UploadKitWorkloads
+
+BGSim.main(workloads: UploadKitWorkloads.all)

@@ -1,0 +1,45 @@
+public import BackgroundTaskSimulator
+import Foundation
+
+extension BGSim {
+    /// The whole `bgsim` executable, for this package's workloads or a user's own: reads the
+    /// process's arguments, runs the command and exits with its code. A user's package builds its
+    /// own `bgsim` with one `main.swift`:
+    ///
+    /// ```swift
+    /// import BGSimCommands
+    /// import UploadKitWorkloads
+    ///
+    /// BGSim.main(workloads: UploadKitWorkloads.all)
+    /// ```
+    ///
+    /// Every command (fuzz, replay, check, list, bench, merge, help) then takes scenario files that
+    /// name those workloads, with the same flags, reports and exit codes as the package's `bgsim`.
+    ///
+    /// - Parameters:
+    ///   - workloads: the workloads scenario files may name (each ``WorkloadInfo/name`` is
+    ///     `family/variant` in kebab-case); empty means the package's own demonstration workloads.
+    ///   - includingBuiltIn: also offer the package's own workloads beside `workloads`.
+    ///
+    /// Contract: never returns. A workload list that cannot be registered (a bad or repeated name)
+    /// prints one line naming it and exits 65 (bad input data).
+    public static func main(workloads: [WorkloadInfo] = [], includingBuiltIn: Bool = false) -> Never {
+        let registry: WorkloadRegistry
+        if workloads.isEmpty {
+            registry = .builtIn
+        } else {
+            do {
+                registry = try WorkloadRegistry(workloads, includingBuiltIn: includingBuiltIn)
+            } catch {
+                FileHandle.standardError.write(Data("bgsim: \(error)\n".utf8))
+                exit(ExitCode.dataError.rawValue)
+            }
+        }
+        let io = CommandIO(
+            writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            stderrIsTerminal: isatty(STDERR_FILENO) == 1, workloads: registry)
+        Interrupt.shared.install()
+        exit(run(Array(CommandLine.arguments.dropFirst()), io: io).rawValue)
+    }
+}

@@ -1,0 +1,47 @@
+import DeterministicSimulation
+import SimulationFormats
+
+extension RunOutcome {
+    /// The run's trace as `bgsim replay` prints it: one line per event (virtual time, app state,
+    /// event and fields; violations marked `>>`), then the digest, the stop and each violation.
+    /// Empty of events when the run did not keep its trace (campaign runs do not; replays do).
+    ///
+    /// ```swift
+    /// let outcome = campaign.replay(seed: 0x9e3779b97f4a7c15)
+    /// print(outcome.traceText)
+    /// ```
+    public var traceText: String {
+        var lines: [String] = []
+        var state = AppProcessState.notRunning
+        for entry in trace {
+            if case .stateChanged(_, let to) = entry.event { state = to }
+            let fields = entry.event.fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            let marker = entry.event.name == "violation" ? ">>" : "  "
+            let stateColumn = state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+            let time = entry.time.description
+            lines.append("\(marker) \(String(repeating: " ", count: max(0, 14 - time.count)))\(time)  \(stateColumn)  "
+                + "\(entry.event.name)\(fields.isEmpty ? "" : "  " + fields)")
+        }
+        lines.append("digest \(digest), \(eventCount) events, ended \(stop.rawValue) at \(endTime)")
+        if violations.isEmpty { lines.append("no invariant violated") }
+        for violation in violations {
+            lines.append("VIOLATION \(violation.invariant) at \(violation.time): \(violation.message)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The run's trace in the Chrome trace-event format (ui.perfetto.dev, chrome://tracing), as
+    /// `bgsim replay --perfetto FILE` writes it.
+    ///
+    /// ```swift
+    /// try outcome.perfettoJSON.write(toFile: "run.perfetto.json", atomically: true, encoding: .utf8)
+    /// ```
+    public var perfettoJSON: String {
+        JSONWriter(style: .compact).string(for: PerfettoTrace.json(trace))
+    }
+
+    /// The run's trace as JSON events, as `bgsim replay --trace FILE` writes it.
+    public var traceJSON: String {
+        JSONWriter().string(for: TraceJSON.json(trace))
+    }
+}
