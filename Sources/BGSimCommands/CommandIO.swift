@@ -17,13 +17,16 @@ public final class CommandIO: @unchecked Sendable {
     public let stderrIsTerminal: Bool
     /// Where scenario paths are resolved from.
     public let workingDirectory: String?
+    /// How bgsim was invoked (``Invocation``): the start of every replay command it prints.
+    public let invocation: String
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-                stderrIsTerminal: Bool, workingDirectory: String? = nil) {
+                stderrIsTerminal: Bool, workingDirectory: String? = nil, invocation: String = "bgsim") {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
         self.workingDirectory = workingDirectory
+        self.invocation = invocation
     }
 
     func out(_ line: String = "") { writeOut(line + "\n") }
@@ -42,10 +45,11 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     /// An IO whose output is kept in ``captured``.
-    public static func capturing(terminal: Bool = false) -> (io: CommandIO, captured: Captured) {
+    public static func capturing(terminal: Bool = false, invocation: String = "bgsim")
+        -> (io: CommandIO, captured: Captured) {
         let captured = Captured()
         let io = CommandIO(writeOut: { captured.appendOut($0) }, writeErr: { captured.appendErr($0) },
-                           stderrIsTerminal: terminal)
+                           stderrIsTerminal: terminal, invocation: invocation)
         return (io, captured)
     }
 }

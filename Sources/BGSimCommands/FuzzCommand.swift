@@ -19,8 +19,10 @@ enum FuzzCommand: BGSimCommand {
             CampaignFlags.junitOption, CampaignFlags.quietOption,
         ],
         discussion: [
-            "Every failure prints its invariant, its run seed and a replay command that reproduces it;",
-            "exit 1 if any run violated an invariant, 3 on nondeterminism, 130 when interrupted.",
+            "Every failure prints its invariant, its run seed and a replay command that reproduces it.",
+            "Each scenario is judged by its expectation: a planted bug's violation is found as expected.",
+            "Exit 0 when every scenario met its expectation, 1 when one did not, 3 on nondeterminism,",
+            "130 when interrupted.",
         ])
 
     struct Options {
@@ -44,7 +46,9 @@ enum FuzzCommand: BGSimCommand {
         let progress = !options.quiet && io.stderrIsTerminal
 
         var code = ExitCode.success
-        var junitSuites: [(scenario: Scenario, result: CampaignResult)] = []
+        var gate = GateTally()
+        var junitSuites: [(scenario: Scenario, result: CampaignResult, notes: [String])] = []
+        let replay = ReplayCommandText(io.invocation)
         for (index, scenario) in scenarios.enumerated() {
             let options = flags.options(for: scenario)
             io.out("seed \(options.seed)  \(scenario.name) (\(scenario.file)): \(options.runs) runs, "
@@ -52,20 +56,30 @@ enum FuzzCommand: BGSimCommand {
             let result = CampaignExecution.run(scenario, options: options, io: io, showProgress: progress,
                                                interrupt: interrupt)
             Summary.print(result, scenario: scenario, io: io)
+            let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id))
+            Summary.printVerdict(verdict, io: io)
+            gate.add(verdict, scenario: scenario.name)
             if let path = reportPaths[safe: index] {
                 let report = CampaignReport.json(result, scenarioName: scenario.name, scenarioFile: scenario.file,
-                                                 toolVersion: BGSim.version,
-                                                 replayCommand: { ReplayCommandText.seed(scenario, $0.seed) })
+                                                 expectation: scenario.expectation, toolVersion: BGSim.version,
+                                                 replayCommand: { replay.seed(scenario, $0.seed) })
                 try OutputPaths.write(JSONWriter().string(for: report), to: path)
             }
-            junitSuites.append((scenario, result))
-            code = .mostSevere(code, CampaignExecution.exitCode(result))
+            junitSuites.append((scenario, result, []))
+            code = .mostSevere(code, CampaignExecution.exitCode(result, missed: verdict.isMissed))
             if result.stop == .interrupted { break }
         }
+        io.out(gate.summaryLine)
         if let path = options.junit {
-            try OutputPaths.write(JUnitXML.render(junitSuites), to: path)
+            try OutputPaths.write(JUnitXML.render(junitSuites, invocation: io.invocation), to: path)
         }
-        if code == .interrupted { io.err("bgsim fuzz: interrupted; the reports hold the runs that finished") }
+        if code == .interrupted {
+            io.err("bgsim fuzz: interrupted; the reports hold the runs that finished")
+        } else if code == .nondeterminism {
+            io.err("bgsim fuzz: \(GateTally.nondeterminismLine)")
+        } else if code == .violation {
+            io.err("bgsim fuzz: \(gate.errorLine)")
+        }
         return code
     }
 }

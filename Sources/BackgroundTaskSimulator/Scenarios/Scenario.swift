@@ -31,20 +31,9 @@ public struct Scenario: Sendable {
         public var maxStepsPerRun: Int
     }
 
-    /// What a campaign over the scenario must show (the CI gate, `bgsim check`).
-    public enum Expectation: Sendable, Equatable, CustomStringConvertible {
-        /// No invariant may be violated.
-        case pass
-        /// The planted bug must be found: this invariant violated in at least one run.
-        case violation(String)
-
-        public var description: String {
-            switch self {
-            case .pass: "pass"
-            case .violation(let id): "violation \(id)"
-            }
-        }
-    }
+    /// What a campaign over the scenario must show (`bgsim check` and `bgsim fuzz` judge by it):
+    /// `.pass`, or `.violation(id)` for a planted bug.
+    public typealias Expectation = CampaignExpectation
 
     /// The run specification for one run of this scenario.
     public var runSpec: RunSpec {
