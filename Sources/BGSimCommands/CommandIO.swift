@@ -19,14 +19,19 @@ public final class CommandIO: @unchecked Sendable {
     public let workingDirectory: String?
     /// How bgsim was invoked (``Invocation``): the start of every replay command it prints.
     public let invocation: String
+    /// The environment variables commands read (`--shard auto`); the executable passes the
+    /// process's, tests pass their own.
+    public let environment: [String: String]
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-                stderrIsTerminal: Bool, workingDirectory: String? = nil, invocation: String = "bgsim") {
+                stderrIsTerminal: Bool, workingDirectory: String? = nil, invocation: String = "bgsim",
+                environment: [String: String] = [:]) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
         self.workingDirectory = workingDirectory
         self.invocation = invocation
+        self.environment = environment
     }
 
     func out(_ line: String = "") { writeOut(line + "\n") }
@@ -45,11 +50,11 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     /// An IO whose output is kept in ``captured``.
-    public static func capturing(terminal: Bool = false, invocation: String = "bgsim")
-        -> (io: CommandIO, captured: Captured) {
+    public static func capturing(terminal: Bool = false, invocation: String = "bgsim",
+                                 environment: [String: String] = [:]) -> (io: CommandIO, captured: Captured) {
         let captured = Captured()
         let io = CommandIO(writeOut: { captured.appendOut($0) }, writeErr: { captured.appendErr($0) },
-                           stderrIsTerminal: terminal, invocation: invocation)
+                           stderrIsTerminal: terminal, invocation: invocation, environment: environment)
         return (io, captured)
     }
 }

@@ -39,7 +39,8 @@ enum FuzzCommand: BGSimCommand {
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
-        let flags = options.campaign
+        var flags = options.campaign
+        let shardSource = try flags.resolveAutoShard(io.environment)
         let scenarios = try ScenarioPaths.load(options.scenarioPaths)
         let reportPaths = try ReportPaths.resolve(options.report, scenarios: scenarios)
         try OutputPaths.check(reportPaths + [options.junit])
@@ -52,7 +53,8 @@ enum FuzzCommand: BGSimCommand {
         for (index, scenario) in scenarios.enumerated() {
             let options = flags.options(for: scenario)
             io.out("seed \(options.seed)  \(scenario.name) (\(scenario.file)): \(options.runs) runs, "
-                + "\(options.jobs) jobs\(options.shard == .whole ? "" : ", shard \(options.shard.index)/\(options.shard.count)")")
+                + "\(options.jobs) jobs\(options.shard == .whole && shardSource == nil ? "" : ", shard \(options.shard)")"
+                + (shardSource.map { " from \($0)" } ?? ""))
             let result = CampaignExecution.run(scenario, options: options, io: io, showProgress: progress,
                                                interrupt: interrupt)
             Summary.print(result, scenario: scenario, io: io)

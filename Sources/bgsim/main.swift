@@ -6,6 +6,7 @@ let io = CommandIO(
     writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
     stderrIsTerminal: isatty(STDERR_FILENO) == 1,
     invocation: Invocation.prefix(argv0: CommandLine.arguments.first ?? "bgsim",
-                                  environment: ProcessInfo.processInfo.environment))
+                                  environment: ProcessInfo.processInfo.environment),
+    environment: ProcessInfo.processInfo.environment)
 Interrupt.shared.install()
 exit(BGSim.run(Array(CommandLine.arguments.dropFirst()), io: io).rawValue)
