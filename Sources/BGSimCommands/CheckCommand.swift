@@ -9,6 +9,7 @@ enum CheckCommand: BGSimCommand {
         options: [
             .positional("PATH", .zeroOrMore, help: "scenario files or folders (default: Scenarios/)"),
             CampaignFlags.jobsOption, CampaignFlags.junitOption, CampaignFlags.quietOption,
+            FailureDatabaseFlags.directoryOption, FailureDatabaseFlags.disableOption,
         ],
         discussion: [
             "Each scenario runs with its own runs and seed. Exit 0 when every scenario met its expectation,",
@@ -20,11 +21,13 @@ enum CheckCommand: BGSimCommand {
         var scenarioPaths: [String]
         var junit: String?
         var quiet: Bool
+        var failureDatabase: FailureDatabaseFlags
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
         Options(campaign: try CampaignFlags(args), scenarioPaths: args.positional,
-                junit: args.value(CampaignFlags.junitOption.name), quiet: args.flag(CampaignFlags.quietOption.name))
+                junit: args.value(CampaignFlags.junitOption.name), quiet: args.flag(CampaignFlags.quietOption.name),
+                failureDatabase: try FailureDatabaseFlags(args))
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
@@ -34,19 +37,28 @@ enum CheckCommand: BGSimCommand {
         let showProgress = io.stderrIsTerminal && !options.quiet
         let replay = ReplayCommandText(io.invocation)
         var gate = GateTally()
+        let database = options.failureDatabase.database(default: io.failureDatabase)
         var code = ExitCode.success
         var suites: [(scenario: Scenario, result: CampaignResult, notes: [String])] = []
         for scenario in scenarios {
             let options = flags.options(for: scenario)
+            let saved = try database?.replay(scenario) ?? SavedFailureReplay()
             let result = CampaignExecution.run(scenario, options: options, io: io,
                                                showProgress: showProgress,
                                                interrupt: interrupt)
-            suites.append((scenario, result, []))
-            let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id))
+            suites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))
+            let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
+                                                       savedFailures: saved.stillFailing.map(\.invariant))
             gate.add(verdict, scenario: scenario.name)
+            gate.add(saved)
             io.out("\(verdict.isMissed ? "FAIL" : "ok  ") \(scenario.name) (expect \(scenario.expectation); seed "
                 + "\(options.seed), \(result.totals.runs) runs): \(verdict.headline)")
+            if saved.replayed > 0 { io.out("     \(saved.summary)") }
             if verdict.isMissed {
+                for failure in saved.stillFailing where !result.failures.contains(where: { $0.failure.invariant == failure.invariant }) {
+                    io.out("     \(failure.invariant) (saved failure): \(failure.message)")
+                    io.out("     replay: \(replay.choices(scenario, failure.choices))")
+                }
                 for failure in result.failures.prefix(3) {
                     io.out("     \(failure.failure.invariant): \(failure.failure.message)")
                     io.out("     replay: \(replay.seed(scenario, failure.seed))")

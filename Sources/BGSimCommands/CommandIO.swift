@@ -22,16 +22,23 @@ public final class CommandIO: @unchecked Sendable {
     /// The environment variables commands read (`--shard auto`); the executable passes the
     /// process's, tests pass their own.
     public let environment: [String: String]
+    /// The failure database's folder when no option names one: the executable passes
+    /// `.bgsim/failures`; nil (the default, for tests and embedders) means none.
+    public let failureDatabase: String?
+
+    /// The folder the executable uses by default.
+    public static let defaultFailureDatabase = ".bgsim/failures"
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
                 stderrIsTerminal: Bool, workingDirectory: String? = nil, invocation: String = "bgsim",
-                environment: [String: String] = [:]) {
+                environment: [String: String] = [:], failureDatabase: String? = nil) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
         self.workingDirectory = workingDirectory
         self.invocation = invocation
         self.environment = environment
+        self.failureDatabase = failureDatabase
     }
 
     func out(_ line: String = "") { writeOut(line + "\n") }
@@ -51,10 +58,12 @@ public final class CommandIO: @unchecked Sendable {
 
     /// An IO whose output is kept in ``captured``.
     public static func capturing(terminal: Bool = false, invocation: String = "bgsim",
-                                 environment: [String: String] = [:]) -> (io: CommandIO, captured: Captured) {
+                                 environment: [String: String] = [:], failureDatabase: String? = nil)
+        -> (io: CommandIO, captured: Captured) {
         let captured = Captured()
         let io = CommandIO(writeOut: { captured.appendOut($0) }, writeErr: { captured.appendErr($0) },
-                           stderrIsTerminal: terminal, invocation: invocation, environment: environment)
+                           stderrIsTerminal: terminal, invocation: invocation, environment: environment,
+                           failureDatabase: failureDatabase)
         return (io, captured)
     }
 }

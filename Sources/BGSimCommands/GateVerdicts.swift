@@ -56,8 +56,16 @@ struct GateTally {
     private(set) var held = 0
     private(set) var undecided = 0
     private(set) var missed: [(scenario: String, headline: String)] = []
+    /// Saved failures replayed from the failure database, and how many still failed.
+    private(set) var savedReplayed = 0
+    private(set) var savedStillFailing = 0
 
     var failed: Bool { !missed.isEmpty }
+
+    mutating func add(_ replay: SavedFailureReplay) {
+        savedReplayed += replay.replayed
+        savedStillFailing += replay.stillFailing.count
+    }
 
     mutating func add(_ verdict: ExpectationVerdict, scenario: String) {
         total += 1
@@ -79,8 +87,11 @@ struct GateTally {
                      "\(held) held every invariant"]
         if undecided > 0 { parts.append("\(undecided) undecided in this shard (merge the shards' reports)") }
         let names = missed.isEmpty ? "" : "; missed: " + missed.map(\.scenario).joined(separator: ", ")
+        let saved = savedReplayed == 0 ? "" : "; replayed \(savedReplayed) saved "
+            + "\(savedReplayed == 1 ? "failure" : "failures"): \(savedStillFailing) still "
+            + (savedStillFailing == 1 ? "fails" : "fail")
         return "\(met) of \(total) \(total == 1 ? "scenario" : "scenarios") met \(total == 1 ? "its" : "their") "
-            + "expectation (\(parts.joined(separator: ", ")))\(names)"
+            + "expectation (\(parts.joined(separator: ", ")))\(names)\(saved)"
     }
 
     /// The stderr line of exit 3.

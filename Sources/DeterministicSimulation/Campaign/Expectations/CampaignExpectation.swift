@@ -59,9 +59,12 @@ public enum CampaignExpectation: Sendable, Equatable, CustomStringConvertible {
     ///   with N > 1) that did not find an expected violation, `undecided`: another shard may find
     ///   it, and `bgsim merge` judges the whole campaign. An interrupted campaign that has not
     ///   shown its expectation yet is `missed`.
-    public func verdict(for result: CampaignResult, invariants: [String]) -> ExpectationVerdict {
+    ///   - savedFailures: the invariants of saved failures (the failure database) that still fail
+    ///     when replayed: findings as much as the campaign's own.
+    public func verdict(for result: CampaignResult, invariants: [String],
+                        savedFailures: [String] = []) -> ExpectationVerdict {
         verdict(violations: result.totals.violations.map { ($0.invariant, $0.runs) }, runs: result.totals.runs,
-                invariants: invariants, sharded: result.options.shard.count > 1)
+                invariants: invariants, sharded: result.options.shard.count > 1, savedFailures: savedFailures)
     }
 
     /// Judges violation counts (`merge` judges a merged report this way).
@@ -70,8 +73,11 @@ public enum CampaignExpectation: Sendable, Equatable, CustomStringConvertible {
     /// CampaignExpectation.pass.verdict(violations: [], runs: 100, invariants: ["no-double-end"]).outcome  // .met
     /// ```
     public func verdict(violations: [(invariant: String, runs: Int)], runs: Int, invariants: [String],
-                        sharded: Bool = false) -> ExpectationVerdict {
-        let found = violations.map { ExpectationVerdict.Finding(invariant: $0.invariant, runs: $0.runs) }
+                        sharded: Bool = false, savedFailures: [String] = []) -> ExpectationVerdict {
+        var found = violations.map { ExpectationVerdict.Finding(invariant: $0.invariant, runs: $0.runs) }
+        for invariant in savedFailures where !found.contains(where: { $0.invariant == invariant }) {
+            found.append(ExpectationVerdict.Finding(invariant: invariant, runs: 0, savedFailure: true))
+        }
         let held = invariants.filter { id in !found.contains { $0.invariant == id } }
         let outcome: ExpectationVerdict.Outcome
         switch self {

@@ -21,10 +21,16 @@ public struct ExpectationVerdict: Sendable, Equatable {
         case undecided
     }
 
-    /// One invariant some runs violated.
+    /// One invariant some runs violated, or (with no run of this campaign) a saved failure that
+    /// still fails when replayed.
     public struct Finding: Sendable, Equatable {
         public var invariant: String
         public var runs: Int
+        /// Found only by replaying a saved failure.
+        public var savedFailure = false
+
+        /// `no-double-end in 19 runs`, or `no-double-end in a saved failure`.
+        var text: String { savedFailure ? "\(invariant) in a saved failure" : "\(invariant) in \(runs) runs" }
     }
 
     public var expectation: CampaignExpectation
@@ -50,7 +56,8 @@ public struct ExpectationVerdict: Sendable, Equatable {
             let entry = found.first { $0.invariant == id }
             let others = found.filter { $0.invariant != id }
             let also = others.isEmpty ? "" : "; also violated: " + Self.list(others)
-            return "found \(id) as expected (\(entry?.runs ?? 0) of \(runs) runs)\(also)"
+            let count = entry?.savedFailure == true ? "in a saved failure" : "\(entry?.runs ?? 0) of \(runs) runs"
+            return "found \(id) as expected (\(count))\(also)"
         case (.violation(let id), .undecided):
             return "\(id) not found in this shard's \(runs) runs; merge the shards to judge the campaign"
         case (.violation(let id), .missed):
@@ -63,6 +70,6 @@ public struct ExpectationVerdict: Sendable, Equatable {
     public var heldText: String { "held: " + (held.isEmpty ? "none" : held.joined(separator: ", ")) }
 
     static func list(_ findings: [Finding]) -> String {
-        findings.map { "\($0.invariant) in \($0.runs) runs" }.joined(separator: ", ")
+        findings.map(\.text).joined(separator: ", ")
     }
 }
