@@ -38,7 +38,8 @@ enum ListCommand: BGSimCommand {
     }
 
     static func text(scenarios: [Scenario], io: CommandIO) {
-        io.out("Workloads (workload / variant: what it does [expects]):")
+        io.out("Workloads (workload / variant: what it does [expects]; the planted bugs are explained in "
+            + "\(Documents.bugPatterns)):")
         for entry in WorkloadCatalog.all {
             io.out("  \(entry.workload) / \(entry.variant): \(entry.info.summary) [\(entry.expectedViolation ?? "pass")]")
         }
@@ -69,7 +70,7 @@ enum ListCommand: BGSimCommand {
         io.out()
         let rules = ModelledRule.catalog
         let modelled = rules.filter { $0.status.kind != "not-modelled" }.count
-        io.out("iOS rules (\(modelled) of \(rules.count) modelled; ids from reference/ios-background-execution.md):")
+        io.out("iOS rules (\(modelled) of \(rules.count) modelled; each id explained in \(Documents.iOSRules)):")
         for rule in rules {
             io.out("  \(rule.id) \(rule.summary): \(rule.status)")
         }
