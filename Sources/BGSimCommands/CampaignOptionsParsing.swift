@@ -36,7 +36,7 @@ struct CampaignFlags {
         "--quiet", help: "no progress on stderr (progress is shown only when stderr is a terminal)")
 
     init(_ args: Arguments) throws(CLIError) {
-        runs = try args.int(Self.runsOption.name, in: 1...100_000_000)
+        runs = try args.int(Self.runsOption.name, in: Scenario.CampaignDefaults.runsRange)
         seed = try args.seed(Self.seedOption.name)
         jobs = try args.int(Self.jobsOption.name, in: 1...1_024) ?? Self.defaultJobs
         if args.value(Self.shardOption.name) == "auto" {

@@ -89,3 +89,54 @@ import Testing
         }
     }
 }
+
+/// The newcomer's findings of issue 18 part 5, each pinned.
+@Suite struct NewcomerFindingsTests {
+    @Test("every scenario has its own campaign seed (P5 and P6 shared one)")
+    func distinctSeeds() throws {
+        let scenarios = try ScenarioLoader.loadAll(in: PackageRoot.path + "/Scenarios")
+        var seen: [(seed: String, name: String)] = []
+        for scenario in scenarios {
+            let seed = scenario.campaign.seed.description
+            if let other = seen.first(where: { $0.seed == seed }) {
+                Issue.record("\(scenario.name) and \(other.name) share the seed \(seed)")
+            }
+            seen.append((seed, scenario.name))
+        }
+    }
+
+    @Test("every workload Scenarios/README.md names is one the parser accepts")
+    func readmeWorkloadsExist() throws {
+        let readme = try String(contentsOfFile: PackageRoot.path + "/Scenarios/README.md", encoding: .utf8)
+        let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `workload` |") })
+        let named = row.matches(of: /`([a-z0-9-]+)`/).map { String($0.output.1) }.filter { $0 != "workload" }
+        #expect(named.count >= 19)
+        let known = WorkloadCatalog.all.map(\.workload)
+        for name in named { #expect(known.contains(name), "Scenarios/README.md names '\(name)', not a workload") }
+        for name in known { #expect(named.contains(name), "Scenarios/README.md does not list '\(name)'") }
+    }
+
+    @Test("check on a Markdown file says it is not a scenario file (65), not that JSON has no comments")
+    func markdownIsNotAScenario() {
+        for command in [["check"], ["fuzz"], ["replay", "--seed", "1"]] {
+            let run = CLIRun(command + [PackageRoot.path + "/Scenarios/README.md"])
+            #expect(run.code == .dataError)
+            #expect(run.errorLines.count == 1)
+            #expect(run.stderr.contains("README.md: not a scenario file (a .md file); scenarios are JSON files named *.json"))
+            #expect(!run.stderr.contains("comment"))
+        }
+    }
+
+    @Test("--runs and campaign.runs take the same range")
+    func runsLimits() {
+        let folder = TemporaryFolder()
+        let range = Scenario.CampaignDefaults.runsRange
+        let over = folder.write("over.json", ScenarioText.replacing(#""runs": 10"#, with: #""runs": \#(range.upperBound + 1)"#))
+        let file = CLIRun(["check", over])
+        #expect(file.code == .dataError && file.stderr.contains("from 1 to \(range.upperBound)"))
+        let flag = CLIRun(["fuzz", PackageRoot.scenario("token-correct-ios17.json"), "--runs", "\(range.upperBound + 1)"])
+        #expect(flag.code == .usage && flag.stderr.contains("from 1 to \(range.upperBound)"))
+        let atLimit = folder.write("limit.json", ScenarioText.replacing(#""runs": 10"#, with: #""runs": \#(range.upperBound)"#))
+        #expect((try? ScenarioLoader.load(file: atLimit)) != nil, "the largest --runs is a valid campaign.runs")
+    }
+}

@@ -25,6 +25,10 @@ public struct Scenario: Sendable {
 
     /// The campaign settings a scenario carries: `bgsim fuzz` flags override them.
     public struct CampaignDefaults: Sendable, Equatable {
+        /// How many runs a campaign may have: `campaign.runs` in a scenario file and
+        /// `bgsim fuzz --runs` take the same range.
+        public static let runsRange = 1...100_000_000
+
         public var runs: Int
         public var seed: Seed
         public var horizon: VirtualTime
