@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Three libraries and one executable, no package dependencies (see ../shared/CONTRACT.md):
+// Three libraries and one executable, no package dependencies (README.md describes each):
 // - BackgroundTaskKit: the token/expiry core an app links. Knows nothing of the simulator.
 // - DeterministicSimulation: the domain-free engine (PRNG, choices, clock, scheduler, traces,
 //   campaigns, shrinking, reports).

@@ -35,10 +35,15 @@ extension BGSim {
                 exit(ExitCode.dataError.rawValue)
             }
         }
+        let environment = ProcessInfo.processInfo.environment
         let io = CommandIO(
             writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
             writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
-            stderrIsTerminal: isatty(STDERR_FILENO) == 1, workloads: registry)
+            stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+            invocation: Invocation.prefix(argv0: CommandLine.arguments.first ?? "bgsim", environment: environment),
+            environment: environment,
+            failureDatabase: CommandIO.defaultFailureDatabase,
+            workloads: registry)
         Interrupt.shared.install()
         exit(run(Array(CommandLine.arguments.dropFirst()), io: io).rawValue)
     }

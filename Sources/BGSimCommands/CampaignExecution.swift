@@ -22,9 +22,9 @@ enum CampaignExecution {
         return result
     }
 
-    /// The exit code a campaign result calls for.
-    static func exitCode(_ result: CampaignResult) -> ExitCode {
-        .mostSevere(result.totals.failed > 0 ? .violation : .success,
+    /// The exit code a campaign result calls for; `missed`: the scenario missed its expectation.
+    static func exitCode(_ result: CampaignResult, missed: Bool) -> ExitCode {
+        .mostSevere(missed ? .violation : .success,
                     result.nondeterminism.isEmpty ? .success : .nondeterminism,
                     result.stop == .interrupted ? .interrupted : .success)
     }
@@ -43,13 +43,14 @@ enum Summary {
             io.out("  note: \(totals.stops.hitLimit) runs hit their step or settle limit (work that never ends)")
         }
         for entry in totals.violations {
-            io.out("  VIOLATION \(entry.invariant) in \(entry.runs) runs")
+            io.out(violationLine(entry, scenario))
         }
         for failure in result.failures {
             io.out("  - \(failure.failure.invariant) (run seed \(failure.seed)): \(failure.failure.message)")
-            io.out("    replay: \(ReplayCommandText.seed(scenario, failure.seed))")
+            io.out("    replay: \(ReplayCommandText(io.invocation).seed(scenario, failure.seed))")
             if failure.shrink != nil {
-                io.out("    shrunk to \(failure.shrunkSizeText): " + ReplayCommandText.choices(scenario, failure.choices))
+                io.out("    shrunk to \(failure.shrunkSizeText): "
+                    + ReplayCommandText(io.invocation).choices(scenario, failure.choices))
             }
         }
         for record in result.nondeterminism {
@@ -62,14 +63,4 @@ enum Summary {
 
 enum Format {
     static func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
-}
-
-/// JUnit XML over the scenarios of one command.
-enum JUnitXML {
-    static func render(_ suites: [(scenario: Scenario, result: CampaignResult)]) -> String {
-        JUnitReport.xml(suites.map { entry in
-            (scenario: entry.scenario.name, invariants: entry.scenario.invariants.map(\.id), result: entry.result,
-             replayCommand: { ReplayCommandText.seed(entry.scenario, $0.seed) })
-        })
-    }
 }

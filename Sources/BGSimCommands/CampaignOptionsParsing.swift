@@ -18,6 +18,8 @@ struct CampaignFlags {
     var seed: Seed?
     var jobs: Int
     var shard: Shard
+    /// `--shard auto`: resolved from the environment when the command runs (``AutoShard``).
+    var shardIsAuto = false
 
     static let runsOption = OptionDeclaration.valued(
         "--runs", "N", help: "runs per scenario, 1 to 100000000 (default: the scenario's campaign.runs)")
@@ -26,21 +28,25 @@ struct CampaignFlags {
     static let jobsOption = OptionDeclaration.valued(
         "--jobs", "J", help: "parallel jobs, 1 to 1024 (default: all cores); changes speed, never results")
     static let shardOption = OptionDeclaration.valued(
-        "--shard", "K/N", help: "run only the K-th of N disjoint slices of the runs, K from 1 (join with merge)")
+        "--shard", "K/N", help: "run only the K-th of N disjoint slices of the runs, K from 1 (join with merge); "
+            + "auto: from BGSIM_SHARD or the CI system's variables")
     static let junitOption = OptionDeclaration.valued(
         "--junit", "FILE", help: "also write JUnit XML for CI, one test suite per scenario")
     static let quietOption = OptionDeclaration.flag(
         "--quiet", help: "no progress on stderr (progress is shown only when stderr is a terminal)")
 
     init(_ args: Arguments) throws(CLIError) {
-        runs = try args.int(Self.runsOption.name, in: 1...100_000_000)
+        runs = try args.int(Self.runsOption.name, in: Scenario.CampaignDefaults.runsRange)
         seed = try args.seed(Self.seedOption.name)
         jobs = try args.int(Self.jobsOption.name, in: 1...1_024) ?? Self.defaultJobs
-        if let text = args.value(Self.shardOption.name) {
+        if args.value(Self.shardOption.name) == "auto" {
+            shard = .whole
+            shardIsAuto = true
+        } else if let text = args.value(Self.shardOption.name) {
             do {
                 shard = try Shard(parsing: text)
             } catch {
-                throw .usage("--shard: \(error) (write K/N with 1 <= K <= N, e.g. --shard 2/4)")
+                throw .usage("--shard: \(error) (write K/N with 1 <= K <= N, e.g. --shard 2/4, or auto)")
             }
         } else {
             shard = .whole

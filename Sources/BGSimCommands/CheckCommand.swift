@@ -9,6 +9,7 @@ enum CheckCommand: BGSimCommand {
         options: [
             .positional("PATH", .zeroOrMore, help: "scenario files or folders (default: Scenarios/)"),
             CampaignFlags.jobsOption, CampaignFlags.junitOption, CampaignFlags.quietOption,
+            FailureDatabaseFlags.directoryOption, FailureDatabaseFlags.disableOption,
         ],
         discussion: [
             "Each scenario runs with its own runs and seed. Exit 0 when every scenario met its expectation,",
@@ -20,11 +21,13 @@ enum CheckCommand: BGSimCommand {
         var scenarioPaths: [String]
         var junit: String?
         var quiet: Bool
+        var failureDatabase: FailureDatabaseFlags
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
         Options(campaign: try CampaignFlags(args), scenarioPaths: args.positional,
-                junit: args.value(CampaignFlags.junitOption.name), quiet: args.flag(CampaignFlags.quietOption.name))
+                junit: args.value(CampaignFlags.junitOption.name), quiet: args.flag(CampaignFlags.quietOption.name),
+                failureDatabase: try FailureDatabaseFlags(args))
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
@@ -32,52 +35,51 @@ enum CheckCommand: BGSimCommand {
         let scenarios = try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads)
         try OutputPaths.check([options.junit])
         let showProgress = io.stderrIsTerminal && !options.quiet
-        let junit = options.junit
-        var met = 0
+        let replay = ReplayCommandText(io.invocation)
+        var gate = GateTally()
+        let database = options.failureDatabase.database(default: io.failureDatabase)
         var code = ExitCode.success
-        var suites: [(scenario: Scenario, result: CampaignResult)] = []
+        var suites: [(scenario: Scenario, result: CampaignResult, notes: [String])] = []
         for scenario in scenarios {
             let options = flags.options(for: scenario)
+            let saved = try database?.replay(scenario) ?? SavedFailureReplay()
             let result = CampaignExecution.run(scenario, options: options, io: io,
                                                showProgress: showProgress,
                                                interrupt: interrupt)
-            suites.append((scenario, result))
-            let verdict = judge(scenario, result)
-            io.out("\(verdict.ok ? "ok  " : "FAIL") \(scenario.name) (expect \(scenario.expectation); seed "
-                + "\(options.seed), \(result.totals.runs) runs): \(verdict.detail)")
-            if !verdict.ok {
+            suites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))
+            let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
+                                                       savedFailures: saved.stillFailing.map(\.invariant))
+            gate.add(verdict, scenario: scenario.name)
+            gate.add(saved)
+            io.out("\(verdict.isMissed ? "FAIL" : "ok  ") \(scenario.name) (expect \(scenario.expectation); seed "
+                + "\(options.seed), \(result.totals.runs) runs): \(verdict.headline)")
+            if saved.replayed > 0 { io.out("     \(saved.summary)") }
+            if verdict.isMissed {
+                for failure in saved.stillFailing where !result.failures.contains(where: { $0.failure.invariant == failure.invariant }) {
+                    io.out("     \(failure.invariant) (saved failure): \(failure.message)")
+                    io.out("     replay: \(replay.choices(scenario, failure.choices))")
+                }
                 for failure in result.failures.prefix(3) {
                     io.out("     \(failure.failure.invariant): \(failure.failure.message)")
-                    io.out("     replay: \(ReplayCommandText.seed(scenario, failure.seed))")
+                    io.out("     replay: \(replay.seed(scenario, failure.seed))")
                 }
             }
-            if verdict.ok { met += 1 }
             if !result.nondeterminism.isEmpty {
                 Summary.print(result, scenario: scenario, io: io)
             }
-            code = .mostSevere(code, verdict.ok ? .success : .violation,
-                               result.nondeterminism.isEmpty ? .success : .nondeterminism,
-                               result.stop == .interrupted ? .interrupted : .success)
+            code = .mostSevere(code, CampaignExecution.exitCode(result, missed: verdict.isMissed))
             if result.stop == .interrupted { break }
         }
-        io.out("\(met) of \(scenarios.count) scenarios met their expectation")
-        if let path = junit { try OutputPaths.write(JUnitXML.render(suites), to: path) }
-        return code
-    }
-
-    static func judge(_ scenario: Scenario, _ result: CampaignResult) -> (ok: Bool, detail: String) {
-        switch scenario.expectation {
-        case .pass:
-            if result.totals.failed == 0 { return (true, "no violation") }
-            let names = result.totals.violations.map { "\($0.invariant) in \($0.runs) runs" }.joined(separator: ", ")
-            return (false, "violated: \(names)")
-        case .violation(let id):
-            if let entry = result.totals.violations(of: id) {
-                let first = result.failures.first { $0.failure.invariant == id }
-                let at = first.map { ", first at run seed \($0.seed)" } ?? ""
-                return (true, "found \(id) in \(entry.runs) runs\(at)")
-            }
-            return (false, "the planted bug was not found: no \(id) violation in \(result.totals.runs) runs")
+        io.out(gate.summaryLine)
+        if let path = options.junit {
+            try OutputPaths.write(JUnitXML.render(suites, invocation: io.invocation), to: path)
         }
+        switch code {
+        case .violation: io.err("bgsim check: \(gate.errorLine)")
+        case .nondeterminism: io.err("bgsim check: \(GateTally.nondeterminismLine)")
+        case .interrupted: io.err("bgsim check: interrupted; the numbers cover the scenarios that finished")
+        default: break
+        }
+        return code
     }
 }

@@ -21,13 +21,29 @@ public final class CommandIO: @unchecked Sendable {
     /// The workloads scenario files may name: the package's own, or a user's
     /// (``BGSim/main(workloads:includingBuiltIn:)``).
     public let workloads: WorkloadRegistry
+    /// How bgsim was invoked (``Invocation``): the start of every replay command it prints.
+    public let invocation: String
+    /// The environment variables commands read (`--shard auto`); the executable passes the
+    /// process's, tests pass their own.
+    public let environment: [String: String]
+    /// The failure database's folder when no option names one: the executable passes
+    /// `.bgsim/failures`; nil (the default, for tests and embedders) means none.
+    public let failureDatabase: String?
+
+    /// The folder the executable uses by default.
+    public static let defaultFailureDatabase = ".bgsim/failures"
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-                stderrIsTerminal: Bool, workingDirectory: String? = nil, workloads: WorkloadRegistry = .builtIn) {
+                stderrIsTerminal: Bool, workingDirectory: String? = nil, invocation: String = "bgsim",
+                environment: [String: String] = [:], failureDatabase: String? = nil,
+                workloads: WorkloadRegistry = .builtIn) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
         self.workingDirectory = workingDirectory
+        self.invocation = invocation
+        self.environment = environment
+        self.failureDatabase = failureDatabase
         self.workloads = workloads
     }
 
@@ -47,12 +63,14 @@ public final class CommandIO: @unchecked Sendable {
     }
 
     /// An IO whose output is kept in ``captured``.
-    public static func capturing(
-        terminal: Bool = false, workloads: WorkloadRegistry = .builtIn
-    ) -> (io: CommandIO, captured: Captured) {
+    public static func capturing(terminal: Bool = false, invocation: String = "bgsim",
+                                 environment: [String: String] = [:], failureDatabase: String? = nil,
+                                 workloads: WorkloadRegistry = .builtIn)
+        -> (io: CommandIO, captured: Captured) {
         let captured = Captured()
         let io = CommandIO(writeOut: { captured.appendOut($0) }, writeErr: { captured.appendErr($0) },
-                           stderrIsTerminal: terminal, workloads: workloads)
+                           stderrIsTerminal: terminal, invocation: invocation, environment: environment,
+                           failureDatabase: failureDatabase, workloads: workloads)
         return (io, captured)
     }
 }

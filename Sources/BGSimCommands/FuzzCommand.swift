@@ -17,10 +17,13 @@ enum FuzzCommand: BGSimCommand {
             .valued("--report", "FILE", help: "write the JSON report; with several scenarios a folder "
                 + "(Reports/) or a path with {scenario}"),
             CampaignFlags.junitOption, CampaignFlags.quietOption,
+            FailureDatabaseFlags.directoryOption, FailureDatabaseFlags.disableOption,
         ],
         discussion: [
-            "Every failure prints its invariant, its run seed and a replay command that reproduces it;",
-            "exit 1 if any run violated an invariant, 3 on nondeterminism, 130 when interrupted.",
+            "Every failure prints its invariant, its run seed and a replay command that reproduces it.",
+            "Each scenario is judged by its expectation: a planted bug's violation is found as expected.",
+            "Exit 0 when every scenario met its expectation, 1 when one did not, 3 on nondeterminism,",
+            "130 when interrupted.",
         ])
 
     struct Options {
@@ -29,43 +32,71 @@ enum FuzzCommand: BGSimCommand {
         var report: String?
         var junit: String?
         var quiet: Bool
+        var failureDatabase: FailureDatabaseFlags
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
         Options(campaign: try CampaignFlags(args), scenarioPaths: args.positional, report: args.value("--report"),
-                junit: args.value(CampaignFlags.junitOption.name), quiet: args.flag(CampaignFlags.quietOption.name))
+                junit: args.value(CampaignFlags.junitOption.name), quiet: args.flag(CampaignFlags.quietOption.name),
+                failureDatabase: try FailureDatabaseFlags(args))
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
-        let flags = options.campaign
+        var flags = options.campaign
+        let shardSource = try flags.resolveAutoShard(io.environment)
         let scenarios = try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads)
         let reportPaths = try ReportPaths.resolve(options.report, scenarios: scenarios)
         try OutputPaths.check(reportPaths + [options.junit])
         let progress = !options.quiet && io.stderrIsTerminal
 
         var code = ExitCode.success
-        var junitSuites: [(scenario: Scenario, result: CampaignResult)] = []
+        var gate = GateTally()
+        var junitSuites: [(scenario: Scenario, result: CampaignResult, notes: [String])] = []
+        let replay = ReplayCommandText(io.invocation)
+        let database = options.failureDatabase.database(default: io.failureDatabase)
         for (index, scenario) in scenarios.enumerated() {
             let options = flags.options(for: scenario)
             io.out("seed \(options.seed)  \(scenario.name) (\(scenario.file)): \(options.runs) runs, "
-                + "\(options.jobs) jobs\(options.shard == .whole ? "" : ", shard \(options.shard.index)/\(options.shard.count)")")
+                + "\(options.jobs) jobs\(options.shard == .whole && shardSource == nil ? "" : ", shard \(options.shard)")"
+                + (shardSource.map { " from \($0)" } ?? ""))
+            let saved = try database?.replay(scenario) ?? SavedFailureReplay()
+            if saved.replayed > 0 { io.out("  \(saved.summary)") }
             let result = CampaignExecution.run(scenario, options: options, io: io, showProgress: progress,
                                                interrupt: interrupt)
             Summary.print(result, scenario: scenario, io: io)
+            let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
+                                                       savedFailures: saved.stillFailing.map(\.invariant))
+            Summary.printVerdict(verdict, io: io)
+            gate.add(verdict, scenario: scenario.name)
+            gate.add(saved)
+            if let database {
+                let added = try database.save(result, of: scenario, keeping: saved, toolVersion: BGSim.version)
+                if !added.isEmpty {
+                    io.out("  saved \(added.count) new \(added.count == 1 ? "failure" : "failures") to "
+                        + "\(database.directory)/ (\(added.map(\.invariant).joined(separator: ", ")))")
+                }
+            }
             if let path = reportPaths[safe: index] {
                 let report = CampaignReport.json(result, scenarioName: scenario.name, scenarioFile: scenario.file,
-                                                 toolVersion: BGSim.version,
-                                                 replayCommand: { ReplayCommandText.seed(scenario, $0.seed) })
+                                                 expectation: scenario.expectation, toolVersion: BGSim.version,
+                                                 replayCommand: { replay.seed(scenario, $0.seed) })
                 try OutputPaths.write(JSONWriter().string(for: report), to: path)
             }
-            junitSuites.append((scenario, result))
-            code = .mostSevere(code, CampaignExecution.exitCode(result))
+            junitSuites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))
+            code = .mostSevere(code, CampaignExecution.exitCode(result, missed: verdict.isMissed))
             if result.stop == .interrupted { break }
         }
+        io.out(gate.summaryLine)
         if let path = options.junit {
-            try OutputPaths.write(JUnitXML.render(junitSuites), to: path)
+            try OutputPaths.write(JUnitXML.render(junitSuites, invocation: io.invocation), to: path)
         }
-        if code == .interrupted { io.err("bgsim fuzz: interrupted; the reports hold the runs that finished") }
+        if code == .interrupted {
+            io.err("bgsim fuzz: interrupted; the reports hold the runs that finished")
+        } else if code == .nondeterminism {
+            io.err("bgsim fuzz: \(GateTally.nondeterminismLine)")
+        } else if code == .violation {
+            io.err("bgsim fuzz: \(gate.errorLine)")
+        }
         return code
     }
 }

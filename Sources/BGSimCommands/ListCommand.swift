@@ -42,7 +42,8 @@ enum ListCommand: BGSimCommand {
     }
 
     static func text(scenarios: [Scenario], io: CommandIO) {
-        io.out("Workloads (workload / variant: what it does [expects]):")
+        io.out("Workloads (workload / variant: what it does [expects]; the planted bugs are explained in "
+            + "\(Documents.bugPatterns)):")
         for entry in io.workloads.variants {
             io.out("  \(entry.workload) / \(entry.variant): \(entry.info.summary) [\(entry.expectationText)]")
         }
@@ -73,7 +74,7 @@ enum ListCommand: BGSimCommand {
         io.out()
         let rules = ModelledRule.catalog
         let modelled = rules.filter { $0.status.kind != "not-modelled" }.count
-        io.out("iOS rules (\(modelled) of \(rules.count) modelled; ids from reference/ios-background-execution.md):")
+        io.out("iOS rules (\(modelled) of \(rules.count) modelled; each id explained in \(Documents.iOSRules)):")
         for rule in rules {
             io.out("  \(rule.id) \(rule.summary): \(rule.status)")
         }

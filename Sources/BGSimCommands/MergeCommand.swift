@@ -11,7 +11,8 @@ enum MergeCommand: BGSimCommand {
             .positional("REPORT", .oneOrMore, help: "the shard reports (fuzz --shard K/N --report FILE), any order"),
             .valued("--report", "FILE", required: true, help: "where to write the merged report"),
         ],
-        discussion: ["Timing fields aside, the merged report equals the report of one unsharded run."])
+        discussion: ["Timing fields aside, the merged report equals the report of one unsharded run.",
+                     "Exit 0 when the merged campaign met its scenario's expectation (scenario.expect), 1 if not."])
 
     struct Options {
         var inputs: [String]
@@ -46,6 +47,19 @@ enum MergeCommand: BGSimCommand {
         let summary = merged["summary"]
         io.out("merged \(reports.count) reports into \(output): \(summary?["runs"]?.description ?? "?") runs, "
             + "\(summary?["failed"]?.description ?? "?") failed, digest \(summary?["traceDigest"]?.stringValue ?? "?")")
-        return (summary?["failed"]?.intValue ?? 0) > 0 ? .violation : .success
+        guard let text = merged["scenario"]?["expect"]?.stringValue, let expectation = CampaignExpectation(text: text) else {
+            // A report without an expectation (the Swift API's): any violation fails.
+            return (summary?["failed"]?.intValue ?? 0) > 0 ? .violation : .success
+        }
+        let violations = (summary?["violations"]?.objectValue?.members ?? []).map {
+            (invariant: $0.key, runs: Int($0.value.intValue ?? 0))
+        }
+        let verdict = expectation.verdict(violations: violations, runs: Int(summary?["runs"]?.intValue ?? 0),
+                                          invariants: [])
+        io.out("expect \(expectation): \(verdict.headline)")
+        guard verdict.isMissed else { return .success }
+        io.err("bgsim merge: \(merged["scenario"]?["name"]?.stringValue ?? "the scenario") did not meet its "
+            + "expectation: \(verdict.headline)")
+        return .violation
     }
 }

@@ -2,14 +2,24 @@ import BackgroundTaskSimulator
 import DeterministicSimulation
 import SimulationFormats
 
-/// The command that reproduces one failure, as printed and reported.
-enum ReplayCommandText {
-    static func seed(_ scenario: Scenario, _ seed: Seed) -> String {
-        "bgsim replay \(scenario.file) --seed \(seed)"
+/// The command that reproduces one failure, as printed and reported: it starts the way bgsim was
+/// invoked (``CommandIO/invocation``), so it runs as printed.
+///
+/// ```swift
+/// ReplayCommandText(io.invocation).seed(scenario, failure.seed)
+/// // "swift run bgsim replay Scenarios/p1.json --seed 0x80276d8c093bb1e3"
+/// ```
+struct ReplayCommandText {
+    let prefix: String
+
+    init(_ prefix: String) { self.prefix = prefix }
+
+    func seed(_ scenario: Scenario, _ seed: Seed) -> String {
+        "\(prefix) replay \(Invocation.shellWord(scenario.file)) --seed \(seed)"
     }
 
-    static func choices(_ scenario: Scenario, _ choices: ChoiceSequence) -> String {
-        "bgsim replay \(scenario.file) --choices \(choices.token)"
+    func choices(_ scenario: Scenario, _ choices: ChoiceSequence) -> String {
+        "\(prefix) replay \(Invocation.shellWord(scenario.file)) --choices \(choices.token)"
     }
 }
 

@@ -11,6 +11,7 @@ enum ScenarioPaths {
     /// Loads the scenarios named on the command line; none means every file in `Scenarios/`.
     static func load(_ paths: [String], workloads: WorkloadRegistry) throws(CLIError) -> [Scenario] {
         let targets = paths.isEmpty ? ["Scenarios"] : paths
+        for path in targets { try requireJSON(path) }
         do {
             let scenarios = try ScenarioLoader.load(paths: targets, workloads: workloads)
             if scenarios.isEmpty {
@@ -29,11 +30,22 @@ enum ScenarioPaths {
 
     /// Loads exactly one scenario file (a directory is an error: `replay` needs one scenario).
     static func loadFile(_ path: String, workloads: WorkloadRegistry) throws(CLIError) -> Scenario {
+        try requireJSON(path)
         do {
             return try ScenarioLoader.load(file: path, workloads: workloads)
         } catch {
             throw cliError(error)
         }
+    }
+
+    /// A named file that exists but is not `*.json` (a README, a report folder's XML) is not a
+    /// scenario: say so, rather than report the JSON parser's complaint about its first character.
+    static func requireJSON(_ path: String) throws(CLIError) {
+        guard !path.hasSuffix(".json"), FileManager.default.fileExists(atPath: path), !isDirectory(path) else { return }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let kind = name.contains(".") ? "a .\(name.split(separator: ".").last ?? "") file" : "a file without an extension"
+        throw CLIError(.dataError, "\(path): not a scenario file (\(kind)); scenarios are JSON files named *.json: "
+            + "name one, or a folder of them (the format is in Scenarios/README.md)")
     }
 
     static func cliError(_ error: ScenarioError) -> CLIError {

@@ -7,8 +7,8 @@ struct CLIRun {
     let stdout: String
     let stderr: String
 
-    init(_ arguments: [String]) {
-        let (io, captured) = CommandIO.capturing()
+    init(_ arguments: [String], environment: [String: String] = [:]) {
+        let (io, captured) = CommandIO.capturing(environment: environment)
         code = BGSim.run(arguments, io: io)
         stdout = captured.stdout
         stderr = captured.stderr

@@ -34,7 +34,7 @@ import Testing
     func noNearOption() {
         let run = CLIRun(["check", "--runs", "5"])
         #expect(run.code == .usage)
-        #expect(run.stderr == "bgsim check: unknown option '--runs' (check takes --jobs, --junit, --quiet). "
+        #expect(run.stderr == "bgsim check: unknown option '--runs' (check takes --jobs, --junit, --quiet, --failure-db, --no-failure-db). "
             + "Run 'bgsim help check' for usage.\n")
     }
 

@@ -47,7 +47,7 @@ import Testing
         let process = Process()
         process.executableURL = executable
         process.arguments = ["fuzz", PackageRoot.scenario("token-correct-ios17.json"), "--runs", "10000000",
-                             "--jobs", "1", "--quiet", "--report", report]
+                             "--jobs", "1", "--quiet", "--no-failure-db", "--report", report]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

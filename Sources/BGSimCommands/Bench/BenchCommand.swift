@@ -98,7 +98,8 @@ struct BenchReport: Sendable {
 
     var machine: BenchMachine
     var throughput: [Line] = []
-    var tenThousand: (jobs: Int, seconds: Double) = (0, 0)
+    /// The fixed-size token campaign (10,000 runs; fewer with --quick): its size, jobs and time.
+    var tenThousand: (runs: Int, jobs: Int, seconds: Double) = (0, 0, 0)
     var lengthCurve: [CurvePoint] = []
     var jobsCurve: [CurvePoint] = []
     var findAndShrink: FindAndShrink?
@@ -137,7 +138,7 @@ struct BenchSuite {
         progress("\(sizes.tenThousandRuns)-run token campaign")
         let tenJobs = min(2, machine.cores)
         let ten = BenchRunner.campaign(.token, runs: sizes.tenThousandRuns, jobs: tenJobs)
-        report.tenThousand = (tenJobs, ten.wallSeconds)
+        report.tenThousand = (sizes.tenThousandRuns, tenJobs, ten.wallSeconds)
         for horizon in Self.lengthHorizons {
             progress("run length: token at \(horizon) s")
             let rates = BenchRunner.rates(.token(horizonSeconds: horizon), runs: horizon > 10_000 ? sizes.longRuns

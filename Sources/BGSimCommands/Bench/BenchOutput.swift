@@ -36,7 +36,7 @@ enum BenchTable {
             io.out("| \(point.jobs) | \(number(rate)) | \(String(format: "%.2fx", rate / max(base, 1e-9))) |")
         }
         io.out("")
-        io.out("- 10,000-run token campaign with \(report.tenThousand.jobs) jobs: "
+        io.out("- \(number(Double(report.tenThousand.runs)))-run token campaign with \(report.tenThousand.jobs) jobs: "
             + String(format: "%.2f s", report.tenThousand.seconds))
         if let found = report.findAndShrink {
             io.out("- P1 found after \(found.runsToFind) runs in " + String(format: "%.3f s", found.findSeconds)
@@ -104,7 +104,8 @@ enum BenchJSON {
             object.set(.int(Int64(line.runs)), forKey: "runs")
             return .object(object)
         }))
-        root.append("tenThousandRunCampaign", .object(["jobs": .int(Int64(report.tenThousand.jobs)),
+        root.append("tenThousandRunCampaign", .object(["runs": .int(Int64(report.tenThousand.runs)),
+                                                      "jobs": .int(Int64(report.tenThousand.jobs)),
                                                       "wallSeconds": .double(report.tenThousand.seconds)]))
         root.append("runLength", .array(report.lengthCurve.map { point in
             var object = rates(point.rates)

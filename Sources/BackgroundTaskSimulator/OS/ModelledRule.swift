@@ -1,4 +1,5 @@
-/// One rule of `reference/ios-background-execution.md` and what the simulator promises about it.
+/// One iOS rule the simulator is built on (ids explained in the `IOSBackgroundRules` article) and
+/// what the simulator promises about it.
 ///
 /// ```swift
 /// let rule = ModelledRule.catalog.first { $0.id == "A3.7" }!

@@ -11,7 +11,7 @@ public import DeterministicSimulation
 ///
 /// Contract: every field is a plain value; the simulator reads it, never changes it. Times are
 /// whole microseconds (``VirtualDuration``); fields named `…Seconds` in scenario files map onto
-/// them. Rule ids in the field comments point to `reference/ios-background-execution.md`.
+/// them. Rule ids in the field comments are explained in the `IOSBackgroundRules` article.
 public struct OSProfile: Sendable, Equatable {
     /// Short name used in scenario files: `ios6`, `ios12`, `ios17`, `ios26`.
     public var name: String

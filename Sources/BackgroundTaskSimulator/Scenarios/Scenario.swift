@@ -25,26 +25,19 @@ public struct Scenario: Sendable {
 
     /// The campaign settings a scenario carries: `bgsim fuzz` flags override them.
     public struct CampaignDefaults: Sendable, Equatable {
+        /// How many runs a campaign may have: `campaign.runs` in a scenario file and
+        /// `bgsim fuzz --runs` take the same range.
+        public static let runsRange = 1...100_000_000
+
         public var runs: Int
         public var seed: Seed
         public var horizon: VirtualTime
         public var maxStepsPerRun: Int
     }
 
-    /// What a campaign over the scenario must show (the CI gate, `bgsim check`).
-    public enum Expectation: Sendable, Equatable, CustomStringConvertible {
-        /// No invariant may be violated.
-        case pass
-        /// The planted bug must be found: this invariant violated in at least one run.
-        case violation(String)
-
-        public var description: String {
-            switch self {
-            case .pass: "pass"
-            case .violation(let id): "violation \(id)"
-            }
-        }
-    }
+    /// What a campaign over the scenario must show (`bgsim check` and `bgsim fuzz` judge by it):
+    /// `.pass`, or `.violation(id)` for a planted bug.
+    public typealias Expectation = CampaignExpectation
 
     /// The run specification for one run of this scenario.
     public var runSpec: RunSpec {

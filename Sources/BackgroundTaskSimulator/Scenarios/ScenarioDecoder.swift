@@ -42,7 +42,9 @@ enum ScenarioDecoder {
 
     static func decodeCampaign(_ root: inout JSONObjectReader) throws(ConfigError) -> Scenario.CampaignDefaults {
         var campaign = try root.object("campaign")
-        let runs = try campaign.int("runs", in: 1...10_000_000, fix: "Set 'runs' to a number of runs from 1 to 10000000.")
+        let limit = Scenario.CampaignDefaults.runsRange
+        let runs = try campaign.int("runs", in: limit,
+                                    fix: "Set 'runs' to a number of runs from 1 to \(limit.upperBound).")
         let seedText = try campaign.required("seed", as: String.self,
                                              fix: "Write the seed as a string, e.g. \"0x00000000000000a1\".")
         let seed: Seed

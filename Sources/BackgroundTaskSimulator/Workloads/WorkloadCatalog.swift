@@ -1,5 +1,5 @@
 /// The built-in workloads: for each pattern from the seed texts, a correct variant written with
-/// BackgroundTaskKit and the buggy variants of `reference/bug-patterns.md` (P1-P8).
+/// BackgroundTaskKit and the buggy variants P1-P8 (the `BugPatterns` article).
 ///
 /// ```swift
 /// let p1 = WorkloadCatalog.variant(workload: "download-manager", variant: "p1-overwritten-task-id")!

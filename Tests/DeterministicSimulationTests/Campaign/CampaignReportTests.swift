@@ -115,21 +115,31 @@ struct CampaignReportTests {
         }
     }
 
-    @Test("JUnit: one suite per scenario, one case per invariant plus determinism, deterministic bytes")
+    @Test("JUnit: one case per scenario named after its expectation, passing exactly when it was met")
     func junit() {
         let result = Campaign.run(ThresholdTarget(), options: Self.options)
-        let xml = JUnitReport.xml([(scenario: "toy", invariants: ["big-value", "never-seen"], result: result,
-                                    replayCommand: { "bgsim replay toy.json --seed \($0.seed)" })])
-        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bgsim\" tests=\"4\" failures=\"2\">"))
-        #expect(xml.contains("<testcase classname=\"toy\" name=\"never-seen\"/>"))
-        #expect(xml.contains("<testcase classname=\"toy\" name=\"determinism\"/>"))
+        func entries(_ result: CampaignResult) -> [JUnitReport.Entry] {
+            [(CampaignExpectation.violation("big-value"), "planted"), (.violation("never-seen"), "lost"),
+             (.pass, "correct")].map { expectation, name in
+                JUnitReport.Entry(scenario: name, expectation: expectation, invariants: ["big-value", "never-seen"],
+                                  result: result, replayCommand: { "bgsim replay toy.json --seed \($0.seed)" },
+                                  shrunkReplayCommand: { "bgsim replay toy.json --choices \($0.choices.token)" })
+            }
+        }
+        let xml = JUnitReport.xml(entries(result))
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bgsim\" tests=\"3\" failures=\"2\">"))
+        // The planted bug found as expected passes, with what was found in system-out.
+        #expect(xml.contains("<testcase classname=\"planted\" name=\"expect violation big-value\">\n      <system-out>"
+            + "expect violation big-value: found big-value as expected"))
+        // A planted bug not found, and a violation where none was expected, fail.
+        #expect(xml.contains("<testcase classname=\"lost\" name=\"expect violation never-seen\">\n      "
+            + "<failure message=\"the planted bug was not found: no never-seen violation"))
+        #expect(xml.contains("<testcase classname=\"correct\" name=\"expect pass\">\n      "
+            + "<failure message=\"expected no violation, but found big-value in "))
         #expect(xml.contains("replay: bgsim replay toy.json --seed 0x"))
-        #expect(xml.contains("name=\"odd-count\""))
+        #expect(xml.contains("held: never-seen"))
         var options = Self.options
         options.jobs = 1
-        let again = JUnitReport.xml([(scenario: "toy", invariants: ["big-value", "never-seen"],
-                                      result: Campaign.run(ThresholdTarget(), options: options),
-                                      replayCommand: { "bgsim replay toy.json --seed \($0.seed)" })])
-        #expect(again == xml)
+        #expect(JUnitReport.xml(entries(Campaign.run(ThresholdTarget(), options: options))) == xml)
     }
 }

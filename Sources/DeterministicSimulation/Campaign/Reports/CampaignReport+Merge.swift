@@ -60,6 +60,7 @@ extension CampaignReport {
             ("seed", first.seed.description, other.seed.description),
             ("scenario.name", first.scenarioName, other.scenarioName),
             ("scenario.file", first.scenarioFile, other.scenarioFile),
+            ("scenario.expect", first.expectation ?? "(none)", other.expectation ?? "(none)"),
             ("campaign.runs", String(first.runs), String(other.runs)),
             ("tool", "\(first.toolName) \(first.toolVersion)", "\(other.toolName) \(other.toolVersion)"),
             ("campaign.determinismSamples", String(first.determinismSamples), String(other.determinismSamples)),

@@ -27,18 +27,22 @@ public enum CampaignReport {
     /// The report as JSON text, exactly as `bgsim fuzz --report` writes it (the deterministic
     /// writer: fixed key order, no timestamps beyond the timing fields).
     public static func jsonText(_ result: CampaignResult, scenarioName: String, scenarioFile: String,
+                                expectation: CampaignExpectation? = nil,
                                 toolVersion: String, toolName: String = "bgsim",
                                 replayCommand: (FailureRecord) -> String) -> String {
         JSONWriter().string(for: json(result, scenarioName: scenarioName, scenarioFile: scenarioFile,
-                                      toolVersion: toolVersion, toolName: toolName, replayCommand: replayCommand))
+                                      expectation: expectation, toolVersion: toolVersion, toolName: toolName,
+                                      replayCommand: replayCommand))
     }
 
     /// The report as a JSON value (for the package's own targets: the commands and merge).
     package static func json(_ result: CampaignResult, scenarioName: String, scenarioFile: String,
+                             expectation: CampaignExpectation? = nil,
                              toolVersion: String, toolName: String = "bgsim",
                              replayCommand: (FailureRecord) -> String) -> JSONValue {
         let header = ReportHeader(seed: result.options.seed, toolName: toolName, toolVersion: toolVersion,
-                                  scenarioName: scenarioName, scenarioFile: scenarioFile, options: result.options)
+                                  scenarioName: scenarioName, scenarioFile: scenarioFile, expectation: expectation,
+                                  options: result.options)
         return assemble(header: header, jobs: result.options.jobs, shard: result.options.shard,
                         summary: ReportSummary(result), coverage: result.coverage,
                         failures: result.failures.map { failureJSON($0, replay: replayCommand($0)) },
@@ -59,7 +63,9 @@ public enum CampaignReport {
         report.append("schemaVersion", .int(schemaVersion))
         report.append("seed", JSONValue(header.seed.description))
         report.append("tool", ["name": JSONValue(header.toolName), "version": JSONValue(header.toolVersion)])
-        report.append("scenario", ["name": JSONValue(header.scenarioName), "file": JSONValue(header.scenarioFile)])
+        var scenario: JSONObject = ["name": JSONValue(header.scenarioName), "file": JSONValue(header.scenarioFile)]
+        if let expectation = header.expectation { scenario.append("expect", JSONValue(expectation)) }
+        report.append("scenario", .object(scenario))
         report.append("campaign", .object(campaign))
         report.append("summary", summary.json)
         report.append("coverage", coverageJSON(coverage))

@@ -1,85 +1,111 @@
 import SimulationFormats
 
-/// JUnit XML for CI systems (`bgsim fuzz --junit`, `bgsim check --junit`): one test suite per
-/// scenario, one test case per invariant (plus `determinism`), a failure carrying the message
-/// and the replay command.
+/// JUnit XML for CI systems (`bgsim check --junit`, `bgsim fuzz --junit`): one test suite per
+/// scenario holding one test case named after its expectation (`expect pass`, `expect violation
+/// no-double-end`), which passes exactly when the expectation was met.
 ///
 /// ```swift
-/// let xml = JUnitReport.xml([(scenario: "p1", invariants: ["every-begin-ended"], result: result,
-///                             replayCommand: { "bgsim replay Scenarios/p1.json --seed \($0.seed)" })])
+/// let xml = JUnitReport.xml([JUnitReport.Entry(
+///     scenario: "p1", expectation: .violation("every-begin-ended"), invariants: ["every-begin-ended"],
+///     result: result,
+///     replayCommand: { "bgsim replay Scenarios/p1.json --seed \($0.seed)" },
+///     shrunkReplayCommand: { "bgsim replay Scenarios/p1.json --choices \($0.choices.token)" })])
 /// ```
 ///
-/// Contract: deterministic bytes: no timestamps or durations, so the same campaign gives the
-/// same file for every `jobs` value. Invariants violated but not listed get their own case.
+/// Contract: a planted bug found as expected is a passing test case and a correct workload that
+/// held is one too, so a green gate gives `failures="0"` (Jenkins, GitLab and GitHub show it
+/// green); a missed expectation or a run that did not replay (nondeterminism) is a `<failure>`.
+/// Every case's `<system-out>` says what was found and what held, with each violation's run seed,
+/// replay command and shrunk replay command. Deterministic bytes: no timestamps or durations, so
+/// the same campaign gives the same file for every `jobs` value.
 public enum JUnitReport {
-    public static func xml(_ suites: [(scenario: String, invariants: [String], result: CampaignResult,
-                                       replayCommand: (FailureRecord) -> String)]) -> String {
-        let cases = suites.map { testCases($0.invariants, $0.result, $0.replayCommand) }
-        let tests = cases.reduce(0) { $0 + $1.count }
-        let failures = cases.reduce(0) { $0 + $1.filter { $0.failure != nil }.count }
+    /// One scenario's campaign and how to print its replay commands.
+    public struct Entry {
+        public var scenario: String
+        public var expectation: CampaignExpectation
+        public var invariants: [String]
+        public var result: CampaignResult
+        public var replayCommand: (FailureRecord) -> String
+        public var shrunkReplayCommand: (FailureRecord) -> String
+        /// Extra lines for `<system-out>` (for example what the failure database replayed).
+        public var notes: [String]
+
+        public init(scenario: String, expectation: CampaignExpectation, invariants: [String], result: CampaignResult,
+                    replayCommand: @escaping (FailureRecord) -> String,
+                    shrunkReplayCommand: @escaping (FailureRecord) -> String, notes: [String] = []) {
+            self.scenario = scenario
+            self.expectation = expectation
+            self.invariants = invariants
+            self.result = result
+            self.replayCommand = replayCommand
+            self.shrunkReplayCommand = shrunkReplayCommand
+            self.notes = notes
+        }
+    }
+
+    public static func xml(_ entries: [Entry]) -> String {
+        let cases = entries.map(testCase)
+        let failures = cases.filter { $0.failure != nil }.count
         var writer = XMLWriter()
-        writer.open("testsuites", [("name", "bgsim"), ("tests", String(tests)), ("failures", String(failures))])
-        for (suite, cases) in zip(suites, cases) {
-            writer.open("testsuite", [("name", suite.scenario), ("tests", String(cases.count)),
-                                      ("failures", String(cases.filter { $0.failure != nil }.count)),
+        writer.open("testsuites", [("name", "bgsim"), ("tests", String(cases.count)), ("failures", String(failures))])
+        for (entry, testCase) in zip(entries, cases) {
+            writer.open("testsuite", [("name", entry.scenario), ("tests", "1"),
+                                      ("failures", testCase.failure == nil ? "0" : "1"),
                                       ("errors", "0"), ("skipped", "0")])
             writer.open("properties")
-            for (name, value) in properties(suite.result) {
+            for (name, value) in properties(entry) {
                 writer.element("property", [("name", name), ("value", value)])
             }
             writer.close()
-            for testCase in cases {
-                writer.open("testcase", [("classname", suite.scenario), ("name", testCase.name)])
-                if let failure = testCase.failure {
-                    writer.element("failure", [("message", failure.message), ("type", failure.type)],
-                                   text: failure.body)
-                }
-                writer.close()
+            writer.open("testcase", [("classname", entry.scenario), ("name", entry.expectation.testCaseName)])
+            if let failure = testCase.failure {
+                writer.element("failure", [("message", failure.message), ("type", failure.type)], text: testCase.details)
             }
+            writer.element("system-out", [(String, String)](), text: testCase.details)
+            writer.close()
             writer.close()
         }
         return writer.finish()
     }
 
     private struct TestCase {
-        var name: String
-        var failure: (message: String, type: String, body: String)?
+        var failure: (message: String, type: String)?
+        var details: String
     }
 
-    private static func properties(_ result: CampaignResult) -> [(String, String)] {
-        [("seed", result.options.seed.description), ("runs", String(result.totals.runs)),
-         ("shard", result.options.shard.description), ("traceDigest", result.totals.digest.digest.description),
-         ("stop", result.stop.rawValue)]
+    private static func properties(_ entry: Entry) -> [(String, String)] {
+        let result = entry.result
+        return [("expect", entry.expectation.description), ("seed", result.options.seed.description),
+                ("runs", String(result.totals.runs)), ("shard", result.options.shard.description),
+                ("traceDigest", result.totals.digest.digest.description), ("stop", result.stop.rawValue)]
     }
 
-    private static func testCases(_ invariants: [String], _ result: CampaignResult,
-                                  _ replay: (FailureRecord) -> String) -> [TestCase] {
-        let totals = result.totals
-        var names = invariants
-        for entry in totals.violations where !names.contains(entry.invariant) { names.append(entry.invariant) }
-        var cases = names.map { name -> TestCase in
-            guard let count = totals.violations(of: name)?.runs else { return TestCase(name: name) }
-            guard let record = result.failures.first(where: { $0.failure.invariant == name }) else {
-                return TestCase(name: name, failure: ("\(name) violated in \(count) runs", "violation",
-                                                      "violated in \(count) of \(totals.runs) runs; "
-                                                          + "no record kept (over the failure cap)"))
-            }
-            var body = "\(record.failure.message)\nviolated in \(count) of \(totals.runs) runs; "
-                + "first at run \(record.runIndex), seed \(record.seed)\nreplay: \(replay(record))"
+    private static func testCase(_ entry: Entry) -> TestCase {
+        let result = entry.result
+        let verdict = entry.expectation.verdict(for: result, invariants: entry.invariants)
+        var lines = ["\(entry.expectation.testCaseName): \(verdict.headline)", verdict.heldText]
+        for record in result.failures {
+            let runs = result.totals.violations(of: record.failure.invariant)?.runs ?? 0
+            lines.append("\(record.failure.invariant): \(record.failure.message)")
+            lines.append("  violated in \(runs) of \(result.totals.runs) runs; first at run \(record.runIndex), "
+                + "seed \(record.seed)")
+            lines.append("  replay: \(entry.replayCommand(record))")
             if record.shrink != nil {
-                body += "\nshrunk to \(record.shrunkSizeText), choices \(record.choices.token)"
+                lines.append("  shrunk to \(record.shrunkSizeText): \(entry.shrunkReplayCommand(record))")
             }
-            return TestCase(name: name, failure: (record.failure.message, "violation", body))
         }
-        var determinism = TestCase(name: "determinism")
+        for record in result.nondeterminism {
+            lines.append("nondeterminism: run \(record.runIndex) seed \(record.seed): \(record.how) gave "
+                + "\(record.actual), expected \(record.expected)")
+        }
+        if result.stop == .interrupted { lines.append("interrupted: the numbers cover the runs that finished") }
+        lines += entry.notes
+        let details = lines.joined(separator: "\n")
         if let first = result.nondeterminism.first {
-            determinism.failure = (
-                "run seed \(first.seed) gave digest \(first.actual) on \(first.how), expected \(first.expected)",
-                "nondeterminism",
-                result.nondeterminism.map { "run \($0.runIndex) seed \($0.seed): \($0.how) gave \($0.actual), "
-                    + "expected \($0.expected)" }.joined(separator: "\n"))
+            return TestCase(failure: ("run seed \(first.seed) did not replay: \(first.how) gave digest \(first.actual), "
+                                      + "expected \(first.expected)", "nondeterminism"), details: details)
         }
-        cases.append(determinism)
-        return cases
+        if verdict.isMissed { return TestCase(failure: (verdict.headline, "expectation"), details: details) }
+        return TestCase(failure: nil, details: details)
     }
 }

@@ -7,14 +7,17 @@ struct ReportHeader: Equatable {
     var toolVersion: String
     var scenarioName: String
     var scenarioFile: String
+    /// The scenario's expectation as text (`pass`, `violation <id>`), when the writer knew it.
+    var expectation: String?
     var runs: Int
     var determinismSamples: Int
     var maxShrunkFailures: Int
     var shrinkMaxAttempts: Int
 
     init(seed: Seed, toolName: String, toolVersion: String, scenarioName: String, scenarioFile: String,
-         options: CampaignOptions) {
+         expectation: CampaignExpectation? = nil, options: CampaignOptions) {
         self.seed = seed
+        self.expectation = expectation?.description
         self.toolName = toolName
         self.toolVersion = toolVersion
         self.scenarioName = scenarioName
@@ -31,6 +34,7 @@ struct ReportHeader: Equatable {
         toolVersion = try report.string("tool", "version")
         scenarioName = try report.string("scenario", "name")
         scenarioFile = try report.string("scenario", "file")
+        expectation = report.value["scenario"]?["expect"]?.stringValue
         runs = try report.int("campaign", "runs")
         determinismSamples = try report.int("campaign", "determinismSamples")
         maxShrunkFailures = try report.int("campaign", "maxShrunkFailures")

@@ -1,0 +1,100 @@
+import DeterministicSimulation
+import SimulationFormats
+
+/// One failure `bgsim fuzz` saved in the failure database: which scenario and invariant, and
+/// the shrunk choices that reproduce it. One JSON file each (format version 1, documented in
+/// README.md, "The failure database").
+///
+/// ```swift
+/// let saved = SavedFailure(scenarioName: "token-correct-ios17", scenarioFile: "Scenarios/token-correct-ios17.json",
+///                          invariant: "every-begin-ended", message: "task 3 never ended",
+///                          choices: record.choices, seed: record.seed, campaignSeed: Seed(0x2a),
+///                          toolVersion: BGSim.version)
+/// saved.fileName   // "token-correct-ios17--every-begin-ended.json"
+/// ```
+///
+/// Contract: ``json`` and ``init(json:file:)`` round-trip; a file of another `formatVersion`, or
+/// one that lacks a field, is rejected with a message naming the file and the fix.
+struct SavedFailure: Equatable {
+    static let formatVersion: Int64 = 1
+
+    var scenarioName: String
+    var scenarioFile: String
+    var invariant: String
+    /// The violation's message when it was found.
+    var message: String
+    /// The shrunk choice sequence: what is replayed.
+    var choices: ChoiceSequence
+    /// The run seed of the original failing run (for `bgsim replay --seed`).
+    var seed: Seed
+    var campaignSeed: Seed
+    /// The bgsim version that saved it.
+    var toolVersion: String
+
+    /// `<scenario>--<invariant>.json`, with characters other than letters, digits, `.`, `_` and
+    /// `-` replaced by `_`: one file per scenario and invariant.
+    var fileName: String {
+        func safe(_ text: String) -> String {
+            String(text.unicodeScalars.map { scalar in
+                scalar.value < 128 && (scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))
+                    || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+            })
+        }
+        return "\(safe(scenarioName))--\(safe(invariant)).json"
+    }
+
+    var json: JSONValue {
+        var object = JSONObject()
+        object.append("formatVersion", .int(Self.formatVersion))
+        object.append("scenario", ["name": JSONValue(scenarioName), "file": JSONValue(scenarioFile)])
+        object.append("invariant", JSONValue(invariant))
+        object.append("message", JSONValue(message))
+        object.append("choices", JSONValue(choices.token))
+        object.append("seed", JSONValue(seed.description))
+        object.append("campaignSeed", JSONValue(campaignSeed.description))
+        object.append("tool", ["name": "bgsim", "version": JSONValue(toolVersion)])
+        return .object(object)
+    }
+
+    init(scenarioName: String, scenarioFile: String, invariant: String, message: String, choices: ChoiceSequence,
+         seed: Seed, campaignSeed: Seed, toolVersion: String) {
+        self.scenarioName = scenarioName
+        self.scenarioFile = scenarioFile
+        self.invariant = invariant
+        self.message = message
+        self.choices = choices
+        self.seed = seed
+        self.campaignSeed = campaignSeed
+        self.toolVersion = toolVersion
+    }
+
+    /// Reads a saved failure; `file` names it in errors.
+    init(json value: JSONValue, file: String) throws(CLIError) {
+        func fail(_ problem: String) -> CLIError {
+            CLIError(.dataError, "\(file): \(problem); delete the file (the failure database rebuilds itself) or "
+                + "run with --no-failure-db")
+        }
+        guard let version = value["formatVersion"]?.intValue else { throw fail("not a saved failure (no formatVersion)") }
+        guard version == Self.formatVersion else {
+            throw fail("formatVersion is \(version); this bgsim reads version \(Self.formatVersion)")
+        }
+        func string(_ text: JSONValue?, _ name: String) throws(CLIError) -> String {
+            guard let text = text?.stringValue else { throw fail("$.\(name) is missing or not a string") }
+            return text
+        }
+        scenarioName = try string(value["scenario"]?["name"], "scenario.name")
+        scenarioFile = try string(value["scenario"]?["file"], "scenario.file")
+        invariant = try string(value["invariant"], "invariant")
+        message = try string(value["message"], "message")
+        toolVersion = try string(value["tool"]?["version"], "tool.version")
+        do {
+            choices = try ChoiceSequence(token: try string(value["choices"], "choices"))
+            seed = try Seed(parsing: try string(value["seed"], "seed"))
+            campaignSeed = try Seed(parsing: try string(value["campaignSeed"], "campaignSeed"))
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+}

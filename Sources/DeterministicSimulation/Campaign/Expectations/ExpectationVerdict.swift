@@ -1,0 +1,75 @@
+/// A campaign judged by its scenario's expectation: the one verdict that the `fuzz` and `check`
+/// summaries, their exit codes, the JUnit file and `merge` all read.
+///
+/// ```swift
+/// let verdict = CampaignExpectation.violation("no-double-end").verdict(for: result, invariants: ids)
+/// print(verdict.headline)  // "found no-double-end as expected (19 of 20 runs)"
+/// print(verdict.heldText)  // "held: every-begin-ended, expiry-ends-task, ..."
+/// ```
+///
+/// Contract: ``outcome`` is `met` exactly when the expectation was shown (pass: no violation;
+/// violation: the expected invariant violated in some run); ``headline`` is one line that says
+/// what was found as expected, what was violated against the expectation, or what was not found.
+public struct ExpectationVerdict: Sendable, Equatable {
+    /// How a campaign stands against its expectation.
+    public enum Outcome: String, Sendable, Equatable {
+        /// The expectation was shown: the gate passes for this scenario.
+        case met
+        /// It was not: a correct workload violated an invariant, or a planted bug was not found.
+        case missed
+        /// One shard did not find the expected violation; the merged campaign decides.
+        case undecided
+    }
+
+    /// One invariant some runs violated, or (with no run of this campaign) a saved failure that
+    /// still fails when replayed.
+    public struct Finding: Sendable, Equatable {
+        public var invariant: String
+        public var runs: Int
+        /// Found only by replaying a saved failure.
+        public var savedFailure = false
+
+        /// `no-double-end in 19 runs`, or `no-double-end in a saved failure`.
+        var text: String { savedFailure ? "\(invariant) in a saved failure" : "\(invariant) in \(runs) runs" }
+    }
+
+    public var expectation: CampaignExpectation
+    public var outcome: Outcome
+    /// Runs judged.
+    public var runs: Int
+    /// Every violated invariant with its run count, in order of first appearance.
+    public var found: [Finding]
+    /// The scenario's invariants no run violated.
+    public var held: [String]
+
+    /// Whether this scenario fails the gate (``Outcome/missed``).
+    public var isMissed: Bool { outcome == .missed }
+
+    /// One line: what was found (as expected or not) and what was not.
+    public var headline: String {
+        switch (expectation, outcome) {
+        case (.pass, .met):
+            return "every invariant held in \(runs) runs, as expected"
+        case (.pass, _):
+            return "expected no violation, but found " + Self.list(found)
+        case (.violation(let id), .met):
+            let entry = found.first { $0.invariant == id }
+            let others = found.filter { $0.invariant != id }
+            let also = others.isEmpty ? "" : "; also violated: " + Self.list(others)
+            let count = entry?.savedFailure == true ? "in a saved failure" : "\(entry?.runs ?? 0) of \(runs) runs"
+            return "found \(id) as expected (\(count))\(also)"
+        case (.violation(let id), .undecided):
+            return "\(id) not found in this shard's \(runs) runs; merge the shards to judge the campaign"
+        case (.violation(let id), .missed):
+            let other = found.isEmpty ? "" : " (violated instead: " + Self.list(found) + ")"
+            return "the planted bug was not found: no \(id) violation in \(runs) runs\(other)"
+        }
+    }
+
+    /// `held: a, b, c`, or `held: none` when every invariant was violated.
+    public var heldText: String { "held: " + (held.isEmpty ? "none" : held.joined(separator: ", ")) }
+
+    static func list(_ findings: [Finding]) -> String {
+        findings.map(\.text).joined(separator: ", ")
+    }
+}

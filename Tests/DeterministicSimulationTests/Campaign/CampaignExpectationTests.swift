@@ -1,0 +1,50 @@
+import DeterministicSimulation
+import Testing
+
+/// The gate's judgement: an expected violation is a finding, a missed expectation a failure.
+@Suite struct CampaignExpectationTests {
+    static let ids = ["every-begin-ended", "no-double-end", "no-watchdog-kill"]
+
+    @Test("a planted bug found as expected is met, and the other violations it shows are listed")
+    func plantedFound() {
+        let verdict = CampaignExpectation.violation("no-double-end").verdict(
+            violations: [("no-watchdog-kill", 3), ("no-double-end", 19)], runs: 20, invariants: Self.ids)
+        #expect(verdict.outcome == .met)
+        #expect(verdict.headline == "found no-double-end as expected (19 of 20 runs); also violated: no-watchdog-kill in 3 runs")
+        #expect(verdict.heldText == "held: every-begin-ended")
+    }
+
+    @Test("a planted bug that was not found is missed, even when other invariants were violated")
+    func plantedMissed() {
+        let verdict = CampaignExpectation.violation("no-double-end").verdict(
+            violations: [("no-watchdog-kill", 3)], runs: 20, invariants: Self.ids)
+        #expect(verdict.isMissed)
+        #expect(verdict.headline == "the planted bug was not found: no no-double-end violation in 20 runs "
+            + "(violated instead: no-watchdog-kill in 3 runs)")
+    }
+
+    @Test("pass is met only when nothing was violated")
+    func pass() {
+        let held = CampaignExpectation.pass.verdict(violations: [], runs: 100, invariants: Self.ids)
+        #expect(held.outcome == .met && held.headline == "every invariant held in 100 runs, as expected")
+        #expect(held.held == Self.ids)
+        let broken = CampaignExpectation.pass.verdict(violations: [("every-begin-ended", 1)], runs: 100, invariants: Self.ids)
+        #expect(broken.isMissed && broken.headline == "expected no violation, but found every-begin-ended in 1 runs")
+    }
+
+    @Test("one shard that did not find the planted bug is undecided, not missed; pass is judged per shard")
+    func shards() {
+        let shard = CampaignExpectation.violation("no-double-end").verdict(
+            violations: [], runs: 10, invariants: Self.ids, sharded: true)
+        #expect(shard.outcome == .undecided && !shard.isMissed)
+        let violatedShard = CampaignExpectation.pass.verdict(
+            violations: [("no-double-end", 1)], runs: 10, invariants: Self.ids, sharded: true)
+        #expect(violatedShard.isMissed)
+    }
+
+    @Test("the JUnit test case is named after the expectation")
+    func names() {
+        #expect(CampaignExpectation.pass.testCaseName == "expect pass")
+        #expect(CampaignExpectation.violation("no-double-end").testCaseName == "expect violation no-double-end")
+    }
+}
