@@ -42,6 +42,12 @@ enum Summary {
         if totals.stops.hitLimit > 0 {
             io.out("  note: \(totals.stops.hitLimit) runs hit their step or settle limit (work that never ends)")
         }
+        let probes = result.coverage.probes
+        if !probes.isEmpty || !scenario.requiredProbes.isEmpty {
+            let hit = probes.map { "\($0.name) \($0.count)x" }
+            let missing = scenario.missingProbes(in: result.coverage).map { "\($0) never" }
+            io.out("  probes: " + (hit + missing).joined(separator: ", "))
+        }
         for entry in totals.violations {
             io.out(violationLine(entry, scenario))
         }

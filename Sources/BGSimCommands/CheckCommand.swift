@@ -48,7 +48,8 @@ enum CheckCommand: BGSimCommand {
                                                interrupt: interrupt)
             suites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))
             let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
-                                                       savedFailures: saved.stillFailing.map(\.invariant))
+                                                       savedFailures: saved.stillFailing.map(\.invariant),
+                                                       requiredProbes: scenario.requiredProbes)
             gate.add(verdict, scenario: scenario.name)
             gate.add(saved)
             io.out("\(verdict.isMissed ? "FAIL" : "ok  ") \(scenario.name) (expect \(scenario.expectation); seed "

@@ -65,7 +65,8 @@ enum FuzzCommand: BGSimCommand {
                                                interrupt: interrupt)
             Summary.print(result, scenario: scenario, io: io)
             let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
-                                                       savedFailures: saved.stillFailing.map(\.invariant))
+                                                       savedFailures: saved.stillFailing.map(\.invariant),
+                                                       requiredProbes: scenario.requiredProbes)
             Summary.printVerdict(verdict, io: io)
             gate.add(verdict, scenario: scenario.name)
             gate.add(saved)

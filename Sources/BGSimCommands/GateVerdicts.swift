@@ -115,11 +115,14 @@ enum JUnitXML {
                        invocation: String) -> String {
         let replay = ReplayCommandText(invocation)
         return JUnitReport.xml(suites.map { entry in
-            JUnitReport.Entry(scenario: entry.scenario.name, expectation: entry.scenario.expectation,
-                              invariants: entry.scenario.invariants.map(\.id), result: entry.result,
-                              replayCommand: { replay.seed(entry.scenario, $0.seed) },
-                              shrunkReplayCommand: { replay.choices(entry.scenario, $0.choices) },
-                              notes: entry.notes)
+            var junit = JUnitReport.Entry(
+                scenario: entry.scenario.name, expectation: entry.scenario.expectation,
+                invariants: entry.scenario.invariants.map(\.id), result: entry.result,
+                replayCommand: { replay.seed(entry.scenario, $0.seed) },
+                shrunkReplayCommand: { replay.choices(entry.scenario, $0.choices) },
+                notes: entry.notes)
+            junit.requiredProbes = entry.scenario.requiredProbes
+            return junit
         })
     }
 }

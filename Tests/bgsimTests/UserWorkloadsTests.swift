@@ -23,7 +23,10 @@ struct UserWorkloadsTests {
             let app = context.application
             observation = context.onDidEnterBackground { [self] in
                 let work = context.startWork("upload-draft")
-                let task = BackgroundTaskToken(name: "upload-draft", host: app) { work.cancel() }
+                let task = BackgroundTaskToken(name: "upload-draft", host: app) {
+                    context.probe("upload-cut-by-expiry")  // the rare path: the upload outlived the budget
+                    work.cancel()
+                }
                 app.backgroundQueue.asyncAfter(context.drawWorkDuration()) {
                     if !work.isDone { work.finish() }
                     if self.endsTask { task.invalidate() } else { self.kept.append(task) }
@@ -83,6 +86,22 @@ struct UserWorkloadsTests {
         let list = try run(["list", "--scenarios", folder.path])
         #expect(list.stdout.contains("draft-uploader / keeps-task: keeps its token after the upload"))
         #expect(!list.stdout.contains("download-manager"), "a user's bgsim lists only the user's workloads")
+    }
+
+    @Test("required probes: one the campaign hits passes the gate and is counted; one it never hits fails it")
+    func requiredProbesGateTheCampaign() throws {
+        let folder = TemporaryFolder()
+        let reached = scenario("correct", expect: "\"pass\"")
+            .replacingOccurrences(of: "\"expect\"", with: "\"requiredProbes\": [\"upload-cut-by-expiry\"],\n  \"expect\"")
+        let file = folder.write("reached.json", reached)
+        let passing = try run(["fuzz", file, "--quiet"])
+        #expect(passing.code == .success, "\(passing.stdout)\(passing.stderr)")
+        #expect(passing.stdout.contains(/probes: upload-cut-by-expiry [0-9]+x/))
+
+        let unreachable = reached.replacingOccurrences(of: "upload-cut-by-expiry", with: "never-reached")
+        let missed = try run(["check", folder.write("unreached.json", unreachable), "--quiet"])
+        #expect(missed.code == .violation)
+        #expect(missed.stdout.contains("required probe never-reached never hit in 60 runs"))
     }
 
     @Test("a scenario naming a built-in workload in a user's bgsim is exit 65 with the user's names")

@@ -150,6 +150,9 @@ extension SimEvent {
         case .asyncEscape(let escape):
             visitor.kind(.asyncEscape)
             visitor.string("escape", escape)
+        case .probe(let name):
+            visitor.kind(.probe)
+            visitor.string("name", name)
         }
     }
 

@@ -71,6 +71,10 @@ public enum SimEvent: Sendable, Equatable {
     /// Swift concurrency left the run's deterministic world (an async workload's escape, named
     /// with where and when it was seen). Recorded at the end of the run.
     case asyncEscape(String)
+
+    // Exploration.
+    /// A workload or the simulator reached a named rare path (`WorkloadContext.probe(_:)`).
+    case probe(String)
 }
 
 /// Things the environment does to the device (user actions and system events).

@@ -18,6 +18,9 @@ final class CoverageCounter {
     /// ``slotBases``, held by the counter for the same reason.
     private let slotBases: [Int]
     private let stateCount: Int
+    /// Probes hit in this run (`WorkloadContext.probe(_:)`), in first-hit order: a handful at
+    /// most, so a linear search; empty in the runs of workloads that mark no probe.
+    private var probes: [(name: String, count: Int)] = []
 
     init() {
         let stateCount = Self.states.count
@@ -44,6 +47,15 @@ final class CoverageCounter {
         var slot = SimEvent.Slot()
         event.describe(to: &slot)
         eventCounts[slotBases[slot.kind.rawValue] &+ slot.variant] &+= 1
+        if case .probe(let name) = event { countProbe(name) }
+    }
+
+    private func countProbe(_ name: String) {
+        if let index = probes.firstIndex(where: { $0.name == name }) {
+            probes[index].count += 1
+        } else {
+            probes.append((name, 1))
+        }
     }
 
     /// Event slots: one per event name (``SimEvent/Kind/eventNames``), a kind's slots in a row
@@ -114,6 +126,9 @@ final class CoverageCounter {
             // a run never touched (most transitions, most actions).
             if count != 0 { coverage.add(count: count, at: feed.position) }
         }
+        // Probes have names of the workload's choosing: a category of their own, after the
+        // fixed layout, present only in runs that hit one.
+        for probe in probes { coverage.add(Coverage.probesCategory, probe.name, count: probe.count) }
         return coverage
     }
 }

@@ -22,6 +22,19 @@ public struct Scenario: Sendable {
     public var campaign: CampaignDefaults
     public var invariants: [Invariant]
     public var expectation: Expectation
+    /// Probes the campaign must hit (`"requiredProbes"`; `WorkloadContext.probe(_:)`): a campaign
+    /// that never reaches one misses its expectation, whatever it found.
+    public var requiredProbes: [String] = []
+
+    /// The required probes the campaign's coverage never counted, in the scenario's order.
+    ///
+    /// ```swift
+    /// scenario.missingProbes(in: result.coverage)   // ["retry-after-expiry"]: never reached
+    /// ```
+    public func missingProbes(in coverage: Coverage) -> [String] {
+        let hit = Set(coverage.probes.filter { $0.count > 0 }.map(\.name))
+        return requiredProbes.filter { !hit.contains($0) }
+    }
 
     /// The campaign settings a scenario carries: `bgsim fuzz` flags override them.
     public struct CampaignDefaults: Sendable, Equatable {

@@ -20,10 +20,13 @@ enum ScenarioDecoder {
         let campaign = try decodeCampaign(&root)
         let invariants = try decodeInvariants(&root, workload: workload)
         let expectation = try decodeExpectation(&root, invariants: invariants)
+        let requiredProbes = try decodeRequiredProbes(&root)
         try root.finish()
-        return Scenario(name: name, file: file, summary: summary, workload: workload, profile: profile,
-                        environment: environment, campaign: campaign, invariants: invariants,
-                        expectation: expectation)
+        var scenario = Scenario(name: name, file: file, summary: summary, workload: workload, profile: profile,
+                                environment: environment, campaign: campaign, invariants: invariants,
+                                expectation: expectation)
+        scenario.requiredProbes = requiredProbes
+        return scenario
     }
 
     static func decodeWorkload(
@@ -101,6 +104,24 @@ enum ScenarioDecoder {
                                    fix: "Name an invariant this scenario checks (see 'invariants').")
         try object.finish()
         return .violation(id)
+    }
+
+    /// `"requiredProbes": ["name", …]`: probes (`WorkloadContext.probe(_:)`) the campaign must hit.
+    static func decodeRequiredProbes(_ root: inout JSONObjectReader) throws(ConfigError) -> [String] {
+        guard let elements = try root.optionalArray("requiredProbes") else { return [] }
+        var names: [String] = []
+        for element in elements {
+            let name = try element.read(as: String.self)
+            guard WorkloadRegistry.isKebabCase(name) else {
+                throw element.error("the probe name '\(name)' is not kebab-case",
+                                    fix: "Use the name the workload passes to context.probe(_:), e.g. 'retry-after-expiry'.")
+            }
+            if names.contains(name) {
+                throw element.error("'\(name)' is listed twice", fix: "List each probe once.")
+            }
+            names.append(name)
+        }
+        return names
     }
 
     /// Whole microseconds from seconds (round to nearest).

@@ -71,6 +71,25 @@ public final class WorkloadContext: @unchecked Sendable {
         return WorkItem(id: id, name: name, device: device)
     }
 
+    /// Marks a rare path of the workload as reached, like FoundationDB's `CODE_PROBE`: the run's
+    /// trace gets a `probe` event, and the campaign's coverage (summary, JSON report) counts how
+    /// many times each probe was hit. A scenario can require probes (`"requiredProbes"`): the
+    /// campaign then fails its expectation when one is never hit, because the exploration did not
+    /// reach the code it was meant to test.
+    ///
+    /// ```swift
+    /// if error == .networkConnectionLost, task.isRunning {
+    ///     context.probe("retry-after-connection-lost")
+    ///     retry()
+    /// }
+    /// ```
+    ///
+    /// Contract: a probe is an observation, not a decision: it draws nothing and changes no
+    /// behaviour, only the trace (one event) and the coverage. Name it in kebab-case.
+    public func probe(_ name: String) {
+        device.emit(.probe(name))
+    }
+
     // MARK: Swift concurrency
 
     /// The executor to start this process's tasks on: write

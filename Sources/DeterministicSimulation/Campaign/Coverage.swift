@@ -54,6 +54,19 @@ public struct Coverage: Sendable, Equatable {
     /// An empty coverage.
     public init() {}
 
+    /// The category of probes: named rare paths a run reached (`WorkloadContext.probe(_:)` in the
+    /// simulator), with how many times.
+    public static let probesCategory = "probes"
+
+    /// The probes hit, with their counts, in first-hit order (empty when none was).
+    ///
+    /// ```swift
+    /// result.coverage.probes   // [("upload-retried-after-expiry", 12)]
+    /// ```
+    public var probes: [(name: String, count: Int)] {
+        categories.first { $0.name == Self.probesCategory }?.entries ?? []
+    }
+
     /// Adds `count` to the entry `name` of `category`, creating either as needed.
     ///
     /// ```swift

@@ -61,10 +61,19 @@ public enum CampaignExpectation: Sendable, Equatable, CustomStringConvertible {
     ///   shown its expectation yet is `missed`.
     ///   - savedFailures: the invariants of saved failures (the failure database) that still fail
     ///     when replayed: findings as much as the campaign's own.
+    ///   - requiredProbes: probes the campaign must hit (the scenario's `requiredProbes`): one that
+    ///     the result's coverage never counted makes the verdict `missed` (`undecided` for a
+    ///     shard), whatever was found: the exploration did not reach the code under test.
     public func verdict(for result: CampaignResult, invariants: [String],
-                        savedFailures: [String] = []) -> ExpectationVerdict {
-        verdict(violations: result.totals.violations.map { ($0.invariant, $0.runs) }, runs: result.totals.runs,
-                invariants: invariants, sharded: result.options.shard.count > 1, savedFailures: savedFailures)
+                        savedFailures: [String] = [], requiredProbes: [String] = []) -> ExpectationVerdict {
+        let sharded = result.options.shard.count > 1
+        var verdict = verdict(violations: result.totals.violations.map { ($0.invariant, $0.runs) },
+                              runs: result.totals.runs, invariants: invariants, sharded: sharded,
+                              savedFailures: savedFailures)
+        let hit = result.coverage.probes.filter { $0.count > 0 }.map(\.name)
+        verdict.missingProbes = requiredProbes.filter { !hit.contains($0) }
+        if !verdict.missingProbes.isEmpty, verdict.outcome == .met { verdict.outcome = sharded ? .undecided : .missed }
+        return verdict
     }
 
     /// Judges violation counts (`merge` judges a merged report this way).

@@ -41,26 +41,39 @@ public struct ExpectationVerdict: Sendable, Equatable {
     public var found: [Finding]
     /// The scenario's invariants no run violated.
     public var held: [String]
+    /// Required probes no run hit (`requiredProbes`): with any, the expectation is not met.
+    public var missingProbes: [String] = []
 
     /// Whether this scenario fails the gate (``Outcome/missed``).
     public var isMissed: Bool { outcome == .missed }
 
     /// One line: what was found (as expected or not) and what was not.
     public var headline: String {
-        switch (expectation, outcome) {
-        case (.pass, .met):
-            return "every invariant held in \(runs) runs, as expected"
-        case (.pass, _):
-            return "expected no violation, but found " + Self.list(found)
-        case (.violation(let id), .met):
-            let entry = found.first { $0.invariant == id }
-            let others = found.filter { $0.invariant != id }
-            let also = others.isEmpty ? "" : "; also violated: " + Self.list(others)
-            let count = entry?.savedFailure == true ? "in a saved failure" : "\(entry?.runs ?? 0) of \(runs) runs"
-            return "found \(id) as expected (\(count))\(also)"
-        case (.violation(let id), .undecided):
-            return "\(id) not found in this shard's \(runs) runs; merge the shards to judge the campaign"
-        case (.violation(let id), .missed):
+        guard missingProbes.isEmpty else {
+            let names = missingProbes.joined(separator: ", ")
+            return "required \(missingProbes.count == 1 ? "probe" : "probes") \(names) never hit in \(runs) runs: "
+                + "the campaign did not reach the code it tests (raise the runs, or widen the environment); "
+                + findingsHeadline
+        }
+        return findingsHeadline
+    }
+
+    /// ``headline`` without the probes: what the findings alone say.
+    private var findingsHeadline: String {
+        switch expectation {
+        case .pass:
+            return found.isEmpty
+                ? "every invariant held in \(runs) runs, as expected" : "expected no violation, but found " + Self.list(found)
+        case .violation(let id):
+            if let entry = found.first(where: { $0.invariant == id }) {
+                let others = found.filter { $0.invariant != id }
+                let also = others.isEmpty ? "" : "; also violated: " + Self.list(others)
+                let count = entry.savedFailure ? "in a saved failure" : "\(entry.runs) of \(runs) runs"
+                return "found \(id) as expected (\(count))\(also)"
+            }
+            if outcome == .undecided {
+                return "\(id) not found in this shard's \(runs) runs; merge the shards to judge the campaign"
+            }
             let other = found.isEmpty ? "" : " (violated instead: " + Self.list(found) + ")"
             return "the planted bug was not found: no \(id) violation in \(runs) runs\(other)"
         }

@@ -29,6 +29,8 @@ public enum JUnitReport {
         public var shrunkReplayCommand: (FailureRecord) -> String
         /// Extra lines for `<system-out>` (for example what the failure database replayed).
         public var notes: [String]
+        /// Probes the campaign had to hit (``CampaignExpectation/verdict(for:invariants:savedFailures:requiredProbes:)``).
+        public var requiredProbes: [String] = []
 
         public init(scenario: String, expectation: CampaignExpectation, invariants: [String], result: CampaignResult,
                     replayCommand: @escaping (FailureRecord) -> String,
@@ -82,7 +84,8 @@ public enum JUnitReport {
 
     private static func testCase(_ entry: Entry) -> TestCase {
         let result = entry.result
-        let verdict = entry.expectation.verdict(for: result, invariants: entry.invariants)
+        let verdict = entry.expectation.verdict(for: result, invariants: entry.invariants,
+                                                requiredProbes: entry.requiredProbes)
         var lines = ["\(entry.expectation.testCaseName): \(verdict.headline)", verdict.heldText]
         for record in result.failures {
             let runs = result.totals.violations(of: record.failure.invariant)?.runs ?? 0
