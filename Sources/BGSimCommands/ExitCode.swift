@@ -1,8 +1,11 @@
-/// Every way `bgsim` can end, mapped to process exit codes in this one place (CONTRACT.md).
+/// Every way `bgsim` can end, mapped to process exit codes in this one place (README.md's exit-code
+/// table is the public promise).
 public enum ExitCode: Int32, Sendable, CaseIterable {
-    /// Everything held (`check`: every scenario met its expectation).
+    /// Every scenario met its expectation (a planted bug found as expected counts); for `replay`,
+    /// no invariant was violated.
     case success = 0
-    /// An invariant was violated (`check`: some scenario missed its expectation).
+    /// A scenario missed its expectation (`fuzz`, `check`, `merge`): a correct workload violated an
+    /// invariant, or a planted bug was not found; for `replay`, the run violated an invariant.
     case violation = 1
     /// A replay did not reproduce its run.
     case nondeterminism = 3
@@ -20,8 +23,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// What the code means, for the exit-code table of `bgsim help`.
     var meaning: String {
         switch self {
-        case .success: "everything held (check: every scenario met its expectation)"
-        case .violation: "an invariant was violated (check: a scenario missed its expectation)"
+        case .success: "every scenario met its expectation (a planted bug found as expected counts); replay: none violated"
+        case .violation: "fuzz, check, merge: a scenario missed its expectation; replay: an invariant was violated"
         case .nondeterminism: "nondeterminism: a replay did not reproduce its run"
         case .usage: "usage error: unknown command or option, bad value"
         case .dataError: "bad input data: a scenario or report that does not parse or names unknown things"

@@ -41,8 +41,8 @@ public enum TerminationReason: Sendable, Equatable, CustomStringConvertible {
     case memoryPressure
 
     /// Whether the client's code could have prevented this termination. Background tasks still
-    /// open at a termination it could not prevent do not count as leaked (CONTRACT.md,
-    /// `every-begin-ended`).
+    /// open at a termination it could not prevent do not count as leaked (the definition of
+    /// `every-begin-ended` in README.md).
     public var isPreventable: Bool {
         switch self {
         case .watchdog, .taskLimit, .exception: true

@@ -60,7 +60,7 @@ public struct Violation: Sendable, Equatable, CustomStringConvertible {
 /// An invariant as the harness lists it: its stable id, the rule in one sentence, the reference
 /// rules it rests on, which workloads it applies to, and how to make a checker for one run.
 public struct Invariant: Sendable {
-    /// Kebab-case, stable (CONTRACT.md).
+    /// Kebab-case, and stable once released (scripts and CI match on it).
     public var id: String
     /// The rule, stated as a property.
     public var rule: String

@@ -1,6 +1,6 @@
 package import SimulationFormats
 
-/// The JSON campaign report of CONTRACT.md (`bgsim fuzz --report`), and ``merge(_:)`` for
+/// The JSON campaign report (`bgsim fuzz --report`, the public format of Reports/README.md), and ``merge(_:)`` for
 /// shard reports. Every field is documented in `Reports/README.md` and schematized in
 /// `Reports/report.schema.json`.
 ///
