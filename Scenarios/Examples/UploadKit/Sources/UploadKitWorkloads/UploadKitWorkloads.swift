@@ -92,6 +92,7 @@ final class SimulatedPhotoUploader: PhotoUploader, @unchecked Sendable {
             defer { inFlight.removeAll() }
             return inFlight.map { ($0.work, $0.completion) }
         }
+        if !cancelled.isEmpty { context.probe("uploads-cancelled-by-expiry") }
         for (work, completion) in cancelled {
             if !work.isDone { work.cancel() }
             completion(false)
