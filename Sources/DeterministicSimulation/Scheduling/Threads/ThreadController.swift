@@ -385,18 +385,26 @@ final class ThreadController {
 }
 
 extension ThreadController.State {
-    /// Adds a thread going off the CPU to ``suspended``, keeping it in id order.
+    /// Adds a thread going off the CPU to ``suspended``, keeping it in id order (appended, then
+    /// moved down: the array's generic insert was a visible part of a racy run's profile).
     mutating func insertSuspended(_ thread: SimulatedThread) {
-        var index = suspended.count
-        while index > 0, suspended[index - 1].id > thread.id { index -= 1 }
-        suspended.insert(thread, at: index)
+        suspended.append(thread)
+        var index = suspended.count - 1
+        while index > 0, suspended[index - 1].id > thread.id {
+            suspended.swapAt(index - 1, index)
+            index -= 1
+        }
     }
 
-    /// Removes a thread coming back on the CPU from ``suspended``.
+    /// Removes a thread coming back on the CPU from ``suspended`` (moved to the end, then removed).
     mutating func removeSuspended(_ thread: SimulatedThread) {
-        guard let index = suspended.firstIndex(where: { $0 === thread }) else {
+        guard var index = suspended.firstIndex(where: { $0 === thread }) else {
             preconditionFailure("thread \(thread.label) resumed but not suspended")
         }
-        suspended.remove(at: index)
+        while index + 1 < suspended.count {
+            suspended.swapAt(index, index + 1)
+            index += 1
+        }
+        suspended.removeLast()
     }
 }
