@@ -1,3 +1,5 @@
+import DeterministicSimulation
+
 /// The `bgsim` command line: finds the command by name and hands it the rest.
 ///
 /// ```swift
@@ -10,6 +12,13 @@
 public enum BGSim {
     /// The tool's version, as reports show it.
     public static let version = "0.1.0"
+
+    /// Installs the crash banner's fatal-signal handler (exit 70, ``ExitCode/crashed``): what
+    /// bgsim's `main` does first, so a crash in workload code names its run. A user's own bgsim
+    /// built on this library calls it the same way.
+    public static func installCrashHandling() {
+        CrashSignals.install(exitCode: ExitCode.crashed.rawValue)
+    }
 
     /// Every command, in the order `bgsim help` lists them.
     static var commands: [any BGSimCommand.Type] {
@@ -25,6 +34,9 @@ public enum BGSim {
         if name == "--version" || name == "version" {
             io.out("bgsim \(version)")
             return .success
+        }
+        if name == IsolatedWorkerCommand.name {
+            return IsolatedWorkerCommand.run(Array(arguments.dropFirst()), io: io)
         }
         let commandName = CommandDeclaration.helpNames.contains(name) ? HelpCommand.declaration.name : name
         let command: any BGSimCommand.Type

@@ -18,6 +18,8 @@ struct CampaignFlags {
     var seed: Seed?
     var jobs: Int
     var shard: Shard
+    /// How runs are protected from crashes and hangs in workload code.
+    var isolation: Isolation
 
     static let runsOption = OptionDeclaration.valued(
         "--runs", "N", help: "runs per scenario, 1 to 100000000 (default: the scenario's campaign.runs)")
@@ -32,6 +34,12 @@ struct CampaignFlags {
     static let quietOption = OptionDeclaration.flag(
         "--quiet", help: "no progress on stderr (progress is shown only when stderr is a terminal)")
 
+    /// `init` for a command whose runs are isolated unless `--no-isolate` is given (`check`).
+    init(_ args: Arguments, isolatesByDefault: Bool) throws(CLIError) {
+        try self.init(args)
+        isolation = try Isolation(args, byDefault: isolatesByDefault)
+    }
+
     init(_ args: Arguments) throws(CLIError) {
         runs = try args.int(Self.runsOption.name, in: 1...100_000_000)
         seed = try args.seed(Self.seedOption.name)
@@ -45,6 +53,7 @@ struct CampaignFlags {
         } else {
             shard = .whole
         }
+        isolation = try Isolation(args, byDefault: false)
     }
 
     /// All cores.

@@ -17,13 +17,18 @@ public final class CommandIO: @unchecked Sendable {
     public let stderrIsTerminal: Bool
     /// Where scenario paths are resolved from.
     public let workingDirectory: String?
+    /// The program isolated runs start as their child: this process's own executable
+    /// (`/proc/self/exe` from bgsim's `main`); nil in a test process, which uses the `bgsim`
+    /// built next to it.
+    public let childExecutable: String?
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-                stderrIsTerminal: Bool, workingDirectory: String? = nil) {
+                stderrIsTerminal: Bool, workingDirectory: String? = nil, childExecutable: String? = nil) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
         self.workingDirectory = workingDirectory
+        self.childExecutable = childExecutable
     }
 
     func out(_ line: String = "") { writeOut(line + "\n") }

@@ -16,11 +16,15 @@ enum FuzzCommand: BGSimCommand {
             CampaignFlags.runsOption, CampaignFlags.seedOption, CampaignFlags.jobsOption, CampaignFlags.shardOption,
             .valued("--report", "FILE", help: "write the JSON report; with several scenarios a folder "
                 + "(Reports/) or a path with {scenario}"),
-            CampaignFlags.junitOption, CampaignFlags.quietOption,
+            CampaignFlags.junitOption, CampaignFlags.quietOption, Isolation.isolateOption, Isolation.noIsolateOption,
+            Isolation.runTimeoutOption,
         ],
         discussion: [
             "Every failure prints its invariant, its run seed and a replay command that reproduces it;",
             "exit 1 if any run violated an invariant, 3 on nondeterminism, 130 when interrupted.",
+            "A crash in workload code without --isolate prints the run seed and replay command and exits 70;",
+            "a run over --run-timeout, 124. With --isolate both are findings (no-crash, no-hang) and it goes on;",
+            "scenarios that expect no-crash or no-hang always run isolated unless --no-isolate is given.",
         ])
 
     struct Options {
@@ -49,7 +53,8 @@ enum FuzzCommand: BGSimCommand {
             let options = flags.options(for: scenario)
             io.out("seed \(options.seed)  \(scenario.name) (\(scenario.file)): \(options.runs) runs, "
                 + "\(options.jobs) jobs\(options.shard == .whole ? "" : ", shard \(options.shard.index)/\(options.shard.count)")")
-            let result = CampaignExecution.run(scenario, options: options, io: io, showProgress: progress,
+            let result = try CampaignExecution.run(scenario, options: options, isolation: flags.isolation, io: io,
+                                                   showProgress: progress,
                                                interrupt: interrupt)
             Summary.print(result, scenario: scenario, io: io)
             if let path = reportPaths[safe: index] {

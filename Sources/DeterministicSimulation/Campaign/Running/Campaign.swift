@@ -20,23 +20,36 @@ import Synchronization
 /// - `isCancelled` is polled between runs (on the workers); once it returns `true` no new run
 ///   starts, failures are not shrunk, and ``CampaignResult/stop`` is `.interrupted`.
 /// - `progress` is called on the calling thread, about 4 times a second at most.
+/// - With a `crashBanner` and crash handling installed (``CrashSignals``, ``RunWatchdog``), each
+///   worker keeps its run's seed in a ``CrashSlot``, so a crash or hang names the run; without
+///   either, runs pay nothing for it.
 public enum Campaign {
     public static func run(_ target: some CampaignTarget, options: CampaignOptions,
                            progress: (@Sendable (CampaignProgress) -> Void)? = nil,
-                           isCancelled: @Sendable @escaping () -> Bool = { false }) -> CampaignResult {
+                           isCancelled: @Sendable @escaping () -> Bool = { false },
+                           crashBanner: CrashBanner? = nil) -> CampaignResult {
         let clock = WallClock()
         let (tally, interrupted) = runAll(target, options: options, clock: clock, progress: progress,
-                                          isCancelled: isCancelled)
+                                          isCancelled: isCancelled, crashBanner: crashBanner)
         let runSeconds = clock.elapsedSeconds
         let selected = Array(tally.firstViolations.prefix(options.maxShrunkFailures))
-        let followUp = FailureFollowUp(target: target, options: options, shrinks: !interrupted,
+        let followUp = FailureFollowUp(target: CrashSlotTarget(target), options: options, shrinks: !interrupted,
                                        isCancelled: isCancelled)
+        let followingUp = crashBanner?.followingUp
         let records = WorkerPool.map(selected.count, jobs: options.jobs) { index in
-            followUp.record(selected[index].entry, firstVerdict: selected[index].verdict)
+            let slot = CrashSlot.claim(followingUp)
+            defer { slot?.release() }
+            slot?.begin(options.runSeed(selected[index].entry.firstRun))
+            slot?.end()  // CrashSlotTarget times each rerun and shrink candidate on its own
+            return followUp.record(selected[index].entry, firstVerdict: selected[index].verdict)
         }
         let samples = tally.sampleDigests.sorted { $0.key < $1.key }
         let sampleChecks = WorkerPool.map(samples.count, jobs: options.jobs) { index in
-            followUp.recheck(runIndex: samples[index].key, expected: samples[index].value)
+            let slot = CrashSlot.claim(crashBanner)
+            defer { slot?.release() }
+            slot?.begin(options.runSeed(samples[index].key))
+            slot?.end()
+            return followUp.recheck(runIndex: samples[index].key, expected: samples[index].value)
         }
         var nondeterminism = records.flatMap(\.nondeterminism) + sampleChecks.compactMap { $0 }
         nondeterminism.sort { $0.runIndex < $1.runIndex }
@@ -49,7 +62,8 @@ public enum Campaign {
     /// The runs of the shard, on `options.jobs` threads; the merged tally and whether cancelled.
     private static func runAll(_ target: some CampaignTarget, options: CampaignOptions, clock: WallClock,
                                progress: (@Sendable (CampaignProgress) -> Void)?,
-                               isCancelled: @Sendable @escaping () -> Bool) -> (RunTally, Bool) {
+                               isCancelled: @Sendable @escaping () -> Bool,
+                               crashBanner: CrashBanner?) -> (RunTally, Bool) {
         let total = options.shard.runCount(of: options.runs)
         let samples = samplePositions(total: total, count: options.determinismSamples).map(options.shard.runIndex(at:))
         let next = Atomic<Int>(0)
@@ -67,6 +81,8 @@ public enum Campaign {
                                       failures: failing.load(ordering: .relaxed),
                                       secondsLeft: rate > 0 ? Double(total - runsDone) / rate : nil))
         }, work: { _ in
+            let slot = CrashSlot.claim(crashBanner)
+            defer { slot?.release() }
             var tally = RunTally()
             while !cancelled.load(ordering: .relaxed) {
                 if isCancelled() {
@@ -76,7 +92,10 @@ public enum Campaign {
                 let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard position < total else { break }
                 let runIndex = options.shard.runIndex(at: position)
-                let verdict = target.run(choices: ChoiceSource(seed: options.runSeed(runIndex)), keepTrace: false)
+                let runSeed = options.runSeed(runIndex)
+                slot?.begin(runSeed)
+                let verdict = target.run(choices: ChoiceSource(seed: runSeed), keepTrace: false)
+                slot?.end()
                 tally.add(verdict, runIndex: runIndex, isSample: samples.contains(runIndex))
                 done.wrappingAdd(1, ordering: .relaxed)
                 if !verdict.passed { failing.wrappingAdd(1, ordering: .relaxed) }

@@ -23,6 +23,14 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
                                                    actual: actual, how: how))
         }
         check(original.digest, "a rerun from its seed")
+        if original.stop == .timedOut {
+            // A hang left no recorded choices (it was killed): report it by its seed, unshrunk.
+            let record = FailureRecord(
+                runIndex: entry.firstRun, seed: seed, failure: failure, shrunkFailure: failure,
+                originalEventCount: 0, shrunkEventCount: 0, originalActionCount: 0, shrunkActionCount: 0,
+                choices: recorded, shrink: nil, trace: [])
+            return (record, mismatches)
+        }
         let replaySource = ChoiceSource(replaying: recorded)  // also marks the run's actions
         let replayed = target.run(choices: replaySource, keepTrace: false)
         check(replayed.digest, "a replay of its recorded choices")

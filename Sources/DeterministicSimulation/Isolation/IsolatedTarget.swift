@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Synchronization
+
+/// A campaign target whose runs happen in child processes (isolated workers, see
+/// ``IsolatedWorker``), so a run that crashes or hangs is reported as a finding and the campaign
+/// goes on: a crash becomes a ``crashInvariant`` (`no-crash`) violation whose message carries the
+/// crash message and signal; a run over the wall-clock timeout is killed and becomes a
+/// ``hangInvariant`` (`no-hang`) violation.
+///
+/// ```swift
+/// let isolated = IsolatedTarget(local: SimulationTarget(spec: spec), executable: "/proc/self/exe",
+///                               arguments: ["_isolated-worker", "Scenarios/x.json"], runTimeoutSeconds: 10)
+/// let result = Campaign.run(isolated, options: options)   // same totals, digest and coverage as local
+/// ```
+///
+/// How: each campaign worker talks to one long-lived child (spawned on first use, again after a
+/// crash or hang), one request line and one verdict line per run (``VerdictWire``), so the cost
+/// is a pipe round trip per run, not a process start. The child runs `local`'s twin (the same
+/// scenario loaded in the child), so a run that survives gives exactly the verdict `local`
+/// would. A caller asking for a trace gets `local`'s in-process rerun of a run the child
+/// survived (deterministic, so it survives here too); a crashing run has no trace.
+///
+/// Contract:
+/// - For runs that neither crash nor hang, every verdict equals `local`'s, and the choices a
+///   replaying source drew (``ChoiceSource/recorded``, ``ChoiceSource/actions``) are copied
+///   back, so campaigns, follow-ups and the shrinker read the same results for every `jobs`.
+/// - A crashed run's choices are those it drew before the signal (the child's handler writes
+///   them), so the shrinker replays and shrinks crashes like any failure. Its verdict has no
+///   events and a digest made of the draw count, signal and message (deterministic).
+/// - A hung run is killed after `runTimeoutSeconds` of wall-clock time; the same request is not
+///   run again (each would cost the timeout): its verdict is remembered, and a hang is never
+///   shrunk (``RunStop/timedOut``).
+/// - Wall-clock time decides nothing else. Children end when the target's last copy is released.
+public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
+    /// The invariant id of a crashed run.
+    public static var crashInvariant: String { "no-crash" }
+    /// The invariant id of a run killed after the run timeout.
+    public static var hangInvariant: String { "no-hang" }
+
+    /// The same target in this process: traces of surviving runs come from it.
+    public let local: Local
+    let pool: ChildPool
+
+    /// - Parameters:
+    ///   - local: the target the children run (they build it from `arguments`).
+    ///   - executable: the program to start (`/proc/self/exe`: this one).
+    ///   - arguments: its arguments, which make it an isolated worker for `local`'s twin.
+    ///   - runTimeoutSeconds: the wall-clock budget of one run; nil for none.
+    public init(local: Local, executable: String, arguments: [String], runTimeoutSeconds: Double?) {
+        self.local = local
+        pool = ChildPool(executable: executable, arguments: arguments,
+                         timeoutMilliseconds: runTimeoutSeconds.map { max(1, Int($0 * 1_000)) })
+    }
+
+    /// How many child processes were started so far (one per worker, plus one per crash or hang).
+    public var childrenStarted: Int { pool.started.load(ordering: .relaxed) }
+
+    public func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
+        run(choices: choices, keepTrace: keepTrace, budget: nil)
+    }
+
+    public func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
+        run(choices: choices, keepTrace: keepTrace, budget: costBudget)
+    }
+
+    private func run(choices: ChoiceSource, keepTrace: Bool, budget: Int?) -> RunVerdict {
+        let record = choices.isReplaying && !keepTrace
+        let request = choices.seed.map { VerdictWire.request(seed: $0, record: record, budget: budget) }
+            ?? VerdictWire.request(choices: ChoiceSequence(choices.replayValues), record: record, budget: budget)
+        if let hang = pool.knownHang(request) { return hang }
+        let child: ChildConnection
+        do {
+            child = try pool.take()
+        } catch {
+            return Self.crashVerdict(message: "the isolated worker could not start: \(error)", signal: nil, drawn: 0)
+        }
+        switch child.exchange(request, timeoutMilliseconds: pool.timeoutMilliseconds) {
+        case .line(let line):
+            let decoded: (RunVerdict, VerdictWire.Recorded?)
+            do {
+                decoded = try child.decoder.verdict(line)
+            } catch {
+                child.finish()
+                return Self.crashVerdict(message: error.description, signal: nil, drawn: 0)
+            }
+            pool.give(child)
+            if keepTrace {
+                return budget.map { local.run(choices: choices, keepTrace: true, costBudget: $0) }
+                    ?? local.run(choices: choices, keepTrace: true)
+            }
+            if let recorded = decoded.1 {
+                choices.adopt(outcomes: recorded.outcomes, actions: recorded.actions, fallbackCount: recorded.fallbackCount)
+            }
+            return decoded.0
+        case .died(let dump, let signal, let stderr, let status):
+            if let dump { choices.adopt(outcomes: dump.outcomes, actions: dump.actions, fallbackCount: dump.fallbackCount) }
+            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
+                                     signal: signal, drawn: dump?.outcomes.count ?? 0)
+        case .hung:
+            let seconds = Double(pool.timeoutMilliseconds ?? 0) / 1_000
+            let verdict = RunVerdict(
+                digest: TraceDigest(Self.hash("hang")), eventCount: 0, simulatedTime: .zero,
+                failures: [RunFailure(invariant: Self.hangInvariant, message: "the run did not finish within "
+                    + "\(CrashMessage.seconds(seconds)) s of wall-clock time (--run-timeout) and was killed: an endless "
+                    + "loop or a wait on something outside the simulator in workload code", time: .zero)],
+                stop: .timedOut, cost: 0)
+            pool.rememberHang(request, verdict)
+            return verdict
+        }
+    }
+
+    static func crashVerdict(message: String, signal: Int32?, drawn: Int) -> RunVerdict {
+        RunVerdict(digest: TraceDigest(hash("crash \(signal ?? 0) \(drawn) \(message)")), eventCount: 0,
+                   simulatedTime: .zero,
+                   failures: [RunFailure(invariant: crashInvariant, message: message, time: .zero)],
+                   stop: .crashed, cost: drawn)
+    }
+
+    /// FNV-1a over the text's bytes: a stable digest for verdicts that have no trace.
+    static func hash(_ text: String) -> UInt64 {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return value
+    }
+}
+
+/// The isolated workers of one ``IsolatedTarget``: idle children, and the hangs seen.
+final class ChildPool: Sendable {
+    let executable: String
+    let arguments: [String]
+    let timeoutMilliseconds: Int?
+    private let idle = Mutex<[ChildConnection]>([])
+    private let hangs = Mutex<[String: RunVerdict]>([:])
+    let started = Atomic<Int>(0)
+
+    init(executable: String, arguments: [String], timeoutMilliseconds: Int?) {
+        self.executable = executable
+        self.arguments = arguments
+        self.timeoutMilliseconds = timeoutMilliseconds
+        signal(SIGPIPE, SIG_IGN)  // a write to a dead child must fail with EPIPE, not end us
+    }
+
+    func take() throws(ChildConnection.SpawnError) -> ChildConnection {
+        if let child = idle.withLock({ $0.popLast() }) { return child }
+        started.wrappingAdd(1, ordering: .relaxed)
+        return try ChildConnection(executable: executable, arguments: arguments)
+    }
+
+    func give(_ child: ChildConnection) {
+        idle.withLock { $0.append(child) }
+    }
+
+    func knownHang(_ request: String) -> RunVerdict? { hangs.withLock { $0[request] } }
+
+    func rememberHang(_ request: String, _ verdict: RunVerdict) { hangs.withLock { $0[request] = verdict } }
+
+    deinit {
+        for child in idle.withLock({ $0 }) { child.finish() }
+    }
+}
