@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import Foundation
 
 /// The `bgsim` command line: finds the command by name and hands it the rest.
 ///
@@ -15,8 +16,11 @@ public enum BGSim {
 
     /// Installs the crash banner's fatal-signal handler (exit 70, ``ExitCode/crashed``): what
     /// bgsim's `main` does first, so a crash in workload code names its run. A user's own bgsim
-    /// built on this library calls it the same way.
+    /// built on this library calls it the same way. `BGSIM_CRASH_HANDLER=off` in the environment
+    /// leaves Swift's own crash handling (its backtracer) in place, and the hang watchdog off:
+    /// for a debugger, or to measure what the banner costs.
     public static func installCrashHandling() {
+        if let value = ProcessInfo.processInfo.environment["BGSIM_CRASH_HANDLER"], value == "off" { return }
         CrashSignals.install(exitCode: ExitCode.crashed.rawValue)
     }
 

@@ -13,6 +13,7 @@ enum CampaignExecution {
         if isolation.isolates(scenario) {
             let target = IsolatedTarget(local: local, executable: try Isolation.childExecutable(io),
                                         arguments: Isolation.workerArguments(for: scenario), runTimeoutSeconds: timeout)
+            defer { target.finishChildren() }
             return run(target, scenario, options: options, io: io, showProgress: showProgress, interrupt: interrupt)
         }
         if CrashSignals.isInstalled {

@@ -12,12 +12,12 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case dataError = 65
     /// An input file does not exist or cannot be read (EX_NOINPUT).
     case noInput = 66
-    /// An output file cannot be written (EX_CANTCREAT).
-    case cannotCreate = 73
     /// Workload code crashed (a fatal signal) in a run without isolation; the banner on stderr
     /// names the run seed and the replay command (EX_SOFTWARE). Ends the process from the signal
     /// handler (`CrashSignals`), never returned by a command.
     case crashed = 70
+    /// An output file cannot be written (EX_CANTCREAT).
+    case cannotCreate = 73
     /// A run without isolation did not finish within `--run-timeout`; the banner names its seed
     /// and replay command (124, as `timeout(1)`). Ends the process from the watchdog.
     case hung = 124

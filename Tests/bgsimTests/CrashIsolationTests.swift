@@ -151,6 +151,14 @@ import Testing
         #expect(unisolated.code == ExitCode.crashed.rawValue)
     }
 
+    @Test("the correct counterpart (backup/correct), isolated, neither crashes nor hangs")
+    func correctCounterpartHolds() {
+        let run = CLIRun(["fuzz", PackageRoot.scenario("backup-correct-ios17.json"), "--isolate", "--runs", "60",
+                          "--jobs", "2", "--run-timeout", "5", "--quiet"])
+        #expect(run.code == .success, "\(run.stdout)")
+        #expect(!run.stdout.contains("no-crash") && !run.stdout.contains("no-hang"))
+    }
+
     @Test("a scenario expecting a crash is isolated by fuzz without --isolate")
     func fuzzIsolatesCrashScenarios() throws {
         let run = CLIRun(["fuzz", Self.crashing, "--runs", "5", "--jobs", "1", "--quiet"])

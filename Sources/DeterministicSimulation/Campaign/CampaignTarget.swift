@@ -30,12 +30,20 @@ public protocol CampaignTarget: Sendable {
     /// Contract: a run that stays within the budget gives exactly the verdict of
     /// ``run(choices:keepTrace:)``. The default ignores the budget.
     func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict
+
+    /// The target a campaign's follow-up shrinks a failure that did not crash on, when it is not
+    /// this one: an isolated target (``IsolatedTarget``) offers its in-process twin, which gives
+    /// the same verdicts without a process round trip per candidate. The default is nil (this
+    /// target).
+    var inProcessShrinkTarget: (any CampaignTarget)? { get }
 }
 
 extension CampaignTarget {
     public func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
         run(choices: choices, keepTrace: keepTrace)
     }
+
+    public var inProcessShrinkTarget: (any CampaignTarget)? { nil }
 }
 
 /// One invariant violation in one run.

@@ -20,6 +20,15 @@ struct CrashSlotTarget<Wrapped: CampaignTarget>: CampaignTarget {
         return wrapped.run(choices: choices, keepTrace: keepTrace)
     }
 
+    var inProcessShrinkTarget: (any CampaignTarget)? {
+        guard let local = wrapped.inProcessShrinkTarget else { return nil }
+        return Self.wrap(local)
+    }
+
+    private static func wrap<Local: CampaignTarget>(_ target: Local) -> any CampaignTarget {
+        CrashSlotTarget<Local>(target)
+    }
+
     func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
         let slot = CrashSlot.current
         slot?.beginAgain()

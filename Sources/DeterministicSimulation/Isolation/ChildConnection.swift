@@ -45,6 +45,8 @@ final class ChildConnection: @unchecked Sendable {
     private let responses: Int32
     private let errors: Int32
     private var buffer: [UInt8] = []
+    /// Where `read(2)` puts bytes before they join ``buffer`` (kept: a run's answer is small).
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
     private var alive = true
     /// The coverage layout the child sent last.
     var decoder = VerdictWire.Decoder()
@@ -158,7 +160,6 @@ final class ChildConnection: @unchecked Sendable {
 
     /// Reads what is there into ``buffer``; the byte count, 0 at end of file.
     private func readSome() -> Int {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(responses, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }

@@ -29,12 +29,17 @@ import Synchronization
 ///   replaying source drew (``ChoiceSource/recorded``, ``ChoiceSource/actions``) are copied
 ///   back, so campaigns, follow-ups and the shrinker read the same results for every `jobs`.
 /// - A crashed run's choices are those it drew before the signal (the child's handler writes
-///   them), so the shrinker replays and shrinks crashes like any failure. Its verdict has no
+///   them), so the shrinker replays and shrinks crashes like any failure, each candidate in a
+///   child. A failure that did not crash is shrunk on `local`, in process
+///   (``inProcessShrinkTarget``): its candidates are edits of a run that completed, and a round
+///   trip per candidate made `bgsim check` half again as slow; a candidate that crashes there
+///   ends the process with the crash banner (naming the failure's run seed). Its verdict has no
 ///   events and a digest made of the draw count, signal and message (deterministic).
 /// - A hung run is killed after `runTimeoutSeconds` of wall-clock time; the same request is not
 ///   run again (each would cost the timeout): its verdict is remembered, and a hang is never
 ///   shrunk (``RunStop/timedOut``).
-/// - Wall-clock time decides nothing else. Children end when the target's last copy is released.
+/// - Wall-clock time decides nothing else. Children end at ``finishChildren()`` or when the
+///   target's last copy is released.
 public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     /// The invariant id of a crashed run.
     public static var crashInvariant: String { "no-crash" }
@@ -59,9 +64,19 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     /// How many child processes were started so far (one per worker, plus one per crash or hang).
     public var childrenStarted: Int { pool.started.load(ordering: .relaxed) }
 
+    /// Ends the idle children now (they exit at the end of their input) and reaps them; a later
+    /// run starts new ones. Call it when the campaign is over: closures of finished worker
+    /// threads may keep a copy of the target, and so the children, alive for a while.
+    public func finishChildren() {
+        pool.finishIdle()
+    }
+
     public func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
         run(choices: choices, keepTrace: keepTrace, budget: nil)
     }
+
+    /// `local`: a failure that did not crash is shrunk in process (see the type's contract).
+    public var inProcessShrinkTarget: (any CampaignTarget)? { local }
 
     public func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
         run(choices: choices, keepTrace: keepTrace, budget: costBudget)
@@ -158,7 +173,9 @@ final class ChildPool: Sendable {
 
     func rememberHang(_ request: String, _ verdict: RunVerdict) { hangs.withLock { $0[request] = verdict } }
 
-    deinit {
-        for child in idle.withLock({ $0 }) { child.finish() }
+    func finishIdle() {
+        for child in idle.withLock({ children in defer { children = [] }; return children }) { child.finish() }
     }
+
+    deinit { finishIdle() }
 }

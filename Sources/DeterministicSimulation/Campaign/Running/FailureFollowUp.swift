@@ -44,7 +44,10 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
             shrink: nil,
             trace: original.trace)
         guard shrinks, mismatches.isEmpty, keeps(original) else { return (record, mismatches) }
-        let shrink = Shrinker.shrink(recorded, target: target, options: options.shrink, isCancelled: isCancelled,
+        // A failure that did not crash is shrunk in process when the target offers it (isolation:
+        // its candidates are edits of a run that completed; a pipe round trip each cost +50%).
+        let shrinkTarget: any CampaignTarget = original.stop == .crashed ? target : (target.inProcessShrinkTarget ?? target)
+        let shrink = Shrinker.shrink(recorded, target: shrinkTarget, options: options.shrink, isCancelled: isCancelled,
                                      keeps: keeps)
         let shrunkSource = ChoiceSource(replaying: shrink.choices)
         let shrunk = target.run(choices: shrunkSource, keepTrace: true)

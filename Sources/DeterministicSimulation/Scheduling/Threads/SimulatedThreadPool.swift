@@ -124,7 +124,9 @@ final class PoolWorker: @unchecked Sendable {
     }
 
     func start(stackSize: Int) {
+        let crashSlot = CrashSignals.currentSlotToken  // a crash here names the worker's run
         let thread = Thread { [self] in
+            CrashSignals.prepareThread(inheriting: crashSlot)
             #if canImport(Glibc)
                 threadID = LinuxAffinityCalls.shared?.threadID() ?? 0
             #endif
