@@ -20,12 +20,14 @@ struct Isolation: Equatable {
     /// Runs happen in child processes.
     var isolated: Bool
     /// Wall-clock seconds one run may take, as given by `--run-timeout` (0: no limit); nil when
-    /// not given (the scenario's `campaign.runTimeoutSeconds`, else 10 s).
+    /// not given (the scenario's `campaign.runTimeoutSeconds`, else 60 s).
     var runTimeoutSeconds: Double?
 
     /// The default run timeout, in seconds: far above any real run (milliseconds), so only a run
-    /// that never ends reaches it.
-    static let defaultRunTimeoutSeconds = 10.0
+    /// that never ends reaches it. Not 10 s: on a 2-core machine at load 14, a threaded run of
+    /// 0.1 s (chat-outbox, 3,805 events, a thread handoff every few events) took over 10 s, each
+    /// handoff waiting for a CPU.
+    static let defaultRunTimeoutSeconds = 60.0
 
     static let isolateOption = OptionDeclaration.flag(
         "--isolate", help: "run the runs in child processes: a crash or hang in workload code becomes a no-crash or "
@@ -34,7 +36,7 @@ struct Isolation: Equatable {
         "--no-isolate", help: "run the runs in this process, also a scenario that expects no-crash or no-hang (a crash "
             + "then ends the command with exit 70, a hang with exit 124, after printing the run seed and replay command)")
     static let runTimeoutOption = OptionDeclaration.valued(
-        "--run-timeout", "SECONDS", help: "wall-clock budget of one run, 0 for none (default 10); a run over it is "
+        "--run-timeout", "SECONDS", help: "wall-clock budget of one run, 0 for none (default 60); a run over it is "
             + "killed and reported as a hang (no-hang), or without isolation stops the command (exit 124)")
 
     init(isolated: Bool, runTimeoutSeconds: Double? = nil) {

@@ -20,7 +20,7 @@ enum ReplayCommand: BGSimCommand {
         discussion: [
             "Violations are marked '>>' in the trace. The run is replayed twice; if the digests differ",
             "the workload is nondeterministic (exit 3). Exit 1 if an invariant was violated. The run is not",
-            "isolated: a crash prints the run and exits 70, a run over 10 s of wall-clock time exits 124.",
+            "isolated: a crash prints the run and exits 70, a run over 60 s of wall-clock time exits 124.",
         ])
 
     /// Where the replayed run's choices come from.

@@ -23,7 +23,7 @@ extension Invariant {
         ) { _ in WatchesNothing() },
         Invariant(
             id: IsolatedTarget<SimulationTarget>.hangInvariant,
-            rule: "Every run finishes within the wall-clock run timeout (--run-timeout, 10 s by default): no endless "
+            rule: "Every run finishes within the wall-clock run timeout (--run-timeout, 60 s by default): no endless "
                 + "loop or wait on something outside the simulator. Checked in isolated runs; without isolation a "
                 + "hang ends bgsim with exit code 124 after printing the run seed and replay command.",
             references: []

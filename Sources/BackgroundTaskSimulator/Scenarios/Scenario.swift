@@ -30,7 +30,7 @@ public struct Scenario: Sendable {
         public var horizon: VirtualTime
         public var maxStepsPerRun: Int
         /// The wall-clock budget of one run (`campaign.runTimeoutSeconds`), for a scenario whose
-        /// planted bug is a hang; nil: the command's `--run-timeout` (10 s by default).
+        /// planted bug is a hang; nil: the command's `--run-timeout` (60 s by default).
         public var runTimeoutSeconds: Double? = nil
     }
 

@@ -53,7 +53,7 @@ enum ScenarioDecoder {
         let steps = try campaign.optionalInt("maxStepsPerRun", in: 100...100_000_000) ?? 1_000_000
         let timeout = try campaign.optionalDouble(
             "runTimeoutSeconds", in: 0.1...86_400,
-            fix: "Set 'runTimeoutSeconds' from 0.1 to 86400 (wall-clock seconds per run), or leave it out (10 s).")
+            fix: "Set 'runTimeoutSeconds' from 0.1 to 86400 (wall-clock seconds per run), or leave it out (60 s).")
         try campaign.finish()
         return Scenario.CampaignDefaults(runs: runs, seed: seed, horizon: VirtualTime(microseconds: micros(horizon)),
                                          maxStepsPerRun: steps, runTimeoutSeconds: timeout)

@@ -36,6 +36,15 @@ public protocol CampaignTarget: Sendable {
     /// the same verdicts without a process round trip per candidate. The default is nil (this
     /// target).
     var inProcessShrinkTarget: (any CampaignTarget)? { get }
+
+    /// How many runs a campaign worker hands over at once (``run(seeds:)``); 1 by default. An
+    /// isolated target asks for batches: one pipe round trip per batch instead of per run.
+    var preferredBatchSize: Int { get }
+
+    /// Runs a batch of random runs, one per seed, without traces: the verdicts of
+    /// ``run(choices:keepTrace:)`` with `ChoiceSource(seed:)` for each, in order. The default
+    /// does exactly that, one by one.
+    func run(seeds: [Seed]) -> [RunVerdict]
 }
 
 extension CampaignTarget {
@@ -44,6 +53,12 @@ extension CampaignTarget {
     }
 
     public var inProcessShrinkTarget: (any CampaignTarget)? { nil }
+
+    public var preferredBatchSize: Int { 1 }
+
+    public func run(seeds: [Seed]) -> [RunVerdict] {
+        seeds.map { run(choices: ChoiceSource(seed: $0), keepTrace: false) }
+    }
 }
 
 /// One invariant violation in one run.

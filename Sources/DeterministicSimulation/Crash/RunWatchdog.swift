@@ -13,18 +13,18 @@ import Synchronization
 /// the process with the hang exit code.
 ///
 /// ```swift
-/// RunWatchdog.start(timeoutSeconds: 10, exitCode: 124)   // bgsim fuzz --no-isolate
+/// RunWatchdog.start(timeoutSeconds: 60, exitCode: 124)   // bgsim fuzz --no-isolate
 /// ```
 /// prints, for a run stuck in a loop:
 /// ```
-/// bgsim: HANG: a run did not finish within 10 s of wall-clock time (--run-timeout) during run seed 0x… of scenario …
+/// bgsim: HANG: a run did not finish within 60 s of wall-clock time (--run-timeout) during run seed 0x… of scenario …
 /// bgsim: replay: bgsim replay Scenarios/….json --seed 0x…
 /// bgsim: the process ends with exit code 124 (a hang in workload code); with --isolate, …
 /// ```
 ///
 /// Contract: wall-clock time decides only whether the process is stopped, never what a run
 /// computes or a campaign reports (runs are timed by the watchdog thread, not by themselves), so
-/// determinism is untouched; a timeout far above any real run's time (default 10 s, where runs
+/// determinism is untouched; a timeout far above any real run's time (bgsim: 60 s, where runs
 /// take milliseconds) only ever stops a run that would not end. One watchdog per process;
 /// starting it again changes the timeout. A timeout of 0 or less pauses it.
 public enum RunWatchdog {

@@ -105,13 +105,27 @@ final class ChildConnection: @unchecked Sendable {
 
     /// Sends one request and waits for its answer.
     func exchange(_ request: String, timeoutMilliseconds: Int?) -> Exchange {
+        guard send(request) else { return died() }
+        return receive(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Where the child's stderr stood when the last requests were sent: a crash's message is
+    /// read from what it wrote after that.
+    private var stderrStart = 0
+
+    /// Sends requests (one or more lines) without waiting; false if the child is gone.
+    func send(_ requests: String) -> Bool {
         precondition(alive, "a dead isolated worker was reused")
-        let stderrStart = errorFileSize()
-        var bytes = Array(request.utf8)
-        if !writeAll(&bytes) { return died(stderrStart: stderrStart) }
+        stderrStart = errorFileSize()
+        var bytes = Array(requests.utf8)
+        return writeAll(&bytes)
+    }
+
+    /// Waits for the answer to the oldest request not yet answered.
+    func receive(timeoutMilliseconds: Int?) -> Exchange {
         let deadline = timeoutMilliseconds.map { Self.nowMilliseconds() + $0 }
         while true {
-            if buffer.first == UInt8(ascii: "X") { return died(stderrStart: stderrStart) }  // the crash dump
+            if buffer.first == UInt8(ascii: "X") { return died() }  // the crash dump
             if let newline = buffer.firstIndex(of: 0x0a) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
@@ -127,10 +141,10 @@ final class ChildConnection: @unchecked Sendable {
             let ready = poll(&poller, 1, wait)
             if ready < 0 {
                 if errno == EINTR { continue }
-                return died(stderrStart: stderrStart)
+                return died()
             }
             if ready == 0 { continue }  // the deadline check above ends the wait
-            if readSome() == 0 { return died(stderrStart: stderrStart) }
+            if readSome() == 0 { return died() }
         }
     }
 
@@ -168,7 +182,7 @@ final class ChildConnection: @unchecked Sendable {
         }
     }
 
-    private func died(stderrStart: Int) -> Exchange {
+    private func died() -> Exchange {
         while readSome() > 0 {}
         alive = false
         close(requests)

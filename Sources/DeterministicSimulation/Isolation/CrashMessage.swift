@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// The message of a `no-crash` violation, made from what the dead child left: the last lines it
+/// The message of a `no-crash` violation, made from what the dead child left: the last line it
 /// wrote to stderr before bgsim's own banner (for a Swift trap, the runtime's `Fatal error: …`
 /// line with its file and line), and the signal.
 ///
@@ -18,7 +18,9 @@ enum CrashMessage {
     static func text(stderr: String, signal: Int32?, status: Int32) -> String {
         let lines = stderr.split(separator: "\n").map { $0.trimmingWhitespace }
             .filter { !$0.isEmpty && !$0.hasPrefix("bgsim") && !$0.hasPrefix("Current stack trace") }
-        let said = lines.suffix(2).joined(separator: " / ")
+        // The last line only: a batch's earlier runs may have written lines of their own, and the
+        // message (part of the verdict's digest) must not depend on how runs were batched.
+        let said = lines.last ?? ""
         let how: String
         if let signal {
             how = "fatal signal \(name(signal))"

@@ -75,6 +75,85 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
         run(choices: choices, keepTrace: keepTrace, budget: nil)
     }
 
+    /// Campaign workers hand over 32 runs at a time: one write of 32 requests, then 32 verdicts
+    /// read as they come, instead of a round trip per run (on a loaded 2-core machine every
+    /// round trip waited for a CPU twice: `bgsim check` took twice as long isolated).
+    public var preferredBatchSize: Int { 32 }
+
+    /// The runs of `seeds` in a child, in order; after a crash or a hang the rest go to a new one.
+    public func run(seeds: [Seed]) -> [RunVerdict] {
+        var verdicts: [RunVerdict] = []
+        verdicts.reserveCapacity(seeds.count)
+        var pending = seeds[...]
+        while !pending.isEmpty {
+            let requests = pending.map { VerdictWire.request(seed: $0, record: false, budget: nil) }
+            if let hang = pool.knownHang(requests[0]) {
+                verdicts.append(hang)
+                pending = pending.dropFirst()
+                continue
+            }
+            let child: ChildConnection
+            do {
+                child = try pool.take()
+            } catch {
+                verdicts.append(Self.crashVerdict(message: "the isolated worker could not start: \(error)", signal: nil, drawn: 0))
+                pending = pending.dropFirst()
+                continue
+            }
+            let exchange = child.send(requests.joined()) ? nil : child.receive(timeoutMilliseconds: nil)  // gone: EOF
+            var alive = exchange == nil
+            var index = 0
+            while alive && index < requests.count {
+                let answer = child.receive(timeoutMilliseconds: pool.timeoutMilliseconds)
+                let verdict = self.verdict(for: answer, request: requests[index], child: child, alive: &alive)
+                verdicts.append(verdict)
+                index += 1
+            }
+            if let exchange, index == 0 {  // the child was gone before it read anything
+                var unused = false
+                verdicts.append(verdict(for: exchange, request: requests[0], child: child, alive: &unused))
+                index = 1
+            }
+            pending = pending.dropFirst(index)
+            if alive { pool.give(child) }
+        }
+        return verdicts
+    }
+
+    /// The verdict of one answer; `alive` false when the child is gone (crashed, hung, broken).
+    private func verdict(for answer: ChildConnection.Exchange, request: String, child: ChildConnection,
+                         alive: inout Bool) -> RunVerdict {
+        switch answer {
+        case .line(let line):
+            do {
+                return try child.decoder.verdict(line).0
+            } catch {
+                child.finish()
+                alive = false
+                return Self.crashVerdict(message: error.description, signal: nil, drawn: 0)
+            }
+        case .died(let dump, let signal, let stderr, let status):
+            alive = false
+            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
+                                     signal: signal, drawn: dump?.outcomes.count ?? 0)
+        case .hung:
+            alive = false
+            return hangVerdict(request)
+        }
+    }
+
+    private func hangVerdict(_ request: String) -> RunVerdict {
+        let seconds = Double(pool.timeoutMilliseconds ?? 0) / 1_000
+        let verdict = RunVerdict(
+            digest: TraceDigest(Self.hash("hang")), eventCount: 0, simulatedTime: .zero,
+            failures: [RunFailure(invariant: Self.hangInvariant, message: "the run did not finish within "
+                + "\(CrashMessage.seconds(seconds)) s of wall-clock time (--run-timeout) and was killed: an endless "
+                + "loop or a wait on something outside the simulator in workload code", time: .zero)],
+            stop: .timedOut, cost: 0)
+        pool.rememberHang(request, verdict)
+        return verdict
+    }
+
     /// `local`: a failure that did not crash is shrunk in process (see the type's contract).
     public var inProcessShrinkTarget: (any CampaignTarget)? { local }
 
@@ -116,15 +195,7 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
                                      signal: signal, drawn: dump?.outcomes.count ?? 0)
         case .hung:
-            let seconds = Double(pool.timeoutMilliseconds ?? 0) / 1_000
-            let verdict = RunVerdict(
-                digest: TraceDigest(Self.hash("hang")), eventCount: 0, simulatedTime: .zero,
-                failures: [RunFailure(invariant: Self.hangInvariant, message: "the run did not finish within "
-                    + "\(CrashMessage.seconds(seconds)) s of wall-clock time (--run-timeout) and was killed: an endless "
-                    + "loop or a wait on something outside the simulator in workload code", time: .zero)],
-                stop: .timedOut, cost: 0)
-            pool.rememberHang(request, verdict)
-            return verdict
+            return hangVerdict(request)
         }
     }
 

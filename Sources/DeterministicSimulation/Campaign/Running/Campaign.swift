@@ -17,7 +17,8 @@ import Synchronization
 ///   runs the indices of `options.shard`.
 /// - Everything in the result except ``CampaignResult/wallSeconds`` is identical for every
 ///   `jobs` value: per-run results are combined by run index, never by finishing order.
-/// - `isCancelled` is polled between runs (on the workers); once it returns `true` no new run
+/// - `isCancelled` is polled between runs (on the workers; between batches for a target whose
+///   ``CampaignTarget/preferredBatchSize`` is above 1); once it returns `true` no new run
 ///   starts, failures are not shrunk, and ``CampaignResult/stop`` is `.interrupted`.
 /// - `progress` is called on the calling thread, about 4 times a second at most.
 /// - With a `crashBanner` and crash handling installed (``CrashSignals``, ``RunWatchdog``), each
@@ -72,6 +73,8 @@ public enum Campaign {
         let cancelled = Atomic<Bool>(false)
         let tallies = Mutex<[RunTally]>([])
         let jobs = max(1, min(options.jobs, total))
+        // Batches only for a target that asks (isolation); never more than an even share per job.
+        let batch = max(1, min(target.preferredBatchSize, total / (jobs * 4)))
         WorkerPool.run(jobs: jobs, tick: {
             guard let progress else { return }
             let runsDone = done.load(ordering: .relaxed)
@@ -89,8 +92,19 @@ public enum Campaign {
                     cancelled.store(true, ordering: .relaxed)
                     break
                 }
-                let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                let position = next.wrappingAdd(batch, ordering: .relaxed).oldValue
                 guard position < total else { break }
+                if batch > 1 {
+                    // A batch (an isolated target): its runs are tallied by index, as one by one.
+                    let runIndices = (position..<min(position + batch, total)).map(options.shard.runIndex(at:))
+                    let verdicts = target.run(seeds: runIndices.map(options.runSeed))
+                    for (runIndex, verdict) in zip(runIndices, verdicts) {
+                        tally.add(verdict, runIndex: runIndex, isSample: samples.contains(runIndex))
+                        if !verdict.passed { failing.wrappingAdd(1, ordering: .relaxed) }
+                    }
+                    done.wrappingAdd(verdicts.count, ordering: .relaxed)
+                    continue
+                }
                 let runIndex = options.shard.runIndex(at: position)
                 let runSeed = options.runSeed(runIndex)
                 slot?.begin(runSeed)
