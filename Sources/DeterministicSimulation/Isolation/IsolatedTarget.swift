@@ -18,8 +18,9 @@ import Synchronization
 /// ```
 ///
 /// How: each campaign worker talks to one long-lived child (spawned on first use, again after a
-/// crash or hang), one request line and one verdict line per run (``VerdictWire``), so the cost
-/// is a pipe round trip per run, not a process start. The child runs `local`'s twin (the same
+/// crash or hang), one request line and one verdict line per run (``VerdictWire``), sent in
+/// batches of ``preferredBatchSize``, so the cost is a pipe round trip per batch, not a process
+/// start per run. The child runs `local`'s twin (the same
 /// scenario loaded in the child), so a run that survives gives exactly the verdict `local`
 /// would. A caller asking for a trace gets `local`'s in-process rerun of a run the child
 /// survived (deterministic, so it survives here too); a crashing run has no trace.
