@@ -29,7 +29,11 @@ enum CrashMessage {
         } else {
             how = "exit code \((status >> 8) & 0xff) before answering"
         }
-        return "the workload crashed: \(said.isEmpty ? "no message" : String(said.prefix(400))) (\(how))"
+        let words = said.isEmpty
+            ? "no message (an optimized build traps without one: a force unwrap of nil, an index out of range, an "
+                + "arithmetic overflow; replay it with a debug build of bgsim to see Swift's message)"
+            : String(said.prefix(400))
+        return "the workload crashed: \(words) (\(how))"
     }
 
     static func name(_ signal: Int32) -> String {
