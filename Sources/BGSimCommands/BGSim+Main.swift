@@ -36,6 +36,11 @@ extension BGSim {
             }
         }
         let environment = ProcessInfo.processInfo.environment
+        #if os(Linux)
+            let executable = "/proc/self/exe"  // isolated runs start this same program as their child
+        #else
+            let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        #endif
         let io = CommandIO(
             writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
             writeErr: { text in FileHandle.standardError.write(Data(text.utf8)) },
@@ -43,8 +48,10 @@ extension BGSim {
             invocation: Invocation.prefix(argv0: CommandLine.arguments.first ?? "bgsim", environment: environment),
             environment: environment,
             failureDatabase: CommandIO.defaultFailureDatabase,
-            workloads: registry)
+            workloads: registry,
+            childExecutable: executable)
         Interrupt.shared.install()
+        installCrashHandling()
         exit(run(Array(CommandLine.arguments.dropFirst()), io: io).rawValue)
     }
 }

@@ -1,3 +1,6 @@
+import DeterministicSimulation
+import Foundation
+
 /// The `bgsim` command line: finds the command by name and hands it the rest.
 ///
 /// ```swift
@@ -10,6 +13,16 @@
 public enum BGSim {
     /// The tool's version, as reports show it.
     public static let version = "0.1.0"
+
+    /// Installs the crash banner's fatal-signal handler (exit 70, ``ExitCode/crashed``): what
+    /// bgsim's `main` does first, so a crash in workload code names its run. A user's own bgsim
+    /// built on this library calls it the same way. `BGSIM_CRASH_HANDLER=off` in the environment
+    /// leaves Swift's own crash handling (its backtracer) in place, and the hang watchdog off:
+    /// for a debugger, or to measure what the banner costs.
+    public static func installCrashHandling() {
+        if let value = ProcessInfo.processInfo.environment["BGSIM_CRASH_HANDLER"], value == "off" { return }
+        CrashSignals.install(exitCode: ExitCode.crashed.rawValue)
+    }
 
     /// Every command, in the order `bgsim help` lists them.
     static var commands: [any BGSimCommand.Type] {
@@ -25,6 +38,9 @@ public enum BGSim {
         if name == "--version" || name == "version" {
             io.out("bgsim \(version)")
             return .success
+        }
+        if name == IsolatedWorkerCommand.name {
+            return IsolatedWorkerCommand.run(Array(arguments.dropFirst()), io: io)
         }
         let commandName = CommandDeclaration.helpNames.contains(name) ? HelpCommand.declaration.name : name
         let command: any BGSimCommand.Type

@@ -2,11 +2,28 @@ import BackgroundTaskSimulator
 import DeterministicSimulation
 import Foundation
 
-/// Runs one scenario's campaign with progress on stderr (only on a terminal) and interruption.
+/// Runs one scenario's campaign with progress on stderr (only on a terminal) and interruption,
+/// in child processes when `isolation` says so (``Isolation``), else in this process with the
+/// crash banner and, when bgsim's handler is installed, the hang watchdog.
 enum CampaignExecution {
-    static func run(_ scenario: Scenario, options: CampaignOptions, io: CommandIO, showProgress: Bool,
-                    interrupt: Interrupt) -> CampaignResult {
-        let target = SimulationTarget(spec: scenario.runSpec)
+    static func run(_ scenario: Scenario, options: CampaignOptions, isolation: Isolation = Isolation(isolated: false),
+                    io: CommandIO, showProgress: Bool, interrupt: Interrupt) throws(CLIError) -> CampaignResult {
+        let local = SimulationTarget(spec: scenario.runSpec)
+        let timeout = isolation.timeout(for: scenario)
+        if isolation.isolates(scenario) {
+            let target = IsolatedTarget(local: local, executable: try Isolation.childExecutable(io),
+                                        arguments: Isolation.workerArguments(for: scenario), runTimeoutSeconds: timeout)
+            defer { target.finishChildren() }
+            return run(target, scenario, options: options, io: io, showProgress: showProgress, interrupt: interrupt)
+        }
+        if CrashSignals.isInstalled {
+            RunWatchdog.start(timeoutSeconds: timeout ?? 0, exitCode: ExitCode.hung.rawValue)
+        }
+        return run(local, scenario, options: options, io: io, showProgress: showProgress, interrupt: interrupt)
+    }
+
+    private static func run(_ target: some CampaignTarget, _ scenario: Scenario, options: CampaignOptions,
+                            io: CommandIO, showProgress: Bool, interrupt: Interrupt) -> CampaignResult {
         var progress: (@Sendable (CampaignProgress) -> Void)?
         if showProgress {
             progress = { update in
@@ -17,7 +34,7 @@ enum CampaignExecution {
             }
         }
         let result = Campaign.run(target, options: options, progress: progress,
-                                  isCancelled: { interrupt.isRequested })
+                                  isCancelled: { interrupt.isRequested }, crashBanner: Isolation.banner(for: scenario))
         if showProgress { io.writeErr("\r" + String(repeating: " ", count: 72) + "\r") }
         return result
     }

@@ -20,6 +20,8 @@ struct CampaignFlags {
     var shard: Shard
     /// `--shard auto`: resolved from the environment when the command runs (``AutoShard``).
     var shardIsAuto = false
+    /// How runs are protected from crashes and hangs in workload code.
+    var isolation: Isolation
 
     static let runsOption = OptionDeclaration.valued(
         "--runs", "N", help: "runs per scenario, 1 to 100000000 (default: the scenario's campaign.runs)")
@@ -34,6 +36,12 @@ struct CampaignFlags {
         "--junit", "FILE", help: "also write JUnit XML for CI, one test suite per scenario")
     static let quietOption = OptionDeclaration.flag(
         "--quiet", help: "no progress on stderr (progress is shown only when stderr is a terminal)")
+
+    /// `init` for a command whose runs are isolated unless `--no-isolate` is given (`check`).
+    init(_ args: Arguments, isolatesByDefault: Bool) throws(CLIError) {
+        try self.init(args)
+        isolation = try Isolation(args, byDefault: isolatesByDefault)
+    }
 
     init(_ args: Arguments) throws(CLIError) {
         runs = try args.int(Self.runsOption.name, in: Scenario.CampaignDefaults.runsRange)
@@ -51,6 +59,7 @@ struct CampaignFlags {
         } else {
             shard = .whole
         }
+        isolation = try Isolation(args, byDefault: false)
     }
 
     /// All cores.

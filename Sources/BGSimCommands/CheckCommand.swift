@@ -10,10 +10,12 @@ enum CheckCommand: BGSimCommand {
             .positional("PATH", .zeroOrMore, help: "scenario files or folders (default: Scenarios/)"),
             CampaignFlags.jobsOption, CampaignFlags.junitOption, CampaignFlags.quietOption,
             FailureDatabaseFlags.directoryOption, FailureDatabaseFlags.disableOption,
+            Isolation.noIsolateOption, Isolation.runTimeoutOption,
         ],
         discussion: [
             "Each scenario runs with its own runs and seed. Exit 0 when every scenario met its expectation,",
-            "1 when one did not, 3 on nondeterminism, 130 when interrupted.",
+            "1 when one did not, 3 on nondeterminism, 130 when interrupted. Runs are isolated in child",
+            "processes, so a crash or hang in workload code is a finding (no-crash, no-hang), not the end.",
         ])
 
     struct Options {
@@ -25,7 +27,7 @@ enum CheckCommand: BGSimCommand {
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
-        Options(campaign: try CampaignFlags(args), scenarioPaths: args.positional,
+        Options(campaign: try CampaignFlags(args, isolatesByDefault: true), scenarioPaths: args.positional,
                 junit: args.value(CampaignFlags.junitOption.name), quiet: args.flag(CampaignFlags.quietOption.name),
                 failureDatabase: try FailureDatabaseFlags(args))
     }
@@ -43,8 +45,8 @@ enum CheckCommand: BGSimCommand {
         for scenario in scenarios {
             let options = flags.options(for: scenario)
             let saved = try database?.replay(scenario) ?? SavedFailureReplay()
-            let result = CampaignExecution.run(scenario, options: options, io: io,
-                                               showProgress: showProgress,
+            let result = try CampaignExecution.run(scenario, options: options, isolation: flags.isolation, io: io,
+                                                   showProgress: showProgress,
                                                interrupt: interrupt)
             suites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))
             let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),

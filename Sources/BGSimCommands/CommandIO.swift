@@ -33,10 +33,15 @@ public final class CommandIO: @unchecked Sendable {
     /// The folder the executable uses by default.
     public static let defaultFailureDatabase = ".bgsim/failures"
 
+    /// The program isolated runs start as their child: this process's own executable
+    /// (`/proc/self/exe` from bgsim's `main`); nil in a test process, which uses the `bgsim`
+    /// built next to it.
+    public let childExecutable: String?
+
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
                 stderrIsTerminal: Bool, workingDirectory: String? = nil, invocation: String = "bgsim",
                 environment: [String: String] = [:], failureDatabase: String? = nil,
-                workloads: WorkloadRegistry = .builtIn) {
+                workloads: WorkloadRegistry = .builtIn, childExecutable: String? = nil) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
@@ -45,6 +50,7 @@ public final class CommandIO: @unchecked Sendable {
         self.environment = environment
         self.failureDatabase = failureDatabase
         self.workloads = workloads
+        self.childExecutable = childExecutable
     }
 
     func out(_ line: String = "") { writeOut(line + "\n") }

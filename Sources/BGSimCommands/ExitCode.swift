@@ -15,8 +15,15 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case dataError = 65
     /// An input file does not exist or cannot be read (EX_NOINPUT).
     case noInput = 66
+    /// Workload code crashed (a fatal signal) in a run without isolation; the banner on stderr
+    /// names the run seed and the replay command (EX_SOFTWARE). Ends the process from the signal
+    /// handler (`CrashSignals`), never returned by a command.
+    case crashed = 70
     /// An output file cannot be written (EX_CANTCREAT).
     case cannotCreate = 73
+    /// A run without isolation did not finish within `--run-timeout`; the banner names its seed
+    /// and replay command (124, as `timeout(1)`). Ends the process from the watchdog.
+    case hung = 124
     /// Interrupted (SIGINT) after writing what was finished: 128 + 2, as shells report it.
     case interrupted = 130
 
@@ -30,6 +37,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .dataError: "bad input data: a scenario or report that does not parse or names unknown things"
         case .noInput: "an input file does not exist or cannot be read"
         case .cannotCreate: "an output file cannot be written (checked before any work)"
+        case .crashed: "workload code crashed in a run without isolation; stderr names the run seed and replay"
+        case .hung: "a run without isolation exceeded --run-timeout; stderr names the run seed and replay"
         case .interrupted: "interrupted (Ctrl-C); the reports hold the runs that finished"
         }
     }
@@ -55,7 +64,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .violation: 1
         case .nondeterminism: 2
         case .interrupted: 3
-        case .usage, .dataError, .noInput, .cannotCreate: 4
+        case .usage, .dataError, .noInput, .cannotCreate, .crashed, .hung: 4
         }
     }
 }

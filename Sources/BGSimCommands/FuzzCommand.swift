@@ -18,12 +18,16 @@ enum FuzzCommand: BGSimCommand {
                 + "(Reports/) or a path with {scenario}"),
             CampaignFlags.junitOption, CampaignFlags.quietOption,
             FailureDatabaseFlags.directoryOption, FailureDatabaseFlags.disableOption,
+            Isolation.isolateOption, Isolation.noIsolateOption, Isolation.runTimeoutOption,
         ],
         discussion: [
             "Every failure prints its invariant, its run seed and a replay command that reproduces it.",
             "Each scenario is judged by its expectation: a planted bug's violation is found as expected.",
             "Exit 0 when every scenario met its expectation, 1 when one did not, 3 on nondeterminism,",
             "130 when interrupted.",
+            "A crash in workload code without --isolate prints the run seed and replay command and exits 70;",
+            "a run over --run-timeout, 124. With --isolate both are findings (no-crash, no-hang) and it goes on;",
+            "scenarios that expect no-crash or no-hang always run isolated unless --no-isolate is given.",
         ])
 
     struct Options {
@@ -61,7 +65,8 @@ enum FuzzCommand: BGSimCommand {
                 + (shardSource.map { " from \($0)" } ?? ""))
             let saved = try database?.replay(scenario) ?? SavedFailureReplay()
             if saved.replayed > 0 { io.out("  \(saved.summary)") }
-            let result = CampaignExecution.run(scenario, options: options, io: io, showProgress: progress,
+            let result = try CampaignExecution.run(scenario, options: options, isolation: flags.isolation, io: io,
+                                                   showProgress: progress,
                                                interrupt: interrupt)
             Summary.print(result, scenario: scenario, io: io)
             let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),

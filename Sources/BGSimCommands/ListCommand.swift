@@ -49,7 +49,7 @@ enum ListCommand: BGSimCommand {
         }
         io.out()
         io.out("Invariants:")
-        for invariant in Invariant.all {
+        for invariant in Invariant.all + Invariant.processLevel {
             let references = invariant.references.isEmpty ? "" : " (\(invariant.references.joined(separator: ", ")))"
             io.out("  \(invariant.id): \(invariant.rule)\(references)")
         }
@@ -91,7 +91,7 @@ enum ListCommand: BGSimCommand {
             object.append("expect", .string(entry.expectationText))
             return .object(object)
         }))
-        root.append("invariants", .array(Invariant.all.map { invariant in
+        root.append("invariants", .array((Invariant.all + Invariant.processLevel).map { invariant in
             var object = JSONObject()
             object.append("id", .string(invariant.id))
             object.append("rule", .string(invariant.rule))

@@ -19,7 +19,8 @@ enum ReplayCommand: BGSimCommand {
         exactlyOneOf: ["--seed", "--choices"],
         discussion: [
             "Violations are marked '>>' in the trace. The run is replayed twice; if the digests differ",
-            "the workload is nondeterministic (exit 3). Exit 1 if an invariant was violated.",
+            "the workload is nondeterministic (exit 3). Exit 1 if an invariant was violated. The run is not",
+            "isolated: a crash prints the run and exits 70, a run over 60 s of wall-clock time exits 124.",
         ])
 
     /// Where the replayed run's choices come from.
@@ -66,8 +67,13 @@ enum ReplayCommand: BGSimCommand {
             label = "choices (\(sequence.values.count) values)"
         }
 
+        let slot = CrashSlot.claim(Isolation.replayBanner(scenario, options.source))  // a crash names this replay
+        defer { slot?.release() }
+        if CrashSignals.isInstalled { RunWatchdog.start(timeoutSeconds: Isolation.defaultRunTimeoutSeconds, exitCode: ExitCode.hung.rawValue) }
+        if case .seed(let seed) = options.source { slot?.begin(seed) } else { slot?.begin(Seed(0)) }
         let outcome = SimulationRunner.run(scenario.runSpec, choices: makeSource(), keepTrace: true)
         let again = SimulationRunner.run(scenario.runSpec, choices: makeSource(), keepTrace: false)
+        slot?.end()
         io.out("\(label)  \(scenario.name) (\(scenario.file)) on \(scenario.profile.displayName)")
         TracePrinter.print(outcome, io: io)
         if let path = options.trace {

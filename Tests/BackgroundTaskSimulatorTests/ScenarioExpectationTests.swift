@@ -15,7 +15,14 @@ import Testing
     }()
 
     static let files: [String] = (try? FileManager.default.contentsOfDirectory(atPath: directory))?
-        .filter { $0.hasSuffix(".json") }.sorted() ?? []
+        .filter { $0.hasSuffix(".json") && runsInProcess($0) }.sorted() ?? []
+
+    /// Whether a scenario file can run in this process: one whose planted bug is a crash or a
+    /// hang (`no-crash`, `no-hang`) would end or stall it, and runs only isolated (bgsimTests'
+    /// CrashIsolationTests and `bgsim check` cover those).
+    static func runsInProcess(_ file: String) -> Bool {
+        (try? ScenarioLoader.load(file: directory + "/" + file))?.needsIsolation != true
+    }
 
     @Test func everyPatternHasScenarios() throws {
         let scenarios = try ScenarioLoader.loadAll(in: Self.directory)

@@ -34,7 +34,8 @@ import Testing
     func noNearOption() {
         let run = CLIRun(["check", "--runs", "5"])
         #expect(run.code == .usage)
-        #expect(run.stderr == "bgsim check: unknown option '--runs' (check takes --jobs, --junit, --quiet, --failure-db, --no-failure-db). "
+        #expect(run.stderr == "bgsim check: unknown option '--runs' (check takes --jobs, --junit, --quiet, "
+            + "--failure-db, --no-failure-db, --no-isolate, --run-timeout). "
             + "Run 'bgsim help check' for usage.\n")
     }
 

@@ -25,6 +25,8 @@ enum BenchCommand: BGSimCommand {
             .valued("--output", "FILE", help: "also write the JSON results to FILE"),
             .flag("--quick", help: "small sizes, for smoke tests (numbers not representative)"),
             .flag("--shrink-only", help: "only the shrink rows: each planted-bug scenario in Scenarios/ shrunk"),
+            .flag("--isolation-only", help: "only the crash-handling rows: token runs/s in process, with crash slots, "
+                + "and isolated"),
         ],
         discussion: [
             "A measurement, not a test: exit 0 whatever the numbers. Use a release build:",
@@ -36,11 +38,12 @@ enum BenchCommand: BGSimCommand {
         var output: String?
         var quick: Bool
         var shrinkOnly: Bool
+        var isolationOnly: Bool
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
         Options(json: args.flag("--json"), output: args.value("--output"), quick: args.flag("--quick"),
-                shrinkOnly: args.flag("--shrink-only"))
+                shrinkOnly: args.flag("--shrink-only"), isolationOnly: args.flag("--isolation-only"))
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
@@ -49,8 +52,9 @@ enum BenchCommand: BGSimCommand {
         let progress: (String) -> Void = { line in
             if io.stderrIsTerminal { io.err("  bench: \(line)") }
         }
-        let suite = BenchSuite(sizes: sizes)
-        let report = options.shrinkOnly ? suite.measureShrinks(progress: progress) : suite.measure(progress: progress)
+        let suite = BenchSuite(sizes: sizes, childExecutable: try? Isolation.childExecutable(io))
+        let report = options.shrinkOnly ? suite.measureShrinks(progress: progress)
+            : options.isolationOnly ? suite.measureIsolation(progress: progress) : suite.measure(progress: progress)
         let json = BenchJSON.json(report)
         if options.json {
             io.writeOut(JSONWriter().string(for: json))
@@ -58,7 +62,7 @@ enum BenchCommand: BGSimCommand {
             BenchTable.print(report, io: io)
         }
         if let path = options.output { try OutputPaths.write(JSONWriter().string(for: json), to: path) }
-        return report.findAndShrink == nil && !options.shrinkOnly ? .violation : .success
+        return report.findAndShrink == nil && !options.shrinkOnly && !options.isolationOnly ? .violation : .success
     }
 }
 
@@ -105,12 +109,15 @@ struct BenchReport: Sendable {
     var findAndShrink: FindAndShrink?
     var races: [RaceFinding] = []
     var shrinks: [ShrinkTiming] = []
+    var isolation: [IsolationCost] = []
     var memory: [(runs: Int, peakBytes: Int?)] = []
 }
 
 /// Runs the measurements in a fixed order.
 struct BenchSuite {
     var sizes: BenchSizes
+    /// The program isolated runs start (nil: no isolation rows).
+    var childExecutable: String?
 
     /// Horizons that give roughly 10, 100, 1,000 and 10,000 events per token run.
     static let lengthHorizons: [Int64] = [1, 150, 2_400, 28_800]
@@ -156,9 +163,24 @@ struct BenchSuite {
         report.findAndShrink = FindAndShrink.measure(.p1, maxRuns: 10_000)
         progress("runs to find each planted race")
         report.races = RaceFinding.measureAll(seeds: sizes.raceSeeds, maxRuns: sizes.raceMaxRuns)
+        report.isolation = isolationRows(jobs: jobsList, progress: progress)
         progress("shrink each planted-bug scenario")
         report.shrinks = ShrinkTiming.measureAll(in: "Scenarios")
         return report
+    }
+
+    /// The crash-handling rows alone (`--isolation-only`).
+    func measureIsolation(progress: (String) -> Void) -> BenchReport {
+        var report = BenchReport(machine: BenchMachine.current)
+        let cores = report.machine.cores
+        report.isolation = isolationRows(jobs: cores > 1 ? [1, cores] : [1], progress: progress)
+        return report
+    }
+
+    private func isolationRows(jobs: [Int], progress: (String) -> Void) -> [IsolationCost] {
+        progress("crash handling: in process, crash slots, isolated")
+        return IsolationCost.measureAll(executable: childExecutable, runs: sizes.throughputRuns, jobs: jobs,
+                                        repetitions: sizes.repetitions)
     }
 
     /// The shrink rows alone (`--shrink-only`).

@@ -8,8 +8,8 @@ enum BenchTable {
         let m = report.machine
         io.out("bgsim bench: \(m.cpu), \(m.cores) cores, \(m.system), \(m.build) build")
         io.out("")
-        if report.throughput.isEmpty {  // --shrink-only
-            printShrinks(report, io: io)
+        if report.throughput.isEmpty {  // --shrink-only or --isolation-only
+            if report.isolation.isEmpty { printShrinks(report, io: io) } else { printIsolation(report, io: io) }
             return
         }
         io.out("| workload | jobs | runs | events/run | runs/s (best / median) | events/s (best / median) | sim s per wall s |")
@@ -54,7 +54,22 @@ enum BenchTable {
                 + (entry.peakBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "unavailable"))
         }
         io.out("")
+        printIsolation(report, io: io)
+        io.out("")
         printShrinks(report, io: io)
+    }
+
+    /// What crash handling costs (``IsolationCost``): token runs per second in each mode.
+    static func printIsolation(_ report: BenchReport, io: CommandIO) {
+        io.out("| crash handling (\(IsolationCost.scenarioFile)) | jobs | runs | runs/s (best / median) | vs in process |")
+        io.out("|---|---:|---:|---:|---:|")
+        for row in report.isolation {
+            let base = report.isolation.first { $0.jobs == row.jobs && $0.mode == .inProcess }
+                .map { Spread($0.rates.runsPerSecond).best } ?? 0
+            let ratio = base > 0 ? String(format: "%+.1f%%", (Spread(row.rates.runsPerSecond).best / base - 1) * 100) : "-"
+            io.out("| \(row.mode.rawValue)\(row.sameDigest ? "" : " (DIGEST DIFFERS)") | \(row.jobs) | \(row.runs) | "
+                + "\(pair(row.rates.runsPerSecond)) | \(ratio) |")
+        }
     }
 
     /// Each planted-bug scenario's shrink: environment actions and events before and after, time.
@@ -137,6 +152,14 @@ enum BenchJSON {
                      "shrunkActions": .int(Int64(row.shrunkActions)),
                      "originalEvents": .int(Int64(row.originalEvents)), "shrunkEvents": .int(Int64(row.shrunkEvents)),
                      "attempts": .int(Int64(row.attempts)), "seconds": .double(row.shrinkSeconds)])
+        }))
+        root.append("isolation", .array(report.isolation.map { row in
+            var object = rates(row.rates)
+            object.set(.string(row.mode.rawValue), forKey: "mode")
+            object.set(.int(Int64(row.jobs)), forKey: "jobs")
+            object.set(.int(Int64(row.runs)), forKey: "runs")
+            object.set(.bool(row.sameDigest), forKey: "sameDigest")
+            return .object(object)
         }))
         root.append("peakMemory", .array(report.memory.map { entry in
             .object(["runs": .int(Int64(entry.runs)), "peakBytes": entry.peakBytes.map { .int(Int64($0)) } ?? .null])

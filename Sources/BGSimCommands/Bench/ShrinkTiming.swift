@@ -29,7 +29,8 @@ struct ShrinkTiming: Sendable {
     }
 
     static func measure(_ scenario: Scenario) -> ShrinkTiming? {
-        guard case .violation = scenario.expectation else { return nil }
+        // A crash or hang cannot be shrunk in this process (bench measures in process).
+        guard case .violation = scenario.expectation, !scenario.needsIsolation else { return nil }
         // Find first, untimed (the same run shrinkPlantedBug finds), then time the shrink alone.
         guard let found = scenario.shrinkPlantedBug(options: ShrinkOptions(maxAttempts: 0)) else { return nil }
         let target = SimulationTarget(spec: scenario.runSpec)

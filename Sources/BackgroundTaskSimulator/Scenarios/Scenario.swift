@@ -46,6 +46,9 @@ public struct Scenario: Sendable {
         public var seed: Seed
         public var horizon: VirtualTime
         public var maxStepsPerRun: Int
+        /// The wall-clock budget of one run (`campaign.runTimeoutSeconds`), for a scenario whose
+        /// planted bug is a hang; nil: the command's `--run-timeout` (60 s by default).
+        public var runTimeoutSeconds: Double? = nil
     }
 
     /// What a campaign over the scenario must show (`bgsim check` and `bgsim fuzz` judge by it):

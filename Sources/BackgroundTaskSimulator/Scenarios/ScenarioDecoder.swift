@@ -60,9 +60,12 @@ enum ScenarioDecoder {
         let horizon = try campaign.double("horizonSeconds", in: 1...1_000_000,
                                           fix: "Set 'horizonSeconds' from 1 to 1000000 (virtual seconds).")
         let steps = try campaign.optionalInt("maxStepsPerRun", in: 100...100_000_000) ?? 1_000_000
+        let timeout = try campaign.optionalDouble(
+            "runTimeoutSeconds", in: 0.1...86_400,
+            fix: "Set 'runTimeoutSeconds' from 0.1 to 86400 (wall-clock seconds per run), or leave it out (60 s).")
         try campaign.finish()
         return Scenario.CampaignDefaults(runs: runs, seed: seed, horizon: VirtualTime(microseconds: micros(horizon)),
-                                         maxStepsPerRun: steps)
+                                         maxStepsPerRun: steps, runTimeoutSeconds: timeout)
     }
 
     static func decodeInvariants(
@@ -100,8 +103,8 @@ enum ScenarioDecoder {
             return .pass
         }
         var object = try value.object()
-        let id = try object.string("violation", oneOf: invariants.map(\.id),
-                                   fix: "Name an invariant this scenario checks (see 'invariants').")
+        let id = try object.string("violation", oneOf: invariants.map(\.id) + Invariant.processLevel.map(\.id),
+                                   fix: "Name an invariant this scenario checks (see 'invariants'), or no-crash/no-hang.")
         try object.finish()
         return .violation(id)
     }

@@ -34,6 +34,8 @@ public struct WorkloadCampaign: Sendable {
     public var seed: Seed
     /// Worker threads (changes speed, never results).
     public var jobs: Int
+    /// Whether ``run()`` installs the crash banner's signal handler (default `true`).
+    public var installsCrashHandler = true
 
     public init(
         workload: WorkloadInfo, profile: OSProfile = .ios17, environment: EnvironmentConfig = EnvironmentConfig(),
@@ -58,11 +60,27 @@ public struct WorkloadCampaign: Sendable {
 
     /// Runs the campaign: every run, then re-runs of the failures (nondeterminism check) and
     /// shrinking of the first failure of each invariant.
+    ///
+    /// A crash in workload code (a trap such as a force unwrap of nil) ends the test process, as
+    /// any crash does, but first prints the run seed and the Swift call that replays it: the
+    /// first `run()` installs bgsim's fatal-signal handler (``CrashSignals``) if nothing did
+    /// (exit code 70); ``installsCrashHandler`` `false` leaves the process's handlers alone.
     public func run() -> WorkloadReport {
         let options = CampaignOptions(seed: seed, runs: max(1, runs), jobs: max(1, jobs))
-        let result = Campaign.run(SimulationTarget(spec: spec), options: options)
+        if installsCrashHandler { CrashSignals.installIfNeeded(exitCode: 70, trailer: Self.crashTrailer) }
+        let result = Campaign.run(SimulationTarget(spec: spec), options: options, crashBanner: crashBanner)
         return WorkloadReport(result: result, workload: workload.name)
     }
+
+    /// What a crash during one of this campaign's runs prints after the signal.
+    public var crashBanner: CrashBanner {
+        CrashBanner(run: "run seed {seed} of WorkloadCampaign \"\(workload.name)\"",
+                    replay: "campaign.replay(seed: {seed})")
+    }
+
+    static let crashTrailer = "WorkloadCampaign: the test process ends with exit code 70 (a crash in workload code); "
+        + "replay the run with the call above to debug it\n"
+
 
     /// Reruns one run exactly, keeping its trace (``RunOutcome/traceText`` prints it as
     /// `bgsim replay` does; ``RunOutcome/perfettoJSON`` opens in ui.perfetto.dev).

@@ -81,6 +81,18 @@ public enum WorkloadCatalog {
                                    summary: "the backup's completion ends the task even after expiry ended it") {
                     UnconditionalEndBackup()
                 }),
+        Variant(workload: "backup", variant: "force-unwrapped-task-id", bugPattern: nil,
+                expectedViolation: "no-crash",
+                info: WorkloadInfo(name: "backup/force-unwrapped-task-id",
+                                   summary: "the completion force-unwraps the task id the expiration handler cleared: a crash") {
+                    ForceUnwrappedTaskIDBackup()
+                }),
+        Variant(workload: "backup", variant: "spins-until-online", bugPattern: nil,
+                expectedViolation: "no-hang",
+                info: WorkloadInfo(name: "backup/spins-until-online",
+                                   summary: "its retry path polls reachability in a loop on its queue: that run never ends") {
+                    SpinsUntilOnlineBackup()
+                }),
         Variant(workload: "token", variant: "retained-by-its-handler", bugPattern: nil,
                 expectedViolation: "no-idle-task",
                 info: WorkloadInfo(name: "token/retained-by-its-handler",

@@ -30,11 +30,34 @@ public protocol CampaignTarget: Sendable {
     /// Contract: a run that stays within the budget gives exactly the verdict of
     /// ``run(choices:keepTrace:)``. The default ignores the budget.
     func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict
+
+    /// The target a campaign's follow-up shrinks a failure that did not crash on, when it is not
+    /// this one: an isolated target (``IsolatedTarget``) offers its in-process twin, which gives
+    /// the same verdicts without a process round trip per candidate. The default is nil (this
+    /// target).
+    var inProcessShrinkTarget: (any CampaignTarget)? { get }
+
+    /// How many runs a campaign worker hands over at once (``run(seeds:)``); 1 by default. An
+    /// isolated target asks for batches: one pipe round trip per batch instead of per run.
+    var preferredBatchSize: Int { get }
+
+    /// Runs a batch of random runs, one per seed, without traces: the verdicts of
+    /// ``run(choices:keepTrace:)`` with `ChoiceSource(seed:)` for each, in order. The default
+    /// does exactly that, one by one.
+    func run(seeds: [Seed]) -> [RunVerdict]
 }
 
 extension CampaignTarget {
     public func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
         run(choices: choices, keepTrace: keepTrace)
+    }
+
+    public var inProcessShrinkTarget: (any CampaignTarget)? { nil }
+
+    public var preferredBatchSize: Int { 1 }
+
+    public func run(seeds: [Seed]) -> [RunVerdict] {
+        seeds.map { run(choices: ChoiceSource(seed: $0), keepTrace: false) }
     }
 }
 

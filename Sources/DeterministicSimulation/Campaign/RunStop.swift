@@ -6,7 +6,7 @@
 /// ```
 ///
 /// Contract: raw values are the spellings traces and `bgsim replay` print (`quiescent`,
-/// `settleLimit`, `stepLimit`); they never change. ``hitLimit`` decides what reports count as
+/// `settleLimit`, `stepLimit`, and for isolated runs `crashed`, `timedOut`); they never change. ``hitLimit`` decides what reports count as
 /// `stepLimitRuns`. Adding a case is one edit here: ``StopCounts`` counts every case.
 public enum RunStop: String, Sendable, Equatable, CaseIterable {
     /// Nothing was left to run after the horizon.
@@ -15,11 +15,15 @@ public enum RunStop: String, Sendable, Equatable, CaseIterable {
     case settleLimit
     /// The step cap was reached: the workload keeps scheduling work forever.
     case stepLimit
+    /// The run's process died of a fatal signal (an isolated run: ``IsolatedTarget``).
+    case crashed
+    /// The run's process was killed after the wall-clock run timeout (an isolated run).
+    case timedOut
 
     /// Whether the run was cut short by a limit rather than running out of work.
     public var hitLimit: Bool {
         switch self {
-        case .quiescent: false
+        case .quiescent, .crashed, .timedOut: false
         case .settleLimit, .stepLimit: true
         }
     }

@@ -19,7 +19,9 @@
 /// Not thread-safe: one run, one thread. Draws are O(1) amortized (weights: O(n)).
 public final class ChoiceSource {
     /// The sequence being replayed (empty in random mode).
-    private let replayValues: [UInt64]
+    let replayValues: [UInt64]
+    /// The seed of a random source (`nil` when replaying): what an isolated run sends its child.
+    let seed: Seed?
 
     /// What a draw changes.
     private struct State {
@@ -60,6 +62,7 @@ public final class ChoiceSource {
     public init(seed: Seed) {
         state = State(generator: Xoshiro256StarStar(seed: seed.rawValue))
         replayValues = []
+        self.seed = seed
         isReplaying = false
     }
 
@@ -73,6 +76,7 @@ public final class ChoiceSource {
     public init(replaying sequence: ChoiceSequence) {
         state = State(generator: Xoshiro256StarStar(seed: 0))
         replayValues = sequence.values
+        seed = nil
         state.outcomes.reserveCapacity(sequence.values.count)
         isReplaying = true
     }
@@ -191,5 +195,21 @@ public final class ChoiceSource {
     /// Gives the random generator to a caller in this module for one draw.
     internal func withGenerator<R>(_ body: (inout Xoshiro256StarStar) -> R) -> R {
         body(&state.generator)
+    }
+
+    /// Takes over what a run in another process drew from an equal source (``IsolatedTarget``):
+    /// afterwards ``recorded``, ``actions`` and ``fallbackCount`` read as if this source had run.
+    internal func adopt(outcomes: [UInt64], actions: [ChoiceAction], fallbackCount: Int) {
+        state.outcomes = outcomes
+        state.actions = actions
+        state.fallbackCount = fallbackCount
+    }
+
+    /// Lends the outcomes and actions so far to a crash handler (``CrashSignals``), without
+    /// copying or allocating: the only access from a signal handler, on the run's own thread.
+    internal func withCrashDump(_ body: (UnsafeBufferPointer<UInt64>, UnsafeBufferPointer<ChoiceAction>) -> Void) {
+        state.outcomes.withUnsafeBufferPointer { outcomes in
+            state.actions.withUnsafeBufferPointer { actions in body(outcomes, actions) }
+        }
     }
 }

@@ -50,7 +50,8 @@ struct RunTotalsTests {
 
     @Test("stop reasons are counted per case; step and settle limits are what reports call stepLimitRuns")
     func stopCounts() {
-        #expect(RunStop.allCases.map(\.rawValue) == ["quiescent", "settleLimit", "stepLimit"])
+        #expect(RunStop.allCases.map(\.rawValue) == ["quiescent", "settleLimit", "stepLimit", "crashed", "timedOut"])
+        #expect(!RunStop.crashed.hitLimit && !RunStop.timedOut.hitLimit, "a crash or hang is a violation, not a limit")
         var stops = StopCounts()
         stops.add(.quiescent, count: 5)
         stops.add(.settleLimit)

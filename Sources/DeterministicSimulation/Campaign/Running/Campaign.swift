@@ -17,26 +17,40 @@ import Synchronization
 ///   runs the indices of `options.shard`.
 /// - Everything in the result except ``CampaignResult/wallSeconds`` is identical for every
 ///   `jobs` value: per-run results are combined by run index, never by finishing order.
-/// - `isCancelled` is polled between runs (on the workers); once it returns `true` no new run
+/// - `isCancelled` is polled between runs (on the workers; between batches for a target whose
+///   ``CampaignTarget/preferredBatchSize`` is above 1); once it returns `true` no new run
 ///   starts, failures are not shrunk, and ``CampaignResult/stop`` is `.interrupted`.
 /// - `progress` is called on the calling thread, about 4 times a second at most.
+/// - With a `crashBanner` and crash handling installed (``CrashSignals``, ``RunWatchdog``), each
+///   worker keeps its run's seed in a ``CrashSlot``, so a crash or hang names the run; without
+///   either, runs pay nothing for it.
 public enum Campaign {
     public static func run(_ target: some CampaignTarget, options: CampaignOptions,
                            progress: (@Sendable (CampaignProgress) -> Void)? = nil,
-                           isCancelled: @Sendable @escaping () -> Bool = { false }) -> CampaignResult {
+                           isCancelled: @Sendable @escaping () -> Bool = { false },
+                           crashBanner: CrashBanner? = nil) -> CampaignResult {
         let clock = WallClock()
         let (tally, interrupted) = runAll(target, options: options, clock: clock, progress: progress,
-                                          isCancelled: isCancelled)
+                                          isCancelled: isCancelled, crashBanner: crashBanner)
         let runSeconds = clock.elapsedSeconds
         let selected = Array(tally.firstViolations.prefix(options.maxShrunkFailures))
-        let followUp = FailureFollowUp(target: target, options: options, shrinks: !interrupted,
+        let followUp = FailureFollowUp(target: CrashSlotTarget(target), options: options, shrinks: !interrupted,
                                        isCancelled: isCancelled)
+        let followingUp = crashBanner?.followingUp
         let records = WorkerPool.map(selected.count, jobs: options.jobs) { index in
-            followUp.record(selected[index].entry, firstVerdict: selected[index].verdict)
+            let slot = CrashSlot.claim(followingUp)
+            defer { slot?.release() }
+            slot?.begin(options.runSeed(selected[index].entry.firstRun))
+            slot?.end()  // CrashSlotTarget times each rerun and shrink candidate on its own
+            return followUp.record(selected[index].entry, firstVerdict: selected[index].verdict)
         }
         let samples = tally.sampleDigests.sorted { $0.key < $1.key }
         let sampleChecks = WorkerPool.map(samples.count, jobs: options.jobs) { index in
-            followUp.recheck(runIndex: samples[index].key, expected: samples[index].value)
+            let slot = CrashSlot.claim(crashBanner)
+            defer { slot?.release() }
+            slot?.begin(options.runSeed(samples[index].key))
+            slot?.end()
+            return followUp.recheck(runIndex: samples[index].key, expected: samples[index].value)
         }
         var nondeterminism = records.flatMap(\.nondeterminism) + sampleChecks.compactMap { $0 }
         nondeterminism.sort { $0.runIndex < $1.runIndex }
@@ -49,7 +63,8 @@ public enum Campaign {
     /// The runs of the shard, on `options.jobs` threads; the merged tally and whether cancelled.
     private static func runAll(_ target: some CampaignTarget, options: CampaignOptions, clock: WallClock,
                                progress: (@Sendable (CampaignProgress) -> Void)?,
-                               isCancelled: @Sendable @escaping () -> Bool) -> (RunTally, Bool) {
+                               isCancelled: @Sendable @escaping () -> Bool,
+                               crashBanner: CrashBanner?) -> (RunTally, Bool) {
         let total = options.shard.runCount(of: options.runs)
         let samples = samplePositions(total: total, count: options.determinismSamples).map(options.shard.runIndex(at:))
         let next = Atomic<Int>(0)
@@ -58,6 +73,8 @@ public enum Campaign {
         let cancelled = Atomic<Bool>(false)
         let tallies = Mutex<[RunTally]>([])
         let jobs = max(1, min(options.jobs, total))
+        // Batches only for a target that asks (isolation); never more than an even share per job.
+        let batch = max(1, min(target.preferredBatchSize, total / (jobs * 4)))
         WorkerPool.run(jobs: jobs, tick: {
             guard let progress else { return }
             let runsDone = done.load(ordering: .relaxed)
@@ -67,16 +84,32 @@ public enum Campaign {
                                       failures: failing.load(ordering: .relaxed),
                                       secondsLeft: rate > 0 ? Double(total - runsDone) / rate : nil))
         }, work: { _ in
+            let slot = CrashSlot.claim(crashBanner)
+            defer { slot?.release() }
             var tally = RunTally()
             while !cancelled.load(ordering: .relaxed) {
                 if isCancelled() {
                     cancelled.store(true, ordering: .relaxed)
                     break
                 }
-                let position = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                let position = next.wrappingAdd(batch, ordering: .relaxed).oldValue
                 guard position < total else { break }
+                if batch > 1 {
+                    // A batch (an isolated target): its runs are tallied by index, as one by one.
+                    let runIndices = (position..<min(position + batch, total)).map(options.shard.runIndex(at:))
+                    let verdicts = target.run(seeds: runIndices.map(options.runSeed))
+                    for (runIndex, verdict) in zip(runIndices, verdicts) {
+                        tally.add(verdict, runIndex: runIndex, isSample: samples.contains(runIndex))
+                        if !verdict.passed { failing.wrappingAdd(1, ordering: .relaxed) }
+                    }
+                    done.wrappingAdd(verdicts.count, ordering: .relaxed)
+                    continue
+                }
                 let runIndex = options.shard.runIndex(at: position)
-                let verdict = target.run(choices: ChoiceSource(seed: options.runSeed(runIndex)), keepTrace: false)
+                let runSeed = options.runSeed(runIndex)
+                slot?.begin(runSeed)
+                let verdict = target.run(choices: ChoiceSource(seed: runSeed), keepTrace: false)
+                slot?.end()
                 tally.add(verdict, runIndex: runIndex, isSample: samples.contains(runIndex))
                 done.wrappingAdd(1, ordering: .relaxed)
                 if !verdict.passed { failing.wrappingAdd(1, ordering: .relaxed) }

@@ -23,6 +23,14 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
                                                    actual: actual, how: how))
         }
         check(original.digest, "a rerun from its seed")
+        if original.stop == .timedOut {
+            // A hang left no recorded choices (it was killed): report it by its seed, unshrunk.
+            let record = FailureRecord(
+                runIndex: entry.firstRun, seed: seed, failure: failure, shrunkFailure: failure,
+                originalEventCount: 0, shrunkEventCount: 0, originalActionCount: 0, shrunkActionCount: 0,
+                choices: recorded, shrink: nil, trace: [])
+            return (record, mismatches)
+        }
         let replaySource = ChoiceSource(replaying: recorded)  // also marks the run's actions
         let replayed = target.run(choices: replaySource, keepTrace: false)
         check(replayed.digest, "a replay of its recorded choices")
@@ -36,7 +44,10 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
             shrink: nil,
             trace: original.trace)
         guard shrinks, mismatches.isEmpty, keeps(original) else { return (record, mismatches) }
-        let shrink = Shrinker.shrink(recorded, target: target, options: options.shrink, isCancelled: isCancelled,
+        // A failure that did not crash is shrunk in process when the target offers it (isolation:
+        // its candidates are edits of a run that completed; a pipe round trip each cost +50%).
+        let shrinkTarget: any CampaignTarget = original.stop == .crashed ? target : (target.inProcessShrinkTarget ?? target)
+        let shrink = Shrinker.shrink(recorded, target: shrinkTarget, options: options.shrink, isCancelled: isCancelled,
                                      keeps: keeps)
         let shrunkSource = ChoiceSource(replaying: shrink.choices)
         let shrunk = target.run(choices: shrunkSource, keepTrace: true)

@@ -193,7 +193,9 @@ final class PoolWorker: @unchecked Sendable {
 
     /// Starts the worker as an OS thread parked in its main loop.
     func startThread(stackSize: Int) {
+        let crashSlot = CrashSignals.currentSlotToken  // a crash here names the worker's run
         let thread = Thread { [self] in
+            CrashSignals.prepareThread(inheriting: crashSlot)
             #if canImport(Glibc)
                 threadID = LinuxAffinityCalls.shared?.threadID() ?? 0
             #endif

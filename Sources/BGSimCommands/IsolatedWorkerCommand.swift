@@ -1,0 +1,36 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+
+/// `bgsim _isolated-worker SCENARIO`: the hidden command an isolated campaign starts as its
+/// child (``Isolation``): it loads the scenario and serves run requests on stdin with verdict
+/// lines on stdout (``IsolatedWorker``) until stdin ends. Not listed by `bgsim help`: nobody
+/// types it, and its protocol is internal to one bgsim version (parent and child are always the
+/// same executable).
+///
+/// ```swift
+/// IsolatedWorkerCommand.run(["/repo/Scenarios/token-correct-ios17.json"], io: io)
+/// ```
+///
+/// Contract: exit 0 at the end of its input; 65/66 for a scenario that does not load; 65 for a
+/// request it cannot read. A crash in a run ends it with 70 after writing the run's choices.
+enum IsolatedWorkerCommand {
+    static let name = "_isolated-worker"
+
+    static func run(_ arguments: [String], io: CommandIO) -> ExitCode {
+        guard arguments.count == 1 else {
+            io.err("bgsim \(name): internal command; it takes one scenario file (it is started by --isolate)")
+            return .usage
+        }
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioPaths.loadFile(arguments[0])
+        } catch {
+            io.err("bgsim \(name): \(error.message)")
+            return error.code
+        }
+        CrashSignals.installIfNeeded(exitCode: ExitCode.crashed.rawValue)
+        let banner = CrashBanner(run: "an isolated run of scenario \(scenario.name)", replay: "(the parent prints it)")
+        let code = IsolatedWorker.serve(SimulationTarget(spec: scenario.runSpec), banner: banner)
+        return code == 0 ? .success : .dataError
+    }
+}

@@ -1,0 +1,116 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import Foundation
+
+/// How a command protects its campaign from crashes and hangs in workload code: runs in child
+/// processes (`--isolate`; `check`'s default, `--no-isolate` to opt out), and the wall-clock
+/// budget of one run (`--run-timeout`). Declared once here, like ``CampaignFlags``.
+///
+/// ```swift
+/// let isolation = try Isolation(Arguments(parsing: ["--isolate", "--run-timeout", "5"],
+///                                         for: FuzzCommand.declaration), byDefault: false)
+/// isolation.isolated             // true
+/// isolation.runTimeoutSeconds    // 5
+/// ```
+///
+/// Contract: isolation changes what a crash or hang does to the campaign, never the results of
+/// runs that neither crash nor hang (same verdicts, digests, coverage for every `--jobs`). The
+/// run timeout is wall-clock time and only ever stops a run; 0 turns it off.
+struct Isolation: Equatable {
+    /// Runs happen in child processes.
+    var isolated: Bool
+    /// Wall-clock seconds one run may take, as given by `--run-timeout` (0: no limit); nil when
+    /// not given (the scenario's `campaign.runTimeoutSeconds`, else 60 s).
+    var runTimeoutSeconds: Double?
+
+    /// The default run timeout, in seconds: far above any real run (milliseconds), so only a run
+    /// that never ends reaches it. Not 10 s: on a 2-core machine at load 14, a threaded run of
+    /// 0.1 s (chat-outbox, 3,805 events, a thread handoff every few events) took over 10 s, each
+    /// handoff waiting for a CPU.
+    static let defaultRunTimeoutSeconds = 60.0
+
+    static let isolateOption = OptionDeclaration.flag(
+        "--isolate", help: "run the runs in child processes: a crash or hang in workload code becomes a no-crash or "
+            + "no-hang finding (shrunk, with its replay) and the campaign goes on")
+    static let noIsolateOption = OptionDeclaration.flag(
+        "--no-isolate", help: "run the runs in this process, also a scenario that expects no-crash or no-hang (a crash "
+            + "then ends the command with exit 70, a hang with exit 124, after printing the run seed and replay command)")
+    static let runTimeoutOption = OptionDeclaration.valued(
+        "--run-timeout", "SECONDS", help: "wall-clock budget of one run, 0 for none (default 60); a run over it is "
+            + "killed and reported as a hang (no-hang), or without isolation stops the command (exit 124)")
+
+    init(isolated: Bool, runTimeoutSeconds: Double? = nil) {
+        self.isolated = isolated
+        self.runTimeoutSeconds = runTimeoutSeconds
+    }
+
+    /// `--no-isolate` was given.
+    var optedOut = false
+
+    init(_ args: Arguments, byDefault: Bool) throws(CLIError) {
+        optedOut = args.flag(Self.noIsolateOption.name)
+        if optedOut && args.flag(Self.isolateOption.name) {
+            throw .usage("--isolate and --no-isolate contradict each other; give one")
+        }
+        isolated = byDefault ? !optedOut : args.flag(Self.isolateOption.name)
+        runTimeoutSeconds = nil
+        if let text = args.value(Self.runTimeoutOption.name) {
+            guard let seconds = Double(text), seconds.isFinite, (0...86_400).contains(seconds) else {
+                throw .usage("--run-timeout \(text): not a number of seconds from 0 to 86400 (e.g. --run-timeout 10; "
+                    + "0 turns the limit off)")
+            }
+            runTimeoutSeconds = seconds
+        }
+    }
+
+    /// Whether `scenario`'s runs happen in child processes: when asked, and always for a
+    /// scenario that expects a crash or a hang (in process its planted bug would end the command)
+    /// unless `--no-isolate` said otherwise.
+    func isolates(_ scenario: Scenario) -> Bool {
+        isolated || (scenario.needsIsolation && !optedOut)
+    }
+
+    /// The run timeout for `scenario` in seconds; nil for none.
+    func timeout(for scenario: Scenario) -> Double? {
+        let seconds = runTimeoutSeconds ?? scenario.campaign.runTimeoutSeconds ?? Self.defaultRunTimeoutSeconds
+        return seconds > 0 ? seconds : nil
+    }
+
+    /// The banner a crash or hang during one of `scenario`'s runs prints (without isolation).
+    static func banner(for scenario: Scenario) -> CrashBanner {
+        let placeholder = Seed(0).description
+        return CrashBanner(
+            run: "run seed \(CrashBanner.seedPlaceholder) of scenario \(scenario.name) (\(scenario.file))",
+            replay: ReplayCommandText.seed(scenario, Seed(0)).replacingOccurrences(
+                of: placeholder, with: CrashBanner.seedPlaceholder))
+    }
+
+    /// The banner of `bgsim replay` (it runs in process: a crash shows the run at once).
+    static func replayBanner(_ scenario: Scenario, _ source: ReplayCommand.Source) -> CrashBanner {
+        switch source {
+        case .seed: return banner(for: scenario)
+        case .choices(let choices):
+            return CrashBanner(run: "the replay of recorded choices of scenario \(scenario.name) (\(scenario.file))",
+                               replay: ReplayCommandText.choices(scenario, choices))
+        }
+    }
+
+    /// The program an isolated run starts: this executable (`/proc/self/exe`, given by bgsim's
+    /// `main` in ``CommandIO/childExecutable``), or for commands run in a test process, the
+    /// `bgsim` built next to it.
+    static func childExecutable(_ io: CommandIO) throws(CLIError) -> String {
+        if let path = io.childExecutable { return path }
+        let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("bgsim").path
+        if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
+        throw CLIError(.noInput, "isolated runs need the bgsim executable to start as a child, and this process has "
+            + "none (\(sibling) does not exist); build it (swift build) or run with --no-isolate")
+    }
+
+    /// The arguments that make a child an isolated worker for `scenario`.
+    static func workerArguments(for scenario: Scenario) -> [String] {
+        let file = scenario.file.hasPrefix("/") ? scenario.file
+            : FileManager.default.currentDirectoryPath + "/" + scenario.file
+        return [IsolatedWorkerCommand.name, file]
+    }
+}

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What the crash handler and the hang watchdog write, with nothing but `write(2)` on memory
+/// made beforehand (``CrashSlot``, ``CrashSignals/State``): no allocation, no lock, no
+/// formatting by the Swift runtime.
+///
+/// ```swift
+/// CrashOutput.write(2, header)                  // "bgsim: CRASH: fatal signal SIGILL (…)"
+/// CrashOutput.writeRuns(repeating: header)      // " during run seed 0x… of …\nbgsim: replay: …\n"
+/// ```
+///
+/// Contract: every function here is async-signal-safe (see ``CrashSignals``); the crash dump of
+/// an isolated worker's choices writes `X\t<signal>\t<outcomes>\t<actions>\t<fallbacks>\n`
+/// followed by the outcomes (8 bytes each, little-endian) and the actions (first draw, stop
+/// draw, skippable: 8 bytes each), which ``ChildConnection`` reads back.
+enum CrashOutput {
+    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
+    static func write(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    static func write(_ fd: Int32, _ start: UnsafePointer<UInt8>?, _ count: Int) {
+        guard var next = start else { return }
+        var left = count
+        while left > 0 {
+            #if canImport(Glibc)
+                let written = Glibc.write(fd, next, left)
+            #else
+                let written = Darwin.write(fd, next, left)
+            #endif
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            left -= written
+            next += written
+        }
+    }
+
+    /// Writes the calling thread's run (its slot's text) if it has one in progress; otherwise
+    /// the text of every run in progress, each after `header` again. Returns how many runs it
+    /// wrote.
+    @discardableResult
+    static func writeRuns(repeating header: [UInt8]) -> Int {
+        let token = Int(bitPattern: pthread_getspecific(CrashSignals.slotKey))
+        if token > 0, token <= CrashSlot.count {
+            let slot = CrashSlot.table[token - 1]
+            if slot.running.load(ordering: .acquiring) {
+                write(2, slot.bytes, slot.length)
+                return 1
+            }
+        }
+        var written = 0
+        for slot in CrashSlot.table where slot.running.load(ordering: .acquiring) {
+            if written > 0 { write(2, header) }
+            write(2, slot.bytes, slot.length)
+            written += 1
+        }
+        return written
+    }
+
+    /// An isolated worker's dump of the crashing run's choices to stdout (see the type's
+    /// contract); nothing when the thread's slot has no source.
+    static func dumpChoices(signal: Int32, scratch: UnsafeMutablePointer<UInt8>) {
+        let token = Int(bitPattern: pthread_getspecific(CrashSignals.slotKey))
+        var slot: CrashSlot?
+        if token > 0, token <= CrashSlot.count { slot = CrashSlot.table[token - 1] }
+        if slot?.source == nil { slot = CrashSlot.table.first { $0.source != nil } }
+        guard let source = slot?.source else { return }
+        let fallbacks = source.fallbackCount
+        source.withCrashDump { outcomes, actions in
+            var length = 0
+            func put(_ byte: UInt8) { scratch[length] = byte; length += 1 }
+            func number(_ value: Int) {
+                var digits = 0
+                var rest = value
+                repeat { digits += 1; rest /= 10 } while rest > 0
+                rest = value
+                for position in (0..<digits).reversed() {
+                    scratch[length + position] = 0x30 + UInt8(rest % 10)
+                    rest /= 10
+                }
+                length += digits
+            }
+            put(0x58)  // X
+            put(0x09); number(Int(signal))  // four fields, no array: a literal would allocate
+            put(0x09); number(outcomes.count)
+            put(0x09); number(actions.count)
+            put(0x09); number(fallbacks)
+            put(0x0a)
+            write(1, scratch, length)
+            if let base = outcomes.baseAddress {
+                base.withMemoryRebound(to: UInt8.self, capacity: outcomes.count * 8) {
+                    write(1, $0, outcomes.count * 8)
+                }
+            }
+            for action in actions {
+                var triple = (UInt64(action.firstDraw), UInt64(action.stopDraw), action.isSkippable ? UInt64(1) : 0)
+                withUnsafeBytes(of: &triple) { raw in
+                    write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 24)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Synchronization
+
+/// The fatal-signal handler: when workload code traps (`fatalError`, `precondition`, a force
+/// unwrap of nil, an index out of range: SIGILL or SIGTRAP) or faults (SIGSEGV, SIGBUS, SIGFPE,
+/// SIGABRT), it writes which run was in progress and the command that replays it to stderr,
+/// then ends the process with a documented exit code. Without it the failure would be lost.
+///
+/// ```swift
+/// CrashSignals.install(exitCode: 70)        // bgsim's main, or a test process, once
+/// // … a campaign given a CrashBanner claims a CrashSlot per worker …
+/// ```
+/// prints, when run seed 0x5d… of the scenario traps:
+/// ```
+/// Fatal error: Unexpectedly found nil while unwrapping an Optional value     (Swift's own line)
+/// bgsim: CRASH: fatal signal SIGILL (a trap: fatalError, precondition, force unwrap of nil, index out of range) during run seed 0x5d… of scenario …
+/// bgsim: replay: bgsim replay Scenarios/….json --seed 0x5d…
+/// bgsim: the process ends with exit code 70; run with --isolate to go on after a crash
+/// ```
+///
+/// Contract: the handler is async-signal-safe in the way libFuzzer's is: it only reads
+/// preallocated memory (``CrashSlot``) and calls `write(2)` and `_exit(2)` (plus
+/// `pthread_getspecific`, a plain read on glibc and Darwin, see ``CrashSlot``). It runs on an
+/// alternate signal stack where the thread has one (every thread that claims a slot, the
+/// installing thread and the simulated-thread pool's threads), so a stack overflow is caught too.
+/// A second crash while the banner is being written (another thread) waits a second and exits.
+/// In an isolated worker (``dumpsChoices``) the handler also writes the crashing run's recorded
+/// choices to stdout, for the parent to shrink; that part reads the run's ``ChoiceSource``
+/// arrays in place, which is safe because only the crashing thread runs that run.
+public enum CrashSignals {
+    /// The signals handled, with what they usually mean in Swift code.
+    static let signals: [(number: Int32, text: String)] = [
+        (SIGILL, "fatal signal SIGILL (a trap: fatalError, precondition, force unwrap of nil, index out of range)"),
+        (SIGTRAP, "fatal signal SIGTRAP (a trap: fatalError, precondition, force unwrap of nil, index out of range)"),
+        (SIGSEGV, "fatal signal SIGSEGV (a bad memory access, or a stack overflow from endless recursion)"),
+        (SIGBUS, "fatal signal SIGBUS (a bad memory access)"),
+        (SIGFPE, "fatal signal SIGFPE (an arithmetic fault)"),
+        (SIGABRT, "fatal signal SIGABRT (abort)"),
+    ]
+
+    /// What the handler needs, made before the handler is installed and never freed.
+    struct State {
+        var exitCode: Int32
+        /// "bgsim: CRASH: <signal text>", by signal number (empty for signals not handled).
+        var headers: [[UInt8]]
+        var unknownSignal = Array("\nbgsim: CRASH: fatal signal".utf8)
+        var outsideRun = Array(" outside any run of a campaign\n".utf8)
+        var trailer: [UInt8]
+        /// 4 KiB for the choice dump's numbers.
+        var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4_096)
+    }
+
+    /// Set once by ``install(exitCode:)`` before any handler is; read by handlers afterwards.
+    nonisolated(unsafe) static var state: State?
+    /// Whether an isolated worker's handler also writes the crashing run's choices to stdout.
+    nonisolated(unsafe) static var dumpsChoices = false
+    /// Set by the first handler to run; later ones wait for it.
+    static let entered = Atomic<Bool>(false)
+
+    /// The pthread key holding the calling thread's slot index plus one (0: none).
+    static let slotKey: pthread_key_t = makeKey(destructor: nil)
+    /// The pthread key holding the calling thread's alternate signal stack (freed at exit).
+    static let altStackKey: pthread_key_t = makeKey(destructor: { pointer in
+        var disable = stack_t()
+        disable.ss_flags = Int32(SS_DISABLE)
+        sigaltstack(&disable, nil)
+        pointer?.deallocate()
+    })
+
+    /// Bytes of each thread's alternate signal stack.
+    static let altStackSize = 64 << 10
+
+    /// Installs the handler for the fatal signals (process-wide, once; later calls change only
+    /// the exit code) and an alternate signal stack on the calling thread.
+    ///
+    /// - Parameters:
+    ///   - exitCode: the code the process ends with after a crash banner (bgsim: 70).
+    ///   - trailer: the banner's last line (default: bgsim's, naming `--isolate`).
+    public static func install(exitCode: Int32, trailer: String? = nil) {
+        var headers = [[UInt8]](repeating: [], count: 65)
+        for (number, text) in signals where Int(number) < headers.count {
+            headers[Int(number)] = Array("\nbgsim: CRASH: \(text)".utf8)
+        }
+        let tail = trailer ?? "bgsim: the process ends with exit code \(exitCode) (a crash in workload code); with --isolate, fuzz and check report it as no-crash and go on\n"
+        _ = CrashSlot.table
+        _ = slotKey
+        _ = altStackKey
+        let wasInstalled = state != nil
+        state = State(exitCode: exitCode, headers: headers, trailer: Array(tail.utf8))
+        CrashSlot.inUse.store(true, ordering: .releasing)
+        prepareThread(inheriting: currentSlotToken)
+        guard !wasInstalled else { return }
+        for (number, _) in signals {
+            var action = sigaction()
+            #if canImport(Glibc)
+                action.__sigaction_handler.sa_handler = handleFatalSignal
+            #else
+                action.__sigaction_u.__sa_handler = handleFatalSignal
+            #endif
+            action.sa_flags = Int32(SA_ONSTACK)
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+    }
+
+    /// ``install(exitCode:trailer:)`` unless a handler is installed already (keeps its exit code
+    /// and words: bgsim's own, in a bgsim process).
+    public static func installIfNeeded(exitCode: Int32, trailer: String? = nil) {
+        guard state == nil else { return }
+        install(exitCode: exitCode, trailer: trailer)
+    }
+
+    /// Whether the handler is installed.
+    public static var isInstalled: Bool { state != nil }
+
+    /// The calling thread's slot, as a token for threads it makes (0: none).
+    public static var currentSlotToken: Int {
+        Int(bitPattern: pthread_getspecific(slotKey))
+    }
+
+    /// Gives the calling thread an alternate signal stack (once) and marks it as running the
+    /// runs of slot `token` (from ``currentSlotToken`` of the thread that made it; 0: none).
+    /// Does nothing until crash handling is installed.
+    public static func prepareThread(inheriting token: Int) {
+        guard CrashSlot.inUse.load(ordering: .relaxed) else { return }
+        pthread_setspecific(slotKey, UnsafeRawPointer(bitPattern: token))
+        guard pthread_getspecific(altStackKey) == nil else { return }
+        let stack = UnsafeMutableRawPointer.allocate(byteCount: altStackSize, alignment: 16)
+        var alternate = stack_t()
+        alternate.ss_sp = stack
+        alternate.ss_size = altStackSize
+        alternate.ss_flags = 0
+        if sigaltstack(&alternate, nil) == 0 {
+            pthread_setspecific(altStackKey, stack)
+        } else {
+            stack.deallocate()
+        }
+    }
+
+    private static func makeKey(destructor: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?) -> pthread_key_t {
+        var key = pthread_key_t()
+        #if canImport(Glibc)
+            let status = pthread_key_create(&key, destructor)
+        #else
+            let status = pthread_key_create(&key) { pointer in
+                var disable = stack_t()
+                disable.ss_flags = Int32(SS_DISABLE)
+                sigaltstack(&disable, nil)
+                pointer.deallocate()
+            }
+        #endif
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }
+}
+
+/// The handler itself: a C function with no captures.
+private func handleFatalSignal(_ signal: Int32) {
+    guard let state = CrashSignals.state else { _exit(70) }
+    if CrashSignals.entered.exchange(true, ordering: .acquiringAndReleasing) {
+        sleep(1)  // another thread is writing its banner: let it finish
+        _exit(state.exitCode)
+    }
+    let header = Int(signal) < state.headers.count ? state.headers[Int(signal)] : []
+    CrashOutput.write(2, header.isEmpty ? state.unknownSignal : header)
+    if CrashOutput.writeRuns(repeating: header.isEmpty ? state.unknownSignal : header) == 0 {
+        CrashOutput.write(2, state.outsideRun)
+    }
+    CrashOutput.write(2, state.trailer)
+    if CrashSignals.dumpsChoices { CrashOutput.dumpChoices(signal: signal, scratch: state.scratch) }
+    _exit(state.exitCode)
+}

@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Synchronization
+
+/// One campaign worker's record of the run it is executing, kept where a signal handler can read
+/// it: a preallocated text buffer holding the banner of the worker's campaign with the current
+/// run's seed written in, plus atomics saying whether a run is in progress and which one.
+///
+/// ```swift
+/// let slot = CrashSlot.claim(banner)     // the worker thread, once: formats the banner
+/// defer { slot?.release() }
+/// for runSeed in seeds {
+///     slot?.begin(runSeed)               // 16 hex digits per placeholder, two atomic stores
+///     _ = target.run(choices: ChoiceSource(seed: runSeed), keepTrace: false)
+///     slot?.end()
+/// }
+/// ```
+///
+/// Why slots and not a formatted string per run: a signal handler may not allocate, lock or
+/// call into the Swift runtime's formatting, so the text must already be bytes in memory that
+/// never moves (libFuzzer does the same). Why a fixed table: the handler must find the crashing
+/// run without a lock. The table has ``count`` slots, made once and never freed.
+///
+/// How the handler finds the slot of the crashing thread: the claiming thread stores the slot's
+/// index under a pthread key (``CrashSignals``); threads that carry the worker's simulated
+/// threads copy it when they are made (``CrashSignals/prepareThread(inheriting:)``). Reading a
+/// pthread key is not on POSIX's list of async-signal-safe calls, but glibc and Darwin implement
+/// `pthread_getspecific` as a plain read of the thread's control block (no lock, no allocation),
+/// which is what sanitizer runtimes rely on in their handlers too. A crash on a thread with no
+/// slot prints every run in progress instead.
+///
+/// Contract: ``begin(_:)`` and ``end()`` are called by the owning thread only; the handler and
+/// the hang watchdog only read. Cost per run: the hex digits and two relaxed/release stores.
+public final class CrashSlot: @unchecked Sendable {
+    // @unchecked: `bytes`, `length` and `seedOffsets` are written by the owner thread before it
+    // publishes them with a release store of `generation`/`running`; readers load those first.
+
+    /// How many slots exist: more workers than this run without a slot (a crash on one of them
+    /// prints every run in progress).
+    public static let count = 256
+    /// Bytes of banner text per slot; longer text is cut.
+    public static let capacity = 8_192
+
+    /// The slot's position in the table (stored, plus one, under the thread key).
+    public let index: Int
+    /// The banner text, `length` bytes long.
+    let bytes: UnsafeMutablePointer<UInt8>
+    private(set) var length = 0
+    /// Where each `{seed}` placeholder's 18 characters start in `bytes`.
+    private var seedOffsets: [Int] = []
+    /// Claimed by a worker.
+    let claimed = Atomic<Bool>(false)
+    /// A run is in progress.
+    let running = Atomic<Bool>(false)
+    /// Counts runs begun (the watchdog's way to tell a long run from many short ones).
+    let generation = Atomic<UInt64>(0)
+    /// The choice source of the run in progress, in an isolated worker (the crash handler
+    /// writes what it drew to the parent); `nil` otherwise.
+    var source: ChoiceSource?
+
+    private init(index: Int) {
+        self.index = index
+        bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.capacity)
+    }
+
+    /// The table, made when crash handling is first set up (``CrashSignals/install(exitCode:)``
+    /// or ``RunWatchdog``), before any handler can read it.
+    static let table: [CrashSlot] = (0..<count).map { CrashSlot(index: $0) }
+
+    /// Whether anything reads slots (a handler or a watchdog is installed); until then
+    /// ``claim(_:)`` returns nil and runs pay nothing.
+    static let inUse = Atomic<Bool>(false)
+
+    /// Takes a free slot for the calling thread, formats `banner` into it and marks the thread
+    /// with it; nil when no handler or watchdog is installed, `banner` is nil, or all are taken.
+    public static func claim(_ banner: CrashBanner?) -> CrashSlot? {
+        guard let banner, inUse.load(ordering: .acquiring) else { return nil }
+        for slot in table where slot.claimed.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            slot.format(banner)
+            CrashSignals.prepareThread(inheriting: slot.index + 1)
+            return slot
+        }
+        return nil
+    }
+
+    /// Gives the slot back; the thread no longer names it.
+    public func release() {
+        running.store(false, ordering: .releasing)
+        source = nil
+        CrashSignals.prepareThread(inheriting: 0)
+        claimed.store(false, ordering: .releasing)
+    }
+
+    /// Marks the start of the run with this seed.
+    @inline(__always)
+    public func begin(_ seed: Seed) {
+        var value = seed.rawValue
+        if !seedOffsets.isEmpty {
+            var digits: (UInt64, UInt64) = (0, 0)  // 16 ASCII digits, built once, copied per place
+            withUnsafeMutableBytes(of: &digits) { raw in
+                for position in (0..<16).reversed() {
+                    let nibble = UInt8(truncatingIfNeeded: value & 0xf)
+                    raw[position] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+                    value >>= 4
+                }
+                for offset in seedOffsets where offset + 18 <= length {
+                    (bytes + offset + 2).update(from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 16)
+                }
+            }
+        }
+        generation.wrappingAdd(1, ordering: .releasing)
+        running.store(true, ordering: .releasing)
+    }
+
+    /// Marks the start of another run of the same seed (a rerun or a shrink candidate): the
+    /// watchdog times each separately.
+    @inline(__always)
+    public func beginAgain() {
+        generation.wrappingAdd(1, ordering: .releasing)
+        running.store(true, ordering: .releasing)
+    }
+
+    /// The slot the calling thread claimed, if any.
+    static var current: CrashSlot? {
+        let token = Int(bitPattern: pthread_getspecific(CrashSignals.slotKey))
+        return token > 0 && token <= count ? table[token - 1] : nil
+    }
+
+    /// Marks the end of the run begun last.
+    @inline(__always)
+    public func end() {
+        running.store(false, ordering: .releasing)
+    }
+
+    /// Writes the banner's template, with `0x` and 16 zeros for each `{seed}`, into ``bytes``.
+    private func format(_ banner: CrashBanner) {
+        let pieces = banner.template.split(separator: CrashBanner.seedPlaceholder, omittingEmptySubsequences: false)
+        var text: [UInt8] = []
+        seedOffsets = []
+        for (position, piece) in pieces.enumerated() {
+            if position > 0 {
+                seedOffsets.append(text.count)
+                text += Array("0x0000000000000000".utf8)
+            }
+            text += Array(piece.utf8)
+        }
+        length = min(text.count, Self.capacity)
+        text.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: length) }
+    }
+}

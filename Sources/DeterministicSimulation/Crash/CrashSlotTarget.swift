@@ -1,0 +1,38 @@
+/// A target whose every run is timed on the calling thread's ``CrashSlot`` as a run of its
+/// own: what a campaign's follow-up (reruns of a failure and its shrink, hundreds of runs of one
+/// seed) runs, so the hang watchdog judges each run, not the whole shrink.
+///
+/// ```swift
+/// let followUp = FailureFollowUp(target: CrashSlotTarget(target), …)
+/// ```
+///
+/// Contract: the verdicts are exactly the wrapped target's; with no slot claimed on the thread
+/// it adds one pthread key read per run.
+struct CrashSlotTarget<Wrapped: CampaignTarget>: CampaignTarget {
+    let wrapped: Wrapped
+
+    init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+    func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
+        let slot = CrashSlot.current
+        slot?.beginAgain()
+        defer { slot?.end() }
+        return wrapped.run(choices: choices, keepTrace: keepTrace)
+    }
+
+    var inProcessShrinkTarget: (any CampaignTarget)? {
+        guard let local = wrapped.inProcessShrinkTarget else { return nil }
+        return Self.wrap(local)
+    }
+
+    private static func wrap<Local: CampaignTarget>(_ target: Local) -> any CampaignTarget {
+        CrashSlotTarget<Local>(target)
+    }
+
+    func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
+        let slot = CrashSlot.current
+        slot?.beginAgain()
+        defer { slot?.end() }
+        return wrapped.run(choices: choices, keepTrace: keepTrace, costBudget: costBudget)
+    }
+}

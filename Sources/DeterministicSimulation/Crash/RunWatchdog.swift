@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// The hang watchdog of a campaign without isolation: a thread that looks at every
+/// ``CrashSlot`` a few times a second, and when one run has been in progress for longer than the
+/// timeout (wall-clock seconds: an endless loop in workload code never gives control back to the
+/// simulator, so virtual time cannot see it), prints that run's seed and replay command and ends
+/// the process with the hang exit code.
+///
+/// ```swift
+/// RunWatchdog.start(timeoutSeconds: 60, exitCode: 124)   // bgsim fuzz --no-isolate
+/// ```
+/// prints, for a run stuck in a loop:
+/// ```
+/// bgsim: HANG: a run did not finish within 60 s of wall-clock time (--run-timeout) during run seed 0x… of scenario …
+/// bgsim: replay: bgsim replay Scenarios/….json --seed 0x…
+/// bgsim: the process ends with exit code 124 (a hang in workload code); with --isolate, …
+/// ```
+///
+/// Contract: wall-clock time decides only whether the process is stopped, never what a run
+/// computes or a campaign reports (runs are timed by the watchdog thread, not by themselves), so
+/// determinism is untouched; a timeout far above any real run's time (bgsim: 60 s, where runs
+/// take milliseconds) only ever stops a run that would not end. One watchdog per process;
+/// starting it again changes the timeout. A timeout of 0 or less pauses it.
+public enum RunWatchdog {
+    /// The timeout in milliseconds (0: off); the watchdog thread reads it on every look.
+    static let timeoutMilliseconds = Atomic<Int>(0)
+    static let started = Atomic<Bool>(false)
+    /// The exit code after a hang banner; set once before the thread starts.
+    nonisolated(unsafe) static var exitCode: Int32 = 124
+
+    /// Starts (or retimes) the watchdog.
+    ///
+    /// - Parameters:
+    ///   - timeoutSeconds: the wall-clock budget of one run; 0 or less turns the watchdog off.
+    ///   - exitCode: the code the process ends with after a hang banner (bgsim: 124).
+    public static func start(timeoutSeconds: Double, exitCode: Int32) {
+        let milliseconds = max(0, Int(timeoutSeconds * 1_000))
+        if !started.load(ordering: .acquiring) {
+            _ = CrashSlot.table
+            _ = CrashSignals.slotKey
+            self.exitCode = exitCode
+        }
+        timeoutMilliseconds.store(milliseconds, ordering: .releasing)
+        CrashSlot.inUse.store(true, ordering: .releasing)
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let thread = Thread { watch() }
+        thread.name = "bgsim-run-watchdog"
+        thread.start()
+    }
+
+    /// The banner's words around the run's text. The watchdog is an ordinary thread (the stuck
+    /// one is only spinning), so it may format them when it needs them.
+    private static func words(limitMilliseconds: Int) -> (header: [UInt8], trailer: [UInt8]) {
+        let seconds = Double(limitMilliseconds) / 1_000
+        let text = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        return (Array("\nbgsim: HANG: a run did not finish within \(text) s of wall-clock time (--run-timeout)".utf8),
+                Array(("bgsim: the process ends with exit code \(exitCode) (a hang in workload code); with --isolate, "
+                    + "fuzz and check report it as no-hang and go on; raise --run-timeout if runs are this slow\n").utf8))
+    }
+
+    /// Looks at the slots every 50 ms, forever.
+    private static func watch() {
+        var seen = [(generation: UInt64, since: UInt64)](repeating: (0, 0), count: CrashSlot.count)
+        while true {
+            usleep(50_000)  // tidy: allow the watchdog's own pace; it never decides a result
+            let limit = timeoutMilliseconds.load(ordering: .acquiring)
+            guard limit > 0 else { continue }
+            let now = monotonicMilliseconds()
+            for slot in CrashSlot.table {
+                guard slot.running.load(ordering: .acquiring) else { continue }
+                let generation = slot.generation.load(ordering: .acquiring)
+                if seen[slot.index].generation != generation || seen[slot.index].since == 0 {
+                    seen[slot.index] = (generation, now)
+                } else if now - seen[slot.index].since >= UInt64(limit) {
+                    let (header, trailer) = words(limitMilliseconds: limit)
+                    CrashOutput.write(2, header)
+                    CrashOutput.write(2, slot.bytes, slot.length)
+                    CrashOutput.write(2, trailer)
+                    _exit(exitCode)
+                }
+            }
+        }
+    }
+
+    /// The monotonic clock in milliseconds (the watchdog's only use of real time).
+    private static func monotonicMilliseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)  // tidy: allow the watchdog times runs from outside; never a result
+        return UInt64(time.tv_sec) * 1_000 + UInt64(time.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The message of a `no-crash` violation, made from what the dead child left: the last line it
+/// wrote to stderr before bgsim's own banner (for a Swift trap, the runtime's `Fatal error: …`
+/// line with its file and line), and the signal.
+///
+/// ```swift
+/// CrashMessage.text(stderr: "Fatal error: Index out of range\nbgsim: CRASH: …", signal: SIGILL, status: 70 << 8)
+/// // "the workload crashed: Fatal error: Index out of range (fatal signal SIGILL)"
+/// ```
+///
+/// Contract: deterministic for a deterministic crash (no addresses or process ids are kept).
+enum CrashMessage {
+    static func text(stderr: String, signal: Int32?, status: Int32) -> String {
+        let lines = stderr.split(separator: "\n").map { $0.trimmingWhitespace }
+            .filter { !$0.isEmpty && !$0.hasPrefix("bgsim") && !$0.hasPrefix("Current stack trace") }
+        // The last line only: a batch's earlier runs may have written lines of their own, and the
+        // message (part of the verdict's digest) must not depend on how runs were batched.
+        let said = lines.last ?? ""
+        let how: String
+        if let signal {
+            how = "fatal signal \(name(signal))"
+        } else if status & 0x7f != 0 {
+            how = "killed by signal \(name(status & 0x7f))"
+        } else {
+            how = "exit code \((status >> 8) & 0xff) before answering"
+        }
+        let words = said.isEmpty
+            ? "no message (an optimized build traps without one: a force unwrap of nil, an index out of range, an "
+                + "arithmetic overflow; replay it with a debug build of bgsim to see Swift's message)"
+            : String(said.prefix(400))
+        return "the workload crashed: \(words) (\(how))"
+    }
+
+    static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGILL: "SIGILL"
+        case SIGTRAP: "SIGTRAP"
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGFPE: "SIGFPE"
+        case SIGABRT: "SIGABRT"
+        case SIGKILL: "SIGKILL"
+        default: "\(signal)"
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+extension Substring {
+    var trimmingWhitespace: String {
+        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}

@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Synchronization
+
+/// A campaign target whose runs happen in child processes (isolated workers, see
+/// ``IsolatedWorker``), so a run that crashes or hangs is reported as a finding and the campaign
+/// goes on: a crash becomes a ``crashInvariant`` (`no-crash`) violation whose message carries the
+/// crash message and signal; a run over the wall-clock timeout is killed and becomes a
+/// ``hangInvariant`` (`no-hang`) violation.
+///
+/// ```swift
+/// let isolated = IsolatedTarget(local: SimulationTarget(spec: spec), executable: "/proc/self/exe",
+///                               arguments: ["_isolated-worker", "Scenarios/x.json"], runTimeoutSeconds: 10)
+/// let result = Campaign.run(isolated, options: options)   // same totals, digest and coverage as local
+/// ```
+///
+/// How: each campaign worker talks to one long-lived child (spawned on first use, again after a
+/// crash or hang), one request line and one verdict line per run (``VerdictWire``), sent in
+/// batches of ``preferredBatchSize``, so the cost is a pipe round trip per batch, not a process
+/// start per run. The child runs `local`'s twin (the same
+/// scenario loaded in the child), so a run that survives gives exactly the verdict `local`
+/// would. A caller asking for a trace gets `local`'s in-process rerun of a run the child
+/// survived (deterministic, so it survives here too); a crashing run has no trace.
+///
+/// Contract:
+/// - For runs that neither crash nor hang, every verdict equals `local`'s, and the choices a
+///   replaying source drew (``ChoiceSource/recorded``, ``ChoiceSource/actions``) are copied
+///   back, so campaigns, follow-ups and the shrinker read the same results for every `jobs`.
+/// - A crashed run's choices are those it drew before the signal (the child's handler writes
+///   them), so the shrinker replays and shrinks crashes like any failure, each candidate in a
+///   child. A failure that did not crash is shrunk on `local`, in process
+///   (``inProcessShrinkTarget``): its candidates are edits of a run that completed, and a round
+///   trip per candidate made `bgsim check` half again as slow; a candidate that crashes there
+///   ends the process with the crash banner (naming the failure's run seed). Its verdict has no
+///   events and a digest made of the draw count, signal and message (deterministic).
+/// - A hung run is killed after `runTimeoutSeconds` of wall-clock time; the same request is not
+///   run again (each would cost the timeout): its verdict is remembered, and a hang is never
+///   shrunk (``RunStop/timedOut``).
+/// - Wall-clock time decides nothing else. Children end at ``finishChildren()`` or when the
+///   target's last copy is released.
+public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
+    /// The invariant id of a crashed run.
+    public static var crashInvariant: String { "no-crash" }
+    /// The invariant id of a run killed after the run timeout.
+    public static var hangInvariant: String { "no-hang" }
+
+    /// The same target in this process: traces of surviving runs come from it.
+    public let local: Local
+    let pool: ChildPool
+
+    /// - Parameters:
+    ///   - local: the target the children run (they build it from `arguments`).
+    ///   - executable: the program to start (`/proc/self/exe`: this one).
+    ///   - arguments: its arguments, which make it an isolated worker for `local`'s twin.
+    ///   - runTimeoutSeconds: the wall-clock budget of one run; nil for none.
+    public init(local: Local, executable: String, arguments: [String], runTimeoutSeconds: Double?) {
+        self.local = local
+        pool = ChildPool(executable: executable, arguments: arguments,
+                         timeoutMilliseconds: runTimeoutSeconds.map { max(1, Int($0 * 1_000)) })
+    }
+
+    /// How many child processes were started so far (one per worker, plus one per crash or hang).
+    public var childrenStarted: Int { pool.started.load(ordering: .relaxed) }
+
+    /// Ends the idle children now (they exit at the end of their input) and reaps them; a later
+    /// run starts new ones. Call it when the campaign is over: closures of finished worker
+    /// threads may keep a copy of the target, and so the children, alive for a while.
+    public func finishChildren() {
+        pool.finishIdle()
+    }
+
+    public func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
+        run(choices: choices, keepTrace: keepTrace, budget: nil)
+    }
+
+    /// Campaign workers hand over 32 runs at a time: one write of 32 requests, then 32 verdicts
+    /// read as they come, instead of a round trip per run (on a loaded 2-core machine every
+    /// round trip waited for a CPU twice: `bgsim check` took twice as long isolated).
+    public var preferredBatchSize: Int { 32 }
+
+    /// The runs of `seeds` in a child, in order; after a crash or a hang the rest go to a new one.
+    public func run(seeds: [Seed]) -> [RunVerdict] {
+        var verdicts: [RunVerdict] = []
+        verdicts.reserveCapacity(seeds.count)
+        var pending = seeds[...]
+        while !pending.isEmpty {
+            let requests = pending.map { VerdictWire.request(seed: $0, record: false, budget: nil) }
+            if let hang = pool.knownHang(requests[0]) {
+                verdicts.append(hang)
+                pending = pending.dropFirst()
+                continue
+            }
+            let child: ChildConnection
+            do {
+                child = try pool.take()
+            } catch {
+                verdicts.append(Self.crashVerdict(message: "the isolated worker could not start: \(error)", signal: nil, drawn: 0))
+                pending = pending.dropFirst()
+                continue
+            }
+            let exchange = child.send(requests.joined()) ? nil : child.receive(timeoutMilliseconds: nil)  // gone: EOF
+            var alive = exchange == nil
+            var index = 0
+            while alive && index < requests.count {
+                let answer = child.receive(timeoutMilliseconds: pool.timeoutMilliseconds)
+                let verdict = self.verdict(for: answer, request: requests[index], child: child, alive: &alive)
+                verdicts.append(verdict)
+                index += 1
+            }
+            if let exchange, index == 0 {  // the child was gone before it read anything
+                var unused = false
+                verdicts.append(verdict(for: exchange, request: requests[0], child: child, alive: &unused))
+                index = 1
+            }
+            pending = pending.dropFirst(index)
+            if alive { pool.give(child) }
+        }
+        return verdicts
+    }
+
+    /// The verdict of one answer; `alive` false when the child is gone (crashed, hung, broken).
+    private func verdict(for answer: ChildConnection.Exchange, request: String, child: ChildConnection,
+                         alive: inout Bool) -> RunVerdict {
+        switch answer {
+        case .line(let line):
+            do {
+                return try child.decoder.verdict(line).0
+            } catch {
+                child.finish()
+                alive = false
+                return Self.crashVerdict(message: error.description, signal: nil, drawn: 0)
+            }
+        case .died(let dump, let signal, let stderr, let status):
+            alive = false
+            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
+                                     signal: signal, drawn: dump?.outcomes.count ?? 0)
+        case .hung:
+            alive = false
+            return hangVerdict(request)
+        }
+    }
+
+    private func hangVerdict(_ request: String) -> RunVerdict {
+        let seconds = Double(pool.timeoutMilliseconds ?? 0) / 1_000
+        let verdict = RunVerdict(
+            digest: TraceDigest(Self.hash("hang")), eventCount: 0, simulatedTime: .zero,
+            failures: [RunFailure(invariant: Self.hangInvariant, message: "the run did not finish within "
+                + "\(CrashMessage.seconds(seconds)) s of wall-clock time (--run-timeout) and was killed: an endless "
+                + "loop or a wait on something outside the simulator in workload code", time: .zero)],
+            stop: .timedOut, cost: 0)
+        pool.rememberHang(request, verdict)
+        return verdict
+    }
+
+    /// `local`: a failure that did not crash is shrunk in process (see the type's contract).
+    public var inProcessShrinkTarget: (any CampaignTarget)? { local }
+
+    public func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
+        run(choices: choices, keepTrace: keepTrace, budget: costBudget)
+    }
+
+    private func run(choices: ChoiceSource, keepTrace: Bool, budget: Int?) -> RunVerdict {
+        let record = choices.isReplaying && !keepTrace
+        let request = choices.seed.map { VerdictWire.request(seed: $0, record: record, budget: budget) }
+            ?? VerdictWire.request(choices: ChoiceSequence(choices.replayValues), record: record, budget: budget)
+        if let hang = pool.knownHang(request) { return hang }
+        let child: ChildConnection
+        do {
+            child = try pool.take()
+        } catch {
+            return Self.crashVerdict(message: "the isolated worker could not start: \(error)", signal: nil, drawn: 0)
+        }
+        switch child.exchange(request, timeoutMilliseconds: pool.timeoutMilliseconds) {
+        case .line(let line):
+            let decoded: (RunVerdict, VerdictWire.Recorded?)
+            do {
+                decoded = try child.decoder.verdict(line)
+            } catch {
+                child.finish()
+                return Self.crashVerdict(message: error.description, signal: nil, drawn: 0)
+            }
+            pool.give(child)
+            if keepTrace {
+                return budget.map { local.run(choices: choices, keepTrace: true, costBudget: $0) }
+                    ?? local.run(choices: choices, keepTrace: true)
+            }
+            if let recorded = decoded.1 {
+                choices.adopt(outcomes: recorded.outcomes, actions: recorded.actions, fallbackCount: recorded.fallbackCount)
+            }
+            return decoded.0
+        case .died(let dump, let signal, let stderr, let status):
+            if let dump { choices.adopt(outcomes: dump.outcomes, actions: dump.actions, fallbackCount: dump.fallbackCount) }
+            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
+                                     signal: signal, drawn: dump?.outcomes.count ?? 0)
+        case .hung:
+            return hangVerdict(request)
+        }
+    }
+
+    static func crashVerdict(message: String, signal: Int32?, drawn: Int) -> RunVerdict {
+        RunVerdict(digest: TraceDigest(hash("crash \(signal ?? 0) \(drawn) \(message)")), eventCount: 0,
+                   simulatedTime: .zero,
+                   failures: [RunFailure(invariant: crashInvariant, message: message, time: .zero)],
+                   stop: .crashed, cost: drawn)
+    }
+
+    /// FNV-1a over the text's bytes: a stable digest for verdicts that have no trace.
+    static func hash(_ text: String) -> UInt64 {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return value
+    }
+}
+
+/// The isolated workers of one ``IsolatedTarget``: idle children, and the hangs seen.
+final class ChildPool: Sendable {
+    let executable: String
+    let arguments: [String]
+    let timeoutMilliseconds: Int?
+    private let idle = Mutex<[ChildConnection]>([])
+    private let hangs = Mutex<[String: RunVerdict]>([:])
+    let started = Atomic<Int>(0)
+
+    init(executable: String, arguments: [String], timeoutMilliseconds: Int?) {
+        self.executable = executable
+        self.arguments = arguments
+        self.timeoutMilliseconds = timeoutMilliseconds
+        signal(SIGPIPE, SIG_IGN)  // a write to a dead child must fail with EPIPE, not end us
+    }
+
+    func take() throws(ChildConnection.SpawnError) -> ChildConnection {
+        if let child = idle.withLock({ $0.popLast() }) { return child }
+        started.wrappingAdd(1, ordering: .relaxed)
+        return try ChildConnection(executable: executable, arguments: arguments)
+    }
+
+    func give(_ child: ChildConnection) {
+        idle.withLock { $0.append(child) }
+    }
+
+    func knownHang(_ request: String) -> RunVerdict? { hangs.withLock { $0[request] } }
+
+    func rememberHang(_ request: String, _ verdict: RunVerdict) { hangs.withLock { $0[request] = verdict } }
+
+    func finishIdle() {
+        for child in idle.withLock({ children in defer { children = [] }; return children }) { child.finish() }
+    }
+
+    deinit { finishIdle() }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The child's side of isolation: reads run requests on stdin, runs each on the target, writes
+/// one verdict line per run on stdout (``VerdictWire``), until stdin ends.
+///
+/// ```swift
+/// // bgsim's hidden `_isolated-worker SCENARIO` command:
+/// CrashSignals.install(exitCode: 70)
+/// IsolatedWorker.serve(SimulationTarget(spec: scenario.runSpec), banner: banner)
+/// ```
+///
+/// Contract: stdout carries nothing but verdict lines (written with `write(2)`, unbuffered, so
+/// a crash loses none) and, on a crash, the handler's dump of the run's choices; every run's
+/// source sits in the worker's ``CrashSlot`` for that dump. Returns the process exit code: 0 at
+/// end of input, 65 for a request it cannot read.
+public enum IsolatedWorker {
+    public static func serve(_ target: some CampaignTarget, banner: CrashBanner) -> Int32 {
+        CrashSignals.dumpsChoices = true
+        let slot = CrashSlot.claim(banner)
+        defer { slot?.release() }
+        var encoder = VerdictWire.Encoder()
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            while let newline = pending.firstIndex(of: 0x0a) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                guard let request = VerdictWire.parseRequest(line[...]) else { return 65 }
+                let source = request.seed.map { ChoiceSource(seed: $0) } ?? ChoiceSource(replaying: request.choices!)
+                slot?.source = source
+                slot?.begin(request.seed ?? Seed(0))
+                let verdict = request.budget.map { target.run(choices: source, keepTrace: false, costBudget: $0) }
+                    ?? target.run(choices: source, keepTrace: false)
+                slot?.end()
+                slot?.source = nil
+                let recorded = request.record
+                    ? VerdictWire.Recorded(outcomes: source.recorded.values, actions: source.actions,
+                                           fallbackCount: source.fallbackCount)
+                    : nil
+                let text = encoder.line(verdict, recorded: recorded)
+                CrashOutput.write(1, Array(text.utf8))
+            }
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return 0 }
+            pending += chunk[..<count]
+        }
+    }
+}

@@ -1,0 +1,55 @@
+@testable import DeterministicSimulation
+import Testing
+
+/// An isolated run's verdict crosses a pipe as a text line; the parent must rebuild exactly the
+/// verdict the child's run gave, or isolation would change results.
+@Suite struct VerdictWireTests {
+    static func verdict(_ counts: [Int], failures: [RunFailure] = []) -> RunVerdict {
+        var coverage = Coverage()
+        coverage.add("states", "background", count: counts[0])
+        coverage.add("states", "sus;pended:odd,name", count: counts[1])
+        coverage.add("faults", "network%Down", count: counts[2])
+        return RunVerdict(digest: TraceDigest(0x0123_4567_89ab_cdef), eventCount: 42, simulatedTime: .seconds(7),
+                          failures: failures, coverage: coverage, stop: .settleLimit, cost: 99, overBudget: true)
+    }
+
+    @Test("a verdict, its failures (tabs, newlines, percent signs) and coverage survive the wire exactly")
+    func roundTrip() throws {
+        var encoder = VerdictWire.Encoder()
+        var decoder = VerdictWire.Decoder()
+        let failing = Self.verdict([3, 0, 1], failures: [
+            RunFailure(invariant: "no-double-end", message: "task 3\tended\ntwice; 100% sure/really", time: .seconds(2)),
+            RunFailure(invariant: "no-crash", message: "", time: .zero),
+        ])
+        let recorded = VerdictWire.Recorded(outcomes: [0, 5, 1 << 40], actions: [ChoiceAction(firstDraw: 0, stopDraw: 0, isSkippable: true)],
+                                            fallbackCount: 2)
+        for (verdict, record) in [(failing, recorded), (Self.verdict([0, 9, 0]), nil)] as [(RunVerdict, VerdictWire.Recorded?)] {
+            let line = encoder.line(verdict, recorded: record)
+            #expect(line.hasSuffix("\n") && line.dropLast().allSatisfy { $0 != "\n" })
+            let (decoded, decodedRecord) = try decoder.verdict(line.dropLast()[...])
+            #expect(decoded.digest == verdict.digest && decoded.eventCount == verdict.eventCount)
+            #expect(decoded.simulatedTime == verdict.simulatedTime && decoded.stop == verdict.stop)
+            #expect(decoded.cost == verdict.cost && decoded.overBudget == verdict.overBudget)
+            #expect(decoded.failures == verdict.failures)
+            #expect(decoded.coverage == verdict.coverage)
+            #expect(decodedRecord == record)
+        }
+    }
+
+    @Test("a request names a seed or a choice sequence, and reads back")
+    func requests() throws {
+        let seed = try #require(VerdictWire.parseRequest(VerdictWire.request(seed: Seed(0xdead), record: false, budget: nil).dropLast()[...]))
+        #expect(seed.seed == Seed(0xdead) && seed.choices == nil && !seed.record && seed.budget == nil)
+        let choices = try #require(VerdictWire.parseRequest(
+            VerdictWire.request(choices: ChoiceSequence([1, 2, 3]), record: true, budget: 500).dropLast()[...]))
+        #expect(choices.choices == ChoiceSequence([1, 2, 3]) && choices.record && choices.budget == 500)
+        #expect(VerdictWire.parseRequest("S\tnot-a-seed\t0\t-1") == nil)
+    }
+
+    @Test("a crash banner puts the run seed wherever {seed} stands")
+    func bannerText() {
+        let banner = CrashBanner(run: "run seed {seed} of scenario s (s.json)", replay: "bgsim replay s.json --seed {seed}")
+        #expect(banner.text(seed: Seed(0x2a)) == " during run seed 0x000000000000002a of scenario s (s.json)\n"
+            + "bgsim: replay: bgsim replay s.json --seed 0x000000000000002a\n")
+    }
+}

@@ -1,0 +1,176 @@
+import BGSimCommands
+import DeterministicSimulation
+import SimulationFormats
+import Foundation
+import Testing
+
+/// Issue 17 part 3: a crash or a hang in workload code must not lose the failure. Without
+/// isolation the process prints the run seed and the replay command, then exits 70 (crash) or
+/// 124 (hang); with isolation (`fuzz --isolate`, `check` by default) the campaign goes on and
+/// reports `no-crash` / `no-hang` findings, shrunk, with replays that reproduce them.
+@Suite struct CrashIsolationTests {
+    static let crashing = PackageRoot.scenario("backup-force-unwrapped-task-id-ios17.json")
+    static let hanging = PackageRoot.scenario("backup-spins-until-online-ios17.json")
+
+    /// Runs the built `bgsim` with these arguments; exit status, stdout and stderr.
+    static func spawn(_ arguments: [String]) throws -> (code: Int32, stdout: String, stderr: String) {
+        try #require(FileManager.default.isExecutableFile(atPath: ReplayInNewProcessTests.executable.path),
+                     "build bgsim first: swift build --build-tests")
+        let process = Process()
+        process.executableURL = ReplayInNewProcessTests.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: PackageRoot.path)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The seeds the banner names after "during run seed".
+    static func bannerSeeds(_ stderr: String) -> [String] {
+        stderr.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: "during run seed ") else { return nil }
+            return String(line[range.upperBound...].prefix(18))
+        }
+    }
+
+    /// The arguments of the banner's or summary's first `replay:` command.
+    static func replayArguments(_ text: String) -> [String]? {
+        ReplayInNewProcessTests.printedReplay(text, marker: "replay: bgsim replay")
+    }
+
+    @Test("a crash without isolation prints the scenario, run seed and replay command, and exits 70")
+    func crashBannerWithoutIsolation() throws {
+        let run = try Self.spawn(["fuzz", Self.crashing, "--no-isolate", "--jobs", "1", "--quiet"])
+        #expect(run.code == ExitCode.crashed.rawValue, "\(run.stderr)")
+        #expect(run.stderr.contains("Fatal error: Unexpectedly found nil while unwrapping an Optional value"))
+        #expect(run.stderr.contains("bgsim: CRASH: fatal signal SIG"), "\(run.stderr)")
+        #expect(run.stderr.contains("of scenario backup-force-unwrapped-task-id-ios17"))
+        let seeds = Self.bannerSeeds(run.stderr)
+        #expect(seeds.count == 1, "\(run.stderr)")
+        let replay = try #require(Self.replayArguments(run.stderr), "\(run.stderr)")
+        #expect(replay.last == seeds.first)
+        let again = try Self.spawn(replay)
+        #expect(again.code == ExitCode.crashed.rawValue, "the printed replay reproduces the crash: \(again.stderr)")
+        #expect(Self.bannerSeeds(again.stderr) == seeds)
+    }
+
+    @Test("with --jobs 2 the banner names the run that crashed, not every run in flight")
+    func crashBannerNamesTheCrashingRunWithTwoJobs() throws {
+        // A short horizon makes crashes rarer, so the other worker's run is usually one that passes.
+        let folder = TemporaryFolder()
+        let text = try String(contentsOfFile: Self.crashing, encoding: .utf8)
+            .replacingOccurrences(of: "\"horizonSeconds\": 1800", with: "\"horizonSeconds\": 300")
+        let scenario = folder.write("rare-crash.json", text)
+        let run = try Self.spawn(["fuzz", scenario, "--no-isolate", "--jobs", "2", "--runs", "200", "--quiet"])
+        #expect(run.code == ExitCode.crashed.rawValue, "\(run.stderr)")
+        let seeds = Self.bannerSeeds(run.stderr)
+        #expect(seeds.count == 1, "one run named, the crashing thread's: \(run.stderr)")
+        let seed = try #require(seeds.first)
+        let replay = try Self.spawn(["replay", scenario, "--seed", seed])
+        #expect(replay.code == ExitCode.crashed.rawValue, "run seed \(seed) must be one that crashes")
+    }
+
+    @Test("an isolated campaign goes on after crashes, reports no-crash shrunk, and its replays reproduce")
+    func isolatedCampaignReportsNoCrash() throws {
+        let folder = TemporaryFolder()
+        let report = folder.path + "/report.json"
+        let run = CLIRun(["fuzz", Self.crashing, "--isolate", "--jobs", "2", "--quiet", "--report", report])
+        #expect(run.code == .violation, "\(run.stderr)")
+        #expect(run.stdout.contains("  20 runs: "), "every run ran: \(run.stdout)")
+        #expect(run.stdout.contains("VIOLATION no-crash"))
+        #expect(run.stdout.contains("Fatal error: Unexpectedly found nil while unwrapping an Optional value"))
+        #expect(run.stdout.contains("(fatal signal SIG"))
+        let json = try JSONParser().parse([UInt8](try #require(FileManager.default.contents(atPath: report))))
+        let failure = try #require(json["failures"]?.arrayValue?.first)
+        #expect(failure["invariant"] == .string("no-crash"))
+        let shrunk = try #require(failure["shrunkActionCount"]?.intValue)
+        let original = try #require(failure["originalActionCount"]?.intValue)
+        #expect(shrunk <= 4 && shrunk < original, "a crash is shrunk like any failure: \(original) -> \(shrunk) actions")
+
+        let bySeed = try #require(Self.replayArguments(run.stdout), "\(run.stdout)")
+        let seedReplay = try Self.spawn(bySeed)
+        #expect(seedReplay.code == ExitCode.crashed.rawValue)
+        #expect(Self.bannerSeeds(seedReplay.stderr).first == bySeed.last)
+        let byChoices = try #require(ReplayInNewProcessTests.printedReplay(run.stdout, marker: "--choices"))
+        let choicesReplay = try Self.spawn(byChoices)
+        #expect(choicesReplay.code == ExitCode.crashed.rawValue, "the shrunk choices crash too: \(choicesReplay.stderr)")
+    }
+
+    @Test("isolation changes nothing for runs that do not crash: same report for --jobs 1 in process and --jobs 2 isolated")
+    func isolationKeepsResults() throws {
+        let folder = TemporaryFolder()
+        let scenario = PackageRoot.scenario("backup-p4-unconditional-end-ios17.json")
+        let local = CLIRun(["fuzz", scenario, "--runs", "40", "--jobs", "1", "--quiet", "--report", folder.path + "/a.json"])
+        let isolated = CLIRun(["fuzz", scenario, "--runs", "40", "--jobs", "2", "--isolate", "--quiet",
+                               "--report", folder.path + "/b.json"])
+        #expect(local.code == .violation && isolated.code == .violation)
+        let a = try JSONParser().parse([UInt8](try #require(FileManager.default.contents(atPath: folder.path + "/a.json"))))
+        var b = try JSONParser().parse([UInt8](try #require(FileManager.default.contents(atPath: folder.path + "/b.json"))))
+        #expect(a["summary"]?["traceDigest"] == b["summary"]?["traceDigest"])
+        // The reports differ only in timing and in the jobs they record.
+        var campaign = try #require(b["campaign"]?.objectValue)
+        campaign["jobs"] = 1
+        var object = try #require(b.objectValue)
+        object["campaign"] = .object(campaign)
+        b = .object(object)
+        #expect(CampaignReport.timingFree(a) == CampaignReport.timingFree(b))
+    }
+
+    @Test("an isolated run over --run-timeout is killed and reported as no-hang; the campaign goes on")
+    func hangIsKilledAndReported() throws {
+        let run = CLIRun(["fuzz", Self.hanging, "--isolate", "--run-timeout", "1", "--jobs", "2", "--quiet"])
+        #expect(run.code == .violation, "\(run.stderr)")
+        #expect(run.stdout.contains("  30 runs: "), "\(run.stdout)")
+        #expect(run.stdout.contains("VIOLATION no-hang"))
+        #expect(run.stdout.contains("did not finish within 1 s of wall-clock time"))
+        #expect(Self.replayArguments(run.stdout) != nil, "a hang names its seed and replay: \(run.stdout)")
+    }
+
+    @Test("without isolation the watchdog prints the hanging run and exits 124")
+    func hangWithoutIsolation() throws {
+        let run = try Self.spawn(["fuzz", Self.hanging, "--no-isolate", "--run-timeout", "1", "--jobs", "2", "--quiet"])
+        #expect(run.code == ExitCode.hung.rawValue, "\(run.stderr)")
+        #expect(run.stderr.contains("bgsim: HANG: a run did not finish within 1 s"))
+        #expect(Self.bannerSeeds(run.stderr).count == 1)
+        #expect(Self.replayArguments(run.stderr) != nil)
+    }
+
+    @Test("check isolates by default: the crash and hang scenarios meet their expectations; --no-isolate crashes")
+    func checkIsolatesByDefault() throws {
+        let check = CLIRun(["check", Self.crashing, Self.hanging, "--quiet"])
+        #expect(check.code == .success, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("found no-crash"))
+        #expect(check.stdout.contains("found no-hang"))
+        let unisolated = try Self.spawn(["check", Self.crashing, "--no-isolate", "--quiet"])
+        #expect(unisolated.code == ExitCode.crashed.rawValue)
+    }
+
+    @Test("the correct counterpart (backup/correct), isolated, neither crashes nor hangs")
+    func correctCounterpartHolds() {
+        let run = CLIRun(["fuzz", PackageRoot.scenario("backup-correct-ios17.json"), "--isolate", "--runs", "60",
+                          "--jobs", "2", "--run-timeout", "5", "--quiet"])
+        #expect(run.code == .success, "\(run.stdout)")
+        #expect(!run.stdout.contains("no-crash") && !run.stdout.contains("no-hang"))
+    }
+
+    @Test("a scenario expecting a crash is isolated by fuzz without --isolate")
+    func fuzzIsolatesCrashScenarios() throws {
+        let run = CLIRun(["fuzz", Self.crashing, "--runs", "5", "--jobs", "1", "--quiet"])
+        #expect(run.code == .violation)
+        #expect(run.stdout.contains("VIOLATION no-crash"))
+    }
+
+    @Test("--isolate and --no-isolate together, or a bad --run-timeout, are usage errors")
+    func badIsolationFlags() {
+        #expect(CLIRun(["fuzz", Self.crashing, "--isolate", "--no-isolate"]).code == .usage)
+        let bad = CLIRun(["fuzz", Self.crashing, "--run-timeout", "soon"])
+        #expect(bad.code == .usage)
+        #expect(bad.stderr.contains("--run-timeout soon"))
+    }
+}
