@@ -34,7 +34,7 @@ enum CampaignExecution {
             }
         }
         let result = Campaign.run(target, options: options, progress: progress,
-                                  isCancelled: { interrupt.isRequested }, crashBanner: Isolation.banner(for: scenario))
+                                  isCancelled: { interrupt.isRequested }, crashBanner: Isolation.banner(for: scenario, invocation: io.invocation))
         if showProgress { io.writeErr("\r" + String(repeating: " ", count: 72) + "\r") }
         return result
     }

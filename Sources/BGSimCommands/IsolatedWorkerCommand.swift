@@ -23,7 +23,7 @@ enum IsolatedWorkerCommand {
         }
         let scenario: Scenario
         do {
-            scenario = try ScenarioPaths.loadFile(arguments[0])
+            scenario = try ScenarioPaths.loadFile(arguments[0], workloads: io.workloads)
         } catch {
             io.err("bgsim \(name): \(error.message)")
             return error.code

@@ -77,21 +77,21 @@ struct Isolation: Equatable {
     }
 
     /// The banner a crash or hang during one of `scenario`'s runs prints (without isolation).
-    static func banner(for scenario: Scenario) -> CrashBanner {
+    static func banner(for scenario: Scenario, invocation: String) -> CrashBanner {
         let placeholder = Seed(0).description
         return CrashBanner(
             run: "run seed \(CrashBanner.seedPlaceholder) of scenario \(scenario.name) (\(scenario.file))",
-            replay: ReplayCommandText.seed(scenario, Seed(0)).replacingOccurrences(
+            replay: ReplayCommandText(invocation).seed(scenario, Seed(0)).replacingOccurrences(
                 of: placeholder, with: CrashBanner.seedPlaceholder))
     }
 
     /// The banner of `bgsim replay` (it runs in process: a crash shows the run at once).
-    static func replayBanner(_ scenario: Scenario, _ source: ReplayCommand.Source) -> CrashBanner {
+    static func replayBanner(_ scenario: Scenario, _ source: ReplayCommand.Source, invocation: String) -> CrashBanner {
         switch source {
-        case .seed: return banner(for: scenario)
+        case .seed: return banner(for: scenario, invocation: invocation)
         case .choices(let choices):
             return CrashBanner(run: "the replay of recorded choices of scenario \(scenario.name) (\(scenario.file))",
-                               replay: ReplayCommandText.choices(scenario, choices))
+                               replay: ReplayCommandText(invocation).choices(scenario, choices))
         }
     }
 

@@ -67,7 +67,7 @@ enum ReplayCommand: BGSimCommand {
             label = "choices (\(sequence.values.count) values)"
         }
 
-        let slot = CrashSlot.claim(Isolation.replayBanner(scenario, options.source))  // a crash names this replay
+        let slot = CrashSlot.claim(Isolation.replayBanner(scenario, options.source, invocation: io.invocation))  // a crash names this replay
         defer { slot?.release() }
         if CrashSignals.isInstalled { RunWatchdog.start(timeoutSeconds: Isolation.defaultRunTimeoutSeconds, exitCode: ExitCode.hung.rawValue) }
         if case .seed(let seed) = options.source { slot?.begin(seed) } else { slot?.begin(Seed(0)) }

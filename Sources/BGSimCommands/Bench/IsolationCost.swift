@@ -49,7 +49,7 @@ struct IsolationCost: Sendable {
                     case .inProcess:
                         result = Campaign.run(local, options: options)
                     case .crashSlot:
-                        result = Campaign.run(local, options: options, crashBanner: Isolation.banner(for: scenario))
+                        result = Campaign.run(local, options: options, crashBanner: Isolation.banner(for: scenario, invocation: "bgsim"))
                     case .isolated:
                         let target = IsolatedTarget(local: local, executable: executable ?? "",
                                                     arguments: Isolation.workerArguments(for: scenario),
