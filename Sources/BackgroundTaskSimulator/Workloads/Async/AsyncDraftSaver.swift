@@ -15,7 +15,7 @@ final class AsyncDraftSaver: Workload, @unchecked Sendable {
     func didFinishLaunching(_ context: WorkloadContext) {
         observation = context.onDidEnterBackground {
             let save = TaskHandle()
-            let token = BackgroundTaskToken(name: "save-draft", host: context.application) { save.task?.cancel() }
+            let token = BackgroundTaskToken(name: "save-draft", host: context.application) { save.cancel() }
             save.task = Task(executorPreference: context.taskExecutor) {
                 try? await AsyncWork.perform("save-draft", context)
                 token.invalidate()

@@ -22,7 +22,7 @@ final class ForecastRefresh: Workload, @unchecked Sendable {
         observation = context.onDidEnterBackground {
             let refresh = TaskHandle()
             let token = BackgroundTaskToken(name: "refresh-forecast", host: context.application) {
-                refresh.task?.cancel()
+                refresh.cancel()
             }
             refresh.task = Task(executorPreference: context.taskExecutor) {
                 await fetch(context)
