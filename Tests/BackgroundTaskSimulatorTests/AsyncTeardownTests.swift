@@ -22,7 +22,7 @@ struct AsyncTeardownTests {
     }
 
     @Test("every correct async workload leaves no task suspended after teardown", arguments: [
-        "token-async", "journal-sync", "podcast-downloads", "photo-import", "forecast-refresh", "health-upload",
+        "token-async", "journal-sync", "podcast-downloads", "photo-import", "forecast-refresh", "health-upload", "inbox-sync",
     ])
     func correctLeavesNothing(workload: String) {
         let drains = Self.drains(workload, "correct")

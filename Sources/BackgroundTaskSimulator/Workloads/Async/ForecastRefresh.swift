@@ -62,7 +62,7 @@ final class ForecastRefresh: Workload, @unchecked Sendable {
 enum ForecastRefreshIgnoringCancellation {
     static func make() -> ForecastRefresh {
         ForecastRefresh { context in
-            let client = ForecastClient(context)
+            let client = CallbackClient(context, work: "fetch-forecast")
             for attempt in 0..<ForecastRefresh.attempts {
                 let ok = await withCheckedContinuation { continuation in
                     client.fetch { continuation.resume(returning: $0) }
