@@ -31,11 +31,6 @@ final class AsyncState: @unchecked Sendable {
     var retired: [AnyObject] = []
     /// The task jobs and waiting tasks the simulator holds, for the teardown drain.
     let ledger = AsyncLedger()
-    /// Set by ``Scheduler/drainAsync(maxJobs:)``: from then on the executors hand every job to
-    /// ``drained`` instead of the scheduler, and every virtual sleep is cancelled.
-    var isDraining = false
-    /// The drain's run queue (FIFO), filled while ``isDraining``.
-    var drained: [AsyncLedger.PendingJob] = []
 
     /// Records an escape seen by the thread running `scheduler`'s job (so it may read the clock
     /// and the running queue).

@@ -64,27 +64,23 @@ extension Scheduler {
         guard let state = asyncState, state.taskExecutor != nil else { return result }
         let mark = RunThreadMarker.enter(self)
         defer { RunThreadMarker.leave(restoring: mark) }
-        state.isDraining = true
+        let ledger = state.ledger
+        ledger.beginDraining()
         while true {
-            result.tasksCancelled += state.ledger.cancelWaitingTasks()
-            state.drained.append(contentsOf: state.ledger.takeAllJobs(cancellingIn: self))
-            if state.drained.isEmpty { break }
-            var next = 0
-            while next < state.drained.count {
+            result.tasksCancelled += ledger.cancelWaitingTasks()
+            ledger.drainPendingJobs(cancellingIn: self)
+            guard ledger.drainedCount > 0 else { break }
+            while let pending = ledger.nextDrained() {
                 if result.jobsRun >= maxJobs {
-                    result.jobsLeft = state.drained.count - next
-                    state.drained.removeAll()
-                    result.tasksLeftWaiting = state.ledger.waitingTaskCount
+                    result.jobsLeft = ledger.drainedCount + 1
+                    result.tasksLeftWaiting = ledger.waitingTaskCount
                     return result
                 }
-                let pending = state.drained[next]
-                next += 1
                 run(pending)
                 result.jobsRun += 1
             }
-            state.drained.removeAll(keepingCapacity: true)
         }
-        result.tasksLeftWaiting = state.ledger.waitingTaskCount
+        result.tasksLeftWaiting = ledger.waitingTaskCount
         return result
     }
 
@@ -101,8 +97,6 @@ extension Scheduler {
     /// tasks never do). ``asyncEscapes`` stays readable.
     public func releaseAsync() {
         guard let state = asyncState else { return }
-        state.isDraining = true
-        state.drained = []
         state.ledger.removeAll()
         state.taskExecutor = nil
         state.mainExecutor = nil

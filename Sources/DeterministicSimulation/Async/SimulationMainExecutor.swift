@@ -35,11 +35,11 @@ public final class SimulationMainExecutor: SerialExecutor, @unchecked Sendable {
             state.recordForeign("a job for @SimulatedMainActor")
             return
         }
-        if state.isDraining {
-            state.drained.append(AsyncLedger.PendingJob(job: job, target: .main(self), scheduled: nil))
+        let ledger = state.ledger
+        if ledger.isDraining {
+            ledger.drain(AsyncLedger.PendingJob(job: job, target: .main(self), scheduled: nil))
             return
         }
-        let ledger = state.ledger
         let slot = ledger.addJob(job, on: .main(self))
         let id = scheduler.async(on: queue) { [self] in
             scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)

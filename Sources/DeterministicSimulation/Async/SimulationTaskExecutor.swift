@@ -66,11 +66,11 @@ public final class SimulationTaskExecutor: TaskExecutor, @unchecked Sendable {
     /// run's ``AsyncLedger`` so that teardown can run it instead of abandoning its task. Only on
     /// the run's thread.
     func schedule(_ job: UnownedJob, after delay: VirtualDuration?) {
-        if state.isDraining {
-            state.drained.append(AsyncLedger.PendingJob(job: job, target: .task(self), scheduled: nil))
+        let ledger = state.ledger
+        if ledger.isDraining {
+            ledger.drain(AsyncLedger.PendingJob(job: job, target: .task(self), scheduled: nil))
             return
         }
-        let ledger = state.ledger
         let slot = ledger.addJob(job, on: .task(self))
         let run = { [self] in
             scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)
