@@ -17,7 +17,7 @@ final class OutboxSender: Workload, @unchecked Sendable {
         observation = context.onDidEnterBackground {
             let handle = SendHandle()
             let token = BackgroundTaskToken(name: "send-outbox", host: context.application) {
-                handle.task?.cancel()  // expiry: stop sending; the token ends the task now
+                handle.cancel()  // expiry (or a refused begin): stop sending
             }
             // Where an app writes `Task { … }`: the run's executor keeps every job simulated.
             handle.task = Task(executorPreference: context.taskExecutor) {
@@ -42,8 +42,12 @@ final class OutboxSender: Workload, @unchecked Sendable {
     }
 }
 
+/// Set and read on the main queue. A refused begin runs the expiration handler inside the
+/// token's init, before the task exists: the task then starts cancelled.
 final class SendHandle: @unchecked Sendable {
-    var task: Task<Void, Never>?  // set and read on the main queue
+    private var cancelled = false
+    var task: Task<Void, Never>? { didSet { if cancelled { task?.cancel() } } }
+    func cancel() { cancelled = true; task?.cancel() }
 }
 // README-END
 

@@ -40,9 +40,7 @@ import Testing
     func everyCorrectWorkloadFacesTheFaultStorm() throws {
         let scenarios = try ScenarioLoader.loadAll(in: Self.directory)
         let storm = EnvironmentPreset.faultStorm.configuration
-        // Async workloads are not there yet: their tokens are begun inside tasks and do not defer
-        // their work on a refused begin (issue 17 stays open for them).
-        for entry in WorkloadCatalog.all where entry.expectedViolation == nil && !entry.info.usesAsync {
+        for entry in WorkloadCatalog.all where entry.expectedViolation == nil {
             #expect(scenarios.contains {
                 $0.workload.info.name == entry.info.name && $0.expectation == .pass
                     && $0.runSpec.environment.faults == storm.faults && $0.runSpec.environment.weights == storm.weights

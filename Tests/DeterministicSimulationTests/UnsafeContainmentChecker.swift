@@ -48,6 +48,8 @@ enum UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Time/VirtualClock.swift": 1,
                 // The thread controller's run state: every decision of a threaded run reads it.
                 "Sources/DeterministicSimulation/Scheduling/Threads/ThreadController.swift": 1,
+                // The async ledger's table: every task job and every sleep of a run updates it.
+                "Sources/DeterministicSimulation/Async/AsyncLedger.swift": 1,
                 // The simulator's hot classes: one state struct or one hot list each.
                 "Sources/BackgroundTaskSimulator/App/SimulatedApplication.swift": 1,
                 "Sources/BackgroundTaskSimulator/App/SimulatedDevice.swift": 1,

@@ -31,16 +31,27 @@ import Testing
         #expect(one.code == two.code && Int32(one.code.rawValue) == child.code)
     }
 
-    @Test("replaying a run whose task escaped to Swift's global executor exits 3 and names the escape")
-    func escapeReplayExitsThree() throws {
-        let file = PackageRoot.scenario("journal-sync-detached-cursor-save-ios17.json")
+    /// The planted escapes: a `Task.detached` in an expiration handler, and a plain `Task { }`
+    /// (no executor preference) where the app starts its save.
+    static let escapes = [
+        "journal-sync-detached-cursor-save-ios17.json", "token-async-plain-task-ios17.json",
+    ]
+
+    @Test("a run whose task escaped to Swift's global executor fails no-async-escape naming it; its replay exits 3",
+          arguments: escapes)
+    func escapeReplayExitsThree(scenario: String) throws {
+        let file = PackageRoot.scenario(scenario)
         let fuzz = CLIRun(["fuzz", file, "--runs", "5", "--jobs", "1", "--quiet"])
+        #expect(fuzz.code == .violation)
+        #expect(fuzz.stdout.contains("- no-async-escape (run seed ")
+                    && fuzz.stdout.contains("a job reached Swift's global executor"), "\(fuzz.stdout)")
         let arguments = try #require(ReplayInNewProcessTests.printedReplay(fuzz.stdout, marker: "replay: bgsim replay"),
                                      "\(fuzz.stdout)")
         let replay = CLIRun(arguments)
         #expect(replay.code == .nondeterminism, "\(replay.stderr)")
         #expect(replay.errorLines.count == 1)
-        #expect(replay.stderr.contains("bgsim replay: nondeterminism:") && replay.stderr.contains("Task.detached"),
+        #expect(replay.stderr.contains("bgsim replay: nondeterminism:")
+                    && replay.stderr.contains("a job reached Swift's global executor"),
                 "\(replay.stderr)")
     }
 }

@@ -110,7 +110,7 @@ struct BenchReport: Sendable {
     var races: [RaceFinding] = []
     var shrinks: [ShrinkTiming] = []
     var isolation: [IsolationCost] = []
-    var memory: [(runs: Int, peakBytes: Int?)] = []
+    var memory: [(benchCase: String, runs: Int, peakBytes: Int?)] = []
 }
 
 /// Runs the measurements in a fixed order.
@@ -128,11 +128,14 @@ struct BenchSuite {
         let jobsList = machine.cores > 1 ? [1, machine.cores] : [1]
         // Memory first, while the process is small: the kernel's high-water mark is reset before
         // each campaign, but the allocator keeps what earlier (longer) benchmarks grew.
-        for runs in [sizes.memoryRuns.small, sizes.memoryRuns.large] {
-            progress("peak memory, \(runs) runs")
-            let reset = PeakMemory.reset()
-            _ = BenchRunner.campaign(.token, runs: runs, jobs: machine.cores)
-            report.memory.append((runs, reset ? PeakMemory.peakBytes() : nil))
+        // The async token too: a run's suspended Swift tasks must be freed at teardown.
+        for benchCase in [BenchCase.token, BenchCase.asyncToken] {
+            for runs in [sizes.memoryRuns.small, sizes.memoryRuns.large] {
+                progress("peak memory, \(benchCase.name), \(runs) runs")
+                let reset = PeakMemory.reset()
+                _ = BenchRunner.campaign(benchCase, runs: runs, jobs: machine.cores)
+                report.memory.append((benchCase.name, runs, reset ? PeakMemory.peakBytes() : nil))
+            }
         }
         for benchCase in BenchCase.throughput {
             let runs = benchCase.horizonSeconds > 10_000 ? sizes.longRuns : sizes.throughputRuns

@@ -50,7 +50,7 @@ enum BenchTable {
                 + "(per seed: \(race.runsToFind.map(String.init).joined(separator: ", ")))")
         }
         for entry in report.memory {
-            io.out("- peak memory, \(entry.runs) runs: "
+            io.out("- peak memory, \(entry.benchCase), \(entry.runs) runs: "
                 + (entry.peakBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "unavailable"))
         }
         io.out("")
@@ -162,7 +162,7 @@ enum BenchJSON {
             return .object(object)
         }))
         root.append("peakMemory", .array(report.memory.map { entry in
-            .object(["runs": .int(Int64(entry.runs)), "peakBytes": entry.peakBytes.map { .int(Int64($0)) } ?? .null])
+            .object(["case": .string(entry.benchCase), "runs": .int(Int64(entry.runs)), "peakBytes": entry.peakBytes.map { .int(Int64($0)) } ?? .null])
         }))
         return .object(root)
     }

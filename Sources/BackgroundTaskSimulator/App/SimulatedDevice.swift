@@ -164,7 +164,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
 
     /// Ends the run's world in a defined order, while the device is still alive: no more events
-    /// are recorded; pending jobs are dropped; each process lets go of its workload, observers,
+    /// are recorded; the Swift tasks of an async workload that are still suspended are cancelled
+    /// and run to their end (``Scheduler/drainAsync(maxJobs:)``); pending jobs are dropped; each process lets go of its workload, observers,
     /// tasks and registrations (breaking the app-workload reference cycles). Releasing them runs
     /// deinits (a token's end, a BGTask's completion) against live objects, and nothing they do
     /// is recorded. Without it, a run's objects would leak, or a deinit would reach a device that
@@ -175,13 +176,22 @@ public final class SimulatedDevice: @unchecked Sendable {
         monitor = nil
         let sinks = core.sinks  // released below, outside any access to `core`
         core.sinks = []
+        // Swift tasks the run left suspended are finished (cancelled), not abandoned: a suspended
+        // task is never freed. Nothing they do now is recorded.
+        if workload.usesAsync { asyncDrain = scheduler.drainAsync() }
         scheduler.discardPendingJobs()
         for process in processes { process.tearDown() }
         scheduler.discardPendingJobs()
+        scheduler.releaseAsync()
         processes.removeAll()
         core.app = nil
         withExtendedLifetime(sinks) {}
     }
+
+    /// What teardown's drain of the run's Swift tasks did (async workloads; nil before
+    /// ``tearDown()``): how many tasks it cancelled and finished, and how many a continuation
+    /// never resumed kept suspended (leaked by the workload's code).
+    public private(set) var asyncDrain: AsyncDrainResult?
 
     /// Process `number` of this run (from 1), until ``tearDown()``; nil for any other number.
     func process(numbered number: Int) -> SimulatedApplication? {

@@ -11,6 +11,10 @@ extension WorkloadCatalog {
                      "each save on leaving the foreground runs in a Task under its own token") {
             AsyncDraftSaver()
         },
+        asyncVariant("token-async", "plain-task", "no-async-escape",
+                     "each save runs in a plain Task { }, on Swift's global executor instead of the process's") {
+            AsyncDraftSaverPlainTask.make()
+        },
         asyncVariant("journal-sync", "correct", nil,
                      "the expiration handler cancels the sync Task and ends the task on the main actor") {
             JournalSync()
@@ -48,6 +52,14 @@ extension WorkloadCatalog {
         asyncVariant("forecast-refresh", "retry-ignores-cancellation", "background-work-held",
                      "the retry loop swallows the backoff sleep's CancellationError and keeps fetching") {
             ForecastRefreshIgnoringCancellation.make()
+        },
+        asyncVariant("inbox-sync", "correct", nil,
+                     "two fetches at once with async let, then attachments in a task group, all awaited under a token") {
+            InboxSync()
+        },
+        asyncVariant("inbox-sync", "child-ignores-cancellation", "background-work-held",
+                     "an async let child awaits a callback API that ignores cancellation, past the token's expiry") {
+            InboxSyncChildIgnoringCancellation.make()
         },
         asyncVariant("health-upload", "correct", nil,
                      "a repeating refresh with an async launch handler that awaits its upload",

@@ -139,16 +139,21 @@ public final class WorkloadContext: @unchecked Sendable {
     /// while the handler's thread waits for its turn: a real deadlock of the process. This form
     /// defers preemption while the handler runs (as inside BackgroundTaskKit's own locks).
     /// Contract: as the standard function; `handler` must not block (wait on a simulated lock or
-    /// semaphore another thread may hold), here as on a device.
+    /// semaphore another thread may hold), here as on a device. A task still waiting in here when
+    /// the run ends is cancelled at teardown (its memory is freed when `handler` resumes it).
     public func withTaskCancellationHandler<T>(
         operation: () async throws -> T, onCancel handler: @Sendable () -> Void,
         isolation: isolated (any Actor)? = #isolation
     ) async rethrows -> T {
-        try await _Concurrency.withTaskCancellationHandler(operation: operation, onCancel: {
-            let tracked = CriticalSectionTracking.enter()
-            defer { CriticalSectionTracking.leave(tracked) }
-            handler()
-        }, isolation: isolation)
+        // Recorded as a cancellable wait: if the run ends while the task waits in here, teardown
+        // cancels it, and `handler` resumes it (``DeterministicSimulation/Scheduler/drainAsync(maxJobs:)``).
+        try await taskExecutor.withCancellableWait(isolation: isolation) {
+            try await _Concurrency.withTaskCancellationHandler(operation: operation, onCancel: {
+                let tracked = CriticalSectionTracking.enter()
+                defer { CriticalSectionTracking.leave(tracked) }
+                handler()
+            }, isolation: isolation)
+        }
     }
 
     private var asyncDomain: (executor: SimulationTaskExecutor, clock: SimulationClock) {

@@ -29,6 +29,8 @@ final class AsyncState: @unchecked Sendable {
     /// alive until the run ends, because jobs and tasks of the previous domain still refer to
     /// them (unowned).
     var retired: [AnyObject] = []
+    /// The task jobs and waiting tasks the simulator holds, for the teardown drain.
+    let ledger = AsyncLedger()
 
     /// Records an escape seen by the thread running `scheduler`'s job (so it may read the clock
     /// and the running queue).

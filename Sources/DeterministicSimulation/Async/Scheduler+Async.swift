@@ -17,8 +17,9 @@ extension Scheduler {
     /// Contract: call once, before the first run (and after
     /// ``enableControlledConcurrency(_:pool:)`` if both are used; the order does not matter to
     /// results). Start every task of the run inside a scheduler job, with
-    /// `Task(executorPreference: taskExecutor)` (child tasks inherit it). At teardown, tasks still
-    /// suspended are not resumed: ``discardPendingJobs(rounds:)`` drops their queued jobs.
+    /// `Task(executorPreference: taskExecutor)` (child tasks inherit it). At teardown, call
+    /// ``drainAsync(maxJobs:)`` (finishes the tasks still suspended, cancelled), then
+    /// ``discardPendingJobs(rounds:)``, then ``releaseAsync()``.
     /// - Parameters:
     ///   - taskWidth: how many ready task jobs compete to run next (the tasks queue's width).
     ///   - mainQueue: the queue of ``SimulatedMainActor`` (the simulator passes its main queue).

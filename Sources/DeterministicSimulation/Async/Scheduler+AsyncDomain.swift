@@ -15,8 +15,8 @@ extension Scheduler {
     ///
     /// Contract: ``enableAsync(taskWidth:mainQueue:)`` was called first. From this call on,
     /// ``taskExecutor``, ``asyncClock`` and ``mainActorExecutor`` are the new domain's; tasks of
-    /// an earlier domain keep their executor and clock (which stay alive until the scheduler
-    /// is released) and keep running on their queues unless those are frozen. Escapes caught
+    /// an earlier domain keep their executor and clock (which stay alive until
+    /// ``releaseAsync()``) and keep running on their queues unless those are frozen. Escapes caught
     /// by the runtime hooks are scheduled on the current domain's tasks queue.
     /// - Parameters:
     ///   - label: the new tasks queue's label.

@@ -26,6 +26,11 @@ extension SimulationClock {
         /// Keeps the continuation and schedules the wake-up job at `time` (resumes at once with
         /// `CancellationError` when cancelled before it parked).
         func park(_ continuation: CheckedContinuation<Void, any Error>, until time: VirtualTime) {
+            if clock.state.ledger.isDraining {
+                // The run is over: the sleep is cancelled like every other (the handler sets
+                // `isCancelled`, as it runs at once, on this thread).
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
             if isCancelled {
                 continuation.resume(throwing: CancellationError())
                 return

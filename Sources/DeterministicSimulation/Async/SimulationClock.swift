@@ -26,6 +26,9 @@
 /// - Sleeping off the run's threads, or cancelling a sleep from outside the run, is recorded in
 ///   ``Scheduler/asyncEscapes``; the sleep then throws `CancellationError` (or, for an outside
 ///   cancel, ends at its deadline).
+/// - When the run is over (``Scheduler/drainAsync(maxJobs:)``), a sleeping task is cancelled,
+///   and a task that sleeps during the drain cancels itself: every sleep throws
+///   `CancellationError`, so cancellation-aware code finishes and its task is freed.
 public struct SimulationClock: Clock, @unchecked Sendable {
     // @unchecked Sendable: `scheduler` is touched only on a thread running this run's jobs,
     // checked before each use in `sleep` and in the cancellation handler.
@@ -94,6 +97,9 @@ public struct SimulationClock: Clock, @unchecked Sendable {
             throw CancellationError()
         }
         let sleeper = Sleeper(clock: self)
+        // In the ledger while asleep: teardown cancels the task instead of abandoning it.
+        let wait = state.ledger.enterWait()
+        defer { if let wait, RunThreadMarker.isMarked(scheduler) { state.ledger.leaveWait(wait) } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 sleeper.park(continuation, until: deadline.time)

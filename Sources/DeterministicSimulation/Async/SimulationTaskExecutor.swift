@@ -56,19 +56,28 @@ public final class SimulationTaskExecutor: TaskExecutor, @unchecked Sendable {
         schedule(job)
     }
 
-    /// Schedules `job` on ``queue`` as this executor's job. Only on the run's thread.
+    /// Schedules `job` on ``queue`` as this executor's job (or hands it to the teardown drain).
+    /// Only on the run's thread.
     func schedule(_ job: UnownedJob) {
-        scheduler.async(on: queue) { [self] in
-            scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
+        schedule(job, after: nil)
     }
 
-    /// Schedules `job` on ``queue`` after `delay` of virtual time. Only on the run's thread.
-    func schedule(_ job: UnownedJob, after delay: VirtualDuration) {
-        scheduler.asyncAfter(delay, on: queue) { [self] in
-            scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)
-            job.runSynchronously(on: asUnownedTaskExecutor())
+    /// Schedules `job` on ``queue`` after `delay` of virtual time (now if nil), recorded in the
+    /// run's ``AsyncLedger`` so that teardown can run it instead of abandoning its task. Only on
+    /// the run's thread.
+    func schedule(_ job: UnownedJob, after delay: VirtualDuration?) {
+        let ledger = state.ledger
+        if ledger.isDraining {
+            ledger.drain(AsyncLedger.PendingJob(job: job, target: .task(self), scheduled: nil))
+            return
         }
+        let slot = ledger.addJob(job, on: .task(self))
+        let run = { [self] in
+            scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)
+            guard let pending = ledger.takeJob(slot) else { return }
+            pending.job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+        let id = if let delay { scheduler.asyncAfter(delay, on: queue, run) } else { scheduler.async(on: queue, run) }
+        ledger.setScheduled(slot, id)
     }
 }

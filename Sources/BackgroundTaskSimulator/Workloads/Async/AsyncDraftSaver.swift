@@ -11,15 +11,44 @@ import DeterministicSimulation
 final class AsyncDraftSaver: Workload, @unchecked Sendable {
     // @unchecked: the observation is touched on the simulated main queue only.
     private var observation: LifecycleObservation?
+    /// How the save's `Task` is started (the planted bug swaps it).
+    typealias StartTask = @Sendable (WorkloadContext, @escaping @Sendable () async -> Void) -> Task<Void, Never>
+    let startTask: StartTask
+
+    init(startTask: @escaping StartTask = AsyncDraftSaver.startOnTaskExecutor) {
+        self.startTask = startTask
+    }
 
     func didFinishLaunching(_ context: WorkloadContext) {
+        let startTask = startTask
         observation = context.onDidEnterBackground {
             let save = TaskHandle()
-            let token = BackgroundTaskToken(name: "save-draft", host: context.application) { save.task?.cancel() }
-            save.task = Task(executorPreference: context.taskExecutor) {
+            let token = BackgroundTaskToken(name: "save-draft", host: context.application) { save.cancel() }
+            save.task = startTask(context) {
                 try? await AsyncWork.perform("save-draft", context)
                 token.invalidate()
             }
+        }
+    }
+
+    /// Where an app writes `Task { … }`: the process's task executor keeps every job simulated.
+    @Sendable static func startOnTaskExecutor(_ context: WorkloadContext, _ body: @escaping @Sendable () async -> Void)
+        -> Task<Void, Never>
+    {
+        Task(executorPreference: context.taskExecutor) { await body() }
+    }
+}
+
+/// The async draft saver started with a plain `Task { … }`, as an app writes it: without the
+/// run's executor preference its jobs go to Swift's global executor, outside the simulation (on
+/// a device: the global concurrent pool). The run is not reproducible, so the simulator reports
+/// the escape and `bgsim replay` exits 3.
+///
+/// Expected: `no-async-escape`.
+enum AsyncDraftSaverPlainTask {
+    static func make() -> AsyncDraftSaver {
+        AsyncDraftSaver { _, body in
+            Task { await body() }  // the bug: Swift's global executor, not the process's
         }
     }
 }

@@ -35,10 +35,29 @@ enum AsyncWork {
 }
 
 /// A box for the handle of a task, so that an expiration handler made before the task can
-/// cancel it (the handler and the assignment both run on the main queue).
+/// cancel it (the handler and the assignment both run on the main queue), also before the task
+/// exists: a refused begin runs the token's expiration handler inside its `init`, before the
+/// task is made, and the task must then start cancelled, not run unheld (issue 17).
+///
+/// ```swift
+/// let save = TaskHandle()
+/// let token = BackgroundTaskToken(name: "save", host: app) { save.cancel() }  // may run at once
+/// save.task = Task(executorPreference: context.taskExecutor) { … }           // cancelled if so
+/// ```
 final class TaskHandle: @unchecked Sendable {
     // @unchecked: set and read on the simulated main queue only.
-    var task: Task<Void, Never>?
+    private var isCancelled = false
+
+    /// The task; cancelled as it is set if ``cancel()`` came first.
+    var task: Task<Void, Never>? {
+        didSet { if isCancelled { task?.cancel() } }
+    }
+
+    /// Cancels the task, now or as soon as it is set.
+    func cancel() {
+        isCancelled = true
+        task?.cancel()
+    }
 }
 
 /// A box for a background task id, so that an expiration handler made before `begin` returned

@@ -22,7 +22,7 @@ final class ForecastRefresh: Workload, @unchecked Sendable {
         observation = context.onDidEnterBackground {
             let refresh = TaskHandle()
             let token = BackgroundTaskToken(name: "refresh-forecast", host: context.application) {
-                refresh.task?.cancel()
+                refresh.cancel()
             }
             refresh.task = Task(executorPreference: context.taskExecutor) {
                 await fetch(context)
@@ -62,7 +62,7 @@ final class ForecastRefresh: Workload, @unchecked Sendable {
 enum ForecastRefreshIgnoringCancellation {
     static func make() -> ForecastRefresh {
         ForecastRefresh { context in
-            let client = ForecastClient(context)
+            let client = CallbackClient(context, work: "fetch-forecast")
             for attempt in 0..<ForecastRefresh.attempts {
                 let ok = await withCheckedContinuation { continuation in
                     client.fetch { continuation.resume(returning: $0) }

@@ -35,7 +35,7 @@ final class HealthUpload: Workload, @unchecked Sendable {
             // No BGTaskScheduler (iOS 12): upload whenever the app leaves the foreground.
             observation = context.onDidEnterBackground {
                 let upload = TaskHandle()
-                let token = BackgroundTaskToken(name: "upload-samples", host: app) { upload.task?.cancel() }
+                let token = BackgroundTaskToken(name: "upload-samples", host: app) { upload.cancel() }
                 upload.task = Task(executorPreference: context.taskExecutor) {
                     try? await launch(context)
                     token.invalidate()

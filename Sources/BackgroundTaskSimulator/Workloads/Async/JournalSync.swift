@@ -44,7 +44,7 @@ final class JournalSync: Workload, @unchecked Sendable {
     /// Cancels the sync and ends the task before the handler returns.
     @Sendable static func cancelAndEnd(_ sync: TaskHandle, _ id: TaskIDBox, _ session: JournalSession,
                                        _ app: SimulatedApplication, _ context: WorkloadContext) {
-        sync.task?.cancel()
+        sync.cancel()
         SimulatedMainActor.assumeIsolated { session.end(app, id.id) }
     }
 

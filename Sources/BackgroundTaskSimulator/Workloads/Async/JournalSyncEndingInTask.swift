@@ -10,7 +10,7 @@ import DeterministicSimulation
 enum JournalSyncEndingInTask {
     static func make() -> JournalSync {
         JournalSync { sync, id, session, app, context in
-            sync.task?.cancel()
+            sync.cancel()
             Task(executorPreference: context.taskExecutor) {  // the bug: the end comes later
                 await session.saveCursor(0)
                 await session.end(app, id.id)
@@ -27,7 +27,7 @@ enum JournalSyncEndingInTask {
 enum JournalSyncDetachedCursorSave {
     static func make() -> JournalSync {
         JournalSync { sync, id, session, app, _ in
-            sync.task?.cancel()
+            sync.cancel()
             Task.detached {  // the bug: Swift's global executor, not the app's
                 await session.saveCursor(0)
             }

@@ -24,7 +24,7 @@ final class PhotoImport: Workload, @unchecked Sendable {
             let photos = context.drawInt(in: 1...6)
             let importing = TaskHandle()
             let token = BackgroundTaskToken(name: "import-photos", host: context.application) {
-                importing.task?.cancel()
+                importing.cancel()
             }
             importing.task = Task(executorPreference: context.taskExecutor) {
                 defer { token.invalidate() }

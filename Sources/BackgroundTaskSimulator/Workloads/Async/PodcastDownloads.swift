@@ -37,7 +37,7 @@ final class PodcastDownloads: Workload, @unchecked Sendable {
             guard registered else {
                 let download = TaskHandle()
                 let token = BackgroundTaskToken(name: "download-episode", host: context.application) {
-                    download.task?.cancel()
+                    download.cancel()
                 }
                 download.task = Task(executorPreference: context.taskExecutor) {
                     _ = await awaitDownload(EpisodeDownloader(context), context)
