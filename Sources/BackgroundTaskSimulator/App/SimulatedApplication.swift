@@ -38,6 +38,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         var inDidEnterBackground = false
         /// `applicationWillTerminate` is queued: the app is not suspended before it runs (B3.3).
         var terminationPending = false
+        /// When `applicationWillTerminate` began, while it runs (A10.2's watchdog reads it).
+        var willTerminateBegan: VirtualTime?
         /// The app's scene is connected (B1.3; always false when the profile has no scenes).
         var sceneConnected = false
         /// Launched or resumed into the background: uses the background-launch budget (A4.2).

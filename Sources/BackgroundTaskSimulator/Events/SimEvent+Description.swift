@@ -150,6 +150,10 @@ extension SimEvent {
         case .asyncEscape(let escape):
             visitor.kind(.asyncEscape)
             visitor.string("escape", escape)
+        case .recordChanged(let record, let unsavedChanges):
+            visitor.kind(.recordChanged)
+            visitor.string("record", record)
+            visitor.int("unsaved", Int64(unsavedChanges))
         }
     }
 

@@ -48,6 +48,7 @@ extension SimEvent {
         case threads = 30
         case deadlock = 31
         case asyncEscape = 32
+        case recordChanged = 33
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

@@ -97,6 +97,7 @@ extension SimEvent.Kind {
         case .deadlock: Spec(name: "threads.deadlock", example: .deadlock(""), perfetto: .globalInstant(label: "threads"))
         case .asyncEscape:
             Spec(name: "async.escape", example: .asyncEscape(""), perfetto: .globalInstant(label: "escape"))
+        case .recordChanged: Spec(name: "data.record", example: .recordChanged(record: "", unsavedChanges: 0))
         }
     }
 

@@ -71,6 +71,11 @@ public enum SimEvent: Sendable, Equatable {
     /// Swift concurrency left the run's deterministic world (an async workload's escape, named
     /// with where and when it was seen). Recorded at the end of the run.
     case asyncEscape(String)
+
+    // Data the app keeps (``DurableRecord``).
+    /// A record's in-memory copy changed or was saved: how many changes are not on disk yet
+    /// (0 right after a save). Read by `work-survives-termination`.
+    case recordChanged(record: String, unsavedChanges: Int)
 }
 
 /// Things the environment does to the device (user actions and system events).

@@ -1,0 +1,22 @@
+extension WorkloadCatalog {
+    /// The workloads of the simulated world's newer behaviours (issue 19: termination, network,
+    /// push), each family's correct variant first.
+    ///
+    /// ```swift
+    /// let lost = WorkloadCatalog.variant(workload: "upload-queue", variant: "saved-only-on-terminate")!
+    /// print(lost.expectedViolation ?? "pass")   // work-survives-termination
+    /// ```
+    static let world: [Variant] = [
+        Variant(workload: "upload-queue", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "upload-queue/correct",
+                                   summary: "saves the upload queue on didEnterBackground and after each upload, then in willTerminate") {
+                    PhotoUploadQueue()
+                }),
+        Variant(workload: "upload-queue", variant: "saved-only-on-terminate", bugPattern: nil,
+                expectedViolation: "work-survives-termination",
+                info: WorkloadInfo(name: "upload-queue/saved-only-on-terminate",
+                                   summary: "saves the upload queue only in applicationWillTerminate, which a suspended app never gets") {
+                    UploadQueueSavedOnlyOnTerminate.make()
+                }),
+    ]
+}
