@@ -92,6 +92,7 @@ import Testing
         #"threads.deadlock threads="thread \"p1.main\" waits for sync on queue \"p1.main\" (itself)""#,
         #"async.escape escape="at 2.000000s on simulated queue 'p1.main': a job reached Swift's global executor""#,
         #"data.record record="upload-queue" unsaved=2"#,
+        #"network.request request=2 name="send" work=7 outcome="networkConnectionLost""#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -169,6 +169,7 @@ extension SimulatedApplication {
     func suspend() {
         device.checkHeldWork(after: "the app was suspended")
         endBackgroundSession()
+        failRequestsInFlight(.networkConnectionLost)  // DTS: connections are defunct at suspension
         for queue in core.queues { scheduler.freeze(queue) }
         setState(.suspended)
     }

@@ -62,6 +62,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         var context: WorkloadContext?
         /// The main-thread callback under a watchdog, while it runs (threads only).
         var mainThreadWatch: MainThreadWatch?
+        /// The process's network requests, made on first use (``WorkloadContext/network``).
+        var network: SimulatedNetwork?
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it

@@ -102,6 +102,7 @@ extension EnvironmentDriver {
         case .networkDown, .networkUp:
             device.isNetworkAvailable = action == .networkUp
             device.emit(.networkChanged(available: device.isNetworkAvailable))
+            if action == .networkDown { app?.failRequestsInFlight(.networkConnectionLost) }  // loss fails work in flight
         case .powerConnected, .powerDisconnected: device.isOnExternalPower = action == .powerConnected
         case .launchBackgroundTask: _ = device.taskScheduler.launchFirstEligible()
         case .expireBackgroundTask:

@@ -154,6 +154,12 @@ extension SimEvent {
             visitor.kind(.recordChanged)
             visitor.string("record", record)
             visitor.int("unsaved", Int64(unsavedChanges))
+        case .networkRequest(let request, let name, let work, let outcome):
+            visitor.kind(.networkRequest)
+            visitor.int("request", Int64(request))
+            visitor.string("name", name)
+            visitor.int("work", Int64(work))
+            visitor.string("outcome", outcome)
         }
     }
 

@@ -49,6 +49,7 @@ extension SimEvent {
         case deadlock = 31
         case asyncEscape = 32
         case recordChanged = 33
+        case networkRequest = 34
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

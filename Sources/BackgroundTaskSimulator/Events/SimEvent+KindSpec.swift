@@ -98,6 +98,8 @@ extension SimEvent.Kind {
         case .asyncEscape:
             Spec(name: "async.escape", example: .asyncEscape(""), perfetto: .globalInstant(label: "escape"))
         case .recordChanged: Spec(name: "data.record", example: .recordChanged(record: "", unsavedChanges: 0))
+        case .networkRequest:
+            Spec(name: "network.request", example: .networkRequest(request: 0, name: "", work: 0, outcome: ""))
         }
     }
 

@@ -76,6 +76,9 @@ public enum SimEvent: Sendable, Equatable {
     /// A record's in-memory copy changed or was saved: how many changes are not on disk yet
     /// (0 right after a save). Read by `work-survives-termination`.
     case recordChanged(record: String, unsavedChanges: Int)
+    /// A network request (``SimulatedNetwork``) started (`outcome` "start") or ended ("success",
+    /// or a ``NetworkError`` name), for work item `work` (0 when none).
+    case networkRequest(request: Int, name: String, work: Int, outcome: String)
 }
 
 /// Things the environment does to the device (user actions and system events).

@@ -18,5 +18,16 @@ extension WorkloadCatalog {
                                    summary: "saves the upload queue only in applicationWillTerminate, which a suspended app never gets") {
                     UploadQueueSavedOnlyOnTerminate.make()
                 }),
+        Variant(workload: "message-outbox", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "message-outbox/correct",
+                                   summary: "sends the outbox on background entry; keeps it on any request failure and retries next time") {
+                    MessageOutbox()
+                }),
+        Variant(workload: "message-outbox", variant: "lost-connection-counted-as-sent", bugPattern: nil,
+                expectedViolation: "request-failure-handled",
+                info: WorkloadInfo(name: "message-outbox/lost-connection-counted-as-sent",
+                                   summary: "empties the outbox when the request fails with networkConnectionLost") {
+                    LostConnectionCountedAsSent.make()
+                }),
     ]
 }
