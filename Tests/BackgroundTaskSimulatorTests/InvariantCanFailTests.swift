@@ -20,6 +20,8 @@ import Testing
         ("refresh-stays-scheduled", "bg-scheduler-app/p8-refresh-not-resubmitted", "bg-scheduler-app/correct"),
         ("no-deadlock", "voice-memos/main-sync-in-handler", "voice-memos/correct"),
         ("no-async-escape", "journal-sync/detached-cursor-save", "journal-sync/correct"),
+        ("work-survives-termination", "upload-queue/saved-only-on-terminate", "upload-queue/correct"),
+        ("request-failure-handled", "message-outbox/lost-connection-counted-as-sent", "message-outbox/correct"),
     ]
 
     @Test func everyInvariantHasAPair() {

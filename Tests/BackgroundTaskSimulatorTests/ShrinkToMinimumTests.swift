@@ -47,9 +47,14 @@ import Testing
         "podcast-downloads-continuation-never-resumed-ios17":
             (3, "launch, home, launchBackgroundTask: the processing task's expiry needs its launch"),
         "forecast-refresh-retry-ignores-cancellation-ios17":
-            (3, "launch, networkDown, home: the retries need the network down, the expiry the background"),
+            (2, "launch and the settling home: a fetch still running at the expiry goes on after the task ends "
+                + "(found by the shrinker once issue 19 changed the campaign's first failure)"),
         "health-upload-handler-returns-before-upload-ios17":
             (3, "launch, home, launchBackgroundTask: the handler must run in the background"),
+        "upload-queue-saved-only-on-terminate-ios17":
+            (3, "launch, home, then a jetsam or force-quit of the suspended app: the queue changed in the foreground"),
+        "message-outbox-lost-connection-counted-as-sent-ios17":
+            (3, "launch, home, networkDown: the send starts on entering the background and the network must fail it"),
         "bg-scheduler-app-never-completed-when-unchanged-ios17":
             (3, "launch, home, launchBackgroundTask: the request is submitted in the background, then launched"),
     ]

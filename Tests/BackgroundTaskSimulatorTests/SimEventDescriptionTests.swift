@@ -91,6 +91,9 @@ import Testing
         #"run.threads configuration="pct depth 2 of 1000 points""#,
         #"threads.deadlock threads="thread \"p1.main\" waits for sync on queue \"p1.main\" (itself)""#,
         #"async.escape escape="at 2.000000s on simulated queue 'p1.main': a job reached Swift's global executor""#,
+        #"data.record record="upload-queue" unsaved=2"#,
+        #"network.request request=2 name="send" work=7 outcome="networkConnectionLost""#,
+        #"probe name="upload-cut-by-expiry""#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -52,6 +52,9 @@ import Testing
         (.threads("pct depth 2 of 1000 points"), 0x238dd3cf3a694965),
         (.deadlock(#"thread "p1.main" waits for sync on queue "p1.main" (itself)"#), 0x34f2230b57ee8f4b),
         (.asyncEscape("at 2.000000s on simulated queue 'p1.main': a job reached Swift's global executor"), 0xcd4791e3d12bd449),
+        (.recordChanged(record: "upload-queue", unsavedChanges: 2), 0xaa01d9caa82fe8e6),
+        (.networkRequest(request: 2, name: "send", work: 7, outcome: "networkConnectionLost"), 0x9ccaa05addf215a7),
+        (.probe("upload-cut-by-expiry"), 0xedd61a92c54763ee),
     ]
 
     @Test("every kind hashes as it did before it was described once")

@@ -23,7 +23,9 @@ public enum ApplicationState: Int, Sendable, CaseIterable, CustomStringConvertib
 /// Hosts deliver them on the main queue in the documented order: launching to the foreground
 /// gives `didFinishLaunching`, `didBecomeActive`; going home gives `willResignActive`,
 /// `didEnterBackground`; coming back gives `willEnterForeground`, `didBecomeActive`;
-/// `willTerminate` comes only when the app is terminated while running in the background (B3.3).
+/// `willTerminate` comes only when the app is terminated while running (not suspended, B3.3);
+/// `didReceiveMemoryWarning` when the system runs low on memory while the app runs, often shortly
+/// before it reclaims memory by terminating apps (`applicationDidReceiveMemoryWarning`, B3.4).
 public enum LifecycleEvent: String, Sendable, CaseIterable, CustomStringConvertible {
     case didFinishLaunching
     case didBecomeActive
@@ -31,6 +33,8 @@ public enum LifecycleEvent: String, Sendable, CaseIterable, CustomStringConverti
     case didEnterBackground
     case willEnterForeground
     case willTerminate
+    /// `applicationDidReceiveMemoryWarning(_:)` / `didReceiveMemoryWarningNotification`.
+    case didReceiveMemoryWarning
 
     public var description: String { rawValue }
 }

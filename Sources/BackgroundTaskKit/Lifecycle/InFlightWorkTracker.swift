@@ -90,7 +90,7 @@ public final class InFlightWorkTracker: Sendable {
             switch event {
             case .didEnterBackground: update { $0.inBackground = true }
             case .willEnterForeground, .didBecomeActive: update { $0.inBackground = false }
-            case .didFinishLaunching, .willResignActive, .willTerminate: break
+            case .didFinishLaunching, .willResignActive, .willTerminate, .didReceiveMemoryWarning: break
             }
         }
     }

@@ -37,6 +37,7 @@ public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
         (UIApplication.didEnterBackgroundNotification, .didEnterBackground),
         (UIApplication.willEnterForegroundNotification, .willEnterForeground),
         (UIApplication.willTerminateNotification, .willTerminate),
+        (UIApplication.didReceiveMemoryWarningNotification, .didReceiveMemoryWarning),
     ]
 
     /// Wraps `application`; call on the main thread.
@@ -112,7 +113,7 @@ public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
         case .willResignActive, .willEnterForeground:
             state.store(ApplicationState.inactive.rawValue, ordering: .releasing)
         case .didEnterBackground: state.store(ApplicationState.background.rawValue, ordering: .releasing)
-        case .willTerminate: break
+        case .willTerminate, .didReceiveMemoryWarning: break
         }
         // In registration order, outside the lock: an observer may add or cancel observers.
         let current = observers.withCriticalSection { $0.sorted { $0.key < $1.key }.map(\.value) }

@@ -1,7 +1,7 @@
 import DeterministicSimulation
 
 /// A main-thread callback that the system watches with a time limit (A3.5: the expiration
-/// handlers together; A10.1: `applicationDidEnterBackground`), and the watchdog job armed once
+/// handlers together; A10.1: `applicationDidEnterBackground`; A10.2: `applicationWillTerminate`), and the watchdog job armed once
 /// the main thread blocks inside it.
 ///
 /// ```swift
@@ -14,6 +14,7 @@ struct MainThreadWatch {
     enum Callback: Equatable {
         case expirationHandlers
         case didEnterBackground
+        case willTerminate
     }
 
     let callback: Callback
@@ -35,6 +36,8 @@ struct MainThreadWatch {
             "expiration handlers still running after \(elapsed), over the \(limit) limit (A3.5)"
         case .didEnterBackground:
             "applicationDidEnterBackground still running after \(elapsed), over the \(limit) limit (A10.1)"
+        case .willTerminate:
+            "applicationWillTerminate still running after \(elapsed), over the \(limit) limit (A10.2)"
         }
     }
 }

@@ -169,6 +169,7 @@ extension SimulatedApplication {
     func suspend() {
         device.checkHeldWork(after: "the app was suspended")
         endBackgroundSession()
+        failRequestsInFlight(.networkConnectionLost)  // DTS: connections are defunct at suspension
         for queue in core.queues { scheduler.freeze(queue) }
         setState(.suspended)
     }
@@ -192,18 +193,77 @@ extension SimulatedApplication {
         device.processEnded(self, reason: reason)
     }
 
-    /// A system kill of a running background app calls `applicationWillTerminate` first (B3.3,
-    /// when the profile says so; A10.2 limits it to about 5 s); a suspended app gets nothing.
-    func systemKill(_ reason: TerminationReason) {
+    /// A jetsam (memory-pressure kill, B3.4). A suspended app is killed at once with no callback
+    /// (B1.1, B3.1). A running background app may first get `didReceiveMemoryWarning` (with
+    /// ``OSProfile/memoryWarningBeforeJetsamProbability``, ``OSProfile/memoryWarningLead`` before
+    /// the kill), then is killed with no callback, or with `applicationWillTerminate` when
+    /// ``OSProfile/willTerminateOnJetsam`` says so (B3.3). An app the user brings to the
+    /// foreground between the warning and the kill is spared (jetsam takes background apps).
+    func jetsam() {
         guard isAlive else { return }
-        guard state == .background, profile.willTerminateOnBackgroundKill else {
+        guard state == .background || state.isForeground,
+            device.choices.bool(probability: profile.memoryWarningBeforeJetsamProbability)
+        else {
+            killRunningOrSuspended(.memoryPressure, willTerminate: profile.willTerminateOnJetsam)
+            return
+        }
+        mainQueueImpl.async { [self] in
+            guard isAlive else { return }
+            deliver(.didReceiveMemoryWarning)
+        }
+        _ = scheduler.asyncAfter(profile.memoryWarningLead, on: device.systemQueue) { [self] in
+            // Jetsam takes background apps first (B3.4): one the user opened meanwhile is spared.
+            guard isAlive, !state.isForeground else { return }
+            killRunningOrSuspended(.memoryPressure, willTerminate: profile.willTerminateOnJetsam)
+        }
+    }
+
+    /// The user swipes the app away in the app switcher. A suspended app is killed with no
+    /// notification (B3.2); a running one (in the switcher, or running in the background) gets
+    /// `applicationWillTerminate` first when ``OSProfile/willTerminateOnForceQuit`` says so (B3.3).
+    func forceQuit() {
+        killRunningOrSuspended(.forceQuit, willTerminate: profile.willTerminateOnForceQuit)
+    }
+
+    /// Kills the process for `reason`: a suspended app silently (B3.1); a running one after
+    /// `applicationWillTerminate` when `willTerminate` is true. `willTerminate` runs on the main
+    /// queue under the A10.2 limit: past ``OSProfile/willTerminateLimit`` the watchdog kills the
+    /// app (0x8badf00d) instead; if the main queue never gets to it in time, the system ends the
+    /// process for `reason` anyway.
+    func killRunningOrSuspended(_ reason: TerminationReason, willTerminate: Bool) {
+        guard isAlive else { return }
+        guard willTerminate, state != .suspended, state != .notRunning, !core.terminationPending else {
             terminate(reason)
             return
         }
         core.terminationPending = true
+        let limit = profile.willTerminateLimit
+        let backstop = scheduler.asyncAfter(limit + .microseconds(1), on: device.systemQueue) { [self] in
+            guard isAlive else { return }
+            // A10.2: the system does not wait past the limit; a willTerminate still running is
+            // the watchdog's, one the main queue never reached ends as the kill it was.
+            if let began = core.willTerminateBegan {
+                terminate(.watchdog(detail:
+                    "applicationWillTerminate still running after \(now - began), over the \(limit) limit (A10.2)"))
+            } else {
+                terminate(reason)
+            }
+        }
         mainQueueImpl.async { [self] in
             guard isAlive else { return }
+            let began = now
+            core.willTerminateBegan = began
+            watchMainThread(.willTerminate, limit: limit)
             deliver(.willTerminate)
+            endMainThreadWatch()
+            core.willTerminateBegan = nil
+            guard isAlive else { return }
+            scheduler.cancel(backstop)
+            let took = now - began
+            if took > limit {
+                terminate(.watchdog(detail: "applicationWillTerminate took \(took), over the \(limit) limit (A10.2)"))
+                return
+            }
             terminate(reason)
         }
     }

@@ -38,6 +38,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         var inDidEnterBackground = false
         /// `applicationWillTerminate` is queued: the app is not suspended before it runs (B3.3).
         var terminationPending = false
+        /// When `applicationWillTerminate` began, while it runs (A10.2's watchdog reads it).
+        var willTerminateBegan: VirtualTime?
         /// The app's scene is connected (B1.3; always false when the profile has no scenes).
         var sceneConnected = false
         /// Launched or resumed into the background: uses the background-launch budget (A4.2).
@@ -60,6 +62,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         var context: WorkloadContext?
         /// The main-thread callback under a watchdog, while it runs (threads only).
         var mainThreadWatch: MainThreadWatch?
+        /// The process's network requests, made on first use (``WorkloadContext/network``).
+        var network: SimulatedNetwork?
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it

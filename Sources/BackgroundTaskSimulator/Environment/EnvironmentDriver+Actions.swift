@@ -93,8 +93,8 @@ extension EnvironmentDriver {
         case .appSwitcher: app?.resignActive(toAppSwitcher: true)
         case .incomingCall: app?.resignActive(toAppSwitcher: false)
         case .endCall: app?.becomeActiveAgain()
-        case .forceQuit: app?.terminate(.forceQuit)  // B3.2
-        case .memoryPressureKill: app?.systemKill(.memoryPressure)  // B3.4
+        case .forceQuit: app?.forceQuit()  // B3.2, B3.3
+        case .memoryPressureKill: app?.jetsam()  // B3.4
         case .earlyExpiry: app?.expireOutstandingTasks(early: true)  // A3.3
         case .backgroundRefreshOff, .backgroundRefreshOn:
             device.isBackgroundRefreshEnabled = action == .backgroundRefreshOn
@@ -102,6 +102,7 @@ extension EnvironmentDriver {
         case .networkDown, .networkUp:
             device.isNetworkAvailable = action == .networkUp
             device.emit(.networkChanged(available: device.isNetworkAvailable))
+            if action == .networkDown { app?.failRequestsInFlight(.networkConnectionLost) }  // loss fails work in flight
         case .powerConnected, .powerDisconnected: device.isOnExternalPower = action == .powerConnected
         case .launchBackgroundTask: _ = device.taskScheduler.launchFirstEligible()
         case .expireBackgroundTask:

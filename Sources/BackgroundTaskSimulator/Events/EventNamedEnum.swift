@@ -34,6 +34,6 @@ extension AppProcessState: EventNamedEnum {
 }
 
 extension LifecycleEvent: EventNamedEnum {
-    static var caseCount: Int { 6 }
+    static var caseCount: Int { 7 }
     static let caseNames = CaseNames(allCases.map(\.rawValue))
 }

@@ -26,6 +26,7 @@ extension LifecycleEvent {
         case .didEnterBackground: 3
         case .willEnterForeground: 4
         case .willTerminate: 5
+        case .didReceiveMemoryWarning: 6
         }
     }
 }

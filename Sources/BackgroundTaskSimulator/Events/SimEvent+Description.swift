@@ -150,6 +150,16 @@ extension SimEvent {
         case .asyncEscape(let escape):
             visitor.kind(.asyncEscape)
             visitor.string("escape", escape)
+        case .recordChanged(let record, let unsavedChanges):
+            visitor.kind(.recordChanged)
+            visitor.string("record", record)
+            visitor.int("unsaved", Int64(unsavedChanges))
+        case .networkRequest(let request, let name, let work, let outcome):
+            visitor.kind(.networkRequest)
+            visitor.int("request", Int64(request))
+            visitor.string("name", name)
+            visitor.int("work", Int64(work))
+            visitor.string("outcome", outcome)
         case .probe(let name):
             visitor.kind(.probe)
             visitor.string("name", name)

@@ -48,7 +48,9 @@ extension SimEvent {
         case threads = 30
         case deadlock = 31
         case asyncEscape = 32
-        case probe = 33
+        case recordChanged = 33
+        case networkRequest = 34
+        case probe = 35
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

@@ -97,6 +97,9 @@ extension SimEvent.Kind {
         case .deadlock: Spec(name: "threads.deadlock", example: .deadlock(""), perfetto: .globalInstant(label: "threads"))
         case .asyncEscape:
             Spec(name: "async.escape", example: .asyncEscape(""), perfetto: .globalInstant(label: "escape"))
+        case .recordChanged: Spec(name: "data.record", example: .recordChanged(record: "", unsavedChanges: 0))
+        case .networkRequest:
+            Spec(name: "network.request", example: .networkRequest(request: 0, name: "", work: 0, outcome: ""))
         case .probe: Spec(name: "probe", example: .probe(""))
         }
     }

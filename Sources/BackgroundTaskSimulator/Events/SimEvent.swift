@@ -72,6 +72,14 @@ public enum SimEvent: Sendable, Equatable {
     /// with where and when it was seen). Recorded at the end of the run.
     case asyncEscape(String)
 
+    // Data the app keeps (``DurableRecord``).
+    /// A record's in-memory copy changed or was saved: how many changes are not on disk yet
+    /// (0 right after a save). Read by `work-survives-termination`.
+    case recordChanged(record: String, unsavedChanges: Int)
+    /// A network request (``SimulatedNetwork``) started (`outcome` "start") or ended ("success",
+    /// or a ``NetworkError`` name), for work item `work` (0 when none).
+    case networkRequest(request: Int, name: String, work: Int, outcome: String)
+
     // Exploration.
     /// A workload or the simulator reached a named rare path (`WorkloadContext.probe(_:)`).
     case probe(String)

@@ -73,6 +73,18 @@ extension Invariant {
             references: [],
             applies: { $0.usesAsync }
         ) { _ in NoAsyncEscape() },
+        Invariant(
+            id: "work-survives-termination",
+            rule: "When the process ends, for any reason, no durable record (an upload queue, a draft) has "
+                + "changes that exist only in memory: suspended and jettisoned apps get no callback.",
+            references: ["B1.1", "B3.1", "B3.2", "B3.3", "B3.4"]
+        ) { _ in WorkSurvivesTermination() },
+        Invariant(
+            id: "request-failure-handled",
+            rule: "A work item is not finished as done while its last network request failed (connection lost "
+                + "at suspension or network loss, no connection, timed out) or is still in flight.",
+            references: []
+        ) { _ in RequestFailureHandled() },
     ]
 
     /// The invariant with this id, if any.

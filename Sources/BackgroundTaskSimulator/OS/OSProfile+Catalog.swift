@@ -18,7 +18,7 @@ extension OSProfile {
         taskLimit: nil, consoleWording: .legacy, endingInvalidLogs: true,
         longHeldTaskWarning: nil, longHeldTaskWarningInForeground: false,
         didEnterBackgroundLimit: .seconds(5), suspensionDelay: .seconds(1),
-        willTerminateOnBackgroundKill: true, forceQuitBlocksBackgroundLaunch: true,
+        forceQuitBlocksBackgroundLaunch: true,
         supportsScenes: false,
         hasTaskScheduler: false, hasContinuedProcessing: false,
         refreshRuntime: .seconds(30), processingRuntime: .seconds(300), taskExpiryLead: .seconds(4),

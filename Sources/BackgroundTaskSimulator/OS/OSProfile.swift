@@ -62,9 +62,29 @@ public struct OSProfile: Sendable, Equatable {
     /// How long after the last task ends in the background the app is suspended (B2.3 "shortly
     /// afterward"; the reference gives no number, so this is a parameter; default 1 s).
     public var suspensionDelay: VirtualDuration
-    /// Whether a system kill of an app running (not suspended) in the background calls
-    /// `applicationWillTerminate` first (B3.1, B3.3 "may be called").
-    public var willTerminateOnBackgroundKill: Bool
+    /// Whether a jetsam (memory-pressure kill) of an app running (not suspended) in the
+    /// background calls `applicationWillTerminate` first. Default false: jetsam kills "with no
+    /// callback" (B3.4); B3.3's "may be called" when the system terminates a running app is kept
+    /// reachable here. A suspended app never gets it (B3.1). Scenario key `willTerminateOnJetsam`.
+    public var willTerminateOnJetsam = false
+    /// Whether a force-quit from the app switcher of a *running* app (in the switcher, or running
+    /// in the background with a task) calls `applicationWillTerminate` first. Default true:
+    /// observed on current systems, where swiping a running app away "triggers programmatic
+    /// termination" (B3.3); a suspended app gets nothing (B3.2). Scenario key
+    /// `willTerminateOnForceQuit`.
+    public var willTerminateOnForceQuit = true
+    /// How long `applicationWillTerminate` may run before the watchdog kills the app
+    /// (A10.2: "approximately five seconds"; 0x8badf00d). Scenario key `willTerminateLimitSeconds`.
+    public var willTerminateLimit: VirtualDuration = .seconds(5)
+    /// The chance that a jetsam of a running background app is preceded by
+    /// `didReceiveMemoryWarning` (B3.4). Warnings are "best-effort": when memory demand rises
+    /// fast the system jettisons without one, so this is a parameter (UNCERTAIN; default 0.5).
+    /// A suspended app runs no code and gets none. Scenario key
+    /// `memoryWarningBeforeJetsamProbability`.
+    public var memoryWarningBeforeJetsamProbability = 0.5
+    /// How long after the memory warning the jetsam comes (UNCERTAIN; default 2 s). Scenario key
+    /// `memoryWarningLeadSeconds`.
+    public var memoryWarningLead: VirtualDuration = .seconds(2)
     /// Whether a force-quit stops the system from launching the app for BGTaskScheduler tasks
     /// (B4.2, OBSERVED).
     public var forceQuitBlocksBackgroundLaunch: Bool

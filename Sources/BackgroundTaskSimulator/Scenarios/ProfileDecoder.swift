@@ -30,13 +30,19 @@ enum ProfileDecoder {
         try duration("processingRuntimeSeconds", \.processingRuntime)
         try duration("taskExpiryLeadSeconds", \.taskExpiryLead)
         try duration("continuedProcessingStallLimitSeconds", \.continuedProcessingStallLimit)
+        try duration("willTerminateLimitSeconds", \.willTerminateLimit)
+        try duration("memoryWarningLeadSeconds", \.memoryWarningLead)
+        if let chance = try object.optionalDouble("memoryWarningBeforeJetsamProbability", in: 0...1) {
+            profile.memoryWarningBeforeJetsamProbability = chance
+        }
         func flag(_ key: String, _ field: WritableKeyPath<OSProfile, Bool>) throws(ConfigError) {
             if let value = try object.optional(key, as: Bool.self) { profile[keyPath: field] = value }
         }
         try flag("budgetResetsOnForeground", \.budgetResetsOnForeground)
         try flag("endingInvalidLogs", \.endingInvalidLogs)
         try flag("longHeldTaskWarningInForeground", \.longHeldTaskWarningInForeground)
-        try flag("willTerminateOnBackgroundKill", \.willTerminateOnBackgroundKill)
+        try flag("willTerminateOnJetsam", \.willTerminateOnJetsam)
+        try flag("willTerminateOnForceQuit", \.willTerminateOnForceQuit)
         try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order

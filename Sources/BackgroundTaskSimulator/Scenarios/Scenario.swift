@@ -32,7 +32,7 @@ public struct Scenario: Sendable {
     /// scenario.missingProbes(in: result.coverage)   // ["retry-after-expiry"]: never reached
     /// ```
     public func missingProbes(in coverage: Coverage) -> [String] {
-        let hit = Set(coverage.probes.filter { $0.count > 0 }.map(\.name))
+        let hit = coverage.probes.filter { $0.count > 0 }.map(\.name)
         return requiredProbes.filter { !hit.contains($0) }
     }
 

@@ -27,8 +27,9 @@ public enum WorkloadCatalog {
         }
     }
 
-    /// Every variant, correct ones first within each workload; the async workloads last.
-    public static var all: [Variant] { correct + buggy + async }
+    /// Every variant, correct ones first within each workload; then the async workloads and the
+    /// workloads of the newer world behaviours (``world``).
+    public static var all: [Variant] { correct + buggy + async + world }
 
     /// The variant with these names, if any.
     public static func variant(workload: String, variant: String) -> Variant? {

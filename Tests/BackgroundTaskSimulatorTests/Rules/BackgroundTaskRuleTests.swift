@@ -108,7 +108,9 @@ import Testing
 
     @Test("A2.3: .invalid signals an error: a dead process returns it, and ending it touches no task")
     func invalidSignalsErrors() {
-        let script = ScriptedDevice.backgrounded()
+        var profile = OSProfile.ios17
+        profile.willTerminateOnForceQuit = false  // the process dies at once (B3.2, B3.3)
+        let script = ScriptedDevice.backgrounded(profile)
         let afterDeath = Box(BackgroundTaskIdentifier(rawValue: -1))
         script.at(.seconds(5)) { script in
             script.begin("kept")

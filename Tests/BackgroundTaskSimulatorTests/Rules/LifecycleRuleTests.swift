@@ -154,33 +154,55 @@ import Testing
 
     // MARK: B3
 
-    @Test("B3.1: a suspended app is killed without notice, whatever OSProfile.willTerminateOnBackgroundKill says",
+    @Test("B3.1: a suspended app is killed without notice, whatever OSProfile.willTerminateOnJetsam says",
           arguments: [true, false])
     func suspendedKilledSilently(willTerminate: Bool) {
         var profile = OSProfile.ios17
-        profile.willTerminateOnBackgroundKill = willTerminate
+        profile.willTerminateOnJetsam = willTerminate
+        profile.memoryWarningBeforeJetsamProbability = 1
         let script = ScriptedDevice.backgrounded(profile)
         script.at(.seconds(20)) { $0.memoryPressureKill() }
         script.run(until: .seconds(30))
         #expect(!script.lifecycle.contains(.willTerminate))
+        #expect(!script.lifecycle.contains(.didReceiveMemoryWarning))  // suspended: no code runs
         #expect(script.terminations.map(\.value) == [.memoryPressure])
+        #expect(script.terminations.map(\.time) == [.seconds(20)])
     }
 
-    @Test("B3.2: a force-quit kills the process with no notification")
-    func forceQuit() {
-        let script = ScriptedDevice.backgrounded(homeAt: .seconds(30))
+    @Test("B3.2: a force-quit of a suspended app kills the process with no notification",
+          arguments: [true, false])
+    func forceQuit(willTerminateOnForceQuit: Bool) {
+        var profile = OSProfile.ios17
+        profile.willTerminateOnForceQuit = willTerminateOnForceQuit
+        let script = ScriptedDevice.backgrounded(profile)
+        script.at(.seconds(20)) { $0.forceQuit() }
+        script.run(until: .seconds(40))
+        #expect(script.lifecycle == [.didFinishLaunching, .didBecomeActive, .willResignActive, .didEnterBackground])
+        #expect(script.terminations.map(\.value) == [.forceQuit])
+        #expect(script.terminations.map(\.time) == [.seconds(20)])
+    }
+
+    @Test("B3.3: OSProfile.willTerminateOnForceQuit: a running app swiped away in the app switcher gets willTerminate",
+          arguments: [true, false])
+    func forceQuitRunningApp(willTerminate: Bool) {
+        var profile = OSProfile.ios17
+        profile.willTerminateOnForceQuit = willTerminate
+        let script = ScriptedDevice.backgrounded(profile, homeAt: .seconds(30))
         script.at(.seconds(5)) { $0.interrupt(appSwitcher: true) }
         script.at(.seconds(6)) { $0.forceQuit() }
         script.run(until: .seconds(40))
-        #expect(script.lifecycle == [.didFinishLaunching, .didBecomeActive, .willResignActive])
+        let expected: [LifecycleEvent] = [.didFinishLaunching, .didBecomeActive, .willResignActive]
+        #expect(script.lifecycle == expected + (willTerminate ? [.willTerminate] : []))
         #expect(script.terminations.map(\.value) == [.forceQuit])
+        #expect(script.terminations.map(\.time) == [.seconds(6)])
     }
 
-    @Test("B3.3: OSProfile.willTerminateOnBackgroundKill: a running background app gets willTerminate, then dies",
+    @Test("B3.3: OSProfile.willTerminateOnJetsam: a running background app gets willTerminate only when it says so",
           arguments: [true, false])
     func willTerminateInBackground(willTerminate: Bool) {
         var profile = OSProfile.ios17
-        profile.willTerminateOnBackgroundKill = willTerminate
+        profile.willTerminateOnJetsam = willTerminate
+        profile.memoryWarningBeforeJetsamProbability = 0
         let script = ScriptedDevice.backgrounded(profile)
         script.at(.seconds(5)) { $0.begin() }
         script.at(.seconds(20)) { $0.memoryPressureKill() }

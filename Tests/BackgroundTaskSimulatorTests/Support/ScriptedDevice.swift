@@ -73,8 +73,8 @@ final class ScriptedDevice: @unchecked Sendable {
     }
     func interrupt(appSwitcher: Bool = false) { device.liveApp?.resignActive(toAppSwitcher: appSwitcher) }
     func endInterruption() { device.liveApp?.becomeActiveAgain() }
-    func forceQuit() { device.liveApp?.terminate(.forceQuit) }
-    func memoryPressureKill() { device.liveApp?.systemKill(.memoryPressure) }
+    func forceQuit() { device.liveApp?.forceQuit() }
+    func memoryPressureKill() { device.liveApp?.jetsam() }
     func earlyExpiry() { device.liveApp?.expireOutstandingTasks(early: true) }
     func launchEligibleTask() { device.taskScheduler.launchFirstEligible() }
     /// Performs an environment action exactly as the random driver would.

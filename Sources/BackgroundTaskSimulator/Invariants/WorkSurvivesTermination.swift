@@ -1,0 +1,52 @@
+import DeterministicSimulation
+
+/// `work-survives-termination`: when the process ends, for any reason, no ``DurableRecord`` has
+/// changes that exist only in memory.
+///
+/// Why every reason counts: a suspended app is purged "without notice" (B1.1, B3.1); jetsam
+/// kills with no callback (B3.4); a force-quit of a suspended app sends nothing (B3.2); and
+/// `applicationWillTerminate` comes only for a running app, not for one that is suspended
+/// (B3.3). So an app that saves only in `willTerminate` loses whatever changed since its last
+/// save the first time it is jettisoned while suspended. The fix is to save on
+/// `didEnterBackground` (and again before ending the task of any background work that changes
+/// the data).
+///
+/// ```swift
+/// // Caught: the upload queue is only saved in willTerminate.
+/// observation = app.addLifecycleObserver { if $0 == .willTerminate { queue.save() } }
+/// ```
+final class WorkSurvivesTermination: EventFilteringChecker {
+    /// Unsaved changes per record of the current process, in first-change order.
+    private var unsaved: [(record: String, changes: Int)] = []
+
+    func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
+        switch event {
+        case .recordChanged(let record, let changes):
+            if let index = unsaved.firstIndex(where: { $0.record == record }) {
+                unsaved[index].changes = changes
+            } else {
+                unsaved.append((record, changes))
+            }
+        case .processLaunched:
+            unsaved = []
+        case .terminated(let reason, _):
+            let lost = unsaved.filter { $0.changes > 0 }
+            unsaved = []
+            guard !lost.isEmpty else { return nil }
+            let what = lost.map { "\($0.changes) unsaved change\($0.changes == 1 ? "" : "s") to '\($0.record)'" }
+                .joined(separator: ", ")
+            return "the process ended at \(time) (\(reason)) with \(what): the data is lost. A suspended or "
+                + "jettisoned app gets no callback (B3.1, B3.4); save on didEnterBackground, not only in willTerminate"
+        default:
+            break
+        }
+        return nil
+    }
+
+    static func observes(_ event: SimEvent) -> Bool {
+        switch event {
+        case .recordChanged, .processLaunched, .terminated: true
+        default: false
+        }
+    }
+}
