@@ -13,7 +13,8 @@ import BackgroundTaskKit
 ///
 /// Contract: every task it begins is ended exactly once, by the last upload's completion or by
 /// the expiration handler, whichever comes first; a refused begin (`.invalid`) uploads nothing
-/// until the next background entry. All state is touched on the main queue.
+/// until the next background entry; one chain of uploads runs per task (a completion that
+/// arrives after its task ended is ignored). All state is touched on the main queue.
 public final class PhotoUploadQueue: @unchecked Sendable {
     // @unchecked: every property is touched on the host's main queue only.
     private let host: any ApplicationHost
@@ -56,9 +57,14 @@ public final class PhotoUploadQueue: @unchecked Sendable {
     }
 
     private func upload(_ photo: String) {
+        let owner = task
         uploader.upload(photo) { [self] succeeded in
             host.mainQueue.async { [self] in
-                guard task != .invalid else { return }  // expired meanwhile: retried next time
+                // Expired meanwhile, or a later background entry began a new task (and uploads
+                // `photo` again itself): this completion belongs to no running chain. Without the
+                // owner check a late completion would start a second chain, and the first to run
+                // out of photos would end the task under the other's upload.
+                guard task != .invalid, task == owner else { return }
                 if succeeded, pending.first == photo { pending.removeFirst() }
                 if let next = pending.first, succeeded {
                     upload(next)

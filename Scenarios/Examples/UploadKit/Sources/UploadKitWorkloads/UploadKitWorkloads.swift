@@ -76,26 +76,27 @@ final class SimulatedPhotoUploader: PhotoUploader, @unchecked Sendable {
         lock.withLock { inFlight.append((photo, work, completion)) }
         let fails = context.drawInt(in: 1...8) == 1
         context.application.backgroundQueue.asyncAfter(context.drawWorkDuration()) { [self] in
-            let entry = lock.withLock { () -> (WorkItem, @Sendable (Bool) -> Void)? in
+            // The upload leaves `inFlight` and stops being work in the same critical section:
+            // finished outside it, a `cancelAll` between the two (the expiration handler on
+            // main) found nothing to cancel, and the task ended under a still-running upload
+            // (the harness found that race in an earlier version of this example).
+            let completion = lock.withLock { () -> (@Sendable (Bool) -> Void)? in
                 guard let index = inFlight.firstIndex(where: { $0.work === work }) else { return nil }
                 let entry = inFlight.remove(at: index)
-                return (entry.work, entry.completion)
+                if !entry.work.isDone { entry.work.finish() }
+                return entry.completion
             }
-            guard let (work, completion) = entry else { return }  // cancelled meanwhile
-            if !work.isDone { work.finish() }
-            completion(!fails)
+            completion?(!fails)  // nil: cancelled meanwhile
         }
     }
 
     func cancelAll() {
-        let cancelled = lock.withLock { () -> [(WorkItem, @Sendable (Bool) -> Void)] in
+        let cancelled = lock.withLock { () -> [@Sendable (Bool) -> Void] in
             defer { inFlight.removeAll() }
-            return inFlight.map { ($0.work, $0.completion) }
+            for entry in inFlight where !entry.work.isDone { entry.work.cancel() }
+            return inFlight.map(\.completion)
         }
         if !cancelled.isEmpty { context.probe("uploads-cancelled-by-expiry") }
-        for (work, completion) in cancelled {
-            if !work.isDone { work.cancel() }
-            completion(false)
-        }
+        for completion in cancelled { completion(false) }
     }
 }
