@@ -98,6 +98,32 @@ struct SchedulerCore {
         }
     }
 
+    /// Whether the queue at `queueIndex` is frozen (its jobs wait; its threads stay stopped).
+    /// `mutating` though it only reads, like ``earliestDueTime(occupying:)``: called on the
+    /// scheduler's stored core, a non-mutating method copied the whole struct (every array in
+    /// it retained and released) on each call.
+    @inline(__always)
+    mutating func isFrozen(queue queueIndex: Int) -> Bool { queues[queueIndex].isFrozen }
+
+    /// The earliest due time of a job that could start if one more thread of `busyQueue` were
+    /// occupied (``occupyThread(ofQueue:)``), as ``gatherCandidates(now:)`` would report it then
+    /// (`Int64.max` for none); `nil` at the first queue whose front job is cancelled. Read-only
+    /// (`mutating` only to borrow the core in place: see ``isFrozen(queue:)``).
+    mutating func earliestDueTime(occupying busyQueue: Int) -> Int64? {
+        let skipsBusyQueue = queues[busyQueue].freeThreads == 1
+        var earliest = Int64.max
+        var position = 0
+        while position < unfrozen.count {
+            let queueIndex = unfrozen[position]
+            position += 1
+            if skipsBusyQueue, queueIndex == busyQueue { continue }
+            guard let first = queues[queueIndex].heap.first else { continue }
+            if jobs.isFinished(first.number) { return nil }
+            if first.time < earliest { earliest = first.time }
+        }
+        return earliest
+    }
+
     /// Marks one of a queue's threads busy with a job that is in progress off the CPU (a
     /// suspended simulated thread): a serial queue then offers nothing until it is released.
     mutating func occupyThread(ofQueue queueIndex: Int) {

@@ -123,6 +123,10 @@ final class ThreadController {
         /// handoffs between OS threads.
         var preemptionCount = 0
         var handoffCount = 0
+        /// Sleeps that took the fast path (``sleepsInPlace(until:queue:)``), and whether it may
+        /// be taken (tests turn it off to compare it with the long way).
+        var sleepsInPlaceCount = 0
+        var allowsSleepInPlace = true
         /// Scratch: the runnable threads of the current decision.
         var runnable: [SimulatedThread] = []
     }
