@@ -66,6 +66,12 @@ extension Scheduler {
         defer { RunThreadMarker.leave(restoring: mark) }
         let ledger = state.ledger
         ledger.beginDraining()
+        // Jobs in progress on suspended simulated threads (a task job preempted mid-way, before it
+        // reached its `await`) end first, failing fast: a task they carry then waits where the
+        // cancellation below reaches it, and the jobs they make come to the drain. Unwound after
+        // the drain instead (as `discardPendingJobs` did), such a task entered its wait too late
+        // to be cancelled and was counted as left waiting (podcast-downloads, one run of 20).
+        threads?.unwind()
         while true {
             result.tasksCancelled += ledger.cancelWaitingTasks()
             ledger.drainPendingJobs(cancellingIn: self)
