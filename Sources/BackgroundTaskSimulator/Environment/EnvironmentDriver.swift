@@ -11,7 +11,9 @@ import DeterministicSimulation
 /// ``settle()`` then sends the app home once, so every open task meets its budget. Every action
 /// (the launch and the settling `home` included) is marked in the run's choices
 /// (``ChoiceSource/markAction(firstDraw:stopDraw:)``), so their number is the number of `env.`
-/// events and a shrinker can delete actions as units.
+/// events and a shrinker can delete actions as units. A tick whose action a replayed sequence
+/// skips is marked as an idle step (``ChoiceSource/markIdleStep(stopDraw:)``): time passed and
+/// nothing was done, which a shrinker keeps when it skips other actions in place.
 final class EnvironmentDriver {
     /// The device the driver acts on; not retained (its jobs capture the driver).
     private let deviceReference: DeviceReference
@@ -106,6 +108,9 @@ final class EnvironmentDriver {
                                    skippable: choices.drawCount > firstDraw)
                 device.emit(.action(action))
                 perform(action)
+            } else {
+                // Time passed and nothing was done: the shrinker keeps such steps when it skips an action.
+                choices.markIdleStep(stopDraw: tickStopDraw)
             }
             scheduleNext()
         }

@@ -35,6 +35,8 @@ public final class ChoiceSource {
         var fallbackCount = 0
         /// The actions marked so far, in order (see ``markAction(firstDraw:stopDraw:)``).
         var actions: [ChoiceAction] = []
+        /// The idle steps marked so far, in order (see ``markIdleStep(stopDraw:)``).
+        var idleSteps: [Range<Int>] = []
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: most events draw, and the dynamic
@@ -182,6 +184,40 @@ public final class ChoiceSource {
         state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw, isSkippable: skippable))
     }
 
+    /// The idle steps of the run marked so far, in order: the draws of each step that acted on
+    /// nothing. Kept in replay mode only, like ``actions``.
+    public var idleSteps: [Range<Int>] { state.idleSteps }
+
+    /// Marks a step of the run that acted on nothing but still let time pass (for the simulator:
+    /// a tick of the environment whose action a shrinker skipped, see
+    /// ``optionalIndex(weights:)``), from the draw whose 0 would have stopped the run there up to
+    /// the draws so far.
+    ///
+    /// ```swift
+    /// let stopDraw = choices.drawCount
+    /// guard choices.bool(probability: 0.999) else { return }   // go on acting?
+    /// let gap = choices.int(in: 1...90)                         // time passes either way
+    /// guard let action = choices.optionalIndex(weights: [3, 1, 1]) else {
+    ///     choices.markIdleStep(stopDraw: stopDraw)               // skipped: an idle step
+    ///     return
+    /// }
+    /// ```
+    ///
+    /// Contract: draws nothing and changes no outcome. An idle step is not an action (a shrinker
+    /// counts only ``actions``); it tells a shrinker which draws inside an action's range belong
+    /// to a later step that only let time pass, so that skipping the action in place keeps them
+    /// (and the time they carry). Marks come in draw order, after the last action's first draw;
+    /// `stopDraw <= drawCount`. Kept in replay mode only.
+    ///
+    /// - Parameter stopDraw: the position of the step's first draw.
+    /// - Complexity: O(1) amortized.
+    public func markIdleStep(stopDraw: Int) {
+        guard isReplaying else { return }
+        precondition(stopDraw <= state.outcomes.count && stopDraw >= (state.idleSteps.last?.upperBound ?? 0),
+                     "idle steps are marked in draw order")
+        state.idleSteps.append(stopDraw..<state.outcomes.count)
+    }
+
     /// Counts one replayed value that was unusable.
     internal func countFallback() {
         state.fallbackCount += 1
@@ -199,17 +235,22 @@ public final class ChoiceSource {
 
     /// Takes over what a run in another process drew from an equal source (``IsolatedTarget``):
     /// afterwards ``recorded``, ``actions`` and ``fallbackCount`` read as if this source had run.
-    internal func adopt(outcomes: [UInt64], actions: [ChoiceAction], fallbackCount: Int) {
+    internal func adopt(outcomes: [UInt64], actions: [ChoiceAction], idleSteps: [Range<Int>], fallbackCount: Int) {
         state.outcomes = outcomes
         state.actions = actions
+        state.idleSteps = idleSteps
         state.fallbackCount = fallbackCount
     }
 
-    /// Lends the outcomes and actions so far to a crash handler (``CrashSignals``), without
-    /// copying or allocating: the only access from a signal handler, on the run's own thread.
-    internal func withCrashDump(_ body: (UnsafeBufferPointer<UInt64>, UnsafeBufferPointer<ChoiceAction>) -> Void) {
+    /// Lends the outcomes, actions and idle steps so far to a crash handler (``CrashSignals``),
+    /// without copying or allocating: the only access from a signal handler, on the run's own thread.
+    internal func withCrashDump(
+        _ body: (UnsafeBufferPointer<UInt64>, UnsafeBufferPointer<ChoiceAction>, UnsafeBufferPointer<Range<Int>>) -> Void
+    ) {
         state.outcomes.withUnsafeBufferPointer { outcomes in
-            state.actions.withUnsafeBufferPointer { actions in body(outcomes, actions) }
+            state.actions.withUnsafeBufferPointer { actions in
+                state.idleSteps.withUnsafeBufferPointer { idleSteps in body(outcomes, actions, idleSteps) }
+            }
         }
     }
 }

@@ -72,7 +72,7 @@ enum CrashOutput {
         if slot?.source == nil { slot = CrashSlot.table.first { $0.source != nil } }
         guard let source = slot?.source else { return }
         let fallbacks = source.fallbackCount
-        source.withCrashDump { outcomes, actions in
+        source.withCrashDump { outcomes, actions, idleSteps in
             var length = 0
             func put(_ byte: UInt8) { scratch[length] = byte; length += 1 }
             func number(_ value: Int) {
@@ -87,10 +87,11 @@ enum CrashOutput {
                 length += digits
             }
             put(0x58)  // X
-            put(0x09); number(Int(signal))  // four fields, no array: a literal would allocate
+            put(0x09); number(Int(signal))  // five fields, no array: a literal would allocate
             put(0x09); number(outcomes.count)
             put(0x09); number(actions.count)
             put(0x09); number(fallbacks)
+            put(0x09); number(idleSteps.count)
             put(0x0a)
             write(1, scratch, length)
             if let base = outcomes.baseAddress {
@@ -102,6 +103,12 @@ enum CrashOutput {
                 var triple = (UInt64(action.firstDraw), UInt64(action.stopDraw), action.isSkippable ? UInt64(1) : 0)
                 withUnsafeBytes(of: &triple) { raw in
                     write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 24)
+                }
+            }
+            for step in idleSteps {
+                var pair = (UInt64(step.lowerBound), UInt64(step.upperBound))
+                withUnsafeBytes(of: &pair) { raw in
+                    write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 16)
                 }
             }
         }

@@ -210,10 +210,11 @@ final class ChildConnection: @unchecked Sendable {
     private func parseDump() -> (VerdictWire.Recorded?, Int32?) {
         guard buffer.first == UInt8(ascii: "X"), let newline = buffer.firstIndex(of: 0x0a) else { return (nil, nil) }
         let fields = String(decoding: buffer[1..<newline], as: UTF8.self).split(separator: "\t").compactMap { Int($0) }
-        guard fields.count == 4 else { return (nil, nil) }
+        guard fields.count == 5 else { return (nil, nil) }
         let (signal, outcomeCount, actionCount, fallbacks) = (fields[0], fields[1], fields[2], fields[3])
+        let idleCount = fields[4]
         let body = buffer[(newline + 1)...]
-        guard body.count == outcomeCount * 8 + actionCount * 24 else { return (nil, Int32(signal)) }
+        guard body.count == outcomeCount * 8 + actionCount * 24 + idleCount * 16 else { return (nil, Int32(signal)) }
         var words: [UInt64] = []
         words.reserveCapacity(outcomeCount + actionCount * 3)
         var index = body.startIndex
@@ -224,10 +225,16 @@ final class ChildConnection: @unchecked Sendable {
             index += 8
         }
         var actions: [ChoiceAction] = []
-        for at in stride(from: outcomeCount, to: words.count, by: 3) {
+        let idleStart = outcomeCount + actionCount * 3
+        for at in stride(from: outcomeCount, to: idleStart, by: 3) {
             actions.append(ChoiceAction(firstDraw: Int(words[at]), stopDraw: Int(words[at + 1]), isSkippable: words[at + 2] == 1))
         }
-        return (VerdictWire.Recorded(outcomes: Array(words[..<outcomeCount]), actions: actions, fallbackCount: fallbacks),
+        var idleSteps: [Range<Int>] = []
+        for at in stride(from: idleStart, to: words.count, by: 2) where words[at] <= words[at + 1] {
+            idleSteps.append(Int(words[at])..<Int(words[at + 1]))
+        }
+        return (VerdictWire.Recorded(outcomes: Array(words[..<outcomeCount]), actions: actions, idleSteps: idleSteps,
+                                     fallbackCount: fallbacks),
                 Int32(signal))
     }
 

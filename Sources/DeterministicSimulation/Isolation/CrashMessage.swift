@@ -11,6 +11,8 @@
 /// ```swift
 /// CrashMessage.text(stderr: "Fatal error: Index out of range\nbgsim: CRASH: …", signal: SIGILL, status: 70 << 8)
 /// // "the workload crashed: Fatal error: Index out of range (fatal signal SIGILL)"
+/// CrashMessage.text(stderr: "bgsim: CRASH: …", signal: SIGSEGV, status: 70 << 8)
+/// // "the workload crashed: no message (a bad memory access; … a stack overflow …) (fatal signal SIGSEGV)"
 /// ```
 ///
 /// Contract: deterministic for a deterministic crash (no addresses or process ids are kept).
@@ -29,11 +31,20 @@ enum CrashMessage {
         } else {
             how = "exit code \((status >> 8) & 0xff) before answering"
         }
-        let words = said.isEmpty
-            ? "no message (an optimized build traps without one: a force unwrap of nil, an index out of range, an "
-                + "arithmetic overflow; replay it with a debug build of bgsim to see Swift's message)"
-            : String(said.prefix(400))
+        let words = said.isEmpty ? silentCrash(signal: signal) : String(said.prefix(400))
         return "the workload crashed: \(words) (\(how))"
+    }
+
+    /// What a crash that wrote no message of its own most likely was, by its signal.
+    static func silentCrash(signal: Int32?) -> String {
+        switch signal {
+        case SIGSEGV, SIGBUS:
+            "no message (a bad memory access; in Swift code usually a stack overflow from endless recursion, which "
+                + "runs into the guard page under the thread's stack; replay it under a debugger to see the frames)"
+        default:
+            "no message (an optimized build traps without one: a force unwrap of nil, an index out of range, an "
+                + "arithmetic overflow; replay it with a debug build of bgsim to see Swift's message)"
+        }
     }
 
     static func name(_ signal: Int32) -> String {

@@ -188,11 +188,15 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
                     ?? local.run(choices: choices, keepTrace: true)
             }
             if let recorded = decoded.1 {
-                choices.adopt(outcomes: recorded.outcomes, actions: recorded.actions, fallbackCount: recorded.fallbackCount)
+                choices.adopt(outcomes: recorded.outcomes, actions: recorded.actions, idleSteps: recorded.idleSteps,
+                              fallbackCount: recorded.fallbackCount)
             }
             return decoded.0
         case .died(let dump, let signal, let stderr, let status):
-            if let dump { choices.adopt(outcomes: dump.outcomes, actions: dump.actions, fallbackCount: dump.fallbackCount) }
+            if let dump {
+                choices.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
+                              fallbackCount: dump.fallbackCount)
+            }
             return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
                                      signal: signal, drawn: dump?.outcomes.count ?? 0)
         case .hung:

@@ -39,7 +39,7 @@ public enum IsolatedWorker {
                 slot?.source = nil
                 let recorded = request.record
                     ? VerdictWire.Recorded(outcomes: source.recorded.values, actions: source.actions,
-                                           fallbackCount: source.fallbackCount)
+                                           idleSteps: source.idleSteps, fallbackCount: source.fallbackCount)
                     : nil
                 let text = encoder.line(verdict, recorded: recorded)
                 CrashOutput.write(1, Array(text.utf8))

@@ -10,11 +10,11 @@
 ///
 /// Contract: requests are `S\t<seed>\t<record>\t<budget>` (a random run from a seed, in decimal)
 /// or `C\t<choices token>\t<record>\t<budget>` (a replay); `record` 1 asks for the drawn choices,
-/// actions and fallback count back; budget -1 means none. Verdicts are
+/// actions, idle steps and fallback count back; budget -1 means none. Verdicts are
 /// `R\t<digest>\t<events>\t<µs>\t<stop>\t<cost>\t<overBudget>\t<failures…>\t<layout>\t<counts>\t<record>`
 /// where failures are a count then (invariant, message, µs) triples, `layout` is `-` when the
 /// coverage has the layout sent last on this connection (each side keeps it), and `record` is
-/// `-` or `<token>/<first.stop.skippable,…>/<fallbacks>`. Traces never cross: a parent that
+/// `-` or `<token>/<first.stop.skippable,…>/<fallbacks>/<start.end,…>` (the last part: idle steps). Traces never cross: a parent that
 /// needs one reruns the (deterministic, already survived) run in process.
 enum VerdictWire {
     static func request(seed: Seed, record: Bool, budget: Int?) -> String {
@@ -54,6 +54,7 @@ enum VerdictWire {
     struct Recorded: Equatable {
         var outcomes: [UInt64]
         var actions: [ChoiceAction]
+        var idleSteps: [Range<Int>]
         var fallbackCount: Int
     }
 
@@ -81,8 +82,9 @@ enum VerdictWire {
             fields.append(categories.map { $0.counts.map(String.init).joined(separator: ",") }.joined(separator: ";"))
             if let recorded {
                 let actions = recorded.actions.map { "\($0.firstDraw).\($0.stopDraw).\($0.isSkippable ? 1 : 0)" }
+                let idle = recorded.idleSteps.map { "\($0.lowerBound).\($0.upperBound)" }
                 fields.append(ChoiceSequence(recorded.outcomes).token + "/" + actions.joined(separator: ",")
-                    + "/\(recorded.fallbackCount)")
+                    + "/\(recorded.fallbackCount)/" + idle.joined(separator: ","))
             } else {
                 fields.append("-")
             }
@@ -158,7 +160,7 @@ enum VerdictWire {
         private func recorded(_ field: Substring, bad: MalformedLine) throws(MalformedLine) -> Recorded? {
             guard field != "-" else { return nil }
             let parts = field.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 3, let sequence = try? ChoiceSequence(token: String(parts[0])),
+            guard parts.count == 4, let sequence = try? ChoiceSequence(token: String(parts[0])),
                   let fallbacks = Int(parts[2]) else { throw bad }
             var actions: [ChoiceAction] = []
             for text in parts[1].split(separator: ",") {
@@ -166,7 +168,13 @@ enum VerdictWire {
                 guard numbers.count == 3 else { throw bad }
                 actions.append(ChoiceAction(firstDraw: numbers[0], stopDraw: numbers[1], isSkippable: numbers[2] == 1))
             }
-            return Recorded(outcomes: sequence.values, actions: actions, fallbackCount: fallbacks)
+            var idleSteps: [Range<Int>] = []
+            for text in parts[3].split(separator: ",") {
+                let numbers = text.split(separator: ".").compactMap { Int($0) }
+                guard numbers.count == 2, numbers[0] <= numbers[1] else { throw bad }
+                idleSteps.append(numbers[0]..<numbers[1])
+            }
+            return Recorded(outcomes: sequence.values, actions: actions, idleSteps: idleSteps, fallbackCount: fallbacks)
         }
     }
 

@@ -26,10 +26,7 @@ struct EntriesTarget: CampaignTarget {
             trace.append(TraceLine(time: .seconds(Int64(step + 1)), name: name, fields: []))
         }
         let failures = entries >= 2 ? [RunFailure(invariant: "two-entries", message: "entered twice", time: .zero)] : []
-        var hasher = StableHasher()
-        for line in trace { hasher.combine(UInt64(line.name.utf8.count)) }
-        return RunVerdict(digest: TraceDigest(hasher.finalize()), eventCount: trace.count, simulatedTime: .zero,
-                          failures: failures, trace: keepTrace ? trace : [])
+        return RunVerdict(toyTrace: trace, failures: failures, simulatedTime: .zero, keepTrace: keepTrace)
     }
 }
 
@@ -40,12 +37,7 @@ struct ActionShrinkingTests {
     }
 
     static func failingRecording(from start: UInt64) -> ChoiceSequence {
-        var seed = start
-        while true {
-            let source = ChoiceSource(seed: Seed(seed))
-            if keepsTwoEntries(EntriesTarget().run(choices: source, keepTrace: false)) { return source.recorded }
-            seed += 1
-        }
+        EntriesTarget().firstFailingRecording(from: start, keeps: keepsTwoEntries)
     }
 
     @Test("a failure needing two background entries shrinks to launch, home, open, home",

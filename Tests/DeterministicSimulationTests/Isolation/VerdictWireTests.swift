@@ -22,8 +22,10 @@ import Testing
             RunFailure(invariant: "no-crash", message: "", time: .zero),
         ])
         let recorded = VerdictWire.Recorded(outcomes: [0, 5, 1 << 40], actions: [ChoiceAction(firstDraw: 0, stopDraw: 0, isSkippable: true)],
-                                            fallbackCount: 2)
-        for (verdict, record) in [(failing, recorded), (Self.verdict([0, 9, 0]), nil)] as [(RunVerdict, VerdictWire.Recorded?)] {
+                                            idleSteps: [1..<3], fallbackCount: 2)
+        let noIdle = VerdictWire.Recorded(outcomes: [4], actions: [], idleSteps: [], fallbackCount: 0)
+        for (verdict, record) in [(failing, recorded), (Self.verdict([0, 9, 0]), nil), (Self.verdict([1, 0, 2]), noIdle)]
+            as [(RunVerdict, VerdictWire.Recorded?)] {
             let line = encoder.line(verdict, recorded: record)
             #expect(line.hasSuffix("\n") && line.dropLast().allSatisfy { $0 != "\n" })
             let (decoded, decodedRecord) = try decoder.verdict(line.dropLast()[...])

@@ -143,7 +143,7 @@ extension ShrinkState {
 
     /// Replays the current sequence without the actions of the ranges in `groups` (ascending,
     /// disjoint), removed as `extent` says; false without a replay if there is nothing to remove.
-    private mutating func attempt(removing groups: [Range<Int>], _ extent: ActionExtent) -> Bool {
+    mutating func attempt(removing groups: [Range<Int>], _ extent: ActionExtent) -> Bool {
         var values = current.values
         for group in groups.reversed() {
             switch extent {
@@ -156,9 +156,10 @@ extension ShrinkState {
                 for index in group.reversed() {
                     let action = currentActions[index]
                     guard action.isSkippable else { return false }
-                    // The draws that carried it out end where the next action's go-on draw begins.
+                    // The draws that carried it out end where the next action's go-on draw begins;
+                    // idle steps among them only let time pass, and stay.
                     let next = index + 1 < currentActions.count ? currentActions[index + 1].stopDraw : 0
-                    if next > action.firstDraw + 1 { values.removeSubrange(action.firstDraw + 1..<next) }
+                    if next > action.firstDraw + 1 { removeKeepingIdleSteps(action.firstDraw + 1..<next, from: &values) }
                     values[action.firstDraw] = .max
                 }
             }
@@ -166,6 +167,19 @@ extension ShrinkState {
         guard values != current.values else { return false }
         // A skip value is larger than the draw it replaces: the run, not the candidate, must be simpler.
         return attempt(values, requireSimplerCandidate: extent != .skip)
+    }
+}
+
+extension ShrinkState {
+    /// Removes the draws of `range` from `values` except those of the current run's idle steps
+    /// (``ChoiceSource/idleSteps``) that lie wholly inside it.
+    func removeKeepingIdleSteps(_ range: Range<Int>, from values: inout [UInt64]) {
+        var end = range.upperBound
+        for step in currentIdleSteps.reversed() where step.upperBound <= end && step.lowerBound >= range.lowerBound {
+            if step.upperBound < end { values.removeSubrange(step.upperBound..<end) }
+            end = step.lowerBound
+        }
+        if range.lowerBound < end { values.removeSubrange(range.lowerBound..<end) }
     }
 }
 
@@ -177,7 +191,8 @@ enum ActionExtent: CaseIterable {
     /// scheduling decision) then stays for the next use, which the deletion made the first.
     case allButLast
     /// In place: the draw that chose it is set past the end (``ChoiceSource/optionalIndex(weights:)``
-    /// skips it) and the draws that carried it out are dropped; the later draws stay where they
+    /// skips it) and the draws that carried it out are dropped, except those of idle steps
+    /// (``ChoiceSource/idleSteps``: their time still passes); the later draws stay where they
     /// were, so work that runs across later actions still reads its own values.
     case skip
 }

@@ -10,6 +10,8 @@ struct ShrinkState<Target: CampaignTarget> {
     private(set) var current = ChoiceSequence()
     /// The actions the current sequence's run marked (``ChoiceSource/actions``), in order.
     private(set) var currentActions: [ChoiceAction] = []
+    /// The idle steps the current sequence's run marked (``ChoiceSource/idleSteps``), in order.
+    private(set) var currentIdleSteps: [Range<Int>] = []
     private(set) var currentEventCount = 0
     /// What the current sequence's run cost; candidates may cost at most a few times more.
     private var currentCost = 0
@@ -33,6 +35,7 @@ struct ShrinkState<Target: CampaignTarget> {
         let verdict = target.run(choices: source, keepTrace: false)
         current = choices
         currentActions = source.actions
+        currentIdleSteps = source.idleSteps
         currentEventCount = verdict.eventCount
         currentCost = verdict.cost
         if keeps(verdict), source.recorded.isSimpler(than: choices) { current = source.recorded }
@@ -74,6 +77,7 @@ struct ShrinkState<Target: CampaignTarget> {
         activePass = pass
         switch pass {
         case .endEarlier: endEarlier()
+        case .skipAllBut: skipAllBut()
         case .startLater: startLater()
         case .replaceLastAction: replaceLastAction()
         case .deleteActions: deleteActions()
@@ -126,6 +130,7 @@ struct ShrinkState<Target: CampaignTarget> {
         if accepted {
             current = drawn
             currentActions = source.actions
+            currentIdleSteps = source.idleSteps
             currentEventCount = verdict.eventCount
             currentCost = verdict.cost
             stats[activePass.rawValue].accepted += 1

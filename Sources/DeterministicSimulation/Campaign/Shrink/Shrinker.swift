@@ -19,7 +19,10 @@
 /// - Passes: first the action passes alone until they find nothing, then all passes in order,
 ///   cyclically, until every pass in a row finds nothing; after any pass that found something,
 ///   the action passes run again. The action passes: `endEarlier` (cut the run before an action:
-///   binary search for the earliest cut that still fails), `startLater` (delete the longest run
+///   binary search for the earliest cut that still fails), `skipAllBut` (skip every action but
+///   the first, the last and at most two others in place: their gaps and the idle steps among
+///   them stay, so a failure that needs time to pass keeps its time and loses its actions),
+///   `startLater` (delete the longest run
 ///   of actions after the launch that can go, by binary search), `deleteActions` (from the last
 ///   action back: one action, an adjacent pair such as `home` and `open`, and in runs of at most
 ///   24 actions three in a row and a pair one or two apart; runs that double while deletion
@@ -50,12 +53,13 @@ public enum Shrinker {
 
 /// The named passes, in the order they run.
 enum ShrinkPass: Int, CaseIterable {
-    case endEarlier, startLater, deleteActions, replaceLastAction, zeroActions
+    case endEarlier, skipAllBut, startLater, deleteActions, replaceLastAction, zeroActions
     case deleteChunks, zeroChunks, minimizeValues, sortAdjacent
 
     var name: String {
         switch self {
         case .endEarlier: "endEarlier"
+        case .skipAllBut: "skipAllBut"
         case .startLater: "startLater"
         case .replaceLastAction: "replaceLastAction"
         case .deleteActions: "deleteActions"
@@ -68,7 +72,7 @@ enum ShrinkPass: Int, CaseIterable {
     }
 
     /// The passes that edit whole actions, run again after every pass that found something.
-    static let actionPasses: [ShrinkPass] = [.endEarlier, .startLater, .deleteActions, .replaceLastAction, .zeroActions]
+    static let actionPasses: [ShrinkPass] = [.endEarlier, .skipAllBut, .startLater, .deleteActions, .replaceLastAction, .zeroActions]
 
     /// `replaceLastAction` tries choices `0..<replacementChoices` for runs of at most
     /// `replacementActionLimit` actions.
@@ -78,6 +82,9 @@ enum ShrinkPass: Int, CaseIterable {
     /// Runs of at most this many actions get every `deleteActions` shape; longer ones only
     /// single actions and adjacent pairs.
     static let fineDeletionLimit = 24
+
+    /// `skipAllBut` tries keeping pairs of middle actions in runs of at most this many actions.
+    static let keepPairLimit = 16
 
     static let chunkSizes = [8, 4, 2, 1]
 
