@@ -165,8 +165,13 @@ extension SimulatedApplication {
         core.suspensionJob = nil
     }
 
-    /// Suspension: no callback (B2.6); every queue of the process stops.
+    /// Suspension: no callback (B2.6); every queue of the process stops. An app that still holds
+    /// a lock on a shared-container file is killed instead (0xdead10cc, ``SimulatedFiles``).
     func suspend() {
+        if let file = heldSharedFileLock, profile.killsOnSharedFileLockAtSuspension {
+            terminate(.fileLockHeld(file: file))
+            return
+        }
         device.checkHeldWork(after: "the app was suspended")
         endBackgroundSession()
         failRequestsInFlight(.networkConnectionLost)  // DTS: connections are defunct at suspension

@@ -64,6 +64,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         var mainThreadWatch: MainThreadWatch?
         /// The process's network requests, made on first use (``WorkloadContext/network``).
         var network: SimulatedNetwork?
+        /// The process's files (``SimulatedFiles``), made on first use.
+        var files: SimulatedFiles?
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it

@@ -79,17 +79,33 @@ extension EnvironmentDriver {
             addCandidate(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)
             addCandidate(device.isOnExternalPower ? .powerDisconnected : .powerConnected)  // C3.3
         }
+        // A reboot comes while the app is off screen (a night-time update, a restart from the lock
+        // screen); offered only when the scenario weighs it, so runs that never reboot draw as before.
+        if device.environment.weights[.reboot] > 0, device.liveApp?.state.isForeground != true {
+            addCandidate(.reboot)
+        }
     }
 
     /// Carries out `action` on the device.
     func perform(_ action: EnvironmentAction) {
         let app = device.liveApp
         switch action {
-        case .launch: device.launchProcess(inBackground: false)
+        case .launch:
+            device.storage.unlock()  // the user unlocks the device to tap the icon
+            device.launchProcess(inBackground: false)
         case .open:
+            device.storage.unlock()
             device.blockedByForceQuit = false
             if app?.state == .inactive { app?.becomeActiveAgain() } else { app?.enterForeground() }
-        case .home, .lock: app?.enterBackground()
+        case .home: app?.enterBackground()
+        case .lock:
+            // Unlike `home`, the device locks: complete-protection files go dark after
+            // OSProfile.completeProtectionLockDelay (FileProtection).
+            device.storage.lock(at: device.now)
+            app?.enterBackground()
+        case .reboot:
+            app?.terminate(.reboot)  // B3.1: no willTerminate on a reboot
+            device.storage.reboot(at: device.now)
         case .appSwitcher: app?.resignActive(toAppSwitcher: true)
         case .incomingCall: app?.resignActive(toAppSwitcher: false)
         case .endCall: app?.becomeActiveAgain()

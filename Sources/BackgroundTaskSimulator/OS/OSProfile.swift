@@ -85,6 +85,16 @@ public struct OSProfile: Sendable, Equatable {
     /// How long after the memory warning the jetsam comes (UNCERTAIN; default 2 s). Scenario key
     /// `memoryWarningLeadSeconds`.
     public var memoryWarningLead: VirtualDuration = .seconds(2)
+    /// How long after the device locks files with ``FileProtection/complete`` become unreadable
+    /// and unwritable: the class key is discarded "10 seconds" after the lock (Apple Platform
+    /// Security guide). Scenario key `completeProtectionLockDelaySeconds`.
+    public var completeProtectionLockDelay: VirtualDuration = .seconds(10)
+    /// Whether the system kills an app that is suspended while it holds a lock on a file in a
+    /// shared container (0xdead10cc: "held on to a file lock or SQLite database lock during
+    /// suspension"). Default true; enforcement has varied (stricter from iOS 14, DTS forum
+    /// thread 655225) and some SQLite files are exempt, so it is a parameter. Scenario key
+    /// `killsOnSharedFileLockAtSuspension`.
+    public var killsOnSharedFileLockAtSuspension = true
     /// Whether a force-quit stops the system from launching the app for BGTaskScheduler tasks
     /// (B4.2, OBSERVED).
     public var forceQuitBlocksBackgroundLaunch: Bool

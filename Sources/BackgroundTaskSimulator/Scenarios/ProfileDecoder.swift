@@ -32,6 +32,7 @@ enum ProfileDecoder {
         try duration("continuedProcessingStallLimitSeconds", \.continuedProcessingStallLimit)
         try duration("willTerminateLimitSeconds", \.willTerminateLimit)
         try duration("memoryWarningLeadSeconds", \.memoryWarningLead)
+        try duration("completeProtectionLockDelaySeconds", \.completeProtectionLockDelay)
         if let chance = try object.optionalDouble("memoryWarningBeforeJetsamProbability", in: 0...1) {
             profile.memoryWarningBeforeJetsamProbability = chance
         }
@@ -44,6 +45,7 @@ enum ProfileDecoder {
         try flag("willTerminateOnJetsam", \.willTerminateOnJetsam)
         try flag("willTerminateOnForceQuit", \.willTerminateOnForceQuit)
         try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
+        try flag("killsOnSharedFileLockAtSuspension", \.killsOnSharedFileLockAtSuspension)
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order
         }
