@@ -95,6 +95,7 @@ import Testing
         #"network.request request=2 name="send" work=7 outcome="networkConnectionLost""#,
         #"probe name="upload-cut-by-expiry""#,
         #"file file="articles.json" operation="write" protection="complete" work=3 outcome="protectedDataUnavailable""#,
+        #"view visible=true"#,
     ]
 
     @Test("every kind prints as it did before it was described once")

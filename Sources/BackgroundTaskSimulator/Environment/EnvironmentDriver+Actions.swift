@@ -29,6 +29,11 @@ extension EnvironmentDriver {
             addCandidate(.lock)
             addCandidate(.appSwitcher)
             addCandidate(.incomingCall)
+            // Navigation, only for a workload that observes its view (and weighs the actions).
+            if let screen = app.core.screen {
+                let action: EnvironmentAction = screen.isOnTop ? .viewDisappears : .viewAppears
+                if device.environment.weights[action] > 0 { addCandidate(action) }
+            }
             if app.core.runningTasks.contains(where: { $0.isContinuedProcessing }) {
                 addCandidate(.userCancelsContinuedTask)
             }
@@ -103,6 +108,7 @@ extension EnvironmentDriver {
             // OSProfile.completeProtectionLockDelay (FileProtection).
             device.storage.lock(at: device.now)
             app?.enterBackground()
+        case .viewDisappears, .viewAppears: app?.core.screen?.userNavigates(toView: action == .viewAppears)
         case .reboot:
             app?.terminate(.reboot)  // B3.1: no willTerminate on a reboot
             device.storage.reboot(at: device.now)

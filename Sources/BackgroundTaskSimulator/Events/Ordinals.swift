@@ -71,6 +71,8 @@ extension EnvironmentAction {
         case .powerConnected: 18
         case .powerDisconnected: 19
         case .reboot: 20
+        case .viewDisappears: 21
+        case .viewAppears: 22
         }
     }
 }

@@ -170,6 +170,9 @@ extension SimEvent {
             visitor.string("protection", protection)
             visitor.int("work", Int64(work))
             visitor.string("outcome", outcome)
+        case .viewAppearance(let visible):
+            visitor.kind(.viewAppearance)
+            visitor.bool("visible", visible)
         }
     }
 

@@ -52,6 +52,7 @@ extension SimEvent {
         case networkRequest = 34
         case probe = 35
         case fileAccess = 36
+        case viewAppearance = 37
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

@@ -103,6 +103,7 @@ extension SimEvent.Kind {
         case .probe: Spec(name: "probe", example: .probe(""))
         case .fileAccess:
             Spec(name: "file", example: .fileAccess(file: "", operation: "", protection: "", work: 0, outcome: ""))
+        case .viewAppearance: Spec(name: "view", example: .viewAppearance(visible: false))
         }
     }
 

@@ -90,6 +90,11 @@ public enum SimEvent: Sendable, Equatable {
     /// none); `outcome` "ok" or a ``FileError`` name. Read by `protected-data-available` and
     /// `no-file-lock-at-suspend`.
     case fileAccess(file: String, operation: String, protection: String, work: Int, outcome: String)
+
+    // The app's screen (``SimulatedScreen``).
+    /// The workload's view appeared (`viewDidAppear`, `visible` true) or is disappearing
+    /// (`viewWillDisappear`).
+    case viewAppearance(visible: Bool)
 }
 
 /// Things the environment does to the device (user actions and system events).
@@ -119,6 +124,10 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
     /// The device restarts: the app's process dies with no callback (B3.1) and the device stays
     /// locked, before its first unlock, until the user opens or launches the app.
     case reboot
+    /// The user navigates away from the workload's view (`viewWillDisappear`).
+    case viewDisappears
+    /// The user navigates back to the workload's view (`viewDidAppear`).
+    case viewAppears
 
     public var description: String { rawValue }
 

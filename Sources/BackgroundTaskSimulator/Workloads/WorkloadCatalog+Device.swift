@@ -1,6 +1,6 @@
 extension WorkloadCatalog {
     /// The workloads of the device's own behaviours (issue 19 part B: lock and data protection,
-    /// reboot, shared-container locks), each family's correct variant first.
+    /// reboot, shared-container locks, view visibility), each family's correct variant first.
     ///
     /// ```swift
     /// let night = WorkloadCatalog.variant(workload: "offline-articles", variant: "complete-protection-at-night")!
@@ -32,6 +32,17 @@ extension WorkloadCatalog {
                 info: WorkloadInfo(name: "shared-notes/lock-held-across-suspension",
                                    summary: "the expiration handler ends the task but leaves the app-group database locked (0xdead10cc)") {
                     LockHeldAcrossSuspension.make()
+                }),
+        Variant(workload: "quote-watchlist", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "quote-watchlist/correct",
+                                   summary: "polls quotes while ViewVisibility says the screen is visible: going home or locking stops it") {
+                    QuoteWatchlist()
+                }),
+        Variant(workload: "quote-watchlist", variant: "polling-tied-to-view-appearance", bugPattern: nil,
+                expectedViolation: "background-work-held",
+                info: WorkloadInfo(name: "quote-watchlist/polling-tied-to-view-appearance",
+                                   summary: "polls from viewDidAppear to viewWillDisappear, which going home never sends") {
+                    PollingTiedToViewAppearance.make()
                 }),
     ]
 }
