@@ -43,6 +43,8 @@ public enum TerminationReason: Sendable, Equatable, CustomStringConvertible {
     case fileLockHeld(file: String)
     /// The device restarted. No callback (B3.1: "not called when the device reboots").
     case reboot
+    /// The App Store updated the app (C3.7). No callback.
+    case appUpdate
 
     /// Whether the client's code could have prevented this termination. Background tasks still
     /// open at a termination it could not prevent do not count as leaked (the definition of
@@ -50,7 +52,7 @@ public enum TerminationReason: Sendable, Equatable, CustomStringConvertible {
     public var isPreventable: Bool {
         switch self {
         case .watchdog, .taskLimit, .exception, .fileLockHeld: true
-        case .forceQuit, .memoryPressure, .reboot: false
+        case .forceQuit, .memoryPressure, .reboot, .appUpdate: false
         }
     }
 
@@ -60,7 +62,7 @@ public enum TerminationReason: Sendable, Equatable, CustomStringConvertible {
         case .watchdog: "0x8badf00d"
         case .taskLimit: "0xbada5e47"
         case .fileLockHeld: "0xdead10cc"
-        case .exception, .forceQuit, .memoryPressure, .reboot: nil
+        case .exception, .forceQuit, .memoryPressure, .reboot, .appUpdate: nil
         }
     }
 
@@ -73,6 +75,7 @@ public enum TerminationReason: Sendable, Equatable, CustomStringConvertible {
         case .memoryPressure: "terminated for memory pressure"
         case .fileLockHeld(let file): "suspended holding a lock on the shared file '\(file)' (0xdead10cc)"
         case .reboot: "the device rebooted"
+        case .appUpdate: "the app was updated"
         }
     }
 }

@@ -43,6 +43,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         var nextWorkID = 1
         /// The lock state and the disk (``DeviceStorage``).
         var storage = DeviceStorage()
+        var isLowPowerModeEnabled = false
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads it several
@@ -55,6 +56,12 @@ public final class SimulatedDevice: @unchecked Sendable {
     var storage: DeviceStorage {
         get { core.storage }
         set { core.storage = newValue }
+    }
+
+    /// Whether Low Power Mode is on (`ProcessInfo.isLowPowerModeEnabled`).
+    public internal(set) var isLowPowerModeEnabled: Bool {
+        get { core.isLowPowerModeEnabled }
+        set { core.isLowPowerModeEnabled = newValue }
     }
 
     /// The current or last process; nil before the first launch.

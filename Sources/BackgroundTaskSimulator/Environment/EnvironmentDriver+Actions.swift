@@ -89,6 +89,13 @@ extension EnvironmentDriver {
         if device.environment.weights[.reboot] > 0, device.liveApp?.state.isForeground != true {
             addCandidate(.reboot)
         }
+        // Low Power Mode and app updates: offered only when the scenario weighs them.
+        if device.environment.weights[.lowPowerModeOn] > 0 || device.environment.weights[.lowPowerModeOff] > 0 {
+            addCandidate(device.isLowPowerModeEnabled ? .lowPowerModeOff : .lowPowerModeOn)
+        }
+        if device.environment.weights[.appUpdate] > 0, device.liveApp?.state.isForeground != true {
+            addCandidate(.appUpdate)
+        }
     }
 
     /// Carries out `action` on the device.
@@ -108,6 +115,12 @@ extension EnvironmentDriver {
             // OSProfile.completeProtectionLockDelay (FileProtection).
             device.storage.lock(at: device.now)
             app?.enterBackground()
+        case .lowPowerModeOn, .lowPowerModeOff: device.isLowPowerModeEnabled = action == .lowPowerModeOn
+        case .appUpdate:
+            app?.terminate(.appUpdate)  // the update replaces the binary: the process ends, no callback
+            if device.choices.bool(probability: device.profile.appUpdateDropsPendingRequestsProbability) {
+                device.taskScheduler.dropPendingRequests()  // C3.7
+            }
         case .viewDisappears, .viewAppears: app?.core.screen?.userNavigates(toView: action == .viewAppears)
         case .reboot:
             app?.terminate(.reboot)  // B3.1: no willTerminate on a reboot
@@ -146,7 +159,13 @@ extension TaskSchedulerService {
     func launchFirstEligible() -> Bool {
         let eligible = eligibleRequests()
         guard !eligible.isEmpty else { return false }
-        launch(device.choices.pick(from: eligible))
+        let first = device.choices.pick(from: eligible)
+        launch(first)
+        // C4.3: the others may come in the same batch (no draw at all when batches are off).
+        let batch = device.profile.batchLaunchProbability
+        if batch > 0, eligible.count > 1, device.choices.bool(probability: batch) {
+            for other in eligibleRequests() where other.identifier != first.identifier { launch(other) }
+        }
         return true
     }
 }

@@ -73,6 +73,9 @@ extension EnvironmentAction {
         case .reboot: 20
         case .viewDisappears: 21
         case .viewAppears: 22
+        case .lowPowerModeOn: 23
+        case .lowPowerModeOff: 24
+        case .appUpdate: 25
         }
     }
 }

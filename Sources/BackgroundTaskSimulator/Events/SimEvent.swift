@@ -128,6 +128,13 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
     case viewDisappears
     /// The user navigates back to the workload's view (`viewDidAppear`).
     case viewAppears
+    /// The user turns Low Power Mode on: refresh and processing launches are held back.
+    case lowPowerModeOn
+    /// The user turns Low Power Mode off.
+    case lowPowerModeOff
+    /// The App Store updates the app: the process ends with no callback, and pending BGTask
+    /// requests may be dropped (C3.7).
+    case appUpdate
 
     public var description: String { rawValue }
 

@@ -95,6 +95,24 @@ public struct OSProfile: Sendable, Equatable {
     /// thread 655225) and some SQLite files are exempt, so it is a parameter. Scenario key
     /// `killsOnSharedFileLockAtSuspension`.
     public var killsOnSharedFileLockAtSuspension = true
+    /// How long launching (`didFinishLaunching`) may keep the main thread before the launch
+    /// watchdog kills the app with 0x8badf00d (A10.3: the archived guide says under 5 s, a modern
+    /// crash report says "20.00 seconds"; UNCERTAIN, default 20 s). Scenario key
+    /// `launchWatchdogLimitSeconds`.
+    public var launchWatchdogLimit: VirtualDuration = .seconds(20)
+    /// The chance that a BGTask launch takes every other eligible request with it, in one batch
+    /// that shares the app's background time (C4.3, OBSERVED/secondary). Default 0: one task per
+    /// launch, as the scenarios were written; a scenario turns batches on. Scenario key
+    /// `batchLaunchProbability`.
+    public var batchLaunchProbability = 0.0
+    /// The chance that an app update (the `appUpdate` action) drops the app's pending BGTask
+    /// requests (C3.7: one developer's observation; UNCERTAIN, default 1). Scenario key
+    /// `appUpdateDropsPendingRequestsProbability`.
+    public var appUpdateDropsPendingRequestsProbability = 1.0
+    /// Whether Low Power Mode holds back refresh and processing launches (Apple: Low Power Mode
+    /// turns off Background App Refresh while it is on). Default true. Scenario key
+    /// `lowPowerModeHoldsBackgroundTasks`.
+    public var lowPowerModeHoldsBackgroundTasks = true
     /// Whether a force-quit stops the system from launching the app for BGTaskScheduler tasks
     /// (B4.2, OBSERVED).
     public var forceQuitBlocksBackgroundLaunch: Bool

@@ -33,6 +33,13 @@ enum ProfileDecoder {
         try duration("willTerminateLimitSeconds", \.willTerminateLimit)
         try duration("memoryWarningLeadSeconds", \.memoryWarningLead)
         try duration("completeProtectionLockDelaySeconds", \.completeProtectionLockDelay)
+        try duration("launchWatchdogLimitSeconds", \.launchWatchdogLimit)
+        if let chance = try object.optionalDouble("batchLaunchProbability", in: 0...1) {
+            profile.batchLaunchProbability = chance
+        }
+        if let chance = try object.optionalDouble("appUpdateDropsPendingRequestsProbability", in: 0...1) {
+            profile.appUpdateDropsPendingRequestsProbability = chance
+        }
         if let chance = try object.optionalDouble("memoryWarningBeforeJetsamProbability", in: 0...1) {
             profile.memoryWarningBeforeJetsamProbability = chance
         }
@@ -46,6 +53,7 @@ enum ProfileDecoder {
         try flag("willTerminateOnForceQuit", \.willTerminateOnForceQuit)
         try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
         try flag("killsOnSharedFileLockAtSuspension", \.killsOnSharedFileLockAtSuspension)
+        try flag("lowPowerModeHoldsBackgroundTasks", \.lowPowerModeHoldsBackgroundTasks)
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order
         }
