@@ -113,6 +113,15 @@ public struct OSProfile: Sendable, Equatable {
     /// turns off Background App Refresh while it is on). Default true. Scenario key
     /// `lowPowerModeHoldsBackgroundTasks`.
     public var lowPowerModeHoldsBackgroundTasks = true
+    /// How close to the end of `applicationDidEnterBackground`'s allowance a begin counts as
+    /// "at the very end" (A3.4; UNCERTAIN, default 1 s of the 5 s). Scenario key
+    /// `lateBeginWindowSeconds`.
+    public var lateBeginWindow: VirtualDuration = .seconds(1)
+    /// The chance that such a late begin loses the race for its assertion, so the system calls
+    /// its expiration handler right after `didEnterBackground` returns (A3.4: the assertion is
+    /// requested asynchronously; UNCERTAIN, default 0.5; our probes saw begins made earlier in
+    /// the callback win every time). Scenario key `lateBeginLosesRaceProbability`.
+    public var lateBeginLosesRaceProbability = 0.5
     /// Whether a force-quit stops the system from launching the app for BGTaskScheduler tasks
     /// (B4.2, OBSERVED).
     public var forceQuitBlocksBackgroundLaunch: Bool

@@ -34,6 +34,10 @@ enum ProfileDecoder {
         try duration("memoryWarningLeadSeconds", \.memoryWarningLead)
         try duration("completeProtectionLockDelaySeconds", \.completeProtectionLockDelay)
         try duration("launchWatchdogLimitSeconds", \.launchWatchdogLimit)
+        try duration("lateBeginWindowSeconds", \.lateBeginWindow)
+        if let chance = try object.optionalDouble("lateBeginLosesRaceProbability", in: 0...1) {
+            profile.lateBeginLosesRaceProbability = chance
+        }
         if let chance = try object.optionalDouble("batchLaunchProbability", in: 0...1) {
             profile.batchLaunchProbability = chance
         }

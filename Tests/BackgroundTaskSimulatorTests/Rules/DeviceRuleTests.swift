@@ -97,4 +97,38 @@ import Testing
         script.run(until: .seconds(40))
         #expect(script.bgLaunches.map(\.time) == [.seconds(31)])
     }
+
+    /// A script whose `didEnterBackground` blocks the main thread for `blockSeconds`, then begins
+    /// a task; returns the script and the begun ids.
+    static func lateBegin(blockSeconds: Double, chance: Double) -> (ScriptedDevice, Box<[BackgroundTaskIdentifier]>) {
+        var profile = OSProfile.ios17
+        profile.lateBeginLosesRaceProbability = chance
+        let hooks = ScriptedHooks()
+        let ids = Box<[BackgroundTaskIdentifier]>([])
+        let kept = Box<[LifecycleObservation]>([])
+        let script = ScriptedDevice(profile: profile, hooks: hooks)
+        hooks.didFinishLaunching = { [unowned script] context in
+            kept.value.append(context.application.addLifecycleObserver { event in
+                guard event == .didEnterBackground else { return }
+                context.application.performBlockingWork(for: .milliseconds(Int64(blockSeconds * 1_000)))
+                ids.value.append(script.begin("flush"))
+            })
+        }
+        script.at(.zero) { $0.launch() }
+        script.at(.seconds(1)) { $0.home() }
+        script.run(until: .seconds(60))
+        return (script, ids)
+    }
+
+    @Test("A3.4: a begin at the very end of didEnterBackground can lose the race: its handler is called at once")
+    func lateBeginLosesTheRace() throws {
+        let (lost, lostIDs) = Self.lateBegin(blockSeconds: 4.5, chance: 1)
+        let id = try #require(lostIDs.value.first)
+        #expect(lost.handlerCalls(id) == [.milliseconds(5_500)])  // right after the callback returned
+        let (won, wonIDs) = Self.lateBegin(blockSeconds: 4.5, chance: 0)
+        #expect(won.handlerCalls(try #require(wonIDs.value.first)).count == 1)  // only at the budget's expiry
+        #expect(won.handlerCalls(try #require(wonIDs.value.first)).first! > .seconds(20))
+        let (early, earlyIDs) = Self.lateBegin(blockSeconds: 1, chance: 1)  // not at the end: always wins
+        #expect(early.handlerCalls(try #require(earlyIDs.value.first)).first! > .seconds(20))
+    }
 }
