@@ -57,6 +57,12 @@ import Testing
             (3, "launch, home, networkDown: the send starts on entering the background and the network must fail it"),
         "bg-scheduler-app-never-completed-when-unchanged-ios17":
             (3, "launch, home, launchBackgroundTask: the request is submitted in the background, then launched"),
+        "offline-articles-complete-protection-at-night-ios17":
+            (13, "launch, lock, about ten actions to let the refresh's 15-minute earliest begin pass (gaps are at most 90 s), launchBackgroundTask more than 10 s after the lock"),
+        "shared-notes-lock-held-across-suspension-ios17":
+            (2, "launch, home: the save's transaction is open when its task expires in the background"),
+        "quote-watchlist-polling-tied-to-view-appearance-ios17":
+            (2, "launch, home: a refresh in flight when the app leaves the foreground"),
     ]
 
     /// Planted scenarios the shrinker does not yet bring near their minimum, with the reason.
@@ -64,6 +70,9 @@ import Testing
         "health-upload-handler-returns-before-upload-ios17":
             "shrinks to about 78 actions: the violation needs the upload task still running at a later background "
             + "entry, and deleting any action moves the async task's timing",
+        "offline-articles-complete-protection-at-night-ios17":
+            "shrinks to about 24 actions: the filler actions that carry the clock past the refresh's 15-minute "
+            + "earliest begin date cannot be deleted one at a time without the launch coming too early",
     ]
 
     /// The planted-bug scenarios of `Scenarios/`, with their expected invariant.
