@@ -1,5 +1,6 @@
 import BackgroundTaskKit
 import Foundation
+import Synchronization
 import Testing
 
 /// The examples of the README section, compiled and run against the fake host, and checked to
@@ -102,6 +103,31 @@ struct ReadmeExamplesTests {
         #expect(app.openTasks.isEmpty && app.misuses.isEmpty)
     }
 
+    /// A quote poller for the visibility example.
+    final class Quotes: Sendable {
+        let polling = Mutex(false)
+        func startPolling() { polling.withLock { $0 = true } }
+        func stopPolling() { polling.withLock { $0 = false } }
+        var isPolling: Bool { polling.withLock { $0 } }
+    }
+
+    @Test("the visibility example polls while the view is visible and stops when the app goes home")
+    func visibility() {
+        let app = FakeHost()
+        let quotes = Quotes()
+        // README-BEGIN visibility
+        let visibility = ViewVisibility(host: app) { visible in
+            visible ? quotes.startPolling() : quotes.stopPolling()
+        }
+        visibility.viewDidAppear()  // from the view controller's viewDidAppear(_:)
+        // README-END
+        #expect(quotes.isPolling)
+        app.enterBackground()  // no viewWillDisappear: the helper still stops the polling
+        #expect(!quotes.isPolling)
+        app.enterForeground()
+        #expect(quotes.isPolling)
+    }
+
     @Test("the scheduler example registers in time, resubmits, and completes the task once")
     func scheduler() throws {
         let app = FakeHost(hasFinishedLaunching: false)
@@ -191,7 +217,7 @@ struct ReadmeExamplesTests {
         let markdown = try String(contentsOf: root.appendingPathComponent(Self.markdownPath), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let examples = Self.examples(in: source)
-        #expect(examples.count == 9)
+        #expect(examples.count == 10)
         let blocks = Self.swiftBlocks(in: markdown)
         for (name, code) in examples {
             #expect(blocks.contains { $0.contains(code) },

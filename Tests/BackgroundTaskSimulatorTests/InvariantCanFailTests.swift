@@ -22,6 +22,8 @@ import Testing
         ("no-async-escape", "journal-sync/detached-cursor-save", "journal-sync/correct"),
         ("work-survives-termination", "upload-queue/saved-only-on-terminate", "upload-queue/correct"),
         ("request-failure-handled", "message-outbox/lost-connection-counted-as-sent", "message-outbox/correct"),
+        ("protected-data-available", "offline-articles/complete-protection-at-night", "offline-articles/correct"),
+        ("no-file-lock-at-suspend", "shared-notes/lock-held-across-suspension", "shared-notes/correct"),
     ]
 
     @Test func everyInvariantHasAPair() {

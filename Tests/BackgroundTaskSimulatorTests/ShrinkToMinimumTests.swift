@@ -62,6 +62,13 @@ import Testing
             (3, "launch, home, networkDown: the send starts on entering the background and the network must fail it"),
         "bg-scheduler-app-never-completed-when-unchanged-ios17":
             (3, "launch, home, launchBackgroundTask: the request is submitted in the background, then launched"),
+        "offline-articles-complete-protection-at-night-ios17":
+            (3, "launch, lock, launchBackgroundTask more than 10 s after the lock: the refresh's 15-minute earliest "
+                + "begin passes in idle steps (ticks that act on nothing), as for health-upload"),
+        "shared-notes-lock-held-across-suspension-ios17":
+            (2, "launch, home: the save's transaction is open when its task expires in the background"),
+        "quote-watchlist-polling-tied-to-view-appearance-ios17":
+            (2, "launch, home: a refresh in flight when the app leaves the foreground"),
     ]
 
     /// Planted scenarios the shrinker does not yet bring near their minimum, with the reason

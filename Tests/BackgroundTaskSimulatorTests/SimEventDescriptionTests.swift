@@ -94,6 +94,8 @@ import Testing
         #"data.record record="upload-queue" unsaved=2"#,
         #"network.request request=2 name="send" work=7 outcome="networkConnectionLost""#,
         #"probe name="upload-cut-by-expiry""#,
+        #"file file="articles.json" operation="write" protection="complete" work=3 outcome="protectedDataUnavailable""#,
+        #"view visible=true"#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -55,6 +55,8 @@ import Testing
         (.recordChanged(record: "upload-queue", unsavedChanges: 2), 0xaa01d9caa82fe8e6),
         (.networkRequest(request: 2, name: "send", work: 7, outcome: "networkConnectionLost"), 0x9ccaa05addf215a7),
         (.probe("upload-cut-by-expiry"), 0xedd61a92c54763ee),
+        (.fileAccess(file: "articles.json", operation: "write", protection: "complete", work: 3, outcome: "protectedDataUnavailable"), 0x73570a7d742b33ca),
+        (.viewAppearance(visible: true), 0x0f93742c6e804f9d),
     ]
 
     @Test("every kind hashes as it did before it was described once")

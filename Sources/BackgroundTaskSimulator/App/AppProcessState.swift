@@ -39,14 +39,20 @@ public enum TerminationReason: Sendable, Equatable, CustomStringConvertible {
     case forceQuit
     /// The system reclaimed memory (jetsam, B3.4).
     case memoryPressure
+    /// The app was suspended while holding a lock on `file` in a shared container (0xdead10cc).
+    case fileLockHeld(file: String)
+    /// The device restarted. No callback (B3.1: "not called when the device reboots").
+    case reboot
+    /// The App Store updated the app (C3.7). No callback.
+    case appUpdate
 
     /// Whether the client's code could have prevented this termination. Background tasks still
     /// open at a termination it could not prevent do not count as leaked (the definition of
     /// `every-begin-ended` in README.md).
     public var isPreventable: Bool {
         switch self {
-        case .watchdog, .taskLimit, .exception: true
-        case .forceQuit, .memoryPressure: false
+        case .watchdog, .taskLimit, .exception, .fileLockHeld: true
+        case .forceQuit, .memoryPressure, .reboot, .appUpdate: false
         }
     }
 
@@ -55,7 +61,8 @@ public enum TerminationReason: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .watchdog: "0x8badf00d"
         case .taskLimit: "0xbada5e47"
-        case .exception, .forceQuit, .memoryPressure: nil
+        case .fileLockHeld: "0xdead10cc"
+        case .exception, .forceQuit, .memoryPressure, .reboot, .appUpdate: nil
         }
     }
 
@@ -66,6 +73,9 @@ public enum TerminationReason: Sendable, Equatable, CustomStringConvertible {
         case .exception(let name, let reason): "\(name): \(reason)"
         case .forceQuit: "force-quit by the user"
         case .memoryPressure: "terminated for memory pressure"
+        case .fileLockHeld(let file): "suspended holding a lock on the shared file '\(file)' (0xdead10cc)"
+        case .reboot: "the device rebooted"
+        case .appUpdate: "the app was updated"
         }
     }
 }

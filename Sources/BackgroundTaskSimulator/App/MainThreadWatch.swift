@@ -15,6 +15,7 @@ struct MainThreadWatch {
         case expirationHandlers
         case didEnterBackground
         case willTerminate
+        case launch
     }
 
     let callback: Callback
@@ -38,6 +39,8 @@ struct MainThreadWatch {
             "applicationDidEnterBackground still running after \(elapsed), over the \(limit) limit (A10.1)"
         case .willTerminate:
             "applicationWillTerminate still running after \(elapsed), over the \(limit) limit (A10.2)"
+        case .launch:
+            "launch still running after \(elapsed), over the \(limit) limit (A10.3)"
         }
     }
 }

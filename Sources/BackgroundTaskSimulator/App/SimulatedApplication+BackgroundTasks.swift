@@ -32,6 +32,10 @@ extension SimulatedApplication {
             // A3.4: the assertion cannot be granted (the budget is spent): the handler is
             // called at once, on the main queue.
             expireNewTask(id)
+        } else if core.inDidEnterBackground, lostLateBeginRace() {
+            // A3.4: begun at the very end of didEnterBackground, the asynchronous assertion
+            // request lost the race with suspension: the system calls the handler.
+            mainQueueImpl.async { [self] in runExpirationHandlers([id], early: true) }
         }
         return BackgroundTaskIdentifier(rawValue: id)
     }
@@ -199,6 +203,17 @@ extension SimulatedApplication {
     }
 
     /// A task begun after the budget was spent gets its handler called at once (A3.4).
+    /// Whether a begin made now, inside `applicationDidEnterBackground`, loses the race for its
+    /// assertion (A3.4): only in the callback's last ``OSProfile/lateBeginWindow`` before its
+    /// limit, with ``OSProfile/lateBeginLosesRaceProbability`` (no draw when that is 0).
+    private func lostLateBeginRace() -> Bool {
+        let chance = profile.lateBeginLosesRaceProbability
+        guard chance > 0, let watch = core.mainThreadWatch, watch.callback == .didEnterBackground,
+            now - watch.began + profile.lateBeginWindow >= watch.limit
+        else { return false }
+        return device.choices.bool(probability: chance)
+    }
+
     private func expireNewTask(_ id: Int) {
         if var current = core.session, current.deadline <= now {
             current.deadline = now + profile.expiryLead

@@ -16,10 +16,18 @@ extension SimulatedApplication {
             self.core.context = context
             let workload = device.workload.make()
             self.core.workload = workload
+            let began = now
+            watchMainThread(.launch, limit: profile.launchWatchdogLimit)  // A10.3
             workload.didFinishLaunching(context)
             deliver(.didFinishLaunching)
+            endMainThreadWatch()
             core.hasFinishedLaunching = true
             guard isAlive else { return }
+            let took = now - began
+            if took > profile.launchWatchdogLimit {
+                terminate(.watchdog(detail: "launch took \(took), over the \(profile.launchWatchdogLimit) limit (A10.3)"))
+                return
+            }
             if !inBackground {
                 connectSceneIfNeeded()  // B1.3: the scene connects after launch
                 guard isAlive else { return }
@@ -165,8 +173,13 @@ extension SimulatedApplication {
         core.suspensionJob = nil
     }
 
-    /// Suspension: no callback (B2.6); every queue of the process stops.
+    /// Suspension: no callback (B2.6); every queue of the process stops. An app that still holds
+    /// a lock on a shared-container file is killed instead (0xdead10cc, ``SimulatedFiles``).
     func suspend() {
+        if let file = heldSharedFileLock, profile.killsOnSharedFileLockAtSuspension {
+            terminate(.fileLockHeld(file: file))
+            return
+        }
         device.checkHeldWork(after: "the app was suspended")
         endBackgroundSession()
         failRequestsInFlight(.networkConnectionLost)  // DTS: connections are defunct at suspension

@@ -64,6 +64,10 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         var mainThreadWatch: MainThreadWatch?
         /// The process's network requests, made on first use (``WorkloadContext/network``).
         var network: SimulatedNetwork?
+        /// The process's files (``SimulatedFiles``), made on first use.
+        var files: SimulatedFiles?
+        /// The app's screen (``SimulatedScreen``), made when a workload observes its view.
+        var screen: SimulatedScreen?
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it
@@ -152,6 +156,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
             current[index].observer(event)
             index += 1
         }
+        if event == .didBecomeActive, core.isAlive { core.screen?.appDidBecomeActive() }
     }
 
     /// Moves to `newState`, recording the change.
@@ -177,6 +182,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         core.runningTasks = []
         core.launchesAfterStartup = []
         withExtendedLifetime(released) {}
+        let viewObservers = core.screen?.removeAll()  // they capture the workload, like `observers`
+        withExtendedLifetime(viewObservers) {}
     }
 
     // MARK: Simulation-only API for workloads

@@ -41,6 +41,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         var monitorCall: Unretained<RunMonitor>?
         var sinks: [(SimEvent, VirtualTime) -> Void] = []
         var nextWorkID = 1
+        /// The lock state and the disk (``DeviceStorage``).
+        var storage = DeviceStorage()
+        var isLowPowerModeEnabled = false
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads it several
@@ -48,6 +51,18 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// one thread and no access to it spans a call that could reach it again (``emit(_:)`` reads
     /// the monitor and the sinks before calling them).
     @exclusivity(unchecked) private var core: Core
+
+    /// The device's lock state and disk: what data protection reads (``SimulatedFiles``).
+    var storage: DeviceStorage {
+        get { core.storage }
+        set { core.storage = newValue }
+    }
+
+    /// Whether Low Power Mode is on (`ProcessInfo.isLowPowerModeEnabled`).
+    public internal(set) var isLowPowerModeEnabled: Bool {
+        get { core.isLowPowerModeEnabled }
+        set { core.isLowPowerModeEnabled = newValue }
+    }
 
     /// The current or last process; nil before the first launch.
     public var app: SimulatedApplication? { core.app }

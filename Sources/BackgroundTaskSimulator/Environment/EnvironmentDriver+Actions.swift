@@ -29,6 +29,11 @@ extension EnvironmentDriver {
             addCandidate(.lock)
             addCandidate(.appSwitcher)
             addCandidate(.incomingCall)
+            // Navigation, only for a workload that observes its view (and weighs the actions).
+            if let screen = app.core.screen {
+                let action: EnvironmentAction = screen.isOnTop ? .viewDisappears : .viewAppears
+                if device.environment.weights[action] > 0 { addCandidate(action) }
+            }
             if app.core.runningTasks.contains(where: { $0.isContinuedProcessing }) {
                 addCandidate(.userCancelsContinuedTask)
             }
@@ -79,17 +84,47 @@ extension EnvironmentDriver {
             addCandidate(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)
             addCandidate(device.isOnExternalPower ? .powerDisconnected : .powerConnected)  // C3.3
         }
+        // A reboot comes while the app is off screen (a night-time update, a restart from the lock
+        // screen); offered only when the scenario weighs it, so runs that never reboot draw as before.
+        if device.environment.weights[.reboot] > 0, device.liveApp?.state.isForeground != true {
+            addCandidate(.reboot)
+        }
+        // Low Power Mode and app updates: offered only when the scenario weighs them.
+        if device.environment.weights[.lowPowerModeOn] > 0 || device.environment.weights[.lowPowerModeOff] > 0 {
+            addCandidate(device.isLowPowerModeEnabled ? .lowPowerModeOff : .lowPowerModeOn)
+        }
+        if device.environment.weights[.appUpdate] > 0, device.liveApp?.state.isForeground != true {
+            addCandidate(.appUpdate)
+        }
     }
 
     /// Carries out `action` on the device.
     func perform(_ action: EnvironmentAction) {
         let app = device.liveApp
         switch action {
-        case .launch: device.launchProcess(inBackground: false)
+        case .launch:
+            device.storage.unlock()  // the user unlocks the device to tap the icon
+            device.launchProcess(inBackground: false)
         case .open:
+            device.storage.unlock()
             device.blockedByForceQuit = false
             if app?.state == .inactive { app?.becomeActiveAgain() } else { app?.enterForeground() }
-        case .home, .lock: app?.enterBackground()
+        case .home: app?.enterBackground()
+        case .lock:
+            // Unlike `home`, the device locks: complete-protection files go dark after
+            // OSProfile.completeProtectionLockDelay (FileProtection).
+            device.storage.lock(at: device.now)
+            app?.enterBackground()
+        case .lowPowerModeOn, .lowPowerModeOff: device.isLowPowerModeEnabled = action == .lowPowerModeOn
+        case .appUpdate:
+            app?.terminate(.appUpdate)  // the update replaces the binary: the process ends, no callback
+            if device.choices.bool(probability: device.profile.appUpdateDropsPendingRequestsProbability) {
+                device.taskScheduler.dropPendingRequests()  // C3.7
+            }
+        case .viewDisappears, .viewAppears: app?.core.screen?.userNavigates(toView: action == .viewAppears)
+        case .reboot:
+            app?.terminate(.reboot)  // B3.1: no willTerminate on a reboot
+            device.storage.reboot(at: device.now)
         case .appSwitcher: app?.resignActive(toAppSwitcher: true)
         case .incomingCall: app?.resignActive(toAppSwitcher: false)
         case .endCall: app?.becomeActiveAgain()
@@ -124,7 +159,13 @@ extension TaskSchedulerService {
     func launchFirstEligible() -> Bool {
         let eligible = eligibleRequests()
         guard !eligible.isEmpty else { return false }
-        launch(device.choices.pick(from: eligible))
+        let first = device.choices.pick(from: eligible)
+        launch(first)
+        // C4.3: the others may come in the same batch (no draw at all when batches are off).
+        let batch = device.profile.batchLaunchProbability
+        if batch > 0, eligible.count > 1, device.choices.bool(probability: batch) {
+            for other in eligibleRequests() where other.identifier != first.identifier { launch(other) }
+        }
         return true
     }
 }

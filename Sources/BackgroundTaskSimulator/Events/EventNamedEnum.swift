@@ -24,7 +24,7 @@ protocol EventNamedEnum {
 }
 
 extension EnvironmentAction: EventNamedEnum {
-    static var caseCount: Int { 20 }
+    static var caseCount: Int { 26 }
     static let caseNames = CaseNames(ordered.map(\.rawValue))
 }
 

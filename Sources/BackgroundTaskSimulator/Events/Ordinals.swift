@@ -36,7 +36,7 @@ extension EnvironmentAction {
     public var isFault: Bool {
         switch self {
         case .memoryPressureKill, .earlyExpiry, .backgroundRefreshOff, .networkDown, .expireBackgroundTask,
-             .sceneDisconnect, .userCancelsContinuedTask, .forceQuit:
+             .sceneDisconnect, .userCancelsContinuedTask, .forceQuit, .reboot:
             true
         default:
             false
@@ -70,6 +70,12 @@ extension EnvironmentAction {
         case .userCancelsContinuedTask: 17
         case .powerConnected: 18
         case .powerDisconnected: 19
+        case .reboot: 20
+        case .viewDisappears: 21
+        case .viewAppears: 22
+        case .lowPowerModeOn: 23
+        case .lowPowerModeOff: 24
+        case .appUpdate: 25
         }
     }
 }

@@ -163,6 +163,16 @@ extension SimEvent {
         case .probe(let name):
             visitor.kind(.probe)
             visitor.string("name", name)
+        case .fileAccess(let file, let operation, let protection, let work, let outcome):
+            visitor.kind(.fileAccess)
+            visitor.string("file", file)
+            visitor.string("operation", operation)
+            visitor.string("protection", protection)
+            visitor.int("work", Int64(work))
+            visitor.string("outcome", outcome)
+        case .viewAppearance(let visible):
+            visitor.kind(.viewAppearance)
+            visitor.bool("visible", visible)
         }
     }
 

@@ -51,6 +51,8 @@ extension SimEvent {
         case recordChanged = 33
         case networkRequest = 34
         case probe = 35
+        case fileAccess = 36
+        case viewAppearance = 37
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

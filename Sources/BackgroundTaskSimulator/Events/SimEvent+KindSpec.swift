@@ -101,6 +101,9 @@ extension SimEvent.Kind {
         case .networkRequest:
             Spec(name: "network.request", example: .networkRequest(request: 0, name: "", work: 0, outcome: ""))
         case .probe: Spec(name: "probe", example: .probe(""))
+        case .fileAccess:
+            Spec(name: "file", example: .fileAccess(file: "", operation: "", protection: "", work: 0, outcome: ""))
+        case .viewAppearance: Spec(name: "view", example: .viewAppearance(visible: false))
         }
     }
 

@@ -83,6 +83,18 @@ public enum SimEvent: Sendable, Equatable {
     // Exploration.
     /// A workload or the simulator reached a named rare path (`WorkloadContext.probe(_:)`).
     case probe(String)
+
+    // The device's storage (``SimulatedFiles``).
+    /// A file operation: `operation` is "write", "read", "lock" or "unlock" (a shared-container
+    /// lock); `protection` the file's ``FileProtection``; `work` the work item it serves (0 when
+    /// none); `outcome` "ok" or a ``FileError`` name. Read by `protected-data-available` and
+    /// `no-file-lock-at-suspend`.
+    case fileAccess(file: String, operation: String, protection: String, work: Int, outcome: String)
+
+    // The app's screen (``SimulatedScreen``).
+    /// The workload's view appeared (`viewDidAppear`, `visible` true) or is disappearing
+    /// (`viewWillDisappear`).
+    case viewAppearance(visible: Bool)
 }
 
 /// Things the environment does to the device (user actions and system events).
@@ -109,6 +121,20 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
     case powerConnected
     /// The user unplugs the device (C3.3).
     case powerDisconnected
+    /// The device restarts: the app's process dies with no callback (B3.1) and the device stays
+    /// locked, before its first unlock, until the user opens or launches the app.
+    case reboot
+    /// The user navigates away from the workload's view (`viewWillDisappear`).
+    case viewDisappears
+    /// The user navigates back to the workload's view (`viewDidAppear`).
+    case viewAppears
+    /// The user turns Low Power Mode on: refresh and processing launches are held back.
+    case lowPowerModeOn
+    /// The user turns Low Power Mode off.
+    case lowPowerModeOff
+    /// The App Store updates the app: the process ends with no callback, and pending BGTask
+    /// requests may be dropped (C3.7).
+    case appUpdate
 
     public var description: String { rawValue }
 

@@ -85,6 +85,19 @@ extension Invariant {
                 + "at suspension or network loss, no connection, timed out) or is still in flight.",
             references: []
         ) { _ in RequestFailureHandled() },
+        Invariant(
+            id: "protected-data-available",
+            rule: "A work item is not finished as done when its last file write failed because protected data "
+                + "was unavailable (complete protection while the device is locked, any protection but none "
+                + "before the first unlock after a reboot).",
+            references: ["B3.1"]
+        ) { _ in ProtectedDataAvailable() },
+        Invariant(
+            id: "no-file-lock-at-suspend",
+            rule: "The app is never suspended while it holds a lock on a file in a shared container (iOS kills "
+                + "it with 0xdead10cc).",
+            references: ["B1.1", "B2.3"]
+        ) { _ in NoFileLockAtSuspend() },
     ]
 
     /// The invariant with this id, if any.

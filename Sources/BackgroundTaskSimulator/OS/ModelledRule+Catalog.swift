@@ -62,8 +62,7 @@ extension ModelledRule {
         rule("A9.2", "the substitute in extensions and watchOS", .notModelled(noExtensions)),
         rule("A10.1", "didEnterBackground has about 5 s", .parameter("OSProfile.didEnterBackgroundLimit")),
         rule("A10.2", "willTerminate has about 5 s", .parameter("OSProfile.willTerminateLimit")),
-        rule("A10.3", "launch must finish within about 20 s",
-             .notModelled("launch is instantaneous in the simulator")),
+        rule("A10.3", "launch must finish within about 20 s", .parameter("OSProfile.launchWatchdogLimit")),
         rule("A10.4", "0x8badf00d means any watchdog timeout", .modelled),
     ]
 

@@ -85,6 +85,43 @@ public struct OSProfile: Sendable, Equatable {
     /// How long after the memory warning the jetsam comes (UNCERTAIN; default 2 s). Scenario key
     /// `memoryWarningLeadSeconds`.
     public var memoryWarningLead: VirtualDuration = .seconds(2)
+    /// How long after the device locks files with ``FileProtection/complete`` become unreadable
+    /// and unwritable: the class key is discarded "10 seconds" after the lock (Apple Platform
+    /// Security guide). Scenario key `completeProtectionLockDelaySeconds`.
+    public var completeProtectionLockDelay: VirtualDuration = .seconds(10)
+    /// Whether the system kills an app that is suspended while it holds a lock on a file in a
+    /// shared container (0xdead10cc: "held on to a file lock or SQLite database lock during
+    /// suspension"). Default true; enforcement has varied (stricter from iOS 14, DTS forum
+    /// thread 655225) and some SQLite files are exempt, so it is a parameter. Scenario key
+    /// `killsOnSharedFileLockAtSuspension`.
+    public var killsOnSharedFileLockAtSuspension = true
+    /// How long launching (`didFinishLaunching`) may keep the main thread before the launch
+    /// watchdog kills the app with 0x8badf00d (A10.3: the archived guide says under 5 s, a modern
+    /// crash report says "20.00 seconds"; UNCERTAIN, default 20 s). Scenario key
+    /// `launchWatchdogLimitSeconds`.
+    public var launchWatchdogLimit: VirtualDuration = .seconds(20)
+    /// The chance that a BGTask launch takes every other eligible request with it, in one batch
+    /// that shares the app's background time (C4.3, OBSERVED/secondary). Default 0: one task per
+    /// launch, as the scenarios were written; a scenario turns batches on. Scenario key
+    /// `batchLaunchProbability`.
+    public var batchLaunchProbability = 0.0
+    /// The chance that an app update (the `appUpdate` action) drops the app's pending BGTask
+    /// requests (C3.7: one developer's observation; UNCERTAIN, default 1). Scenario key
+    /// `appUpdateDropsPendingRequestsProbability`.
+    public var appUpdateDropsPendingRequestsProbability = 1.0
+    /// Whether Low Power Mode holds back refresh and processing launches (Apple: Low Power Mode
+    /// turns off Background App Refresh while it is on). Default true. Scenario key
+    /// `lowPowerModeHoldsBackgroundTasks`.
+    public var lowPowerModeHoldsBackgroundTasks = true
+    /// How close to the end of `applicationDidEnterBackground`'s allowance a begin counts as
+    /// "at the very end" (A3.4; UNCERTAIN, default 1 s of the 5 s). Scenario key
+    /// `lateBeginWindowSeconds`.
+    public var lateBeginWindow: VirtualDuration = .seconds(1)
+    /// The chance that such a late begin loses the race for its assertion, so the system calls
+    /// its expiration handler right after `didEnterBackground` returns (A3.4: the assertion is
+    /// requested asynchronously; UNCERTAIN, default 0.5; our probes saw begins made earlier in
+    /// the callback win every time). Scenario key `lateBeginLosesRaceProbability`.
+    public var lateBeginLosesRaceProbability = 0.5
     /// Whether a force-quit stops the system from launching the app for BGTaskScheduler tasks
     /// (B4.2, OBSERVED).
     public var forceQuitBlocksBackgroundLaunch: Bool

@@ -32,6 +32,18 @@ enum ProfileDecoder {
         try duration("continuedProcessingStallLimitSeconds", \.continuedProcessingStallLimit)
         try duration("willTerminateLimitSeconds", \.willTerminateLimit)
         try duration("memoryWarningLeadSeconds", \.memoryWarningLead)
+        try duration("completeProtectionLockDelaySeconds", \.completeProtectionLockDelay)
+        try duration("launchWatchdogLimitSeconds", \.launchWatchdogLimit)
+        try duration("lateBeginWindowSeconds", \.lateBeginWindow)
+        if let chance = try object.optionalDouble("lateBeginLosesRaceProbability", in: 0...1) {
+            profile.lateBeginLosesRaceProbability = chance
+        }
+        if let chance = try object.optionalDouble("batchLaunchProbability", in: 0...1) {
+            profile.batchLaunchProbability = chance
+        }
+        if let chance = try object.optionalDouble("appUpdateDropsPendingRequestsProbability", in: 0...1) {
+            profile.appUpdateDropsPendingRequestsProbability = chance
+        }
         if let chance = try object.optionalDouble("memoryWarningBeforeJetsamProbability", in: 0...1) {
             profile.memoryWarningBeforeJetsamProbability = chance
         }
@@ -44,6 +56,8 @@ enum ProfileDecoder {
         try flag("willTerminateOnJetsam", \.willTerminateOnJetsam)
         try flag("willTerminateOnForceQuit", \.willTerminateOnForceQuit)
         try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
+        try flag("killsOnSharedFileLockAtSuspension", \.killsOnSharedFileLockAtSuspension)
+        try flag("lowPowerModeHoldsBackgroundTasks", \.lowPowerModeHoldsBackgroundTasks)
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order
         }

@@ -130,6 +130,12 @@ final class TaskSchedulerService: @unchecked Sendable {
     /// Background refresh is on and no force-quit blocks background launches (B4.2).
     private var canLaunchRequests: Bool {
         device.isBackgroundRefreshEnabled && !(device.blockedByForceQuit && profile.forceQuitBlocksBackgroundLaunch)
+            && !(device.isLowPowerModeEnabled && profile.lowPowerModeHoldsBackgroundTasks)
+    }
+
+    /// An app update dropped every pending request (C3.7).
+    func dropPendingRequests() {
+        pending.removeAll { !$0.kind.isContinuedProcessing }
     }
 
     private func isEligible(_ request: TaskRequest, foreground: Bool) -> Bool {

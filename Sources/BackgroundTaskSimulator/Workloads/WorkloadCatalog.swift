@@ -29,7 +29,7 @@ public enum WorkloadCatalog {
 
     /// Every variant, correct ones first within each workload; then the async workloads and the
     /// workloads of the newer world behaviours (``world``).
-    public static var all: [Variant] { correct + buggy + async + world + precision }
+    public static var all: [Variant] { correct + buggy + async + world + precision + device }
 
     /// The variant with these names, if any.
     public static func variant(workload: String, variant: String) -> Variant? {

@@ -1,0 +1,86 @@
+import BackgroundTaskKit
+import Dispatch
+import Synchronization
+import Testing
+
+/// ``ViewVisibility``: view appearance combined with the app's state (Backgroundable's
+/// `Visibility`), one callback per change; the core tested on real threads too.
+@Suite struct ViewVisibilityTests {
+    /// The values `onChange` received, in order.
+    final class Changes: Sendable {
+        let values = Mutex<[Bool]>([])
+        func append(_ value: Bool) { values.withLock { $0.append(value) } }
+        var all: [Bool] { values.withLock { $0 } }
+    }
+
+    @Test("going home hides the view though UIKit sends no viewWillDisappear; coming back shows it again")
+    func homeHidesTheView() {
+        let host = FakeHost(applicationState: .inactive, hasFinishedLaunching: false)
+        let changes = Changes()
+        let visibility = ViewVisibility(host: host) { changes.append($0) }
+        host.finishLaunching()          // active
+        visibility.viewDidAppear()      // on screen: visible
+        host.enterBackground()          // willResignActive: hidden
+        host.enterForeground()          // didBecomeActive: visible again
+        visibility.viewWillDisappear()  // navigated away: hidden
+        host.enterBackground()
+        host.enterForeground()          // still navigated away: stays hidden
+        #expect(changes.all == [true, false, true, false])
+        #expect(!visibility.isVisible)
+    }
+
+    @Test("a view that appears while the app is inactive becomes visible only when the app is active")
+    func appearanceBeforeActive() {
+        let host = FakeHost(applicationState: .inactive, hasFinishedLaunching: false)
+        let changes = Changes()
+        let visibility = ViewVisibility(host: host) { changes.append($0) }
+        visibility.viewDidAppear()
+        #expect(changes.all.isEmpty)
+        host.finishLaunching()
+        #expect(changes.all == [true])
+        #expect(visibility.isVisible)
+    }
+
+    @Test("onChange may read isVisible; releasing the helper stops the callbacks")
+    func readsInsideTheCallbackAndStops() {
+        let host = FakeHost()
+        let seen = Changes()
+        let slot = Mutex<ViewVisibility?>(nil)
+        var visibility: ViewVisibility? = ViewVisibility(host: host) { _ in
+            seen.append(slot.withLock { $0?.isVisible } ?? false)
+        }
+        slot.withLock { $0 = visibility }
+        visibility?.viewDidAppear()
+        #expect(seen.all == [true])
+        slot.withLock { $0 = nil }
+        visibility = nil
+        host.enterBackground()
+        #expect(seen.all == [true])
+    }
+
+    @Test("real threads: view events racing with lifecycle events give alternating callbacks ending in the final state")
+    func racingThreads() {
+        for round in 0..<200 {
+            let host = FakeHost()
+            let changes = Changes()
+            let visibility = ViewVisibility(host: host) { changes.append($0) }
+            DispatchQueue.concurrentPerform(iterations: 8) { index in
+                for step in 0..<20 {
+                    switch (index + step) % 4 {
+                    case 0: visibility.viewDidAppear()
+                    case 1: visibility.viewWillDisappear()
+                    case 2: host.enterBackground()
+                    default: host.enterForeground()
+                    }
+                }
+            }
+            // Settle into a known state from one thread: visible.
+            host.enterForeground()
+            visibility.viewDidAppear()
+            let values = changes.all
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 != $1 }, "round \(round): \(values)")
+            #expect(values.first != false, "round \(round): starts from not visible")
+            #expect(values.last == true && visibility.isVisible, "round \(round)")
+        }
+    }
+}
