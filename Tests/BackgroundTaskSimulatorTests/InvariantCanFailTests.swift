@@ -22,6 +22,7 @@ import Testing
         ("no-async-escape", "journal-sync/detached-cursor-save", "journal-sync/correct"),
         ("work-survives-termination", "upload-queue/saved-only-on-terminate", "upload-queue/correct"),
         ("request-failure-handled", "message-outbox/lost-connection-counted-as-sent", "message-outbox/correct"),
+        ("push-completion-called-once", "push-mail-sync/completion-missing-on-failure", "push-mail-sync/correct"),
     ]
 
     @Test func everyInvariantHasAPair() {

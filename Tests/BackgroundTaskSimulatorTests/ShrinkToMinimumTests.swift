@@ -55,6 +55,10 @@ import Testing
             (3, "launch, home, then a jetsam or force-quit of the suspended app: the queue changed in the foreground"),
         "message-outbox-lost-connection-counted-as-sent-ios17":
             (3, "launch, home, networkDown: the send starts on entering the background and the network must fail it"),
+        "push-mail-sync-completion-called-twice-ios17":
+            (2, "launch, silentPush: the fetch must fail, and a drawn duration past its 20 s timeout fails it (D2)"),
+        "push-mail-sync-completion-missing-on-failure-ios17":
+            (2, "launch, silentPush: a fetch that times out at 20 s leaves the push uncompleted at 30 s (D2)"),
         "bg-scheduler-app-never-completed-when-unchanged-ios17":
             (3, "launch, home, launchBackgroundTask: the request is submitted in the background, then launched"),
     ]

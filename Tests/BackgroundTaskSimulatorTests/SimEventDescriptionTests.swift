@@ -94,6 +94,9 @@ import Testing
         #"data.record record="upload-queue" unsaved=2"#,
         #"network.request request=2 name="send" work=7 outcome="networkConnectionLost""#,
         #"probe name="upload-cut-by-expiry""#,
+        #"push.receive push=2 outcome="throttled""#,
+        #"push.complete push=2 result="newData" repeated=true"#,
+        #"push.expire push=2 terminates=true"#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -55,6 +55,9 @@ import Testing
         (.recordChanged(record: "upload-queue", unsavedChanges: 2), 0xaa01d9caa82fe8e6),
         (.networkRequest(request: 2, name: "send", work: 7, outcome: "networkConnectionLost"), 0x9ccaa05addf215a7),
         (.probe("upload-cut-by-expiry"), 0xedd61a92c54763ee),
+        (.pushReceived(push: 2, outcome: "throttled"), 0xeb3c10349abb9bc9),
+        (.pushCompleted(push: 2, result: "newData", repeated: true), 0xbf3ac80958fe7b9d),
+        (.pushExpired(push: 2, terminates: true), 0x3cc1878233de2dd6),
     ]
 
     @Test("every kind hashes as it did before it was described once")

@@ -64,6 +64,11 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         var mainThreadWatch: MainThreadWatch?
         /// The process's network requests, made on first use (``WorkloadContext/network``).
         var network: SimulatedNetwork?
+        /// The process's silent-push handler (``WorkloadContext/onRemoteNotification(_:)``, D2).
+        var pushHandler: RemoteNotificationHandler?
+        /// Silent pushes delivered whose completion handler is not called yet: they hold the app
+        /// awake (D2).
+        var pushesAwaitingCompletion = 0
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it
@@ -176,7 +181,10 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         core.openTasks = []
         core.runningTasks = []
         core.launchesAfterStartup = []
+        let pushHandler = core.pushHandler
+        core.pushHandler = nil
         withExtendedLifetime(released) {}
+        withExtendedLifetime(pushHandler) {}
     }
 
     // MARK: Simulation-only API for workloads

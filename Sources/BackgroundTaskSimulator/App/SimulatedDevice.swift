@@ -35,6 +35,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         var isOnExternalPower: Bool
         var blockedByForceQuit = false
         var madeTaskScheduler: TaskSchedulerService?
+        var madePushService: SilentPushService?
         /// Keeps the monitor alive while ``monitorCall`` calls it.
         var heldMonitor: RunMonitor?
         /// The same monitor, called unretained by ``emit(_:)`` (see ``Unretained``).
@@ -76,6 +77,13 @@ public final class SimulatedDevice: @unchecked Sendable {
         if let made = core.madeTaskScheduler { return made }
         let made = TaskSchedulerService(device: self)
         core.madeTaskScheduler = made
+        return made
+    }
+    /// The system's silent-push delivery (D2), made on first use.
+    var pushService: SilentPushService {
+        if let made = core.madePushService { return made }
+        let made = SilentPushService(device: self)
+        core.madePushService = made
         return made
     }
     /// The run's own observer (trace, facts, coverage, checkers): called directly, before the
@@ -215,7 +223,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// calls emit nothing, and interpolating it cost more than the rest of the check).
     func checkHeldWork(after reason: @autoclosure () -> String) {
         guard let live = liveApp, live.state == .background, !live.core.inDidEnterBackground,
-            live.core.openTasks.isEmpty, live.core.runningTasks.isEmpty
+            live.core.openTasks.isEmpty, live.core.runningTasks.isEmpty, live.core.pushesAwaitingCompletion == 0
         else { return }
         emit(.nothingHeld(reason: reason()))
     }

@@ -96,6 +96,7 @@ public struct ActionWeights: Sendable, Equatable {
             (.backgroundRefreshOff, 0.02), (.backgroundRefreshOn, 0.5), (.networkDown, 0.1), (.networkUp, 0.5),
             (.launchBackgroundTask, 1), (.expireBackgroundTask, 0.1), (.sceneDisconnect, 0.03),
             (.userCancelsContinuedTask, 0.05), (.powerConnected, 0.3), (.powerDisconnected, 0.3),
+            (.silentPush, 0.3),  // only for apps with the remote-notification background mode (D2)
         ]
         for (action, weight) in table { weights[action] = weight }
         return weights

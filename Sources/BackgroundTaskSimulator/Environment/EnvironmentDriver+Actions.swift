@@ -70,8 +70,8 @@ extension EnvironmentDriver {
         candidateCount &+= 1
     }
 
-    /// The actions on the device rather than the app (network, Background App Refresh, power),
-    /// appended last.
+    /// The actions on the device rather than the app (network, Background App Refresh, power,
+    /// silent pushes), appended last.
     @inline(__always)
     private func appendDeviceActions(_ device: SimulatedDevice) {
         addCandidate(device.isNetworkAvailable ? .networkDown : .networkUp)
@@ -79,6 +79,7 @@ extension EnvironmentDriver {
             addCandidate(device.isBackgroundRefreshEnabled ? .backgroundRefreshOff : .backgroundRefreshOn)
             addCandidate(device.isOnExternalPower ? .powerDisconnected : .powerConnected)  // C3.3
         }
+        if receivesPushes { addCandidate(.silentPush) }  // D2: in any state of the app
     }
 
     /// Carries out `action` on the device.
@@ -110,6 +111,7 @@ extension EnvironmentDriver {
                 device.taskScheduler.expire(device.choices.pick(from: tasks))
             }
         case .sceneDisconnect: app?.disconnectScene()
+        case .silentPush: device.pushService.receive()  // D2
         case .userCancelsContinuedTask:
             if let tasks = app?.core.runningTasks.filter({ $0.isContinuedProcessing }), !tasks.isEmpty {
                 device.taskScheduler.userCancelsContinuedTask(device.choices.pick(from: tasks))

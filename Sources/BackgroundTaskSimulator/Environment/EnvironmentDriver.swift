@@ -37,6 +37,9 @@ final class EnvironmentDriver {
     let candidates: UnsafeMutablePointer<EnvironmentAction>
     private let candidateWeights: UnsafeMutablePointer<UInt64>
     var candidateCount = 0
+    /// Whether silent pushes can come: the profile has them and the app declares the
+    /// `remote-notification` background mode (D2). Fixed for a run.
+    let receivesPushes: Bool
 
     init(device: SimulatedDevice, horizon: VirtualTime) {
         self.deviceReference = DeviceReference(device, owner: "EnvironmentDriver")
@@ -46,6 +49,8 @@ final class EnvironmentDriver {
         self.systemQueue = device.systemQueue
         self.gaps = device.environment.gaps
         let weights = device.environment.weights
+        self.receivesPushes = device.profile.silentPushEnabled
+            && device.workload.backgroundModes.contains("remote-notification")
         self.weightTable = EnvironmentAction.allCases.map { UInt64((weights[$0] * 1_000).rounded()) }
         let slots = EnvironmentAction.allCases.count
         self.candidates = .allocate(capacity: slots)

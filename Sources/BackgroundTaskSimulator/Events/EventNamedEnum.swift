@@ -24,7 +24,7 @@ protocol EventNamedEnum {
 }
 
 extension EnvironmentAction: EventNamedEnum {
-    static var caseCount: Int { 20 }
+    static var caseCount: Int { 21 }
     static let caseNames = CaseNames(ordered.map(\.rawValue))
 }
 

@@ -70,6 +70,7 @@ extension EnvironmentAction {
         case .userCancelsContinuedTask: 17
         case .powerConnected: 18
         case .powerDisconnected: 19
+        case .silentPush: 20
         }
     }
 }

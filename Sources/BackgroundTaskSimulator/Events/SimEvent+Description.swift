@@ -163,6 +163,19 @@ extension SimEvent {
         case .probe(let name):
             visitor.kind(.probe)
             visitor.string("name", name)
+        case .pushReceived(let push, let outcome):
+            visitor.kind(.pushReceived)
+            visitor.int("push", Int64(push))
+            visitor.string("outcome", outcome)
+        case .pushCompleted(let push, let result, let repeated):
+            visitor.kind(.pushCompleted)
+            visitor.int("push", Int64(push))
+            visitor.string("result", result)
+            visitor.bool("repeated", repeated)
+        case .pushExpired(let push, let terminates):
+            visitor.kind(.pushExpired)
+            visitor.int("push", Int64(push))
+            visitor.bool("terminates", terminates)
         }
     }
 

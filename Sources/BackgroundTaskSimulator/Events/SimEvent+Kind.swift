@@ -51,6 +51,9 @@ extension SimEvent {
         case recordChanged = 33
         case networkRequest = 34
         case probe = 35
+        case pushReceived = 36
+        case pushCompleted = 37
+        case pushExpired = 38
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

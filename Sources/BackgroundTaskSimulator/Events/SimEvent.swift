@@ -83,6 +83,19 @@ public enum SimEvent: Sendable, Equatable {
     // Exploration.
     /// A workload or the simulator reached a named rare path (`WorkloadContext.probe(_:)`).
     case probe(String)
+
+    // Other background modes (D).
+    /// A silent push reached the device (D2): `outcome` is "delivered" (the app is woken or
+    /// launched and its handler will be called), "throttled" (rate limited, dropped),
+    /// "forceQuitBlocked" (the user force-quit the app: not launched) or, when the handler was
+    /// due, "noHandler" (the process registered none: nothing to complete).
+    case pushReceived(push: Int, outcome: String)
+    /// The app called push `push`'s fetch completion handler with `result` (newData, noData,
+    /// failed); `repeated` when it had already been called.
+    case pushCompleted(push: Int, result: String, repeated: Bool)
+    /// Push `push`'s time ran out with its completion handler not called (D2);
+    /// `terminates` when the app was in the background and the system kills it.
+    case pushExpired(push: Int, terminates: Bool)
 }
 
 /// Things the environment does to the device (user actions and system events).
@@ -109,6 +122,8 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
     case powerConnected
     /// The user unplugs the device (C3.3).
     case powerDisconnected
+    /// A silent (content-available) push for the app arrives (D2).
+    case silentPush
 
     public var description: String { rawValue }
 

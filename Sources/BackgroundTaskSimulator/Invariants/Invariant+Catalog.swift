@@ -85,6 +85,13 @@ extension Invariant {
                 + "at suspension or network loss, no connection, timed out) or is still in flight.",
             references: []
         ) { _ in RequestFailureHandled() },
+        Invariant(
+            id: "push-completion-called-once",
+            rule: "Every silent push delivered to the app has its fetch completion handler called exactly once, "
+                + "within the push's runtime (30 s), on every path.",
+            references: ["D2"],
+            applies: { $0.backgroundModes.contains("remote-notification") }
+        ) { _ in PushCompletionCalledOnce() },
     ]
 
     /// The invariant with this id, if any.

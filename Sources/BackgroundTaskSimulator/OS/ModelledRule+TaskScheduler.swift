@@ -60,7 +60,8 @@ extension ModelledRule {
 
     static let otherModes: [ModelledRule] = [
         rule("D1", "background URLSession", .notModelled("other background modes are out of scope")),
-        rule("D2", "silent push", .notModelled("other background modes are out of scope")),
+        rule("D2", "silent push wakes or launches the app; completion handler within 30 s; rate limited",
+             .parameter("environment weight silentPush; OSProfile.silentPushRuntime, OSProfile.silentPushMinimumInterval")),
         rule("D3", "background fetch", .notModelled("other background modes are out of scope")),
         rule("D4", "accessory and Bluetooth wakes", .notModelled("other background modes are out of scope")),
         rule("D5", "audio, location, VoIP keep the app awake", .notModelled("other background modes are out of scope")),

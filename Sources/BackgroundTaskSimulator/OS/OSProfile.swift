@@ -111,6 +111,22 @@ public struct OSProfile: Sendable, Equatable {
     /// default 30 s).
     public var continuedProcessingStallLimit: VirtualDuration
 
+    // MARK: Other background modes (D)
+
+    /// Whether the app can get silent (content-available) pushes through
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` (D2; iOS 7+, so
+    /// false for `ios6`). Scenario key `silentPushEnabled`.
+    public var silentPushEnabled = false
+    /// How long the app has to call a silent push's fetch completion handler (D2: "up to 30
+    /// seconds of wall-clock time … or your app will be terminated"). Scenario key
+    /// `silentPushRuntimeSeconds`.
+    public var silentPushRuntime: VirtualDuration = .seconds(30)
+    /// The shortest gap between two silent pushes the system delivers; one that comes sooner is
+    /// throttled (dropped). D2: more than about three an hour trigger rate limiting, and the real
+    /// budget depends on conditions (UNCERTAIN; default 1200 s, three an hour). Scenario key
+    /// `silentPushMinimumIntervalSeconds`.
+    public var silentPushMinimumInterval: VirtualDuration = .seconds(1_200)
+
     /// The order of expiration-handler calls (A3.5 leaves it open).
     public enum ExpirationHandlerOrder: String, Sendable, CaseIterable {
         /// Oldest task first.

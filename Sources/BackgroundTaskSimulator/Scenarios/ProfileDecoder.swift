@@ -32,6 +32,8 @@ enum ProfileDecoder {
         try duration("continuedProcessingStallLimitSeconds", \.continuedProcessingStallLimit)
         try duration("willTerminateLimitSeconds", \.willTerminateLimit)
         try duration("memoryWarningLeadSeconds", \.memoryWarningLead)
+        try duration("silentPushRuntimeSeconds", \.silentPushRuntime)
+        try duration("silentPushMinimumIntervalSeconds", \.silentPushMinimumInterval)
         if let chance = try object.optionalDouble("memoryWarningBeforeJetsamProbability", in: 0...1) {
             profile.memoryWarningBeforeJetsamProbability = chance
         }
@@ -44,6 +46,7 @@ enum ProfileDecoder {
         try flag("willTerminateOnJetsam", \.willTerminateOnJetsam)
         try flag("willTerminateOnForceQuit", \.willTerminateOnForceQuit)
         try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
+        try flag("silentPushEnabled", \.silentPushEnabled)
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order
         }
