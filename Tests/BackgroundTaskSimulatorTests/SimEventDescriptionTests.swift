@@ -97,6 +97,7 @@ import Testing
         #"push.receive push=2 outcome="throttled""#,
         #"push.complete push=2 result="newData" repeated=true"#,
         #"push.expire push=2 terminates=true"#,
+        #"app.modeAssertion mode="audio" held=true"#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -58,6 +58,7 @@ import Testing
         (.pushReceived(push: 2, outcome: "throttled"), 0xeb3c10349abb9bc9),
         (.pushCompleted(push: 2, result: "newData", repeated: true), 0xbf3ac80958fe7b9d),
         (.pushExpired(push: 2, terminates: true), 0x3cc1878233de2dd6),
+        (.modeAssertion(mode: "audio", held: true), 0xd2aa2b6137438cd7),
     ]
 
     @Test("every kind hashes as it did before it was described once")

@@ -69,6 +69,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         /// Silent pushes delivered whose completion handler is not called yet: they hold the app
         /// awake (D2).
         var pushesAwaitingCompletion = 0
+        /// Audio or location sessions held (``BackgroundModeAssertion``, D5): they keep the app
+        /// running and stop the background budget (A4.8).
+        var modeAssertions = 0
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it

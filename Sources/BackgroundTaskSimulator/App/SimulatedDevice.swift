@@ -223,7 +223,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// calls emit nothing, and interpolating it cost more than the rest of the check).
     func checkHeldWork(after reason: @autoclosure () -> String) {
         guard let live = liveApp, live.state == .background, !live.core.inDidEnterBackground,
-            live.core.openTasks.isEmpty, live.core.runningTasks.isEmpty, live.core.pushesAwaitingCompletion == 0
+            live.core.openTasks.isEmpty, live.core.runningTasks.isEmpty, live.core.pushesAwaitingCompletion == 0,
+            live.core.modeAssertions == 0
         else { return }
         emit(.nothingHeld(reason: reason()))
     }

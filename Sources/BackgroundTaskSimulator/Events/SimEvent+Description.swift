@@ -176,6 +176,10 @@ extension SimEvent {
             visitor.kind(.pushExpired)
             visitor.int("push", Int64(push))
             visitor.bool("terminates", terminates)
+        case .modeAssertion(let mode, let held):
+            visitor.kind(.modeAssertion)
+            visitor.string("mode", mode)
+            visitor.bool("held", held)
         }
     }
 

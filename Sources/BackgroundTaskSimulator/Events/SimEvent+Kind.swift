@@ -54,6 +54,7 @@ extension SimEvent {
         case pushReceived = 36
         case pushCompleted = 37
         case pushExpired = 38
+        case modeAssertion = 39
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

@@ -104,6 +104,7 @@ extension SimEvent.Kind {
         case .pushReceived: Spec(name: "push.receive", example: .pushReceived(push: 0, outcome: ""))
         case .pushCompleted: Spec(name: "push.complete", example: .pushCompleted(push: 0, result: "", repeated: false))
         case .pushExpired: Spec(name: "push.expire", example: .pushExpired(push: 0, terminates: false))
+        case .modeAssertion: Spec(name: "app.modeAssertion", example: .modeAssertion(mode: "", held: true))
         }
     }
 

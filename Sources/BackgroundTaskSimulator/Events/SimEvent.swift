@@ -96,6 +96,9 @@ public enum SimEvent: Sendable, Equatable {
     /// Push `push`'s time ran out with its completion handler not called (D2);
     /// `terminates` when the app was in the background and the system kills it.
     case pushExpired(push: Int, terminates: Bool)
+    /// An audio or location session (``BackgroundModeAssertion``, D5) began (`held` true) or
+    /// ended: while one is held the app is not suspended and its budget is stopped.
+    case modeAssertion(mode: String, held: Bool)
 }
 
 /// Things the environment does to the device (user actions and system events).

@@ -64,6 +64,7 @@ extension ModelledRule {
              .parameter("environment weight silentPush; OSProfile.silentPushRuntime, OSProfile.silentPushMinimumInterval")),
         rule("D3", "background fetch", .notModelled("other background modes are out of scope")),
         rule("D4", "accessory and Bluetooth wakes", .notModelled("other background modes are out of scope")),
-        rule("D5", "audio, location, VoIP keep the app awake", .notModelled("other background modes are out of scope")),
+        rule("D5", "audio, location, VoIP keep the app awake",
+             .parameter("OSProfile.backgroundModeAssertionsHoldApp (audio and location sessions; VoIP is not simulated)")),
     ]
 }

@@ -126,6 +126,11 @@ public struct OSProfile: Sendable, Equatable {
     /// budget depends on conditions (UNCERTAIN; default 1200 s, three an hour). Scenario key
     /// `silentPushMinimumIntervalSeconds`.
     public var silentPushMinimumInterval: VirtualDuration = .seconds(1_200)
+    /// Whether an active audio or location session (``BackgroundModeAssertion``) keeps the app
+    /// running with no background-task expiry (D5, A4.8: DTS, forum thread 764762). Default
+    /// true; false makes such apps suspend like any other. Scenario key
+    /// `backgroundModeAssertionsHoldApp`.
+    public var backgroundModeAssertionsHoldApp = true
 
     /// The order of expiration-handler calls (A3.5 leaves it open).
     public enum ExpirationHandlerOrder: String, Sendable, CaseIterable {

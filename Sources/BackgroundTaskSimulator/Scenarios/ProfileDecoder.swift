@@ -47,6 +47,7 @@ enum ProfileDecoder {
         try flag("willTerminateOnForceQuit", \.willTerminateOnForceQuit)
         try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
         try flag("silentPushEnabled", \.silentPushEnabled)
+        try flag("backgroundModeAssertionsHoldApp", \.backgroundModeAssertionsHoldApp)
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order
         }
