@@ -59,6 +59,8 @@ import Testing
             (2, "launch, silentPush: the fetch must fail, and a drawn duration past its 20 s timeout fails it (D2)"),
         "push-mail-sync-completion-missing-on-failure-ios17":
             (2, "launch, silentPush: a fetch that times out at 20 s leaves the push uncompleted at 30 s (D2)"),
+        "weather-fetch-completion-only-on-new-data-ios12":
+            (3, "launch, home, backgroundFetch: fetches come only in the background; one with no new data is never answered (D3)"),
         "bg-scheduler-app-never-completed-when-unchanged-ios17":
             (3, "launch, home, launchBackgroundTask: the request is submitted in the background, then launched"),
     ]

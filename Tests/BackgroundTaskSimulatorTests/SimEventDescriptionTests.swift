@@ -98,6 +98,8 @@ import Testing
         #"push.complete push=2 result="newData" repeated=true"#,
         #"push.expire push=2 terminates=true"#,
         #"app.modeAssertion mode="audio" held=true"#,
+        #"fetch fetch=2 phase="expire""#,
+        #"fetch.complete fetch=2 result="noData" repeated=true"#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -59,6 +59,8 @@ import Testing
         (.pushCompleted(push: 2, result: "newData", repeated: true), 0xbf3ac80958fe7b9d),
         (.pushExpired(push: 2, terminates: true), 0x3cc1878233de2dd6),
         (.modeAssertion(mode: "audio", held: true), 0xd2aa2b6137438cd7),
+        (.backgroundFetch(fetch: 2, phase: "expire"), 0x6f108b87372c7716),
+        (.fetchCompleted(fetch: 2, result: "noData", repeated: true), 0x6e9f763cc9cedff7),
     ]
 
     @Test("every kind hashes as it did before it was described once")

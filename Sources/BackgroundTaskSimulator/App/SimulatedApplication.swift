@@ -66,8 +66,10 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         var network: SimulatedNetwork?
         /// The process's silent-push handler (``WorkloadContext/onRemoteNotification(_:)``, D2).
         var pushHandler: RemoteNotificationHandler?
-        /// Silent pushes delivered whose completion handler is not called yet: they hold the app
-        /// awake (D2).
+        /// The process's background-fetch handler (``WorkloadContext/onBackgroundFetch(minimumInterval:_:)``, D3).
+        var fetchHandler: BackgroundFetchHandler?
+        /// Silent pushes and background fetches delivered whose completion handler is not called
+        /// yet: they hold the app awake (D2, D3).
         var pushesAwaitingCompletion = 0
         /// Audio or location sessions held (``BackgroundModeAssertion``, D5): they keep the app
         /// running and stop the background budget (A4.8).
@@ -184,8 +186,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         core.openTasks = []
         core.runningTasks = []
         core.launchesAfterStartup = []
-        let pushHandler = core.pushHandler
+        let pushHandler = (core.pushHandler, core.fetchHandler)
         core.pushHandler = nil
+        core.fetchHandler = nil
         withExtendedLifetime(released) {}
         withExtendedLifetime(pushHandler) {}
     }

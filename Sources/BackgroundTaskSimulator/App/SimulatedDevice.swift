@@ -36,6 +36,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         var blockedByForceQuit = false
         var madeTaskScheduler: TaskSchedulerService?
         var madePushService: SilentPushService?
+        var madeFetchService: BackgroundFetchService?
         /// Keeps the monitor alive while ``monitorCall`` calls it.
         var heldMonitor: RunMonitor?
         /// The same monitor, called unretained by ``emit(_:)`` (see ``Unretained``).
@@ -86,6 +87,15 @@ public final class SimulatedDevice: @unchecked Sendable {
         core.madePushService = made
         return made
     }
+    /// The system's background fetch (D3), made on first use.
+    var fetchService: BackgroundFetchService {
+        if let made = core.madeFetchService { return made }
+        let made = BackgroundFetchService(device: self)
+        core.madeFetchService = made
+        return made
+    }
+    /// Whether a background fetch is due (never before the app set an interval).
+    var isBackgroundFetchDue: Bool { core.madeFetchService?.isDue ?? false }
     /// The run's own observer (trace, facts, coverage, checkers): called directly, before the
     /// sinks, because every event of every run passes through it.
     var monitor: RunMonitor? {

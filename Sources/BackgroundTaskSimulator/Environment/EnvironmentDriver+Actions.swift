@@ -80,6 +80,7 @@ extension EnvironmentDriver {
             addCandidate(device.isOnExternalPower ? .powerDisconnected : .powerConnected)  // C3.3
         }
         if receivesPushes { addCandidate(.silentPush) }  // D2: in any state of the app
+        if fetchesInBackground, device.isBackgroundFetchDue { addCandidate(.backgroundFetch) }  // D3
     }
 
     /// Carries out `action` on the device.
@@ -112,6 +113,7 @@ extension EnvironmentDriver {
             }
         case .sceneDisconnect: app?.disconnectScene()
         case .silentPush: device.pushService.receive()  // D2
+        case .backgroundFetch: device.fetchService.launch()  // D3
         case .userCancelsContinuedTask:
             if let tasks = app?.core.runningTasks.filter({ $0.isContinuedProcessing }), !tasks.isEmpty {
                 device.taskScheduler.userCancelsContinuedTask(device.choices.pick(from: tasks))

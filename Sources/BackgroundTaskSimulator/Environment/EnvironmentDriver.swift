@@ -40,6 +40,9 @@ final class EnvironmentDriver {
     /// Whether silent pushes can come: the profile has them and the app declares the
     /// `remote-notification` background mode (D2). Fixed for a run.
     let receivesPushes: Bool
+    /// Whether background fetches can come: the profile has them (iOS 7-12), the app declares the
+    /// `fetch` mode and no BGTaskScheduler identifiers (D3, C2.7). Fixed for a run.
+    let fetchesInBackground: Bool
 
     init(device: SimulatedDevice, horizon: VirtualTime) {
         self.deviceReference = DeviceReference(device, owner: "EnvironmentDriver")
@@ -51,6 +54,8 @@ final class EnvironmentDriver {
         let weights = device.environment.weights
         self.receivesPushes = device.profile.silentPushEnabled
             && device.workload.backgroundModes.contains("remote-notification")
+        self.fetchesInBackground = device.profile.backgroundFetchAvailable
+            && device.workload.backgroundModes.contains("fetch") && !device.workload.usesTaskScheduler
         self.weightTable = EnvironmentAction.allCases.map { UInt64((weights[$0] * 1_000).rounded()) }
         let slots = EnvironmentAction.allCases.count
         self.candidates = .allocate(capacity: slots)

@@ -24,7 +24,7 @@ protocol EventNamedEnum {
 }
 
 extension EnvironmentAction: EventNamedEnum {
-    static var caseCount: Int { 21 }
+    static var caseCount: Int { 22 }
     static let caseNames = CaseNames(ordered.map(\.rawValue))
 }
 

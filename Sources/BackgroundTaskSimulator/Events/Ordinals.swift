@@ -71,6 +71,7 @@ extension EnvironmentAction {
         case .powerConnected: 18
         case .powerDisconnected: 19
         case .silentPush: 20
+        case .backgroundFetch: 21
         }
     }
 }

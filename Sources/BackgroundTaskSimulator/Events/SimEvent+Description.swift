@@ -180,6 +180,15 @@ extension SimEvent {
             visitor.kind(.modeAssertion)
             visitor.string("mode", mode)
             visitor.bool("held", held)
+        case .backgroundFetch(let fetch, let phase):
+            visitor.kind(.backgroundFetch)
+            visitor.int("fetch", Int64(fetch))
+            visitor.string("phase", phase)
+        case .fetchCompleted(let fetch, let result, let repeated):
+            visitor.kind(.fetchCompleted)
+            visitor.int("fetch", Int64(fetch))
+            visitor.string("result", result)
+            visitor.bool("repeated", repeated)
         }
     }
 

@@ -55,6 +55,8 @@ extension SimEvent {
         case pushCompleted = 37
         case pushExpired = 38
         case modeAssertion = 39
+        case backgroundFetch = 40
+        case fetchCompleted = 41
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

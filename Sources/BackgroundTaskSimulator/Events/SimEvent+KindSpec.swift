@@ -105,6 +105,8 @@ extension SimEvent.Kind {
         case .pushCompleted: Spec(name: "push.complete", example: .pushCompleted(push: 0, result: "", repeated: false))
         case .pushExpired: Spec(name: "push.expire", example: .pushExpired(push: 0, terminates: false))
         case .modeAssertion: Spec(name: "app.modeAssertion", example: .modeAssertion(mode: "", held: true))
+        case .backgroundFetch: Spec(name: "fetch", example: .backgroundFetch(fetch: 0, phase: ""))
+        case .fetchCompleted: Spec(name: "fetch.complete", example: .fetchCompleted(fetch: 0, result: "", repeated: false))
         }
     }
 

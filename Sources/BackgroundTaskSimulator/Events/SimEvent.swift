@@ -99,6 +99,12 @@ public enum SimEvent: Sendable, Equatable {
     /// An audio or location session (``BackgroundModeAssertion``, D5) began (`held` true) or
     /// ended: while one is held the app is not suspended and its budget is stopped.
     case modeAssertion(mode: String, held: Bool)
+    /// A background fetch (D3): `phase` "launch" (the system wakes or launches the app for it),
+    /// "noHandler" (the process registered none) or "expire" (its time ran out with the
+    /// completion handler not called; the app is killed unless in the foreground).
+    case backgroundFetch(fetch: Int, phase: String)
+    /// The app called fetch `fetch`'s completion handler; `repeated` when it had already been.
+    case fetchCompleted(fetch: Int, result: String, repeated: Bool)
 }
 
 /// Things the environment does to the device (user actions and system events).
@@ -127,6 +133,8 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
     case powerDisconnected
     /// A silent (content-available) push for the app arrives (D2).
     case silentPush
+    /// The system launches a background fetch (D3, iOS 7-12).
+    case backgroundFetch
 
     public var description: String { rawValue }
 

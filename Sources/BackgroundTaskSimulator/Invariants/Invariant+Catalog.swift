@@ -92,6 +92,13 @@ extension Invariant {
             references: ["D2"],
             applies: { $0.backgroundModes.contains("remote-notification") }
         ) { _ in PushCompletionCalledOnce() },
+        Invariant(
+            id: "fetch-completion-called-once",
+            rule: "Every background fetch (iOS 7-12) has its completion handler called exactly once, within its "
+                + "time (about 30 s), on every path.",
+            references: ["D3"],
+            applies: { $0.backgroundModes.contains("fetch") && !$0.usesTaskScheduler }
+        ) { _ in FetchCompletionCalledOnce() },
     ]
 
     /// The invariant with this id, if any.

@@ -35,6 +35,7 @@ extension OSProfile {
         profile.backgroundLaunchBudget = .seconds(30)
         profile.taskLimit = 1000
         profile.silentPushEnabled = true  // D2: iOS 7+
+        profile.backgroundFetchAvailable = true  // D3: iOS 7-12 (deprecated from 13)
         return profile
     }()
 
@@ -50,6 +51,7 @@ extension OSProfile {
         profile.longHeldTaskWarning = .seconds(30)
         profile.supportsScenes = true
         profile.hasTaskScheduler = true
+        profile.backgroundFetchAvailable = false  // D3: replaced by BGAppRefreshTask
         return profile
     }()
 

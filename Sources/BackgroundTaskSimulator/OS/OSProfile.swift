@@ -131,6 +131,12 @@ public struct OSProfile: Sendable, Equatable {
     /// true; false makes such apps suspend like any other. Scenario key
     /// `backgroundModeAssertionsHoldApp`.
     public var backgroundModeAssertionsHoldApp = true
+    /// Whether background fetch (`performFetchWithCompletionHandler`) exists (D3: iOS 7-12 here;
+    /// deprecated in favour of BGAppRefreshTask from iOS 13). Scenario key `backgroundFetchAvailable`.
+    public var backgroundFetchAvailable = false
+    /// How long a background fetch may run before its completion handler must have been called
+    /// (D3: about 30 s, observed). Scenario key `backgroundFetchRuntimeSeconds`.
+    public var backgroundFetchRuntime: VirtualDuration = .seconds(30)
 
     /// The order of expiration-handler calls (A3.5 leaves it open).
     public enum ExpirationHandlerOrder: String, Sendable, CaseIterable {

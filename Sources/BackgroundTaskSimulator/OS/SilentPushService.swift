@@ -59,22 +59,12 @@ final class SilentPushService: @unchecked Sendable {
             device.emit(.pushReceived(push: number, outcome: "throttled"))  // D2: rate limited
             return
         }
-        let app: SimulatedApplication
-        if let live = device.liveApp {
-            app = live
-            if app.state == .suspended { app.resumeInBackground() }
-        } else {
-            guard !device.blockedByForceQuit else {
-                device.emit(.pushReceived(push: number, outcome: "forceQuitBlocked"))
-                return
-            }
-            device.emit(.pushReceived(push: number, outcome: "delivered"))
-            guard let launched = device.launchProcess(inBackground: true) else { return }  // B4.1
-            app = launched
-            hold(number, in: app)
+        guard device.liveApp != nil || !device.blockedByForceQuit else {
+            device.emit(.pushReceived(push: number, outcome: "forceQuitBlocked"))
             return
         }
         device.emit(.pushReceived(push: number, outcome: "delivered"))
+        guard let app = device.wakeOrLaunchInBackground() else { return }  // B4.1
         hold(number, in: app)
     }
 

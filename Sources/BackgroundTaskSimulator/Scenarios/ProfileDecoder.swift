@@ -48,6 +48,8 @@ enum ProfileDecoder {
         try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
         try flag("silentPushEnabled", \.silentPushEnabled)
         try flag("backgroundModeAssertionsHoldApp", \.backgroundModeAssertionsHoldApp)
+        try flag("backgroundFetchAvailable", \.backgroundFetchAvailable)
+        try duration("backgroundFetchRuntimeSeconds", \.backgroundFetchRuntime)
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order
         }

@@ -1,6 +1,6 @@
 extension WorkloadCatalog {
-    /// The workloads of the other background modes (issue 19, part A: silent push), each
-    /// family's correct variant first.
+    /// The workloads of the other background modes (issue 19, part A: silent push, background
+    /// fetch), each family's correct variant first.
     ///
     /// ```swift
     /// let twice = WorkloadCatalog.variant(workload: "push-mail-sync", variant: "completion-called-twice")!
@@ -26,6 +26,19 @@ extension WorkloadCatalog {
                                    summary: "returns from a failed fetch without calling the push's completion handler",
                                    backgroundModes: ["remote-notification"]) {
                     PushCompletionMissingOnFailure.make()
+                }),
+        Variant(workload: "weather-fetch", variant: "correct", bugPattern: nil, expectedViolation: nil,
+                info: WorkloadInfo(name: "weather-fetch/correct",
+                                   summary: "refreshes the forecast in background fetch (iOS 7-12) and calls the completion handler once on every path",
+                                   backgroundModes: ["fetch"]) {
+                    WeatherFetch()
+                }),
+        Variant(workload: "weather-fetch", variant: "completion-only-on-new-data", bugPattern: nil,
+                expectedViolation: "fetch-completion-called-once",
+                info: WorkloadInfo(name: "weather-fetch/completion-only-on-new-data",
+                                   summary: "calls the background fetch's completion handler only when a new forecast arrived",
+                                   backgroundModes: ["fetch"]) {
+                    FetchCompletionOnlyOnNewData.make()
                 }),
     ]
 }
