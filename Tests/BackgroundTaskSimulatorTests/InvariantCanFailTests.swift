@@ -24,6 +24,8 @@ import Testing
         ("request-failure-handled", "message-outbox/lost-connection-counted-as-sent", "message-outbox/correct"),
         ("protected-data-available", "offline-articles/complete-protection-at-night", "offline-articles/correct"),
         ("no-file-lock-at-suspend", "shared-notes/lock-held-across-suspension", "shared-notes/correct"),
+        ("push-completion-called-once", "push-mail-sync/completion-missing-on-failure", "push-mail-sync/correct"),
+        ("fetch-completion-called-once", "weather-fetch/completion-only-on-new-data", "weather-fetch/correct"),
     ]
 
     @Test func everyInvariantHasAPair() {
@@ -33,7 +35,9 @@ import Testing
     static func violations(of invariant: String, in workload: String, runs: Int = 150) throws -> Int {
         let entry = try #require(WorkloadCatalog.all.first { $0.info.name == workload })
         let checked = try #require(Invariant.named(invariant))
-        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: entry.info,
+        // Background fetch exists only on iOS 7-12 (D3).
+        let profile: OSProfile = invariant == "fetch-completion-called-once" ? .ios12 : .ios17
+        let spec = RunSpec(profile: profile, environment: EnvironmentConfig(), workload: entry.info,
                            invariants: [checked], horizon: .seconds(1_800))
         var count = 0
         for index in 0..<runs {

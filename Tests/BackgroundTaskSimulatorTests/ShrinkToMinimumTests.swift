@@ -60,6 +60,12 @@ import Testing
             (3, "launch, home, then a jetsam or force-quit of the suspended app: the queue changed in the foreground"),
         "message-outbox-lost-connection-counted-as-sent-ios17":
             (3, "launch, home, networkDown: the send starts on entering the background and the network must fail it"),
+        "push-mail-sync-completion-called-twice-ios17":
+            (2, "launch, silentPush: the fetch must fail, and a drawn duration past its 20 s timeout fails it (D2)"),
+        "push-mail-sync-completion-missing-on-failure-ios17":
+            (2, "launch, silentPush: a fetch that times out at 20 s leaves the push uncompleted at 30 s (D2)"),
+        "weather-fetch-completion-only-on-new-data-ios12":
+            (3, "launch, home, backgroundFetch: fetches come only in the background; one with no new data is never answered (D3)"),
         "bg-scheduler-app-never-completed-when-unchanged-ios17":
             (3, "launch, home, launchBackgroundTask: the request is submitted in the background, then launched"),
         "offline-articles-complete-protection-at-night-ios17":

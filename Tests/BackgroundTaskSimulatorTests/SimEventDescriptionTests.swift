@@ -94,6 +94,12 @@ import Testing
         #"data.record record="upload-queue" unsaved=2"#,
         #"network.request request=2 name="send" work=7 outcome="networkConnectionLost""#,
         #"probe name="upload-cut-by-expiry""#,
+        #"push.receive push=2 outcome="throttled""#,
+        #"push.complete push=2 result="newData" repeated=true"#,
+        #"push.expire push=2 terminates=true"#,
+        #"app.modeAssertion mode="audio" held=true"#,
+        #"fetch fetch=2 phase="expire""#,
+        #"fetch.complete fetch=2 result="noData" repeated=true"#,
         #"file file="articles.json" operation="write" protection="complete" work=3 outcome="protectedDataUnavailable""#,
         #"view visible=true"#,
     ]

@@ -55,8 +55,14 @@ import Testing
         (.recordChanged(record: "upload-queue", unsavedChanges: 2), 0xaa01d9caa82fe8e6),
         (.networkRequest(request: 2, name: "send", work: 7, outcome: "networkConnectionLost"), 0x9ccaa05addf215a7),
         (.probe("upload-cut-by-expiry"), 0xedd61a92c54763ee),
-        (.fileAccess(file: "articles.json", operation: "write", protection: "complete", work: 3, outcome: "protectedDataUnavailable"), 0x73570a7d742b33ca),
-        (.viewAppearance(visible: true), 0x0f93742c6e804f9d),
+        (.pushReceived(push: 2, outcome: "throttled"), 0xeb3c10349abb9bc9),
+        (.pushCompleted(push: 2, result: "newData", repeated: true), 0xbf3ac80958fe7b9d),
+        (.pushExpired(push: 2, terminates: true), 0x3cc1878233de2dd6),
+        (.modeAssertion(mode: "audio", held: true), 0xd2aa2b6137438cd7),
+        (.backgroundFetch(fetch: 2, phase: "expire"), 0x6f108b87372c7716),
+        (.fetchCompleted(fetch: 2, result: "noData", repeated: true), 0x6e9f763cc9cedff7),
+        (.fileAccess(file: "articles.json", operation: "write", protection: "complete", work: 3, outcome: "protectedDataUnavailable"), 0xeb42ba0a742e32a4),
+        (.viewAppearance(visible: true), 0xb2ed2ce882fc8cca),
     ]
 
     @Test("every kind hashes as it did before it was described once")

@@ -80,7 +80,7 @@ extension SimulatedApplication {
     /// Starts the app-wide budget on entering the background (A4.5, A4.6): expiration handlers
     /// at the deadline minus the lead (A3.7), the watchdog at the deadline (A7.1).
     func startBackgroundSession() {
-        guard core.session == nil else { return }
+        guard core.session == nil, core.modeAssertions == 0 else { return }  // A4.8: none while audio/location holds the app
         let full = core.backgroundLaunched ? profile.backgroundLaunchBudget : profile.budget  // A4.2
         let budget = max(VirtualDuration.zero, full - core.budgetUsed)
         var newSession = BackgroundSession(start: now, deadline: now + budget)

@@ -153,6 +153,8 @@ extension SimulatedApplication {
     /// Whether anything keeps the app running in the background.
     var isHeldAwake: Bool {
         !core.openTasks.isEmpty || !core.runningTasks.isEmpty || !core.launchesAfterStartup.isEmpty || core.terminationPending
+            || core.pushesAwaitingCompletion > 0  // D2: until the fetch completion handler is called
+            || core.modeAssertions > 0  // D5: audio or location keeps the app running
             || core.mainThreadWatch?.callback == .expirationHandlers  // A3.1: handlers block suspension
     }
 

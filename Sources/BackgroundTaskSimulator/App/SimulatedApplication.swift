@@ -68,6 +68,16 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         var files: SimulatedFiles?
         /// The app's screen (``SimulatedScreen``), made when a workload observes its view.
         var screen: SimulatedScreen?
+        /// The process's silent-push handler (``WorkloadContext/onRemoteNotification(_:)``, D2).
+        var pushHandler: RemoteNotificationHandler?
+        /// The process's background-fetch handler (``WorkloadContext/onBackgroundFetch(minimumInterval:_:)``, D3).
+        var fetchHandler: BackgroundFetchHandler?
+        /// Silent pushes and background fetches delivered whose completion handler is not called
+        /// yet: they hold the app awake (D2, D3).
+        var pushesAwaitingCompletion = 0
+        /// Audio or location sessions held (``BackgroundModeAssertion``, D5): they keep the app
+        /// running and stop the background budget (A4.8).
+        var modeAssertions = 0
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it
@@ -181,9 +191,13 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         core.openTasks = []
         core.runningTasks = []
         core.launchesAfterStartup = []
+        let pushHandler = (core.pushHandler, core.fetchHandler)
+        core.pushHandler = nil
+        core.fetchHandler = nil
         withExtendedLifetime(released) {}
         let viewObservers = core.screen?.removeAll()  // they capture the workload, like `observers`
         withExtendedLifetime(viewObservers) {}
+        withExtendedLifetime(pushHandler) {}
     }
 
     // MARK: Simulation-only API for workloads

@@ -35,6 +35,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         var isOnExternalPower: Bool
         var blockedByForceQuit = false
         var madeTaskScheduler: TaskSchedulerService?
+        var madePushService: SilentPushService?
+        var madeFetchService: BackgroundFetchService?
         /// Keeps the monitor alive while ``monitorCall`` calls it.
         var heldMonitor: RunMonitor?
         /// The same monitor, called unretained by ``emit(_:)`` (see ``Unretained``).
@@ -93,6 +95,22 @@ public final class SimulatedDevice: @unchecked Sendable {
         core.madeTaskScheduler = made
         return made
     }
+    /// The system's silent-push delivery (D2), made on first use.
+    var pushService: SilentPushService {
+        if let made = core.madePushService { return made }
+        let made = SilentPushService(device: self)
+        core.madePushService = made
+        return made
+    }
+    /// The system's background fetch (D3), made on first use.
+    var fetchService: BackgroundFetchService {
+        if let made = core.madeFetchService { return made }
+        let made = BackgroundFetchService(device: self)
+        core.madeFetchService = made
+        return made
+    }
+    /// Whether a background fetch is due (never before the app set an interval).
+    var isBackgroundFetchDue: Bool { core.madeFetchService?.isDue ?? false }
     /// The run's own observer (trace, facts, coverage, checkers): called directly, before the
     /// sinks, because every event of every run passes through it.
     var monitor: RunMonitor? {
@@ -230,7 +248,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// calls emit nothing, and interpolating it cost more than the rest of the check).
     func checkHeldWork(after reason: @autoclosure () -> String) {
         guard let live = liveApp, live.state == .background, !live.core.inDidEnterBackground,
-            live.core.openTasks.isEmpty, live.core.runningTasks.isEmpty
+            live.core.openTasks.isEmpty, live.core.runningTasks.isEmpty, live.core.pushesAwaitingCompletion == 0,
+            live.core.modeAssertions == 0
         else { return }
         emit(.nothingHeld(reason: reason()))
     }

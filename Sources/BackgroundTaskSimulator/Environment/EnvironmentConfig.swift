@@ -96,6 +96,8 @@ public struct ActionWeights: Sendable, Equatable {
             (.backgroundRefreshOff, 0.02), (.backgroundRefreshOn, 0.5), (.networkDown, 0.1), (.networkUp, 0.5),
             (.launchBackgroundTask, 1), (.expireBackgroundTask, 0.1), (.sceneDisconnect, 0.03),
             (.userCancelsContinuedTask, 0.05), (.powerConnected, 0.3), (.powerDisconnected, 0.3),
+            (.silentPush, 0.3),  // only for apps with the remote-notification background mode (D2)
+            (.backgroundFetch, 1),  // only when due, on iOS 7-12, for apps with the fetch mode (D3)
         ]
         for (action, weight) in table { weights[action] = weight }
         return weights

@@ -75,8 +75,8 @@ extension EnvironmentDriver {
         candidateCount &+= 1
     }
 
-    /// The actions on the device rather than the app (network, Background App Refresh, power),
-    /// appended last.
+    /// The actions on the device rather than the app (network, Background App Refresh, power,
+    /// silent pushes), appended last.
     @inline(__always)
     private func appendDeviceActions(_ device: SimulatedDevice) {
         addCandidate(device.isNetworkAvailable ? .networkDown : .networkUp)
@@ -96,6 +96,8 @@ extension EnvironmentDriver {
         if device.environment.weights[.appUpdate] > 0, device.liveApp?.state.isForeground != true {
             addCandidate(.appUpdate)
         }
+        if receivesPushes { addCandidate(.silentPush) }  // D2: in any state of the app
+        if fetchesInBackground, device.isBackgroundFetchDue { addCandidate(.backgroundFetch) }  // D3
     }
 
     /// Carries out `action` on the device.
@@ -145,6 +147,8 @@ extension EnvironmentDriver {
                 device.taskScheduler.expire(device.choices.pick(from: tasks))
             }
         case .sceneDisconnect: app?.disconnectScene()
+        case .silentPush: device.pushService.receive()  // D2
+        case .backgroundFetch: device.fetchService.launch()  // D3
         case .userCancelsContinuedTask:
             if let tasks = app?.core.runningTasks.filter({ $0.isContinuedProcessing }), !tasks.isEmpty {
                 device.taskScheduler.userCancelsContinuedTask(device.choices.pick(from: tasks))

@@ -39,6 +39,12 @@ final class EnvironmentDriver {
     let candidates: UnsafeMutablePointer<EnvironmentAction>
     private let candidateWeights: UnsafeMutablePointer<UInt64>
     var candidateCount = 0
+    /// Whether silent pushes can come: the profile has them and the app declares the
+    /// `remote-notification` background mode (D2). Fixed for a run.
+    let receivesPushes: Bool
+    /// Whether background fetches can come: the profile has them (iOS 7-12), the app declares the
+    /// `fetch` mode and no BGTaskScheduler identifiers (D3, C2.7). Fixed for a run.
+    let fetchesInBackground: Bool
 
     init(device: SimulatedDevice, horizon: VirtualTime) {
         self.deviceReference = DeviceReference(device, owner: "EnvironmentDriver")
@@ -48,6 +54,10 @@ final class EnvironmentDriver {
         self.systemQueue = device.systemQueue
         self.gaps = device.environment.gaps
         let weights = device.environment.weights
+        self.receivesPushes = device.profile.silentPushEnabled
+            && device.workload.backgroundModes.contains("remote-notification")
+        self.fetchesInBackground = device.profile.backgroundFetchAvailable
+            && device.workload.backgroundModes.contains("fetch") && !device.workload.usesTaskScheduler
         self.weightTable = EnvironmentAction.allCases.map { UInt64((weights[$0] * 1_000).rounded()) }
         let slots = EnvironmentAction.allCases.count
         self.candidates = .allocate(capacity: slots)

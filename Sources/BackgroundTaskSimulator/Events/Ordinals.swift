@@ -76,6 +76,8 @@ extension EnvironmentAction {
         case .lowPowerModeOn: 23
         case .lowPowerModeOff: 24
         case .appUpdate: 25
+        case .silentPush: 26
+        case .backgroundFetch: 27
         }
     }
 }

@@ -163,6 +163,32 @@ extension SimEvent {
         case .probe(let name):
             visitor.kind(.probe)
             visitor.string("name", name)
+        case .pushReceived(let push, let outcome):
+            visitor.kind(.pushReceived)
+            visitor.int("push", Int64(push))
+            visitor.string("outcome", outcome)
+        case .pushCompleted(let push, let result, let repeated):
+            visitor.kind(.pushCompleted)
+            visitor.int("push", Int64(push))
+            visitor.string("result", result)
+            visitor.bool("repeated", repeated)
+        case .pushExpired(let push, let terminates):
+            visitor.kind(.pushExpired)
+            visitor.int("push", Int64(push))
+            visitor.bool("terminates", terminates)
+        case .modeAssertion(let mode, let held):
+            visitor.kind(.modeAssertion)
+            visitor.string("mode", mode)
+            visitor.bool("held", held)
+        case .backgroundFetch(let fetch, let phase):
+            visitor.kind(.backgroundFetch)
+            visitor.int("fetch", Int64(fetch))
+            visitor.string("phase", phase)
+        case .fetchCompleted(let fetch, let result, let repeated):
+            visitor.kind(.fetchCompleted)
+            visitor.int("fetch", Int64(fetch))
+            visitor.string("result", result)
+            visitor.bool("repeated", repeated)
         case .fileAccess(let file, let operation, let protection, let work, let outcome):
             visitor.kind(.fileAccess)
             visitor.string("file", file)

@@ -51,8 +51,14 @@ extension SimEvent {
         case recordChanged = 33
         case networkRequest = 34
         case probe = 35
-        case fileAccess = 36
-        case viewAppearance = 37
+        case pushReceived = 36
+        case pushCompleted = 37
+        case pushExpired = 38
+        case modeAssertion = 39
+        case backgroundFetch = 40
+        case fetchCompleted = 41
+        case fileAccess = 42
+        case viewAppearance = 43
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

@@ -101,6 +101,12 @@ extension SimEvent.Kind {
         case .networkRequest:
             Spec(name: "network.request", example: .networkRequest(request: 0, name: "", work: 0, outcome: ""))
         case .probe: Spec(name: "probe", example: .probe(""))
+        case .pushReceived: Spec(name: "push.receive", example: .pushReceived(push: 0, outcome: ""))
+        case .pushCompleted: Spec(name: "push.complete", example: .pushCompleted(push: 0, result: "", repeated: false))
+        case .pushExpired: Spec(name: "push.expire", example: .pushExpired(push: 0, terminates: false))
+        case .modeAssertion: Spec(name: "app.modeAssertion", example: .modeAssertion(mode: "", held: true))
+        case .backgroundFetch: Spec(name: "fetch", example: .backgroundFetch(fetch: 0, phase: ""))
+        case .fetchCompleted: Spec(name: "fetch.complete", example: .fetchCompleted(fetch: 0, result: "", repeated: false))
         case .fileAccess:
             Spec(name: "file", example: .fileAccess(file: "", operation: "", protection: "", work: 0, outcome: ""))
         case .viewAppearance: Spec(name: "view", example: .viewAppearance(visible: false))

@@ -95,6 +95,27 @@ public enum SimEvent: Sendable, Equatable {
     /// The workload's view appeared (`viewDidAppear`, `visible` true) or is disappearing
     /// (`viewWillDisappear`).
     case viewAppearance(visible: Bool)
+    // Other background modes (D).
+    /// A silent push reached the device (D2): `outcome` is "delivered" (the app is woken or
+    /// launched and its handler will be called), "throttled" (rate limited, dropped),
+    /// "forceQuitBlocked" (the user force-quit the app: not launched) or, when the handler was
+    /// due, "noHandler" (the process registered none: nothing to complete).
+    case pushReceived(push: Int, outcome: String)
+    /// The app called push `push`'s fetch completion handler with `result` (newData, noData,
+    /// failed); `repeated` when it had already been called.
+    case pushCompleted(push: Int, result: String, repeated: Bool)
+    /// Push `push`'s time ran out with its completion handler not called (D2);
+    /// `terminates` when the app was in the background and the system kills it.
+    case pushExpired(push: Int, terminates: Bool)
+    /// An audio or location session (``BackgroundModeAssertion``, D5) began (`held` true) or
+    /// ended: while one is held the app is not suspended and its budget is stopped.
+    case modeAssertion(mode: String, held: Bool)
+    /// A background fetch (D3): `phase` "launch" (the system wakes or launches the app for it),
+    /// "noHandler" (the process registered none) or "expire" (its time ran out with the
+    /// completion handler not called; the app is killed unless in the foreground).
+    case backgroundFetch(fetch: Int, phase: String)
+    /// The app called fetch `fetch`'s completion handler; `repeated` when it had already been.
+    case fetchCompleted(fetch: Int, result: String, repeated: Bool)
 }
 
 /// Things the environment does to the device (user actions and system events).
@@ -135,6 +156,10 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
     /// The App Store updates the app: the process ends with no callback, and pending BGTask
     /// requests may be dropped (C3.7).
     case appUpdate
+    /// A silent (content-available) push for the app arrives (D2).
+    case silentPush
+    /// The system launches a background fetch (D3, iOS 7-12).
+    case backgroundFetch
 
     public var description: String { rawValue }
 

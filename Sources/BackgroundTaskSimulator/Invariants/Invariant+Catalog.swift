@@ -98,6 +98,20 @@ extension Invariant {
                 + "it with 0xdead10cc).",
             references: ["B1.1", "B2.3"]
         ) { _ in NoFileLockAtSuspend() },
+        Invariant(
+            id: "push-completion-called-once",
+            rule: "Every silent push delivered to the app has its fetch completion handler called exactly once, "
+                + "within the push's runtime (30 s), on every path.",
+            references: ["D2"],
+            applies: { $0.backgroundModes.contains("remote-notification") }
+        ) { _ in PushCompletionCalledOnce() },
+        Invariant(
+            id: "fetch-completion-called-once",
+            rule: "Every background fetch (iOS 7-12) has its completion handler called exactly once, within its "
+                + "time (about 30 s), on every path.",
+            references: ["D3"],
+            applies: { $0.backgroundModes.contains("fetch") && !$0.usesTaskScheduler }
+        ) { _ in FetchCompletionCalledOnce() },
     ]
 
     /// The invariant with this id, if any.

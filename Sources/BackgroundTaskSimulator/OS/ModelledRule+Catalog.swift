@@ -40,7 +40,7 @@ extension ModelledRule {
         rule("A4.6", "the clock runs only in the background; foreground tasks stay dormant", .modelled),
         rule("A4.7", "the budget resets on returning to the foreground", .parameter("OSProfile.budgetResetsOnForeground")),
         rule("A4.8", "audio and other modes keep the app awake with no expiry",
-             .notModelled("background modes other than BGTaskScheduler are out of scope (D5)")),
+             .parameter("OSProfile.backgroundModeAssertionsHoldApp")),
         rule("A5.1", "end is required, or the system may kill the app", .modelled),
         rule("A5.2", "ending an unknown id logs 'Can't end BackgroundTask' and nothing else",
              .parameter("OSProfile.consoleWording")),

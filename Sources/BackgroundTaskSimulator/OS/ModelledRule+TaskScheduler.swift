@@ -19,7 +19,7 @@ extension ModelledRule {
         rule("C2.5", "submit may succeed while the request is dropped",
              .notModelled("single-developer observation; not reproducible enough to model")),
         rule("C2.6", "iOS 27 asynchronous submit", .notModelled("beta header only")),
-        rule("C2.7", "permitted identifiers disable background fetch", .notModelled("background fetch (D3) is not simulated")),
+        rule("C2.7", "permitted identifiers disable background fetch", .modelled),
         rule("C3.1", "earliestBeginDate is a lower bound", .modelled),
         rule("C3.2", "refresh runs when the system sees fit", .parameter("environment weight launchBackgroundTask")),
         rule("C3.3", "processing requests wait for the network and external power they require", .modelled),
@@ -61,9 +61,12 @@ extension ModelledRule {
 
     static let otherModes: [ModelledRule] = [
         rule("D1", "background URLSession", .notModelled("other background modes are out of scope")),
-        rule("D2", "silent push", .notModelled("other background modes are out of scope")),
-        rule("D3", "background fetch", .notModelled("other background modes are out of scope")),
+        rule("D2", "silent push wakes or launches the app; completion handler within 30 s; rate limited",
+             .parameter("environment weight silentPush; OSProfile.silentPushRuntime, OSProfile.silentPushMinimumInterval")),
+        rule("D3", "background fetch (iOS 7-12): woken after the minimum interval, completion handler within about 30 s",
+             .parameter("OSProfile.backgroundFetchAvailable, OSProfile.backgroundFetchRuntime")),
         rule("D4", "accessory and Bluetooth wakes", .notModelled("other background modes are out of scope")),
-        rule("D5", "audio, location, VoIP keep the app awake", .notModelled("other background modes are out of scope")),
+        rule("D5", "audio, location, VoIP keep the app awake",
+             .parameter("OSProfile.backgroundModeAssertionsHoldApp (audio and location sessions; VoIP is not simulated)")),
     ]
 }

@@ -26,7 +26,7 @@ extension OSProfile {
         continuedProcessingStallLimit: .seconds(30))
 
     /// iOS 7-12: 180 s from the foreground, 30 s after a background launch (A4.2); the task
-    /// limit of about 1000 (A2.6, iOS 11+). BGTaskScheduler arrived in iOS 13, so none here.
+    /// limit of about 1000 (A2.6, iOS 11+); silent pushes (D2, iOS 7+). BGTaskScheduler arrived in iOS 13, so none here.
     public static let ios12: OSProfile = {
         var profile = ios6
         profile.name = "ios12"
@@ -34,6 +34,8 @@ extension OSProfile {
         profile.budget = .seconds(180)
         profile.backgroundLaunchBudget = .seconds(30)
         profile.taskLimit = 1000
+        profile.silentPushEnabled = true  // D2: iOS 7+
+        profile.backgroundFetchAvailable = true  // D3: iOS 7-12 (deprecated from 13)
         return profile
     }()
 
@@ -49,6 +51,7 @@ extension OSProfile {
         profile.longHeldTaskWarning = .seconds(30)
         profile.supportsScenes = true
         profile.hasTaskScheduler = true
+        profile.backgroundFetchAvailable = false  // D3: replaced by BGAppRefreshTask
         return profile
     }()
 

@@ -148,6 +148,33 @@ public struct OSProfile: Sendable, Equatable {
     /// default 30 s).
     public var continuedProcessingStallLimit: VirtualDuration
 
+    // MARK: Other background modes (D)
+
+    /// Whether the app can get silent (content-available) pushes through
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` (D2; iOS 7+, so
+    /// false for `ios6`). Scenario key `silentPushEnabled`.
+    public var silentPushEnabled = false
+    /// How long the app has to call a silent push's fetch completion handler (D2: "up to 30
+    /// seconds of wall-clock time … or your app will be terminated"). Scenario key
+    /// `silentPushRuntimeSeconds`.
+    public var silentPushRuntime: VirtualDuration = .seconds(30)
+    /// The shortest gap between two silent pushes the system delivers; one that comes sooner is
+    /// throttled (dropped). D2: more than about three an hour trigger rate limiting, and the real
+    /// budget depends on conditions (UNCERTAIN; default 1200 s, three an hour). Scenario key
+    /// `silentPushMinimumIntervalSeconds`.
+    public var silentPushMinimumInterval: VirtualDuration = .seconds(1_200)
+    /// Whether an active audio or location session (``BackgroundModeAssertion``) keeps the app
+    /// running with no background-task expiry (D5, A4.8: DTS, forum thread 764762). Default
+    /// true; false makes such apps suspend like any other. Scenario key
+    /// `backgroundModeAssertionsHoldApp`.
+    public var backgroundModeAssertionsHoldApp = true
+    /// Whether background fetch (`performFetchWithCompletionHandler`) exists (D3: iOS 7-12 here;
+    /// deprecated in favour of BGAppRefreshTask from iOS 13). Scenario key `backgroundFetchAvailable`.
+    public var backgroundFetchAvailable = false
+    /// How long a background fetch may run before its completion handler must have been called
+    /// (D3: about 30 s, observed). Scenario key `backgroundFetchRuntimeSeconds`.
+    public var backgroundFetchRuntime: VirtualDuration = .seconds(30)
+
     /// The order of expiration-handler calls (A3.5 leaves it open).
     public enum ExpirationHandlerOrder: String, Sendable, CaseIterable {
         /// Oldest task first.

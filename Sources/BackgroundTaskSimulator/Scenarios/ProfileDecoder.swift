@@ -44,6 +44,8 @@ enum ProfileDecoder {
         if let chance = try object.optionalDouble("appUpdateDropsPendingRequestsProbability", in: 0...1) {
             profile.appUpdateDropsPendingRequestsProbability = chance
         }
+        try duration("silentPushRuntimeSeconds", \.silentPushRuntime)
+        try duration("silentPushMinimumIntervalSeconds", \.silentPushMinimumInterval)
         if let chance = try object.optionalDouble("memoryWarningBeforeJetsamProbability", in: 0...1) {
             profile.memoryWarningBeforeJetsamProbability = chance
         }
@@ -58,6 +60,10 @@ enum ProfileDecoder {
         try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
         try flag("killsOnSharedFileLockAtSuspension", \.killsOnSharedFileLockAtSuspension)
         try flag("lowPowerModeHoldsBackgroundTasks", \.lowPowerModeHoldsBackgroundTasks)
+        try flag("silentPushEnabled", \.silentPushEnabled)
+        try flag("backgroundModeAssertionsHoldApp", \.backgroundModeAssertionsHoldApp)
+        try flag("backgroundFetchAvailable", \.backgroundFetchAvailable)
+        try duration("backgroundFetchRuntimeSeconds", \.backgroundFetchRuntime)
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order
         }

@@ -157,14 +157,7 @@ final class TaskSchedulerService: @unchecked Sendable {
         pending.removeAll { $0.identifier == request.identifier }
         let number = nextTaskNumber
         nextTaskNumber += 1
-        let app: SimulatedApplication
-        if let live = device.liveApp {
-            app = live
-            if app.state == .suspended { app.resumeInBackground() }
-        } else {
-            guard let launched = device.launchProcess(inBackground: true) else { return }
-            app = launched
-        }
+        guard let app = device.wakeOrLaunchInBackground() else { return }
         let launch = PendingLaunch(request: request, number: number)
         if app.hasFinishedLaunching {
             dispatchLaunch(launch, in: app)

@@ -28,8 +28,8 @@ public enum WorkloadCatalog {
     }
 
     /// Every variant, correct ones first within each workload; then the async workloads and the
-    /// workloads of the newer world behaviours (``world``).
-    public static var all: [Variant] { correct + buggy + async + world + precision + device }
+    /// workloads of the newer world behaviours (``world``, ``push``, ``device``).
+    public static var all: [Variant] { correct + buggy + async + world + precision + device + push }
 
     /// The variant with these names, if any.
     public static func variant(workload: String, variant: String) -> Variant? {
