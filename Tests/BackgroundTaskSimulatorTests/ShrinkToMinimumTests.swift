@@ -11,6 +11,12 @@ import Testing
     /// The fewest environment actions a run needs to violate the scenario's expected invariant,
     /// and why no run does with fewer.
     static let minimalActions: [String: (actions: Int, why: String)] = [
+        "deep-photo-index-publish-failure-leaves-task-ios17":
+            (7, "launch, home (the chunk is submitted), powerConnected, three launchBackgroundTask, networkDown"),
+        "deep-reader-prefetch-lost-digest-keeps-task-ios17":
+            (7, "launch, home (refreshes launch only in the background), four launchBackgroundTask, networkDown"),
+        "deep-track-backup-keeps-task-when-giving-up-ios17":
+            (7, "launch, home, then networkDown, networkUp twice and a third networkDown during the last retry"),
         "analytics-flush-p2-handler-does-not-end-ios17":
             (2, "launch, home: the task is begun on entering the background and its expiry needs the background"),
         "analytics-flush-slow-expiration-handler-ios17":
@@ -61,6 +67,11 @@ import Testing
 
     /// Planted scenarios the shrinker does not yet bring near their minimum, with the reason.
     static let knownShortfalls: [String: String] = [
+        "deep-reader-prefetch-lost-digest-keeps-task-ios17":
+            "shrinks to about 47 actions: the four refreshes must each come a minute after the last, and deleting "
+            + "the actions between them moves the launches before their earliest begin dates",
+        "deep-track-backup-keeps-task-when-giving-up-ios17":
+            "shrinks to 9 actions: two extra actions keep the network toggles inside the 1 s back-offs",
         "health-upload-handler-returns-before-upload-ios17":
             "shrinks to about 78 actions: the violation needs the upload task still running at a later background "
             + "entry, and deleting any action moves the async task's timing",
