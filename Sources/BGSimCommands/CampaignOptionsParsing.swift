@@ -22,6 +22,8 @@ struct CampaignFlags {
     var shardIsAuto = false
     /// How runs are protected from crashes and hangs in workload code.
     var isolation: Isolation
+    /// `--strategy`: the exploration strategy that replaces each scenario's `campaign.strategy`.
+    var strategy: ExplorationStrategy?
 
     static let runsOption = OptionDeclaration.valued(
         "--runs", "N", help: "runs per scenario, 1 to 100000000 (default: the scenario's campaign.runs)")
@@ -34,6 +36,9 @@ struct CampaignFlags {
             + "auto: from BGSIM_SHARD or the CI system's variables")
     static let junitOption = OptionDeclaration.valued(
         "--junit", "FILE", help: "also write JUnit XML for CI, one test suite per scenario")
+    static let strategyOption = OptionDeclaration.valued(
+        "--strategy", "NAME", help: "exploration strategy: \(ExplorationStrategy.names) (default: the scenario's "
+            + "campaign.strategy, else random); replay commands then name it")
     static let quietOption = OptionDeclaration.flag(
         "--quiet", help: "no progress on stderr (progress is shown only when stderr is a terminal)")
 
@@ -60,6 +65,26 @@ struct CampaignFlags {
             shard = .whole
         }
         isolation = try Isolation(args, byDefault: false)
+        strategy = try Self.strategy(args)
+    }
+
+    /// Parses `--strategy NAME` (nil when absent); a name that is not a strategy is a usage error.
+    static func strategy(_ args: Arguments) throws(CLIError) -> ExplorationStrategy? {
+        guard let text = args.value(strategyOption.name) else { return nil }
+        guard let strategy = ExplorationStrategy(rawValue: text) else {
+            throw .usage("--strategy: '\(text)' is not an exploration strategy (use one of \(ExplorationStrategy.names))")
+        }
+        return strategy
+    }
+
+    /// The scenarios with `--strategy`, if given, in place of their files' strategies.
+    func applyStrategy(to scenarios: [Scenario]) -> [Scenario] {
+        guard let strategy else { return scenarios }
+        return scenarios.map { scenario in
+            var overridden = scenario
+            overridden.strategyOverride = strategy
+            return overridden
+        }
     }
 
     /// All cores.

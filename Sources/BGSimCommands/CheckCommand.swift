@@ -8,7 +8,7 @@ enum CheckCommand: BGSimCommand {
         name: "check", abstract: "the CI gate: every scenario must meet its expectation (pass, or find its bug)",
         options: [
             .positional("PATH", .zeroOrMore, help: "scenario files or folders (default: Scenarios/)"),
-            CampaignFlags.jobsOption, CampaignFlags.junitOption, CampaignFlags.quietOption,
+            CampaignFlags.jobsOption, CampaignFlags.junitOption, CampaignFlags.quietOption, CampaignFlags.strategyOption,
             FailureDatabaseFlags.directoryOption, FailureDatabaseFlags.disableOption,
             Isolation.noIsolateOption, Isolation.runTimeoutOption,
         ],
@@ -34,7 +34,7 @@ enum CheckCommand: BGSimCommand {
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         let flags = options.campaign
-        let scenarios = try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads)
+        let scenarios = flags.applyStrategy(to: try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads))
         try OutputPaths.check([options.junit])
         let showProgress = io.stderrIsTerminal && !options.quiet
         let replay = ReplayCommandText(io.invocation)

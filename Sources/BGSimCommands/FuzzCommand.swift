@@ -16,7 +16,7 @@ enum FuzzCommand: BGSimCommand {
             CampaignFlags.runsOption, CampaignFlags.seedOption, CampaignFlags.jobsOption, CampaignFlags.shardOption,
             .valued("--report", "FILE", help: "write the JSON report; with several scenarios a folder "
                 + "(Reports/) or a path with {scenario}"),
-            CampaignFlags.junitOption, CampaignFlags.quietOption,
+            CampaignFlags.junitOption, CampaignFlags.quietOption, CampaignFlags.strategyOption,
             FailureDatabaseFlags.directoryOption, FailureDatabaseFlags.disableOption,
             Isolation.isolateOption, Isolation.noIsolateOption, Isolation.runTimeoutOption,
         ],
@@ -48,7 +48,7 @@ enum FuzzCommand: BGSimCommand {
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         var flags = options.campaign
         let shardSource = try flags.resolveAutoShard(io.environment)
-        let scenarios = try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads)
+        let scenarios = flags.applyStrategy(to: try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads))
         let reportPaths = try ReportPaths.resolve(options.report, scenarios: scenarios)
         try OutputPaths.check(reportPaths + [options.junit])
         let progress = !options.quiet && io.stderrIsTerminal

@@ -1,7 +1,7 @@
 import BackgroundTaskSimulator
 import DeterministicSimulation
 
-/// `bgsim _isolated-worker SCENARIO`: the hidden command an isolated campaign starts as its
+/// `bgsim _isolated-worker SCENARIO [STRATEGY]`: the hidden command an isolated campaign starts as its
 /// child (``Isolation``): it loads the scenario and serves run requests on stdin with verdict
 /// lines on stdout (``IsolatedWorker``) until stdin ends. Not listed by `bgsim help`: nobody
 /// types it, and its protocol is internal to one bgsim version (parent and child are always the
@@ -17,17 +17,20 @@ enum IsolatedWorkerCommand {
     static let name = "_isolated-worker"
 
     static func run(_ arguments: [String], io: CommandIO) -> ExitCode {
-        guard arguments.count == 1 else {
-            io.err("bgsim \(name): internal command; it takes one scenario file (it is started by --isolate)")
+        let strategy = arguments.count == 2 ? ExplorationStrategy(rawValue: arguments[1]) : nil
+        guard arguments.count == 1 || strategy != nil else {
+            io.err("bgsim \(name): internal command; it takes one scenario file and optionally an exploration "
+                + "strategy (it is started by --isolate)")
             return .usage
         }
-        let scenario: Scenario
+        var scenario: Scenario
         do {
             scenario = try ScenarioPaths.loadFile(arguments[0], workloads: io.workloads)
         } catch {
             io.err("bgsim \(name): \(error.message)")
             return error.code
         }
+        scenario.strategyOverride = strategy
         CrashSignals.installIfNeeded(exitCode: ExitCode.crashed.rawValue)
         let banner = CrashBanner(run: "an isolated run of scenario \(scenario.name)", replay: "(the parent prints it)")
         let code = IsolatedWorker.serve(SimulationTarget(spec: scenario.runSpec), banner: banner)

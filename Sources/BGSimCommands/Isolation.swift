@@ -111,6 +111,7 @@ struct Isolation: Equatable {
     static func workerArguments(for scenario: Scenario) -> [String] {
         let file = scenario.file.hasPrefix("/") ? scenario.file
             : FileManager.default.currentDirectoryPath + "/" + scenario.file
-        return [IsolatedWorkerCommand.name, file]
+        // An exploration strategy from the command line travels as a second argument.
+        return [IsolatedWorkerCommand.name, file] + (scenario.strategyOverride.map { [$0.rawValue] } ?? [])
     }
 }

@@ -59,6 +59,11 @@ enum ListCommand: BGSimCommand {
             io.out("  \(strategy.rawValue): \(strategy.summary)")
         }
         io.out()
+        io.out("Exploration strategies (campaign.strategy, fuzz/check --strategy; not the thread interleaving above):")
+        for strategy in ExplorationStrategy.allCases {
+            io.out("  \(strategy.rawValue): \(strategy.summary)")
+        }
+        io.out()
         io.out("Scenarios:")
         if scenarios.isEmpty { io.out("  (none found)") }
         for scenario in scenarios {
@@ -104,6 +109,9 @@ enum ListCommand: BGSimCommand {
             object.append("summary", .string(strategy.summary))
             return .object(object)
         }))
+        root.append("explorationStrategies", .array(ExplorationStrategy.allCases.map { strategy in
+            .object(["name": .string(strategy.rawValue), "summary": .string(strategy.summary)])
+        }))
         root.append("scenarios", .array(scenarios.map { scenario in
             var object = JSONObject()
             object.append("name", .string(scenario.name))
@@ -114,6 +122,7 @@ enum ListCommand: BGSimCommand {
             object.append("runs", .int(Int64(scenario.campaign.runs)))
             object.append("seed", .string(scenario.campaign.seed.description))
             object.append("expect", .string(scenario.expectation.description))
+            object.append("strategy", .string(scenario.strategy.rawValue))
             return .object(object)
         }))
         root.append("profiles", .array(OSProfile.all.map { profile in

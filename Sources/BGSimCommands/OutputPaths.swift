@@ -3,7 +3,8 @@ import DeterministicSimulation
 import SimulationFormats
 
 /// The command that reproduces one failure, as printed and reported: it starts the way bgsim was
-/// invoked (``CommandIO/invocation``), so it runs as printed.
+/// invoked (``CommandIO/invocation``), so it runs as printed, and names the exploration strategy
+/// when `--strategy` replaced the scenario's (``Scenario/strategyArgument``).
 ///
 /// ```swift
 /// ReplayCommandText(io.invocation).seed(scenario, failure.seed)
@@ -15,11 +16,11 @@ struct ReplayCommandText {
     init(_ prefix: String) { self.prefix = prefix }
 
     func seed(_ scenario: Scenario, _ seed: Seed) -> String {
-        "\(prefix) replay \(Invocation.shellWord(scenario.file)) --seed \(seed)"
+        "\(prefix) replay \(Invocation.shellWord(scenario.file)) --seed \(seed)\(scenario.strategyArgument)"
     }
 
     func choices(_ scenario: Scenario, _ choices: ChoiceSequence) -> String {
-        "\(prefix) replay \(Invocation.shellWord(scenario.file)) --choices \(choices.token)"
+        "\(prefix) replay \(Invocation.shellWord(scenario.file)) --choices \(choices.token)\(scenario.strategyArgument)"
     }
 }
 

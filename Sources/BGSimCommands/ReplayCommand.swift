@@ -15,6 +15,8 @@ enum ReplayCommand: BGSimCommand {
             .valued("--choices", "C", help: "a recorded, usually shrunk, choice sequence: the c1. token of a report"),
             .valued("--trace", "FILE", help: "also write the trace as JSON"),
             .valued("--perfetto", "FILE", help: "also write Chrome/Perfetto trace events (open in ui.perfetto.dev)"),
+            .valued("--strategy", "NAME", help: "the exploration strategy the run came from, when fuzz or check "
+                + "was given one (their replay commands name it): \(ExplorationStrategy.names)"),
         ],
         exactlyOneOf: ["--seed", "--choices"],
         discussion: [
@@ -34,6 +36,7 @@ enum ReplayCommand: BGSimCommand {
         var source: Source
         var trace: String?
         var perfetto: String?
+        var strategy: ExplorationStrategy? = nil
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
@@ -50,11 +53,12 @@ enum ReplayCommand: BGSimCommand {
             }
         }
         return Options(scenarioPath: args.positional.first ?? "", source: source, trace: args.value("--trace"),
-                       perfetto: args.value("--perfetto"))
+                       perfetto: args.value("--perfetto"), strategy: try CampaignFlags.strategy(args))
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
-        let scenario = try ScenarioPaths.loadFile(options.scenarioPath, workloads: io.workloads)
+        var scenario = try ScenarioPaths.loadFile(options.scenarioPath, workloads: io.workloads)
+        scenario.strategyOverride = options.strategy
         try OutputPaths.check([options.trace, options.perfetto])
         let makeSource: () -> ChoiceSource
         let label: String

@@ -11,6 +11,12 @@ import Testing
     /// The fewest environment actions a run needs to violate the scenario's expected invariant,
     /// and why no run does with fewer.
     static let minimalActions: [String: (actions: Int, why: String)] = [
+        "deep-photo-index-publish-failure-leaves-task-ios17":
+            (7, "launch, home (the chunk is submitted), powerConnected, three launchBackgroundTask, networkDown"),
+        "deep-reader-prefetch-lost-digest-keeps-task-ios17":
+            (7, "launch, home (refreshes launch only in the background), four launchBackgroundTask, networkDown"),
+        "deep-track-backup-keeps-task-when-giving-up-ios17":
+            (7, "launch, home, then networkDown, networkUp twice and a third networkDown during the last retry"),
         "analytics-flush-p2-handler-does-not-end-ios17":
             (2, "launch, home: the task is begun on entering the background and its expiry needs the background"),
         "analytics-flush-slow-expiration-handler-ios17":
@@ -77,9 +83,20 @@ import Testing
             (2, "launch, home: a refresh in flight when the app leaves the foreground"),
     ]
 
-    /// Planted scenarios the shrinker does not yet bring near their minimum, with the reason
-    /// (none today; health-upload was here at 78 actions until the skipAllBut pass and idle steps).
-    static let knownShortfalls: [String: String] = [:]
+    /// Planted scenarios the shrinker does not yet bring near their minimum, with the reason.
+    static let knownShortfalls: [String: String] = [
+        // The deep planted bugs (issue 20) were merged with the shrinker's idle-step passes
+        // (issue 17) on the same day; their swarm runs draw an action mix first, and the passes
+        // do not yet bring them to their minimum of 7.
+        "deep-photo-index-publish-failure-leaves-task-ios17":
+            "shrinks to 11 actions: the three processing launches need power and the chunks' earliest begin "
+            + "dates, and the actions between them are not yet turned into idle steps",
+        "deep-reader-prefetch-lost-digest-keeps-task-ios17":
+            "shrinks to 9 actions: the four refreshes must each come a minute after the last",
+        "deep-track-backup-keeps-task-when-giving-up-ios17":
+            "shrinks to 17 actions: the network toggles must fall inside the 1 s back-offs, and skipping the "
+            + "actions around them changes the gaps the toggles land in",
+    ]
 
     /// The planted-bug scenarios of `Scenarios/`, with their expected invariant.
     static let planted: [String] = ScenarioExpectationTests.files.filter { file in

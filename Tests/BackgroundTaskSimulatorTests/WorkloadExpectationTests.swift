@@ -23,7 +23,9 @@ import Testing
     static let correct = WorkloadCatalog.all.filter { $0.expectedViolation == nil }.map(\.info.name)
     /// Planted bugs that run in process (a crash or a hang would end or stall this process: those
     /// are bgsimTests' CrashIsolationTests).
-    static let buggy = WorkloadCatalog.all.filter { $0.expectedViolation != nil && !$0.needsIsolation }.map(\.info.name)
+    /// Deep planted bugs need their scenario's budget and strategy: DeepPlantedBugTests.
+    static let buggy = WorkloadCatalog.all.filter { $0.expectedViolation != nil && !$0.needsIsolation && !$0.isDeep }
+        .map(\.info.name)
 
     static func entry(_ name: String) -> WorkloadCatalog.Variant? {
         WorkloadCatalog.all.first { $0.info.name == name }

@@ -37,7 +37,7 @@ import Testing
         ("a value for a flag", ["fuzz", scenario, "--quiet=yes"], .usage, ["--quiet takes no value"]),
         ("an empty value", ["fuzz", scenario, "--report="], .usage, ["--report needs a value"]),
         ("an option of another command", ["check", scenario, "--seed", "1"], .usage,
-         ["unknown option '--seed'", "check takes --jobs, --junit, --quiet, --failure-db, --no-failure-db"]),
+         ["unknown option '--seed'", "check takes --jobs, --junit, --quiet, --strategy, --failure-db, --no-failure-db"]),
         ("bench with an argument", ["bench", "quick"], .usage, ["bench takes no arguments, got 'quick'"]),
         ("help for an unknown command", ["help", "fuzzz"], .usage, ["unknown command 'fuzzz'", "did you mean 'fuzz'?"]),
         ("help for two commands", ["help", "fuzz", "check"], .usage, ["at most one COMMAND"]),

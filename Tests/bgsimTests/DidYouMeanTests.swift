@@ -34,7 +34,7 @@ import Testing
     func noNearOption() {
         let run = CLIRun(["check", "--runs", "5"])
         #expect(run.code == .usage)
-        #expect(run.stderr == "bgsim check: unknown option '--runs' (check takes --jobs, --junit, --quiet, "
+        #expect(run.stderr == "bgsim check: unknown option '--runs' (check takes --jobs, --junit, --quiet, --strategy, "
             + "--failure-db, --no-failure-db, --no-isolate, --run-timeout). "
             + "Run 'bgsim help check' for usage.\n")
     }

@@ -45,7 +45,8 @@ import Testing
         let saved = try JSONParser().parse(Array(try #require(FileManager.default.contents(
             atPath: database + "/uploader--every-begin-ended.json"))))
         #expect(saved.objectValue?.keys == ["formatVersion", "scenario", "invariant", "message", "choices", "seed",
-                                            "campaignSeed", "tool"])
+                                            "campaignSeed", "tool", "strategy"])
+        #expect(saved["strategy"] == "random")
         #expect(saved["formatVersion"] == 1)
         #expect(saved["scenario"]?["name"] == "uploader" && saved["invariant"] == "every-begin-ended")
         #expect(saved["choices"]?.stringValue?.hasPrefix("c1.") == true)

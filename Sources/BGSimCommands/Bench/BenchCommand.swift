@@ -27,6 +27,8 @@ enum BenchCommand: BGSimCommand {
             .flag("--shrink-only", help: "only the shrink rows: each planted-bug scenario in Scenarios/ shrunk"),
             .flag("--isolation-only", help: "only the crash-handling rows: token runs/s in process, with crash slots, "
                 + "and isolated"),
+            .flag("--strategies-only", help: "only the exploration rows: runs each strategy takes to find every "
+                + "planted bug in Scenarios/ (the full bench measures the deep ones)"),
         ],
         discussion: [
             "A measurement, not a test: exit 0 whatever the numbers. Use a release build:",
@@ -39,11 +41,13 @@ enum BenchCommand: BGSimCommand {
         var quick: Bool
         var shrinkOnly: Bool
         var isolationOnly: Bool
+        var strategiesOnly: Bool = false
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
         Options(json: args.flag("--json"), output: args.value("--output"), quick: args.flag("--quick"),
-                shrinkOnly: args.flag("--shrink-only"), isolationOnly: args.flag("--isolation-only"))
+                shrinkOnly: args.flag("--shrink-only"), isolationOnly: args.flag("--isolation-only"),
+                strategiesOnly: args.flag("--strategies-only"))
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
@@ -54,7 +58,9 @@ enum BenchCommand: BGSimCommand {
         }
         let suite = BenchSuite(sizes: sizes, childExecutable: try? Isolation.childExecutable(io))
         let report = options.shrinkOnly ? suite.measureShrinks(progress: progress)
-            : options.isolationOnly ? suite.measureIsolation(progress: progress) : suite.measure(progress: progress)
+            : options.isolationOnly ? suite.measureIsolation(progress: progress)
+            : options.strategiesOnly ? suite.measureStrategies(deepOnly: false, progress: progress)
+            : suite.measure(progress: progress)
         let json = BenchJSON.json(report)
         if options.json {
             io.writeOut(JSONWriter().string(for: json))
@@ -62,7 +68,8 @@ enum BenchCommand: BGSimCommand {
             BenchTable.print(report, io: io)
         }
         if let path = options.output { try OutputPaths.write(JSONWriter().string(for: json), to: path) }
-        return report.findAndShrink == nil && !options.shrinkOnly && !options.isolationOnly ? .violation : .success
+        let partial = options.shrinkOnly || options.isolationOnly || options.strategiesOnly
+        return report.findAndShrink == nil && !partial ? .violation : .success
     }
 }
 
@@ -77,11 +84,13 @@ struct BenchSizes: Sendable {
     /// Campaign seeds per planted race, and the runs each may take to find it.
     var raceSeeds: Int
     var raceMaxRuns: Int
+    /// Campaign seeds per planted bug and exploration strategy (``StrategyFinding``).
+    var strategySeeds: Int = 5
 
     static let full = BenchSizes(throughputRuns: 2_000, longRuns: 100, repetitions: 3, tenThousandRuns: 10_000,
                                  memoryRuns: (1_000, 100_000), curveRuns: 1_000, raceSeeds: 11, raceMaxRuns: 2_000)
     static let quick = BenchSizes(throughputRuns: 40, longRuns: 4, repetitions: 1, tenThousandRuns: 100,
-                                  memoryRuns: (50, 200), curveRuns: 20, raceSeeds: 3, raceMaxRuns: 200)
+                                  memoryRuns: (50, 200), curveRuns: 20, raceSeeds: 3, raceMaxRuns: 200, strategySeeds: 1)
 }
 
 /// Everything the benchmark measured.
@@ -108,6 +117,7 @@ struct BenchReport: Sendable {
     var jobsCurve: [CurvePoint] = []
     var findAndShrink: FindAndShrink?
     var races: [RaceFinding] = []
+    var strategies: [StrategyFinding] = []
     var shrinks: [ShrinkTiming] = []
     var isolation: [IsolationCost] = []
     var memory: [(benchCase: String, runs: Int, peakBytes: Int?)] = []
@@ -169,6 +179,16 @@ struct BenchSuite {
         report.isolation = isolationRows(jobs: jobsList, progress: progress)
         progress("shrink each planted-bug scenario")
         report.shrinks = ShrinkTiming.measureAll(in: "Scenarios")
+        report.strategies = StrategyFinding.measureAll(in: "Scenarios", seeds: sizes.strategySeeds, deepOnly: true,
+                                                       progress: progress)
+        return report
+    }
+
+    /// The exploration rows alone (`--strategies-only`): every planted bug, or the deep ones.
+    func measureStrategies(deepOnly: Bool, progress: (String) -> Void) -> BenchReport {
+        var report = BenchReport(machine: BenchMachine.current)
+        report.strategies = StrategyFinding.measureAll(in: "Scenarios", seeds: sizes.strategySeeds, deepOnly: deepOnly,
+                                                       progress: progress)
         return report
     }
 

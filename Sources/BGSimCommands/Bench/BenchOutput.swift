@@ -8,8 +8,14 @@ enum BenchTable {
         let m = report.machine
         io.out("bgsim bench: \(m.cpu), \(m.cores) cores, \(m.system), \(m.build) build")
         io.out("")
-        if report.throughput.isEmpty {  // --shrink-only or --isolation-only
-            if report.isolation.isEmpty { printShrinks(report, io: io) } else { printIsolation(report, io: io) }
+        if report.throughput.isEmpty {  // --shrink-only, --isolation-only or --strategies-only
+            if !report.strategies.isEmpty {
+                printStrategies(report, io: io)
+            } else if report.isolation.isEmpty {
+                printShrinks(report, io: io)
+            } else {
+                printIsolation(report, io: io)
+            }
             return
         }
         io.out("| workload | jobs | runs | events/run | runs/s (best / median) | events/s (best / median) | sim s per wall s |")
@@ -57,6 +63,24 @@ enum BenchTable {
         printIsolation(report, io: io)
         io.out("")
         printShrinks(report, io: io)
+        io.out("")
+        printStrategies(report, io: io)
+    }
+
+    /// Runs each exploration strategy takes to find each planted bug (``StrategyFinding``), and
+    /// the median over the scenarios of each strategy's medians.
+    static func printStrategies(_ report: BenchReport, io: CommandIO) {
+        io.out("| runs to first failure (planted bug) | strategy | budget | median | per seed |")
+        io.out("|---|---|---:|---:|---|")
+        for row in report.strategies {
+            let median = row.medianRuns > row.budget ? "not found" : "\(row.medianRuns)"
+            io.out("| \(row.scenario) | \(row.strategy) | \(row.budget) | \(median) | "
+                + row.runsToFind.map { $0 > row.budget ? "-" : String($0) }.joined(separator: ", ") + " |")
+        }
+        for strategy in StrategyFinding.strategies where report.strategies.contains(where: { $0.strategy == strategy }) {
+            io.out("- \(strategy): median over the scenarios of the median runs to first failure: "
+                + "\(StrategyFinding.overallMedian(report.strategies, strategy: strategy))")
+        }
     }
 
     /// What crash handling costs (``IsolationCost``): token runs per second in each mode.
@@ -145,6 +169,11 @@ enum BenchJSON {
             .object(["workload": .string(race.name), "invariant": .string(race.invariant),
                      "medianRuns": .int(Int64(race.medianRuns)),
                      "runsToFind": .array(race.runsToFind.map { .int(Int64($0)) })])
+        }))
+        root.append("strategyFinding", .array(report.strategies.map { row in
+            .object(["scenario": .string(row.scenario), "strategy": .string(row.strategy.rawValue),
+                     "budget": .int(Int64(row.budget)), "medianRuns": .int(Int64(row.medianRuns)),
+                     "runsToFind": .array(row.runsToFind.map { .int(Int64($0)) })])
         }))
         root.append("shrink", .array(report.shrinks.map { row in
             .object(["scenario": .string(row.scenario), "invariant": .string(row.invariant),

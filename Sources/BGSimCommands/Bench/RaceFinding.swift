@@ -17,8 +17,11 @@ struct RaceFinding: Sendable {
     /// Runs to the first failure, one per seed, in seed order.
     var runsToFind: [Int]
 
-    var medianRuns: Int {
-        let sorted = runsToFind.sorted()
+    var medianRuns: Int { Self.median(runsToFind) }
+
+    /// The middle value (the upper one of an even count); 0 for none.
+    static func median(_ values: [Int]) -> Int {
+        let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
 

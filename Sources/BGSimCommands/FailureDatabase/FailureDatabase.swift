@@ -51,8 +51,9 @@ struct FailureDatabase {
     func replay(_ scenario: Scenario) throws(CLIError) -> SavedFailureReplay {
         var replay = SavedFailureReplay()
         for (path, saved) in try entries(for: scenario) {
-            let outcome = SimulationRunner.run(scenario.runSpec, choices: ChoiceSource(replaying: saved.choices),
-                                               keepTrace: false)
+            var spec = scenario.runSpec
+            spec.exploration = saved.strategy  // the choices mean a run of the strategy that saved them
+            let outcome = SimulationRunner.run(spec, choices: ChoiceSource(replaying: saved.choices), keepTrace: false)
             replay.replayed += 1
             if outcome.violations.contains(where: { $0.invariant == saved.invariant }) {
                 replay.stillFailing.append(saved)
@@ -76,7 +77,7 @@ struct FailureDatabase {
             let failure = SavedFailure(scenarioName: scenario.name, scenarioFile: scenario.file,
                                        invariant: record.failure.invariant, message: record.failure.message,
                                        choices: record.choices, seed: record.seed, campaignSeed: result.options.seed,
-                                       toolVersion: toolVersion)
+                                       toolVersion: toolVersion, strategy: scenario.strategy)
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {

@@ -30,6 +30,9 @@ struct SavedFailure: Equatable {
     var campaignSeed: Seed
     /// The bgsim version that saved it.
     var toolVersion: String
+    /// The exploration strategy the run came from (`strategy` in the file): the choices mean
+    /// that strategy's run. A file without it was saved before strategies, by a `random` run.
+    var strategy: ExplorationStrategy = .random
 
     /// `<scenario>--<invariant>.json`, with characters other than letters, digits, `.`, `_` and
     /// `-` replaced by `_`: one file per scenario and invariant.
@@ -53,11 +56,12 @@ struct SavedFailure: Equatable {
         object.append("seed", JSONValue(seed.description))
         object.append("campaignSeed", JSONValue(campaignSeed.description))
         object.append("tool", ["name": "bgsim", "version": JSONValue(toolVersion)])
+        object.append("strategy", JSONValue(strategy.rawValue))
         return .object(object)
     }
 
     init(scenarioName: String, scenarioFile: String, invariant: String, message: String, choices: ChoiceSequence,
-         seed: Seed, campaignSeed: Seed, toolVersion: String) {
+         seed: Seed, campaignSeed: Seed, toolVersion: String, strategy: ExplorationStrategy = .random) {
         self.scenarioName = scenarioName
         self.scenarioFile = scenarioFile
         self.invariant = invariant
@@ -66,6 +70,7 @@ struct SavedFailure: Equatable {
         self.seed = seed
         self.campaignSeed = campaignSeed
         self.toolVersion = toolVersion
+        self.strategy = strategy
     }
 
     /// Reads a saved failure; `file` names it in errors.
@@ -87,6 +92,12 @@ struct SavedFailure: Equatable {
         invariant = try string(value["invariant"], "invariant")
         message = try string(value["message"], "message")
         toolVersion = try string(value["tool"]?["version"], "tool.version")
+        if let name = value["strategy"] {
+            guard let strategy = ExplorationStrategy(rawValue: try string(name, "strategy")) else {
+                throw fail("$.strategy is not one of \(ExplorationStrategy.names)")
+            }
+            self.strategy = strategy
+        }
         do {
             choices = try ChoiceSequence(token: try string(value["choices"], "choices"))
             seed = try Seed(parsing: try string(value["seed"], "seed"))

@@ -31,6 +31,22 @@ extension ChoiceSource {
         return VirtualDuration(microseconds: start + Int64(offset))
     }
 
+    /// The mean of ``duration(in:)`` over `range`, in microseconds: each decade's midpoint,
+    /// weighted equally (a swarm run scales its horizon by the ratio of two such means).
+    static func meanDurationMicroseconds(in range: ClosedRange<VirtualDuration>) -> Double {
+        let low = range.lowerBound.microseconds
+        let high = range.upperBound.microseconds
+        guard low < high else { return Double(low) }
+        var midpoints: [Double] = []
+        var start = low
+        while start < high {
+            let end = nextEdge(after: start, high: high)
+            midpoints.append((Double(start) + Double(end)) / 2)
+            start = end
+        }
+        return midpoints.reduce(0, +) / Double(midpoints.count)
+    }
+
     private static func nextEdge(after edge: Int64, high: Int64) -> Int64 {
         let tenfold = edge > Int64.max / 10 ? Int64.max : edge * 10
         return min(high, max(tenfold, edge + 1_000))

@@ -20,10 +20,15 @@ public struct RunSpec: Sendable {
     public var horizon: VirtualTime
     public var settleLimit: VirtualDuration
     public var maxSteps: Int
+    /// How runs explore beyond the one environment mix (``ExplorationStrategy``): `random`
+    /// (the default here, no extra draws) or, from a scenario's `campaign.strategy`, `swarm` or
+    /// the `default` mix of both.
+    public var exploration: ExplorationStrategy
 
     public init(
         profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, invariants: [Invariant],
-        horizon: VirtualTime, settleLimit: VirtualDuration? = nil, maxSteps: Int = 1_000_000
+        horizon: VirtualTime, settleLimit: VirtualDuration? = nil, maxSteps: Int = 1_000_000,
+        exploration: ExplorationStrategy = .random
     ) {
         self.profile = profile
         self.environment = environment
@@ -33,6 +38,7 @@ public struct RunSpec: Sendable {
         let longest = max(profile.budget, profile.backgroundLaunchBudget, profile.processingRuntime)
         self.settleLimit = settleLimit ?? longest + .seconds(60)
         self.maxSteps = maxSteps
+        self.exploration = exploration
     }
 }
 

@@ -16,7 +16,9 @@ public enum SimulationRunner {
 
     /// ``run(_:choices:keepTrace:)``, optionally calling every checker for every event (the
     /// tests check that filtering by ``EventFilteringChecker`` changes nothing).
-    static func run(_ spec: RunSpec, choices: ChoiceSource, keepTrace: Bool, filtersCheckerEvents: Bool) -> RunOutcome {
+    static func run(_ given: RunSpec, choices: ChoiceSource, keepTrace: Bool, filtersCheckerEvents: Bool) -> RunOutcome {
+        // The exploration strategy's draws come first (none for `random`).
+        let spec = given.exploration.spec(for: given, choices: choices)
         let device = SimulatedDevice(profile: spec.profile, environment: spec.environment,
                                      workload: spec.workload, choices: choices)
         defer { device.tearDown() }

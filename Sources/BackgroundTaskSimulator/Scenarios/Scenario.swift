@@ -25,6 +25,19 @@ public struct Scenario: Sendable {
     /// Probes the campaign must hit (`"requiredProbes"`; `WorkloadContext.probe(_:)`): a campaign
     /// that never reaches one misses its expectation, whatever it found.
     public var requiredProbes: [String] = []
+    /// The exploration strategy given on the command line (`--strategy`), which replaces
+    /// `campaign.strategy` for this campaign; replay commands then name it.
+    public var strategyOverride: ExplorationStrategy? = nil
+
+    /// The exploration strategy runs of this scenario use: ``strategyOverride``, else the file's.
+    public var strategy: ExplorationStrategy { strategyOverride ?? campaign.strategy }
+
+    /// The option replay commands must carry: ` --strategy X` when the command line overrode the
+    /// file's strategy with another, else empty.
+    public var strategyArgument: String {
+        guard let override = strategyOverride, override != campaign.strategy else { return "" }
+        return " --strategy \(override)"
+    }
 
     /// The required probes the campaign's coverage never counted, in the scenario's order.
     ///
@@ -49,6 +62,10 @@ public struct Scenario: Sendable {
         /// The wall-clock budget of one run (`campaign.runTimeoutSeconds`), for a scenario whose
         /// planted bug is a hang; nil: the command's `--run-timeout` (60 s by default).
         public var runTimeoutSeconds: Double? = nil
+        /// How the campaign explores (`campaign.strategy`): `random` when the file does not say
+        /// (the runs every existing seed, saved failure and pinned test was made with);
+        /// `bgsim fuzz --strategy` and `check --strategy` override it.
+        public var strategy: ExplorationStrategy = .random
     }
 
     /// What a campaign over the scenario must show (`bgsim check` and `bgsim fuzz` judge by it):
@@ -58,6 +75,6 @@ public struct Scenario: Sendable {
     /// The run specification for one run of this scenario.
     public var runSpec: RunSpec {
         RunSpec(profile: profile, environment: environment, workload: workload.info, invariants: invariants,
-                horizon: campaign.horizon, maxSteps: campaign.maxStepsPerRun)
+                horizon: campaign.horizon, maxSteps: campaign.maxStepsPerRun, exploration: strategy)
     }
 }

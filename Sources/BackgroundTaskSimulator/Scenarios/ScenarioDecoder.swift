@@ -63,9 +63,12 @@ enum ScenarioDecoder {
         let timeout = try campaign.optionalDouble(
             "runTimeoutSeconds", in: 0.1...86_400,
             fix: "Set 'runTimeoutSeconds' from 0.1 to 86400 (wall-clock seconds per run), or leave it out (60 s).")
+        let strategy = try campaign.optionalChoice(
+            "strategy", as: ExplorationStrategy.self,
+            fix: "Set 'strategy' to one of \(ExplorationStrategy.names), or leave it out (random).") ?? .random
         try campaign.finish()
         return Scenario.CampaignDefaults(runs: runs, seed: seed, horizon: VirtualTime(microseconds: micros(horizon)),
-                                         maxStepsPerRun: steps, runTimeoutSeconds: timeout)
+                                         maxStepsPerRun: steps, runTimeoutSeconds: timeout, strategy: strategy)
     }
 
     static func decodeInvariants(

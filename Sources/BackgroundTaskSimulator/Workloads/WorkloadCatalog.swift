@@ -20,6 +20,10 @@ public enum WorkloadCatalog {
         /// Whether it is one of the package's own workloads (a user's declares no expectation:
         /// its scenarios do).
         public var isBuiltIn = true
+        /// Whether it is a deep planted bug (``WorkloadCatalog/deep``): reached only by an
+        /// ordered sequence of several actions and a fault, so a short random sweep does not
+        /// find it; its scenario's budget and exploration strategy do.
+        public var isDeep = false
 
         /// What `bgsim list` says the harness should find.
         public var expectationText: String {
@@ -28,8 +32,9 @@ public enum WorkloadCatalog {
     }
 
     /// Every variant, correct ones first within each workload; then the async workloads and the
-    /// workloads of the newer world behaviours (``world``, ``push``, ``device``).
-    public static var all: [Variant] { correct + buggy + async + world + precision + device + push }
+    /// workloads of the newer world behaviours (``world``, ``push``, ``device``) and the deep
+    /// planted bugs of the exploration strategies (``deep``).
+    public static var all: [Variant] { correct + buggy + async + world + precision + device + push + deep }
 
     /// The variant with these names, if any.
     public static func variant(workload: String, variant: String) -> Variant? {

@@ -1,0 +1,45 @@
+/// How a campaign explores the space of runs: which environment a run is driven by, beyond the
+/// one fixed mix of a scenario. Not to be confused with the interleaving strategy of the
+/// simulated threads (random walk, PCT), which a scenario sets under `environment.concurrency`.
+///
+/// ```swift
+/// let strategy = ExplorationStrategy(rawValue: "swarm")!   // bgsim fuzz --strategy swarm
+/// print(strategy.summary)
+/// ```
+///
+/// Contract: every strategy draws whatever it varies from the run's own choices, at the start
+/// of the run, so a run still replays alone from its run seed (`bgsim replay --seed`) or its
+/// recorded choices (`--choices`) under the same strategy, and `--jobs` and `--shard` change
+/// speed, never results. `random` draws nothing extra: its runs are exactly those of a campaign
+/// without exploration strategies.
+public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Every run from the scenario's one mix of environment actions (uniform random testing).
+    case random
+    /// Swarm testing (Groce et al., ISSTA 2012): each run first draws which environment
+    /// actions (user actions and faults alike) are enabled and their weights, then runs like
+    /// `random` under that mix.
+    case swarm
+    /// The mix: each run first draws (one coin, recorded like every choice) whether it is a
+    /// `random` run or a `swarm` run, half and half. Named `default` as the strategy to use; a
+    /// scenario without `campaign.strategy` still runs `random`, so that existing seeds and
+    /// shrunk tokens keep their runs.
+    case `default`
+
+    /// The share of `default` runs that are swarm runs.
+    public static let defaultSwarmShare = 0.5
+
+    /// The scenario key and option value.
+    public var description: String { rawValue }
+
+    /// One line for `bgsim list` and `bgsim help`.
+    public var summary: String {
+        switch self {
+        case .random: "every run from the scenario's one mix of actions"
+        case .swarm: "each run first draws which actions and faults are enabled, and their weights"
+        case .default: "each run is a random or a swarm run, half and half (drawn from the run's choices)"
+        }
+    }
+
+    /// The names, for error messages: `random, swarm, default`.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
