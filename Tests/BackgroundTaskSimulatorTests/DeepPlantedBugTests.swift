@@ -11,9 +11,9 @@ import Testing
     /// Each deep planted scenario, its correct counterpart on iOS 17, and the run seed of the
     /// first run its `bgsim check` campaign finds the bug in.
     static let findings: [(planted: String, correct: String, runSeed: UInt64)] = [
-        ("deep-track-backup-keeps-task-when-giving-up-ios17", "deep-track-backup-correct-ios17", 0xb951_93d7_7d30_b513),
-        ("deep-photo-index-publish-failure-leaves-task-ios17", "deep-photo-index-correct-ios17", 0x293a_977b_6e62_8bd6),
-        ("deep-reader-prefetch-lost-digest-keeps-task-ios17", "deep-reader-prefetch-correct-ios17", 0x75fb_1898_fdea_db65),
+        ("deep-track-backup-keeps-task-when-giving-up-ios17", "deep-track-backup-correct-ios17", 0x6936_3683_7936_93fe),
+        ("deep-photo-index-publish-failure-leaves-task-ios17", "deep-photo-index-correct-ios17", 0xc9be_f67b_d235_25ac),
+        ("deep-reader-prefetch-lost-digest-keeps-task-ios17", "deep-reader-prefetch-correct-ios17", 0x86e2_2a94_63ef_cc49),
     ]
 
     static func load(_ name: String) throws -> Scenario {
