@@ -106,9 +106,9 @@ struct ReadmeExamplesTests {
     /// A quote poller for the visibility example.
     final class Quotes: Sendable {
         let polling = Mutex(false)
-        func startPolling() { polling.withLock { $0 = true } }
-        func stopPolling() { polling.withLock { $0 = false } }
-        var isPolling: Bool { polling.withLock { $0 } }
+        func startPolling() { polling.withCriticalSection { $0 = true } }
+        func stopPolling() { polling.withCriticalSection { $0 = false } }
+        var isPolling: Bool { polling.withCriticalSection { $0 } }
     }
 
     @Test("the visibility example polls while the view is visible and stops when the app goes home")

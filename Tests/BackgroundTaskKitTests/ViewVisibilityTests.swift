@@ -9,8 +9,8 @@ import Testing
     /// The values `onChange` received, in order.
     final class Changes: Sendable {
         let values = Mutex<[Bool]>([])
-        func append(_ value: Bool) { values.withLock { $0.append(value) } }
-        var all: [Bool] { values.withLock { $0 } }
+        func append(_ value: Bool) { values.withCriticalSection { $0.append(value) } }
+        var all: [Bool] { values.withCriticalSection { $0 } }
     }
 
     @Test("going home hides the view though UIKit sends no viewWillDisappear; coming back shows it again")
@@ -47,12 +47,12 @@ import Testing
         let seen = Changes()
         let slot = Mutex<ViewVisibility?>(nil)
         var visibility: ViewVisibility? = ViewVisibility(host: host) { _ in
-            seen.append(slot.withLock { $0?.isVisible } ?? false)
+            seen.append(slot.withCriticalSection { $0?.isVisible } ?? false)
         }
-        slot.withLock { $0 = visibility }
+        slot.withCriticalSection { $0 = visibility }
         visibility?.viewDidAppear()
         #expect(seen.all == [true])
-        slot.withLock { $0 = nil }
+        slot.withCriticalSection { $0 = nil }
         visibility = nil
         host.enterBackground()
         #expect(seen.all == [true])
