@@ -22,6 +22,14 @@ struct VirtualTimeTests {
         #expect(VirtualDuration(.milliseconds(-1_500)).microseconds == -1_500_000)
         #expect(VirtualDuration(.seconds(Int64.max)).microseconds == .max)
         #expect(VirtualDuration(.seconds(Int64.min)).microseconds == .min)
+        // Beyond the 64-bit attosecond fast path (about 9.2 s), the same rounding.
+        #expect(VirtualDuration(.seconds(10) + .nanoseconds(1_500)).microseconds == 10_000_002)
+        #expect(VirtualDuration(.seconds(-10) - .nanoseconds(1_499)).microseconds == -10_000_001)
+        #expect(VirtualDuration(.seconds(3_600) + .nanoseconds(499)).microseconds == 3_600_000_000)
+        // And back: a whole number of microseconds converts exactly.
+        #expect(VirtualDuration.milliseconds(250).duration == .milliseconds(250))
+        #expect(VirtualDuration.seconds(-90).duration == .seconds(-90))
+        #expect(VirtualDuration(VirtualDuration.microseconds(123_456_789).duration) == .microseconds(123_456_789))
     }
 
     @Test("constructors scale and saturate")

@@ -1,10 +1,5 @@
 import DeterministicSimulation
 
-extension VirtualDuration {
-    /// The same length as a `Swift.Duration`.
-    var duration: Duration { .microseconds(microseconds) }
-}
-
 extension ChoiceSource {
     /// A duration in `range`, log-uniform by decade: a decade is drawn first, then a value within
     /// it, so a campaign sees 20 ms races as often as minute-long waits. Shrinking (lower choices)
