@@ -31,7 +31,7 @@ enum ExhaustiveExecution {
         let rate = result.runSeconds > 0 ? Double(stats.sequences) / result.runSeconds : 0
         return "  exhaustive to depth \(stats.depth): \(stats.sequences) sequences (\(Int(rate))/s), "
             + "\(stats.distinctStates) distinct states, \(stats.prunedBranches) pruned branches, depth reached "
-            + "\(stats.depthReached), \(stats.subtrees) subtrees\(stats.complete ? "" : " (INCOMPLETE: interrupted)")"
+            + "\(stats.depthReached)\(stats.complete ? "" : " (INCOMPLETE: interrupted)")"
     }
 
     /// Refuses what an exhaustive scenario cannot take, before any work: `--runs` and `--shard`

@@ -30,7 +30,7 @@ extension SimulatedDevice {
     /// ```
     ///
     /// What it covers: the device's switches (network, Background App Refresh, power, Low Power
-    /// Mode, a force quit's block); the live process's lifecycle state and flags, its open
+    /// Mode, a force quit's block, the screen lock); the live process's lifecycle state and flags, its open
     /// background tasks (name, age, whether an expiration handler was set or called, warned), its
     /// budget used and background session (time to its deadline, expired), its running BGTasks,
     /// registrations and pending launches, and the workload's own state when it adopts
@@ -49,6 +49,7 @@ extension SimulatedDevice {
         hasher.combine(isOnExternalPower)
         hasher.combine(isLowPowerModeEnabled)
         hasher.combine(blockedByForceQuit)
+        hasher.combine(storage.isLocked)
         if let app = liveApp {
             hasher.combine(true)
             app.hashExplorationState(into: &hasher, now: now)

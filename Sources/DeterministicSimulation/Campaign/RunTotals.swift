@@ -112,7 +112,7 @@ public struct InvariantViolations: Sendable, Equatable {
 }
 
 extension RunTotals {
-    /// Rewrites each invariant's first run index (a search numbers its runs per subtree while
+    /// Rewrites each invariant's first run index (a search numbers its runs per segment while
     /// it runs, and in one sequence when it is done).
     mutating func renumberFirstRuns(_ renumber: (Int) -> Int) {
         violations = violations.map { entry in

@@ -6,17 +6,12 @@
 /// let result = ExhaustiveSearch.run(target, options: options, campaign: CampaignOptions(seed: Seed(1), runs: 0, jobs: 2))
 /// ```
 ///
-/// Contract: `jobs` changes speed, never results; `depth`, `deduplicates` and `subtreeTarget`
-/// decide the result (`subtreeTarget` is fixed by the tools, never derived from `jobs`).
+/// Contract: `jobs` changes speed, never results; `depth` and `deduplicates` decide the result.
 public struct ExhaustiveOptions: Sendable, Equatable {
     /// The depths `--depth` and `campaign.depth` accept.
     public static let depthRange = 1...12
     /// The depth of a scenario that names the strategy without `campaign.depth`.
     public static let defaultDepth = 4
-    /// How many subtrees the tree is split into before it is searched (see
-    /// ``ExhaustiveSearch``): enough to keep a few cores busy, fixed so that results do not
-    /// depend on the job count.
-    public static let defaultSubtreeTarget = 16
 
     /// The most depth a sequence may cost: each environment action costs 1, and so does each
     /// scheduling choice other than the first (a preemption, or a ready job run out of order).
@@ -26,14 +21,11 @@ public struct ExhaustiveOptions: Sendable, Equatable {
     /// Whether a branch whose state was already explored with at least as much depth left is
     /// cut (`false` only to measure what deduplication saves).
     public var deduplicates: Bool
-    /// How many subtrees to split the tree into, at least (fewer when the tree is smaller).
-    public var subtreeTarget: Int
 
-    public init(depth: Int, jobs: Int = 1, deduplicates: Bool = true, subtreeTarget: Int = Self.defaultSubtreeTarget) {
+    public init(depth: Int, jobs: Int = 1, deduplicates: Bool = true) {
         self.depth = max(0, depth)
         self.jobs = max(1, jobs)
         self.deduplicates = deduplicates
-        self.subtreeTarget = max(1, subtreeTarget)
     }
 }
 
@@ -49,29 +41,22 @@ public struct ExhaustiveStats: Sendable, Equatable {
     public var depth: Int
     /// Runs explored: each is one sequence of choices, a leaf of the tree.
     public var sequences: Int
-    /// Distinct state hashes reached at the nodes of the tree (the union over its subtrees).
+    /// Distinct state hashes reached at the nodes of the tree.
     public var distinctStates: Int
     /// Nodes cut because their state had already been explored with at least as much depth left.
     public var prunedBranches: Int
     /// The largest depth any explored sequence cost (at most ``depth``).
     public var depthReached: Int
-    /// The subtrees the tree was split into (see ``ExhaustiveOptions/subtreeTarget``).
-    public var subtrees: Int
-    /// Runs spent finding the subtrees (not counted in ``sequences``: each of their leaves is
-    /// explored again inside its subtree).
-    public var splitRuns: Int
-    /// Whether every subtree was searched to the end (false when interrupted).
+    /// Whether the whole tree was searched (false when interrupted).
     public var complete: Bool
 
     public init(depth: Int, sequences: Int = 0, distinctStates: Int = 0, prunedBranches: Int = 0, depthReached: Int = 0,
-                subtrees: Int = 0, splitRuns: Int = 0, complete: Bool = true) {
+                complete: Bool = true) {
         self.depth = depth
         self.sequences = sequences
         self.distinctStates = distinctStates
         self.prunedBranches = prunedBranches
         self.depthReached = depthReached
-        self.subtrees = subtrees
-        self.splitRuns = splitRuns
         self.complete = complete
     }
 }

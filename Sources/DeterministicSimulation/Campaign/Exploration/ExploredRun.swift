@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let run = ExploredRun(prefix: [1, 0, 2], target: target)
-/// for child in run.children(depth: 6, cut: run.branches.count) { print(child.prefix) }
+/// print(run.totalCost, run.nodes.map(\.stateHash))
 /// ```
 ///
 /// Contract: ``values`` replay the run exactly (``ChoiceSource/init(replaying:)``); ``costs``
@@ -40,24 +40,5 @@ struct ExploredRun {
         var cost = 0
         for (index, branch) in branches.enumerated() where branch.position < position { cost += costs[index] }
         return cost
-    }
-
-    /// The prefixes of the unexplored siblings of this run's new branches (those at or after its
-    /// prefix and before `cut`, a draw position), within `depth`: each is the run's values up to
-    /// the branch, then another outcome. In the order a stack should receive them so that popping
-    /// explores the tree depth first, lower outcomes first.
-    func children(depth: Int, cut: Int) -> [[UInt64]] {
-        var children: [[UInt64]] = []
-        var spent = 0
-        for (index, branch) in branches.enumerated() {
-            defer { spent += costs[index] }
-            guard branch.position >= prefixCount, branch.position < cut else { continue }
-            let taken = values[branch.position]
-            for alternative in branch.alternatives.reversed() where alternative != taken {
-                guard spent + branch.cost(of: alternative) <= depth else { continue }
-                children.append(Array(values[..<branch.position]) + [alternative])
-            }
-        }
-        return children
     }
 }

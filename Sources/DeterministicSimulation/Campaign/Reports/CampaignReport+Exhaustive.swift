@@ -6,7 +6,7 @@ extension CampaignReport {
     ///
     /// ```json
     /// "exhaustive": {"depth": 6, "sequences": 5120, "distinctStates": 311, "prunedBranches": 870,
-    ///                "depthReached": 6, "subtrees": 16, "splitRuns": 21, "complete": true}
+    ///                "depthReached": 6, "complete": true}
     /// ```
     static func exhaustiveSection(_ report: JSONValue, _ stats: ExhaustiveStats) -> JSONValue {
         guard case .object(var object) = report else { return report }
@@ -16,8 +16,6 @@ extension CampaignReport {
         section.append("distinctStates", JSONValue(stats.distinctStates))
         section.append("prunedBranches", JSONValue(stats.prunedBranches))
         section.append("depthReached", JSONValue(stats.depthReached))
-        section.append("subtrees", JSONValue(stats.subtrees))
-        section.append("splitRuns", JSONValue(stats.splitRuns))
         section.append("complete", .bool(stats.complete))
         object.append("exhaustive", .object(section))
         return .object(object)
