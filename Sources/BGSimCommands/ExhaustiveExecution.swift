@@ -21,9 +21,10 @@ enum ExhaustiveExecution {
     }
 
     /// The first line `fuzz` prints for an exhaustive scenario.
-    static func header(_ scenario: Scenario, options: CampaignOptions, exhaustive: ExhaustiveOptions) -> String {
+    static func header(_ scenario: Scenario, options: CampaignOptions, exhaustive: ExhaustiveOptions, note: String = "")
+        -> String {
         "seed \(options.seed)  \(scenario.name) (\(scenario.file)): exhaustive search to depth \(exhaustive.depth), "
-            + "\(exhaustive.jobs) jobs"
+            + "\(exhaustive.jobs) jobs\(note)"
     }
 
     /// The summary's line of figures for an exhaustive search.
@@ -34,18 +35,19 @@ enum ExhaustiveExecution {
             + "\(stats.depthReached)\(stats.complete ? "" : " (INCOMPLETE: interrupted)")"
     }
 
-    /// Refuses what an exhaustive scenario cannot take, before any work: `--runs` and `--shard`
-    /// (also when the scenario file, not `--strategy`, names the strategy).
-    static func check(_ scenarios: [Scenario], flags: CampaignFlags) throws(CLIError) {
-        guard let scenario = scenarios.first(where: { $0.strategy == .exhaustive }) else { return }
-        if let runs = flags.runs {
-            throw .usage("--runs \(runs): \(scenario.file) is an exhaustive search (campaign.strategy), which has no "
-                + "run budget; bound it with --depth N, or leave the scenario out")
-        }
-        if flags.shard != .whole || flags.shardIsAuto {
-            throw .usage("--shard: \(scenario.file) is an exhaustive search (campaign.strategy), which is not sharded "
-                + "(its tree is split across --jobs in one process); run it without --shard")
-        }
+    /// Whether `fuzz` skips an exhaustive scenario in this shard: the search is not sharded, so
+    /// it runs whole in shard 1 and the other shards of a CI matrix leave it out.
+    static func skips(_ scenario: Scenario, options: CampaignOptions) -> Bool {
+        scenario.strategy == .exhaustive && options.shard.index > 1
+    }
+
+    /// The header's note for an exhaustive scenario in a run given `--runs` or `--shard` (which
+    /// apply to seeded campaigns only), or "".
+    static func note(_ flags: CampaignFlags, options: CampaignOptions) -> String {
+        var notes: [String] = []
+        if flags.runs != nil { notes.append("--runs does not apply") }
+        if options.shard != .whole { notes.append("run whole in shard 1 of \(options.shard.count), not sharded") }
+        return notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
     }
 }
 

@@ -49,7 +49,6 @@ enum FuzzCommand: BGSimCommand {
         var flags = options.campaign
         let shardSource = try flags.resolveAutoShard(io.environment)
         let scenarios = flags.applyStrategy(to: try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads))
-        try ExhaustiveExecution.check(scenarios, flags: flags)
         let reportPaths = try ReportPaths.resolve(options.report, scenarios: scenarios)
         try OutputPaths.check(reportPaths + [options.junit])
         let progress = !options.quiet && io.stderrIsTerminal
@@ -61,8 +60,13 @@ enum FuzzCommand: BGSimCommand {
         let database = options.failureDatabase.database(default: io.failureDatabase)
         for (index, scenario) in scenarios.enumerated() {
             let options = flags.options(for: scenario)
-            if scenario.strategy == .exhaustive {
-                io.out(ExhaustiveExecution.header(scenario, options: options, exhaustive: flags.exhaustiveOptions(for: scenario)))
+            if ExhaustiveExecution.skips(scenario, options: options) {
+                io.out("\(scenario.name) (\(scenario.file)): exhaustive search, skipped in shard \(options.shard) "
+                    + "(it is not sharded: shard 1 runs it whole)")
+                continue
+            } else if scenario.strategy == .exhaustive {
+                io.out(ExhaustiveExecution.header(scenario, options: options, exhaustive: flags.exhaustiveOptions(for: scenario),
+                                                  note: ExhaustiveExecution.note(flags, options: options)))
             } else {
                 io.out("seed \(options.seed)  \(scenario.name) (\(scenario.file)): \(options.runs) runs, "
                     + "\(options.jobs) jobs\(options.shard == .whole && shardSource == nil ? "" : ", shard \(options.shard)")"

@@ -109,6 +109,19 @@ import Testing
         #expect(run.stdout.isEmpty, "nothing runs before the options are checked")
     }
 
+    @Test("a scenario file that names exhaustive ignores --runs and runs whole in shard 1 only")
+    func fileDeclaredSearchUnderRunsAndShards() {
+        let file = PackageRoot.scenario("token-correct-ios17-exhaustive.json")
+        let second = CLIRun(["fuzz", file, "--runs", "5", "--shard", "2/2", "--quiet", "--no-failure-db"])
+        #expect(second.code == .success, "\(second.stderr)")
+        #expect(second.stdout.contains("exhaustive search, skipped in shard 2/2"), "\(second.stdout)")
+        #expect(!second.stdout.contains("sequences"))
+        let first = CLIRun(["fuzz", file, "--runs", "5", "--shard", "1/2", "--quiet", "--no-failure-db"])
+        #expect(first.code == .success, "\(first.stderr)")
+        #expect(first.stdout.contains("(--runs does not apply; run whole in shard 1 of 2, not sharded)"), "\(first.stdout)")
+        #expect(first.stdout.contains("exhaustive to depth 3: 478 sequences"), "\(first.stdout)")
+    }
+
     @Test("campaign.depth without strategy exhaustive is bad input (exit 65) naming the field")
     func depthWithoutExhaustiveIsBadInput() {
         let folder = TemporaryFolder()
