@@ -31,7 +31,9 @@ extension Scheduler {
             hasher.combine(queue.label)
             hasher.combine(queue.isFrozen)
             // A cancelled job stays in its heap until it reaches the front: it is not pending.
-            let jobs = queue.heap.storage.filter { !core.jobs.isFinished($0.number) }.sorted { $0.precedes($1) }
+            // Through `count` and the subscript only: whatever the heap's layout, position 0..<count are its jobs.
+            let heap = queue.heap
+            let jobs = (0..<heap.count).map { heap[$0] }.filter { !core.jobs.isFinished($0.number) }.sorted { $0.precedes($1) }
             hasher.combine(jobs.count)
             for job in jobs {
                 hasher.combine(job.time - now)
