@@ -7,7 +7,13 @@ import Foundation
 /// crash banner and, when bgsim's handler is installed, the hang watchdog.
 enum CampaignExecution {
     static func run(_ scenario: Scenario, options: CampaignOptions, isolation: Isolation = Isolation(isolated: false),
-                    io: CommandIO, showProgress: Bool, interrupt: Interrupt) throws(CLIError) -> CampaignResult {
+                    io: CommandIO, showProgress: Bool, interrupt: Interrupt,
+                    exhaustive: ExhaustiveOptions? = nil) throws(CLIError) -> CampaignResult {
+        if scenario.strategy == .exhaustive {
+            let search = exhaustive ?? ExhaustiveOptions(depth: scenario.campaign.depth ?? ExhaustiveOptions.defaultDepth,
+                                                         jobs: options.jobs)
+            return ExhaustiveExecution.run(scenario, options: options, exhaustive: search, interrupt: interrupt)
+        }
         let local = SimulationTarget(spec: scenario.runSpec)
         let timeout = isolation.timeout(for: scenario)
         if isolation.isolates(scenario) {
@@ -52,6 +58,7 @@ enum Summary {
     static func print(_ result: CampaignResult, scenario: Scenario, io: CommandIO) {
         let totals = result.totals
         let rate = result.runSeconds > 0 ? Double(totals.runs) / result.runSeconds : 0
+        if let stats = result.exhaustive { io.out(ExhaustiveExecution.statsLine(stats, result: result)) }
         io.out("  \(totals.runs) runs: \(totals.passed) passed, \(totals.failed) failed; "
             + "\(totals.events) events, \(Format.seconds(totals.simulatedSeconds)) simulated in "
             + "\(Format.seconds(result.wallSeconds)) (\(Int(rate)) runs/s); digest \(totals.digest.digest)")
@@ -69,8 +76,9 @@ enum Summary {
             io.out(violationLine(entry, scenario))
         }
         for failure in result.failures {
-            io.out("  - \(failure.failure.invariant) (run seed \(failure.seed)): \(failure.failure.message)")
-            io.out("    replay: \(ReplayCommandText(io.invocation).seed(scenario, failure.seed))")
+            let origin = result.exhaustive == nil ? "run seed \(failure.seed)" : "sequence \(failure.runIndex)"
+            io.out("  - \(failure.failure.invariant) (\(origin)): \(failure.failure.message)")
+            io.out("    replay: \(ReplayCommandText(io.invocation).failure(scenario, failure))")
             if failure.shrink != nil {
                 io.out("    shrunk to \(failure.shrunkSizeText): "
                     + ReplayCommandText(io.invocation).choices(scenario, failure.choices))

@@ -24,6 +24,8 @@ struct CampaignFlags {
     var isolation: Isolation
     /// `--strategy`: the exploration strategy that replaces each scenario's `campaign.strategy`.
     var strategy: ExplorationStrategy?
+    /// `--depth`: the depth of exhaustive searches, replacing each scenario's `campaign.depth`.
+    var depth: Int?
 
     static let runsOption = OptionDeclaration.valued(
         "--runs", "N", help: "runs per scenario, 1 to 100000000 (default: the scenario's campaign.runs)")
@@ -66,6 +68,7 @@ struct CampaignFlags {
         }
         isolation = try Isolation(args, byDefault: false)
         strategy = try Self.strategy(args)
+        depth = try Self.exhaustiveDepth(args, strategy: strategy)
     }
 
     /// Parses `--strategy NAME` (nil when absent); a name that is not a strategy is a usage error.

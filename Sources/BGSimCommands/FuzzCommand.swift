@@ -16,7 +16,7 @@ enum FuzzCommand: BGSimCommand {
             CampaignFlags.runsOption, CampaignFlags.seedOption, CampaignFlags.jobsOption, CampaignFlags.shardOption,
             .valued("--report", "FILE", help: "write the JSON report; with several scenarios a folder "
                 + "(Reports/) or a path with {scenario}"),
-            CampaignFlags.junitOption, CampaignFlags.quietOption, CampaignFlags.strategyOption,
+            CampaignFlags.junitOption, CampaignFlags.quietOption, CampaignFlags.strategyOption, CampaignFlags.depthOption,
             FailureDatabaseFlags.directoryOption, FailureDatabaseFlags.disableOption,
             Isolation.isolateOption, Isolation.noIsolateOption, Isolation.runTimeoutOption,
         ],
@@ -60,14 +60,23 @@ enum FuzzCommand: BGSimCommand {
         let database = options.failureDatabase.database(default: io.failureDatabase)
         for (index, scenario) in scenarios.enumerated() {
             let options = flags.options(for: scenario)
-            io.out("seed \(options.seed)  \(scenario.name) (\(scenario.file)): \(options.runs) runs, "
-                + "\(options.jobs) jobs\(options.shard == .whole && shardSource == nil ? "" : ", shard \(options.shard)")"
-                + (shardSource.map { " from \($0)" } ?? ""))
+            if ExhaustiveExecution.skips(scenario, options: options) {
+                io.out("\(scenario.name) (\(scenario.file)): exhaustive search, skipped in shard \(options.shard) "
+                    + "(it is not sharded: shard 1 runs it whole)")
+                continue
+            } else if scenario.strategy == .exhaustive {
+                io.out(ExhaustiveExecution.header(scenario, options: options, exhaustive: flags.exhaustiveOptions(for: scenario),
+                                                  note: ExhaustiveExecution.note(flags, options: options)))
+            } else {
+                io.out("seed \(options.seed)  \(scenario.name) (\(scenario.file)): \(options.runs) runs, "
+                    + "\(options.jobs) jobs\(options.shard == .whole && shardSource == nil ? "" : ", shard \(options.shard)")"
+                    + (shardSource.map { " from \($0)" } ?? ""))
+            }
             let saved = try database?.replay(scenario) ?? SavedFailureReplay()
             if saved.replayed > 0 { io.out("  \(saved.summary)") }
             let result = try CampaignExecution.run(scenario, options: options, isolation: flags.isolation, io: io,
                                                    showProgress: progress,
-                                               interrupt: interrupt)
+                                               interrupt: interrupt, exhaustive: flags.exhaustiveOptions(for: scenario))
             Summary.print(result, scenario: scenario, io: io)
             let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
                                                        savedFailures: saved.stillFailing.map(\.invariant),
@@ -85,7 +94,7 @@ enum FuzzCommand: BGSimCommand {
             if let path = reportPaths[safe: index] {
                 let report = CampaignReport.json(result, scenarioName: scenario.name, scenarioFile: scenario.file,
                                                  expectation: scenario.expectation, toolVersion: BGSim.version,
-                                                 replayCommand: { replay.seed(scenario, $0.seed) })
+                                                 replayCommand: { replay.failure(scenario, $0) })
                 try OutputPaths.write(JSONWriter().string(for: report), to: path)
             }
             junitSuites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))

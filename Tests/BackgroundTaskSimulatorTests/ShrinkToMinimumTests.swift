@@ -32,6 +32,8 @@ import Testing
         "chat-outbox-task-registered-after-begin-ios17": (2, "launch, home: the outbox task needs the background"),
         "download-manager-p1-overwritten-task-id-ios17":
             (4, "launch, home, open, home: two background entries before the first download ends"),
+        "download-manager-p1-overwritten-task-id-ios17-exhaustive":
+            (4, "launch, home, open, home, as above; the first failure comes from the exhaustive search"),
         "feed-refresh-main-blocked-across-deadline-ios17": (2, "launch, home: the deadline needs the background"),
         "notes-import-handler-syncs-busy-queue-ios17":
             (2, "launch, home: the import and its expiry need the background"),

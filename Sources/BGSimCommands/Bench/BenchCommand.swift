@@ -6,7 +6,8 @@ import Foundation
 /// `bgsim bench [--json] [--output FILE] [--quick]`: the standard benchmark. Prints a table of
 /// throughput (1 job and all cores), how cost grows with run length and with jobs, the time to
 /// find and shrink the P1 bug, the runs to find each planted race, each planted-bug scenario's
-/// shrink (actions and events before and after, time), and peak memory.
+/// shrink (actions and events before and after, time), peak memory, and the token workload's
+/// exhaustive search to depth 6.
 ///
 /// ```
 /// swift run -c release bgsim bench                      # the table
@@ -29,6 +30,8 @@ enum BenchCommand: BGSimCommand {
                 + "and isolated"),
             .flag("--strategies-only", help: "only the exploration rows: runs each strategy takes to find every "
                 + "planted bug in Scenarios/ (the full bench measures the deep ones)"),
+            .flag("--exhaustive-only", help: "only the exhaustive rows: the token workload searched to depth 6 "
+                + "(sequences/s, distinct states, peak memory)"),
         ],
         discussion: [
             "A measurement, not a test: exit 0 whatever the numbers. Use a release build:",
@@ -42,12 +45,13 @@ enum BenchCommand: BGSimCommand {
         var shrinkOnly: Bool
         var isolationOnly: Bool
         var strategiesOnly: Bool = false
+        var exhaustiveOnly: Bool = false
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
         Options(json: args.flag("--json"), output: args.value("--output"), quick: args.flag("--quick"),
                 shrinkOnly: args.flag("--shrink-only"), isolationOnly: args.flag("--isolation-only"),
-                strategiesOnly: args.flag("--strategies-only"))
+                strategiesOnly: args.flag("--strategies-only"), exhaustiveOnly: args.flag("--exhaustive-only"))
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
@@ -60,6 +64,7 @@ enum BenchCommand: BGSimCommand {
         let report = options.shrinkOnly ? suite.measureShrinks(progress: progress)
             : options.isolationOnly ? suite.measureIsolation(progress: progress)
             : options.strategiesOnly ? suite.measureStrategies(deepOnly: false, progress: progress)
+            : options.exhaustiveOnly ? suite.measureExhaustive(progress: progress)
             : suite.measure(progress: progress)
         let json = BenchJSON.json(report)
         if options.json {
@@ -68,7 +73,7 @@ enum BenchCommand: BGSimCommand {
             BenchTable.print(report, io: io)
         }
         if let path = options.output { try OutputPaths.write(JSONWriter().string(for: json), to: path) }
-        let partial = options.shrinkOnly || options.isolationOnly || options.strategiesOnly
+        let partial = options.shrinkOnly || options.isolationOnly || options.strategiesOnly || options.exhaustiveOnly
         return report.findAndShrink == nil && !partial ? .violation : .success
     }
 }
@@ -121,6 +126,8 @@ struct BenchReport: Sendable {
     var shrinks: [ShrinkTiming] = []
     var isolation: [IsolationCost] = []
     var memory: [(benchCase: String, runs: Int, peakBytes: Int?)] = []
+    /// Bounded exhaustive searches of the token workload (``ExhaustiveBench``).
+    var exhaustive: [ExhaustiveBench] = []
 }
 
 /// Runs the measurements in a fixed order.
@@ -147,6 +154,7 @@ struct BenchSuite {
                 report.memory.append((benchCase.name, runs, reset ? PeakMemory.peakBytes() : nil))
             }
         }
+        report.exhaustive = exhaustiveRows(cores: machine.cores, progress: progress)
         for benchCase in BenchCase.throughput {
             let runs = benchCase.horizonSeconds > 10_000 ? sizes.longRuns : sizes.throughputRuns
             for jobs in jobsList {
@@ -182,6 +190,22 @@ struct BenchSuite {
         report.strategies = StrategyFinding.measureAll(in: "Scenarios", seeds: sizes.strategySeeds, deepOnly: true,
                                                        progress: progress)
         return report
+    }
+
+    /// The exhaustive rows alone (`--exhaustive-only`).
+    func measureExhaustive(progress: (String) -> Void) -> BenchReport {
+        var report = BenchReport(machine: BenchMachine.current)
+        report.exhaustive = exhaustiveRows(cores: report.machine.cores, progress: progress)
+        return report
+    }
+
+    /// The token workload searched exhaustively (``ExhaustiveBench/rows(quick:cores:)``).
+    func exhaustiveRows(cores: Int, progress: (String) -> Void) -> [ExhaustiveBench] {
+        ExhaustiveBench.rows(quick: sizes.repetitions == BenchSizes.quick.repetitions && sizes.throughputRuns
+            == BenchSizes.quick.throughputRuns, cores: cores).map { row in
+            progress("exhaustive search, token, depth \(row.depth), \(row.jobs) job(s)")
+            return ExhaustiveBench.measure(depth: row.depth, jobs: row.jobs)
+        }
     }
 
     /// The exploration rows alone (`--strategies-only`): every planted bug, or the deep ones.

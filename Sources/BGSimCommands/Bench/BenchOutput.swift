@@ -8,8 +8,10 @@ enum BenchTable {
         let m = report.machine
         io.out("bgsim bench: \(m.cpu), \(m.cores) cores, \(m.system), \(m.build) build")
         io.out("")
-        if report.throughput.isEmpty {  // --shrink-only, --isolation-only or --strategies-only
-            if !report.strategies.isEmpty {
+        if report.throughput.isEmpty {  // --shrink-only, --isolation-only, --strategies-only or --exhaustive-only
+            if !report.exhaustive.isEmpty {
+                ExhaustiveBench.print(report.exhaustive, io: io)
+            } else if !report.strategies.isEmpty {
                 printStrategies(report, io: io)
             } else if report.isolation.isEmpty {
                 printShrinks(report, io: io)
@@ -59,6 +61,8 @@ enum BenchTable {
             io.out("- peak memory, \(entry.benchCase), \(entry.runs) runs: "
                 + (entry.peakBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "unavailable"))
         }
+        io.out("")
+        ExhaustiveBench.print(report.exhaustive, io: io)
         io.out("")
         printIsolation(report, io: io)
         io.out("")
@@ -190,6 +194,7 @@ enum BenchJSON {
             object.set(.bool(row.sameDigest), forKey: "sameDigest")
             return .object(object)
         }))
+        root.append("exhaustive", ExhaustiveBench.json(report.exhaustive))
         root.append("peakMemory", .array(report.memory.map { entry in
             .object(["case": .string(entry.benchCase), "runs": .int(Int64(entry.runs)), "peakBytes": entry.peakBytes.map { .int(Int64($0)) } ?? .null])
         }))

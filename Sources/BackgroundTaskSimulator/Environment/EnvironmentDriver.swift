@@ -20,7 +20,7 @@ final class EnvironmentDriver {
     var device: SimulatedDevice { deviceReference.device }
     private let horizon: VirtualTime
     /// The run's choices and the device's scheduler and system queue (fixed for a run).
-    private let choices: ChoiceSource
+    let choices: ChoiceSource
     private let scheduler: Scheduler
     private let systemQueue: QueueID
     private let gaps: ClosedRange<VirtualDuration>
@@ -37,7 +37,7 @@ final class EnvironmentDriver {
     /// ``candidateCount`` of ``candidates``, and their weights. One slot per action is enough,
     /// since each action is possible at most once per draw.
     let candidates: UnsafeMutablePointer<EnvironmentAction>
-    private let candidateWeights: UnsafeMutablePointer<UInt64>
+    let candidateWeights: UnsafeMutablePointer<UInt64>
     var candidateCount = 0
     /// Whether silent pushes can come: the profile has them and the app declares the
     /// `remote-notification` background mode (D2). Fixed for a run.
@@ -105,7 +105,11 @@ final class EnvironmentDriver {
     /// reaction); the go-on draw before it is where the run can stop short of it.
     private func scheduleNext() {
         let stopDraw = choices.drawCount
-        guard choices.bool(probability: Self.keepActingProbability) else { return }
+        if let log = choices.exploration { noteNode(log) }
+        let goesOn = choices.bool(probability: Self.keepActingProbability)
+        // Exhaustive search: stop here, or one more action (which costs 1 of the depth).
+        choices.exploration?.branch(position: stopDraw, alternatives: [0, 1], extraCost: 1)
+        guard goesOn else { return }
         tickStopDraw = stopDraw
         let gap = choices.duration(in: gaps)
         guard scheduler.now + gap <= horizon else { return }
@@ -140,8 +144,10 @@ final class EnvironmentDriver {
         }
         guard count > 0, anyWeight else { return nil }
         // A replayed value past the candidates skips the action (a shrinker's edit); random runs never do.
+        let drawPosition = choices.drawCount
         guard let position = choices.optionalIndex(weights: UnsafeBufferPointer(start: candidateWeights, count: count))
         else { return nil }
+        if let log = choices.exploration, choices.drawCount > drawPosition { noteActionBranch(log, position: drawPosition) }
         return candidates[position]
     }
 }

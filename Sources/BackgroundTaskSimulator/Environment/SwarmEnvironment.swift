@@ -57,7 +57,8 @@ extension ExplorationStrategy {
     /// let runSpec = ExplorationStrategy.default.spec(for: scenario.runSpec, choices: choices)
     /// ```
     ///
-    /// Contract: draws nothing for `random`; for `default`, one coin (`false`, the simplest, is a
+    /// Contract: draws nothing for `random` and `exhaustive` (whose spec is
+    /// ``ExhaustiveEnvironment``'s); for `default`, one coin (`false`, the simplest, is a
     /// random run) with ``defaultSwarmShare``, then the swarm draws if it came up swarm.
     public func spec(for spec: RunSpec, choices: ChoiceSource) -> RunSpec {
         switch self {
@@ -66,6 +67,7 @@ extension ExplorationStrategy {
         case .default:
             guard choices.bool(probability: Self.defaultSwarmShare) else { return spec }
             return SwarmEnvironment.draw(for: spec, choices: choices)
+        case .exhaustive: return ExhaustiveEnvironment.spec(for: spec)
         }
     }
 }

@@ -10,7 +10,8 @@ public import DeterministicSimulation
 /// ```
 ///
 /// Contract: deterministic: the run is the first of the scenario's campaign (its seed, in run
-/// order) that violates the expected invariant, and the shrink keeps that invariant violated.
+/// order; for an exhaustive scenario, in search order) that violates the expected invariant, and
+/// the shrink keeps that invariant violated.
 public struct PlantedBugShrink: Sendable {
     /// The expected invariant.
     public var invariant: String
@@ -32,6 +33,7 @@ extension Scenario {
     /// - Complexity: up to `campaign.runs` runs, then at most `options.maxAttempts` replays.
     public func shrinkPlantedBug(options: ShrinkOptions = .init()) -> PlantedBugShrink? {
         guard case .violation(let invariant) = expectation else { return nil }
+        if strategy == .exhaustive { return searchPlantedBug(invariant: invariant, options: options) }
         let target = SimulationTarget(spec: runSpec)
         let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
         for index in 0..<campaign.runs {
@@ -47,5 +49,21 @@ extension Scenario {
                                     shrink: shrink)
         }
         return nil
+    }
+}
+
+extension Scenario {
+    /// For a scenario whose strategy is `exhaustive`: the search's first run (in search order)
+    /// that violates `invariant`, shrunk; `runIndex` is its number in the search and `seed` the
+    /// campaign seed (search runs have no seed of their own).
+    func searchPlantedBug(invariant: String, options: ShrinkOptions) -> PlantedBugShrink? {
+        let search = ExhaustiveOptions(depth: campaign.depth ?? ExhaustiveOptions.defaultDepth, jobs: 1)
+        let result = ExhaustiveSearch.run(SimulationTarget(spec: runSpec), options: search,
+                                          campaign: CampaignOptions(seed: campaign.seed, runs: 0, jobs: 1, shrink: options))
+        guard let record = result.failures.first(where: { $0.failure.invariant == invariant }),
+              let shrink = record.shrink else { return nil }
+        return PlantedBugShrink(invariant: invariant, runIndex: record.runIndex, seed: record.seed,
+                                originalActionCount: record.originalActionCount,
+                                originalEventCount: record.originalEventCount, shrink: shrink)
     }
 }

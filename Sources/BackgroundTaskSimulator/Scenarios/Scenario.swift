@@ -66,6 +66,9 @@ public struct Scenario: Sendable {
         /// (the runs every existing seed, saved failure and pinned test was made with);
         /// `bgsim fuzz --strategy` and `check --strategy` override it.
         public var strategy: ExplorationStrategy = .random
+        /// The depth of an exhaustive search (`campaign.depth`, only with `strategy`
+        /// `exhaustive`); nil: ``ExhaustiveOptions/defaultDepth``. `bgsim fuzz --depth` overrides it.
+        public var depth: Int? = nil
     }
 
     /// What a campaign over the scenario must show (`bgsim check` and `bgsim fuzz` judge by it):

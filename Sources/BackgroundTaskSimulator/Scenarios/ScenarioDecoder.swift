@@ -66,9 +66,11 @@ enum ScenarioDecoder {
         let strategy = try campaign.optionalChoice(
             "strategy", as: ExplorationStrategy.self,
             fix: "Set 'strategy' to one of \(ExplorationStrategy.names), or leave it out (random).") ?? .random
+        let depth = try decodeDepth(&campaign, strategy: strategy)
         try campaign.finish()
         return Scenario.CampaignDefaults(runs: runs, seed: seed, horizon: VirtualTime(microseconds: micros(horizon)),
-                                         maxStepsPerRun: steps, runTimeoutSeconds: timeout, strategy: strategy)
+                                         maxStepsPerRun: steps, runTimeoutSeconds: timeout, strategy: strategy,
+                                         depth: depth)
     }
 
     static func decodeInvariants(

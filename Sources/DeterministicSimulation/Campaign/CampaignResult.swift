@@ -34,6 +34,9 @@ public struct CampaignResult: Sendable {
     public var coverage: Coverage
     /// The options the campaign ran with.
     public var options: CampaignOptions
+    /// What a bounded exhaustive search explored (``ExhaustiveSearch``); nil for a campaign of
+    /// seeded runs.
+    public var exhaustive: ExhaustiveStats? = nil
 }
 
 /// One failure of a campaign: the first run that violated one invariant, shrunk.

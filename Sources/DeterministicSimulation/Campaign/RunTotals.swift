@@ -110,3 +110,15 @@ public struct InvariantViolations: Sendable, Equatable {
         (firstRun, position) < (other.firstRun, other.position)
     }
 }
+
+extension RunTotals {
+    /// Rewrites each invariant's first run index (a search numbers its runs per segment while
+    /// it runs, and in one sequence when it is done).
+    mutating func renumberFirstRuns(_ renumber: (Int) -> Int) {
+        violations = violations.map { entry in
+            var entry = entry
+            entry.firstRun = renumber(entry.firstRun)
+            return entry
+        }
+    }
+}

@@ -48,6 +48,9 @@ public final class ChoiceSource {
     /// Whether this source replays a sequence (`true`) or draws from a seeded generator.
     public let isReplaying: Bool
 
+    /// The log of an exhaustive search's run (``init(exploring:log:)``); nil otherwise.
+    public let exploration: ExplorationLog?
+
     /// Misfit and exhausted draws so far in replay mode; always 0 in random mode.
     ///
     /// A replay of an unedited recording has 0 fallbacks; a shrinker can prefer candidates with
@@ -66,6 +69,7 @@ public final class ChoiceSource {
         replayValues = []
         self.seed = seed
         isReplaying = false
+        exploration = nil
     }
 
     /// A replaying source: draw `i` returns value `i` of `sequence` when it fits.
@@ -81,6 +85,26 @@ public final class ChoiceSource {
         seed = nil
         state.outcomes.reserveCapacity(sequence.values.count)
         isReplaying = true
+        exploration = nil
+    }
+
+    /// A source for one run of an exhaustive search (``ExhaustiveSearch``): replays `prefix`,
+    /// then gives every draw its canonical value (``ExplorationLog/setCanonicalForNextDraw(_:)``,
+    /// else 0) without counting a fallback; the draw sites record branch points and nodes in `log`.
+    ///
+    /// ```swift
+    /// let log = ExplorationLog()
+    /// let verdict = target.run(choices: ChoiceSource(exploring: ChoiceSequence([1, 0, 2]), log: log), keepTrace: false)
+    /// ```
+    ///
+    /// Contract: the recorded outcomes replay the run exactly with ``init(replaying:)``, given the
+    /// same run spec (the draws past the prefix are recorded like any other).
+    public init(exploring prefix: ChoiceSequence, log: ExplorationLog) {
+        state = State(generator: Xoshiro256StarStar(seed: 0))
+        replayValues = prefix.values
+        seed = nil
+        isReplaying = true
+        exploration = log
     }
 
     /// The outcomes drawn so far, in order: replaying them repeats every decision.
@@ -120,9 +144,11 @@ public final class ChoiceSource {
     /// Consumes one recorded value if any is left.
     internal func nextReplayed(below bound: UInt64) -> UInt64 {
         guard state.replayCursor < replayValues.count else {
+            if let exploration { return min(exploration.takeCanonical(), bound - 1) }  // past an explored prefix
             state.fallbackCount += 1
             return 0
         }
+        exploration?.clearCanonical()
         let value = replayValues[state.replayCursor]
         state.replayCursor += 1
         if value < bound { return value }
@@ -134,6 +160,7 @@ public final class ChoiceSource {
     /// fallback); for draws that validate outcomes themselves, like weighted picks.
     internal func nextReplayedRaw() -> UInt64? {
         guard state.replayCursor < replayValues.count else {
+            if exploration != nil { return nil }  // past an explored prefix: the canonical first index
             state.fallbackCount += 1
             return nil
         }

@@ -20,7 +20,14 @@ extension SchedulerCore {
         if earliest > clock.now.microseconds {
             clock.advance(to: VirtualTime(microseconds: earliest))
         }
-        chosenCandidate = candidateCount == 1 ? 0 : Int(choices.draw(below: UInt64(candidateCount)))
+        if candidateCount == 1 {
+            chosenCandidate = 0
+        } else {
+            chosenCandidate = Int(choices.draw(below: UInt64(candidateCount)))
+            // Exhaustive search: which ready job runs first is a scheduling choice (0 costs nothing).
+            choices.exploration?.branch(position: choices.drawCount - 1,
+                                        alternatives: (0..<UInt64(candidateCount)).map { $0 }, extraCost: 1)
+        }
         return take(candidates[chosenCandidate], now: clock.now.microseconds)
     }
 

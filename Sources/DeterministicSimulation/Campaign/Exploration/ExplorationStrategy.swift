@@ -24,6 +24,10 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
     /// scenario without `campaign.strategy` still runs `random`, so that existing seeds and
     /// shrunk tokens keep their runs.
     case `default`
+    /// Bounded exhaustive search (``ExhaustiveSearch``): every sequence of environment actions
+    /// and scheduling choices up to a depth, deduplicated by a hash of the simulated state, for
+    /// small workloads. Its runs draw nothing at random: a run is its choices.
+    case exhaustive
 
     /// The share of `default` runs that are swarm runs.
     public static let defaultSwarmShare = 0.5
@@ -37,6 +41,7 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
         case .random: "every run from the scenario's one mix of actions"
         case .swarm: "each run first draws which actions and faults are enabled, and their weights"
         case .default: "each run is a random or a swarm run, half and half (drawn from the run's choices)"
+        case .exhaustive: "every sequence of actions and scheduling choices up to --depth, deduplicated by state (no --runs)"
         }
     }
 

@@ -43,10 +43,11 @@ public enum CampaignReport {
         let header = ReportHeader(seed: result.options.seed, toolName: toolName, toolVersion: toolVersion,
                                   scenarioName: scenarioName, scenarioFile: scenarioFile, expectation: expectation,
                                   options: result.options)
-        return assemble(header: header, jobs: result.options.jobs, shard: result.options.shard,
-                        summary: ReportSummary(result), coverage: result.coverage,
-                        failures: result.failures.map { failureJSON($0, replay: replayCommand($0)) },
-                        nondeterminism: result.nondeterminism.map(nondeterminismJSON))
+        let report = assemble(header: header, jobs: result.options.jobs, shard: result.options.shard,
+                              summary: ReportSummary(result), coverage: result.coverage,
+                              failures: result.failures.map { failureJSON($0, replay: replayCommand($0)) },
+                              nondeterminism: result.nondeterminism.map(nondeterminismJSON))
+        return result.exhaustive.map { exhaustiveSection(report, $0) } ?? report
     }
 
     /// The whole report from its parts, in the fixed key order (shared by ``json`` and ``merge``).

@@ -43,7 +43,10 @@ struct PreemptionDraws {
     /// 0 means no further preemption in this run. Random mode: 1 + a geometric variable with
     /// success probability `preemptionRate` (rate 1: always 1). Replay: the recorded value.
     func gap(_ choices: ChoiceSource) -> UInt64 {
-        choices.drawRecorded(replayBound: Self.gapReplayBound) { generator in
+        // Exhaustive search: every scheduling point is a preemption point (its runner draw's 0
+        // keeps the thread running), so the gap past an explored prefix is 1, not "never".
+        choices.exploration?.setCanonicalForNextDraw(1)
+        return choices.drawRecorded(replayBound: Self.gapReplayBound) { generator in
             var gap: UInt64 = 1
             for (digit, threshold) in thresholds.enumerated()
             where generator.next(below: 1 << 53) < threshold {

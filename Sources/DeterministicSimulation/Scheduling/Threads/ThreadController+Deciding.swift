@@ -117,7 +117,12 @@ extension ThreadController {
     private func choose(jobCount: Int) -> Int {
         let count = state.runnable.count + jobCount
         guard isPCT else {
-            return count == 1 ? 0 : Int(choices.draw(below: UInt64(count)))
+            guard count > 1 else { return 0 }
+            let chosen = Int(choices.draw(below: UInt64(count)))
+            // Exhaustive search: each runner is explored; 0 (no preemption) costs nothing.
+            choices.exploration?.branch(position: choices.drawCount - 1,
+                                        alternatives: (0..<UInt64(count)).map { $0 }, extraCost: 1)
+            return chosen
         }
         state.seenJobNumber = scheduler.core.jobs.nextNumber
         state.seenWakeCount = state.wakeCount

@@ -1,0 +1,50 @@
+/// What an exhaustive search does with each invariant's first failing run: replays its recorded
+/// choices (a plain replay, as `bgsim replay --choices` does), checks the digest, and shrinks it.
+///
+/// ```swift
+/// let followUp = ExhaustiveFollowUp(target: target, campaign: options, shrinks: true, isCancelled: { false })
+/// let (record, mismatch) = followUp.record(failure)
+/// ```
+///
+/// Contract: the record's ``FailureRecord/choices`` replay the failure with
+/// ``ChoiceSource/init(replaying:)``; ``FailureRecord/runIndex`` is the run's number in the
+/// search and ``FailureRecord/seed`` the campaign seed (a search's runs have no seed of their
+/// own). A replay whose digest differs from the search's run is reported as nondeterminism and
+/// not shrunk.
+struct ExhaustiveFollowUp<Target: CampaignTarget>: Sendable {
+    let target: Target
+    let campaign: CampaignOptions
+    let shrinks: Bool
+    let isCancelled: @Sendable () -> Bool
+
+    func record(_ found: ExhaustiveFailure) -> (record: FailureRecord, nondeterminism: NondeterminismRecord?) {
+        let invariant = found.invariant
+        let failure = found.verdict.failures.first { $0.invariant == invariant }!
+        let source = ChoiceSource(replaying: found.choices)  // also marks the run's actions
+        let replayed = target.run(choices: source, keepTrace: true)
+        var record = FailureRecord(
+            runIndex: found.sequence, seed: campaign.seed, failure: failure, shrunkFailure: failure,
+            originalEventCount: found.verdict.eventCount, shrunkEventCount: found.verdict.eventCount,
+            originalActionCount: source.actions.count, shrunkActionCount: source.actions.count,
+            choices: found.choices, shrink: nil, trace: replayed.trace)
+        guard replayed.digest == found.verdict.digest else {
+            let mismatch = NondeterminismRecord(seed: campaign.seed, runIndex: found.sequence, expected: found.verdict.digest,
+                                                actual: replayed.digest, how: "a replay of its recorded choices")
+            return (record, mismatch)
+        }
+        let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
+        guard shrinks, keeps(replayed) else { return (record, nil) }
+        let shrinkTarget: any CampaignTarget = replayed.stop == .crashed ? target : (target.inProcessShrinkTarget ?? target)
+        let shrink = Shrinker.shrink(found.choices, target: shrinkTarget, options: campaign.shrink, isCancelled: isCancelled,
+                                     keeps: keeps)
+        let shrunkSource = ChoiceSource(replaying: shrink.choices)
+        let shrunk = target.run(choices: shrunkSource, keepTrace: true)
+        record.choices = shrink.choices
+        record.shrink = shrink
+        record.shrunkEventCount = shrunk.eventCount
+        record.shrunkActionCount = shrunkSource.actions.count
+        record.trace = shrunk.trace
+        record.shrunkFailure = shrunk.failures.first { $0.invariant == invariant } ?? failure
+        return (record, nil)
+    }
+}
