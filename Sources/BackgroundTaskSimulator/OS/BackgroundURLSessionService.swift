@@ -280,11 +280,15 @@ final class BackgroundURLSessionService: @unchecked Sendable {
         device.emit(.backgroundSessionExpired(session: wake.session, wake: number,
                                               eventsDelivered: didFinishEventsRan(number), terminates: terminates))
         settle(number, in: app, expired: true)
-        if terminates {
-            app.terminate(.watchdog(detail:
-                "the completion handler of background session \"\(wake.session)\" was not called within "
-                + "\(profile.backgroundSessionEventsRuntime) (D1)"))
+        guard terminates else {
+            // The system stops waiting: the app may be suspended once nothing else holds it.
+            device.checkHeldWork(after: "the time of background session \"\(wake.session)\"'s wake ran out")
+            app.evaluateSuspension()
+            return
         }
+        app.terminate(.watchdog(detail:
+            "the completion handler of background session \"\(wake.session)\" was not called within "
+            + "\(profile.backgroundSessionEventsRuntime) (D1)"))
     }
 
     /// Ends wake `number`'s hold on the app.
