@@ -48,6 +48,14 @@ import Testing
         session.upload(name)
     }
 
+    /// Launches the app at 0 s, starts the upload "IMG_1" in session `identifier` at 1 s (it takes
+    /// the device's transfer time) and sends the app home at 2 s (suspended at 3 s).
+    static func launchUploadAndGoHome(_ script: ScriptedDevice, in identifier: String = "uploads") {
+        script.at(.zero) { $0.launch() }
+        script.at(.seconds(1)) { Self.upload("IMG_1", in: identifier, $0) }
+        script.at(.seconds(2)) { $0.home() }
+    }
+
     /// The session events, as short lines.
     static func sessionEvents(_ script: ScriptedDevice) -> [String] {
         script.log.compactMap { entry in
@@ -67,9 +75,7 @@ import Testing
     func wakesSuspendedApp() {
         let results = Box<[String]>([])
         let script = Self.device(results: results)
-        script.at(.zero) { $0.launch() }
-        script.at(.seconds(1)) { Self.upload("IMG_1", $0) }  // done at 11 s
-        script.at(.seconds(2)) { $0.home() }  // suspended at 3 s
+        Self.launchUploadAndGoHome(script)  // the upload is done at 11 s; the app suspended at 3 s
         script.run(until: .seconds(60))
         #expect(Self.sessionEvents(script) == [
             "create uploads 0", "transfer 1 start", "transfer 1 finish", "wake uploads 1", "handleEvents uploads 1",
@@ -96,9 +102,7 @@ import Testing
     func relaunchDeliversToRecreatedSession() {
         let results = Box<[String]>([])
         let script = Self.device(results: results)
-        script.at(.zero) { $0.launch() }
-        script.at(.seconds(1)) { Self.upload("IMG_1", $0) }
-        script.at(.seconds(2)) { $0.home() }
+        Self.launchUploadAndGoHome(script)
         script.at(.seconds(5)) { $0.memoryPressureKill() }  // suspended: killed at once, transfers go on
         script.run(until: .seconds(60))
         #expect(script.device.processCount == 2)
@@ -115,9 +119,7 @@ import Testing
     func otherIdentifierNeverGetsEvents() {
         let results = Box<[String]>([])
         let script = Self.device(identifier: { "uploads-\($0)" }, results: results)
-        script.at(.zero) { $0.launch() }
-        script.at(.seconds(1)) { Self.upload("IMG_1", in: "uploads-1", $0) }
-        script.at(.seconds(2)) { $0.home() }
+        Self.launchUploadAndGoHome(script, in: "uploads-1")
         script.at(.seconds(5)) { $0.memoryPressureKill() }
         script.run(until: .seconds(60))
         #expect(results.value.isEmpty)
@@ -130,18 +132,14 @@ import Testing
         var profile = OSProfile.ios17
         profile.backgroundSessionEventsRuntime = .seconds(20)
         let script = Self.device(onEvents: .neverComplete, profile: profile)
-        script.at(.zero) { $0.launch() }
-        script.at(.seconds(1)) { Self.upload("IMG_1", $0) }
-        script.at(.seconds(2)) { $0.home() }
+        Self.launchUploadAndGoHome(script)
         script.run(until: .seconds(60))
         #expect(Self.sessionEvents(script).last == "expire 1 delivered terminates")
         #expect(script.terminations.map(\.time) == [.seconds(31)])
 
         profile.backgroundSessionExpiryTerminates = false
         let spared = Self.device(onEvents: .neverComplete, profile: profile)
-        spared.at(.zero) { $0.launch() }
-        spared.at(.seconds(1)) { Self.upload("IMG_1", $0) }
-        spared.at(.seconds(2)) { $0.home() }
+        Self.launchUploadAndGoHome(spared)
         spared.run(until: .seconds(60))
         #expect(Self.sessionEvents(spared).last == "expire 1 delivered")
         #expect(spared.terminations.isEmpty)
@@ -152,9 +150,7 @@ import Testing
     func forceQuitCancels() {
         let results = Box<[String]>([])
         let script = Self.device(results: results)
-        script.at(.zero) { $0.launch() }
-        script.at(.seconds(1)) { Self.upload("IMG_1", $0) }
-        script.at(.seconds(2)) { $0.home() }
+        Self.launchUploadAndGoHome(script)
         script.at(.seconds(5)) { $0.forceQuit() }
         script.at(.seconds(100)) { $0.launch() }
         script.run(until: .seconds(120))
