@@ -128,6 +128,22 @@ struct ReadmeExamplesTests {
         #expect(quotes.isPolling)
     }
 
+    @Test("the background-session example calls the wake's completion handler once, on main, after the events")
+    func backgroundSession() {
+        let app = FakeHost(applicationState: .background)
+        let snapshots = Recorder<String>()
+        // README-BEGIN background-session
+        let completions = BackgroundSessionCompletion(mainQueue: app.mainQueue)
+        // application(_:handleEventsForBackgroundURLSession:completionHandler:):
+        completions.store({ snapshots.append("uploads") }, forSession: "com.example.uploads")
+        // the session's delegate, urlSessionDidFinishEvents(forBackgroundURLSession:):
+        completions.sessionDidFinishEvents("com.example.uploads")
+        // README-END
+        #expect(snapshots.all.isEmpty)  // on the main queue, not inside the call
+        app.runUntilIdle()
+        #expect(snapshots.all == ["uploads"])
+    }
+
     @Test("the scheduler example registers in time, resubmits, and completes the task once")
     func scheduler() throws {
         let app = FakeHost(hasFinishedLaunching: false)
@@ -217,7 +233,7 @@ struct ReadmeExamplesTests {
         let markdown = try String(contentsOf: root.appendingPathComponent(Self.markdownPath), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let examples = Self.examples(in: source)
-        #expect(examples.count == 10)
+        #expect(examples.count == 11)
         let blocks = Self.swiftBlocks(in: markdown)
         for (name, code) in examples {
             #expect(blocks.contains { $0.contains(code) },

@@ -26,6 +26,8 @@ import Testing
         ("no-file-lock-at-suspend", "shared-notes/lock-held-across-suspension", "shared-notes/correct"),
         ("push-completion-called-once", "push-mail-sync/completion-missing-on-failure", "push-mail-sync/correct"),
         ("fetch-completion-called-once", "weather-fetch/completion-only-on-new-data", "weather-fetch/correct"),
+        ("background-session-completion-called-once", "gallery-uploads/completion-before-events", "gallery-uploads/correct"),
+        ("background-session-recreated", "gallery-uploads/identifier-per-launch", "gallery-uploads/correct"),
     ]
 
     @Test func everyInvariantHasAPair() {

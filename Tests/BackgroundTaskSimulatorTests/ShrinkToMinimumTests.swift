@@ -83,6 +83,14 @@ import Testing
             (2, "launch, home: the save's transaction is open when its task expires in the background"),
         "quote-watchlist-polling-tied-to-view-appearance-ios17":
             (2, "launch, home: a refresh in flight when the app leaves the foreground"),
+        "gallery-uploads-completion-before-events-ios17":
+            (2, "launch, home: the photos taken at launch are uploaded on entering the background; the app is "
+                + "suspended, and the finished uploads wake it (D1)"),
+        "gallery-uploads-identifier-per-launch-ios17":
+            (3, "launch, home, memoryPressureKill of the suspended app while its uploads run: only a relaunch makes "
+                + "the session with another identifier (D1)"),
+        "gallery-uploads-handler-kept-by-view-controller-ios17":
+            (3, "launch, home, memoryPressureKill: only a background relaunch lacks the view controller (D1, B1.3)"),
     ]
 
     /// Planted scenarios the shrinker does not yet bring near their minimum, with the reason.

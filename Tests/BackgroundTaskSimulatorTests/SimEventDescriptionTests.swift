@@ -102,6 +102,11 @@ import Testing
         #"fetch.complete fetch=2 result="noData" repeated=true"#,
         #"file file="articles.json" operation="write" protection="complete" work=3 outcome="protectedDataUnavailable""#,
         #"view visible=true"#,
+        #"urlsession.transfer session="uploads" task=2 phase="cancel""#,
+        #"urlsession.events session="uploads" wake=1 phase="handleEvents""#,
+        #"urlsession.complete session="uploads" wake=1 onMain=true afterEvents=false repeated=false"#,
+        #"urlsession.expire session="uploads" wake=2 eventsDelivered=false terminates=true"#,
+        #"accessory.wake mode="bluetooth-central" phase="wake""#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -63,6 +63,11 @@ import Testing
         (.fetchCompleted(fetch: 2, result: "noData", repeated: true), 0x6e9f763cc9cedff7),
         (.fileAccess(file: "articles.json", operation: "write", protection: "complete", work: 3, outcome: "protectedDataUnavailable"), 0xeb42ba0a742e32a4),
         (.viewAppearance(visible: true), 0xb2ed2ce882fc8cca),
+        (.backgroundTransfer(session: "uploads", task: 2, phase: "cancel"), 0xa0ac8d8063db35f1),
+        (.backgroundSessionEvents(session: "uploads", wake: 1, phase: "handleEvents"), 0x8a2c1fb5a739f0b4),
+        (.backgroundSessionCompleted(session: "uploads", wake: 1, onMain: true, afterEvents: false, repeated: false), 0xd6f99414821b3ca0),
+        (.backgroundSessionExpired(session: "uploads", wake: 2, eventsDelivered: false, terminates: true), 0x3c3468f7a1bbbd64),
+        (.accessoryWake(mode: "bluetooth-central", phase: "wake"), 0xbcdf7bf55161ebf0),
     ]
 
     @Test("every kind hashes as it did before it was described once")

@@ -78,6 +78,10 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         /// Audio or location sessions held (``BackgroundModeAssertion``, D5): they keep the app
         /// running and stop the background budget (A4.8).
         var modeAssertions = 0
+        /// The process's `handleEventsForBackgroundURLSession` (``WorkloadContext/onBackgroundURLSessionEvents(_:)``, D1).
+        var sessionEventsHandler: BackgroundSessionEventsHandler?
+        /// The process's accessory or Bluetooth event handler (``WorkloadContext/onAccessoryEvent(_:)``, D4).
+        var accessoryHandler: AccessoryEventHandler?
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads or changes it
@@ -198,6 +202,10 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         let viewObservers = core.screen?.removeAll()  // they capture the workload, like `observers`
         withExtendedLifetime(viewObservers) {}
         withExtendedLifetime(pushHandler) {}
+        let otherHandlers = (core.sessionEventsHandler, core.accessoryHandler)
+        core.sessionEventsHandler = nil
+        core.accessoryHandler = nil
+        withExtendedLifetime(otherHandlers) {}
     }
 
     // MARK: Simulation-only API for workloads

@@ -37,6 +37,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         var madeTaskScheduler: TaskSchedulerService?
         var madePushService: SilentPushService?
         var madeFetchService: BackgroundFetchService?
+        var madeURLSessionService: BackgroundURLSessionService?
         /// Keeps the monitor alive while ``monitorCall`` calls it.
         var heldMonitor: RunMonitor?
         /// The same monitor, called unretained by ``emit(_:)`` (see ``Unretained``).
@@ -109,6 +110,15 @@ public final class SimulatedDevice: @unchecked Sendable {
         core.madeFetchService = made
         return made
     }
+    /// The system's background URLSession daemon (D1), made on first use.
+    var urlSessionService: BackgroundURLSessionService {
+        if let made = core.madeURLSessionService { return made }
+        let made = BackgroundURLSessionService(device: self)
+        core.madeURLSessionService = made
+        return made
+    }
+    /// The background URLSession daemon if a session was ever used (nil: nothing to tell it).
+    var urlSessionServiceIfMade: BackgroundURLSessionService? { core.madeURLSessionService }
     /// Whether a background fetch is due (never before the app set an interval).
     var isBackgroundFetchDue: Bool { core.madeFetchService?.isDue ?? false }
     /// The run's own observer (trace, facts, coverage, checkers): called directly, before the
@@ -233,6 +243,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     func processEnded(_ process: SimulatedApplication, reason: TerminationReason) {
         if reason == .forceQuit { core.blockedByForceQuit = true }
+        core.madeURLSessionService?.processEnded(process.process, reason: reason)  // D1: a force-quit cancels transfers
     }
 
     /// A new work item id, from 1 in each run (``WorkloadContext/startWork(_:)``).

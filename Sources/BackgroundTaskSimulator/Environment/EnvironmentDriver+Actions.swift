@@ -98,6 +98,8 @@ extension EnvironmentDriver {
         }
         if receivesPushes { addCandidate(.silentPush) }  // D2: in any state of the app
         if fetchesInBackground, device.isBackgroundFetchDue { addCandidate(.backgroundFetch) }  // D3
+        // D4: only for an app with an accessory background mode, when the scenario weighs it.
+        if device.environment.weights[.accessoryWake] > 0, device.hasAccessoryMode { addCandidate(.accessoryWake) }
     }
 
     /// Carries out `action` on the device.
@@ -140,6 +142,7 @@ extension EnvironmentDriver {
             device.isNetworkAvailable = action == .networkUp
             device.emit(.networkChanged(available: device.isNetworkAvailable))
             if action == .networkDown { app?.failRequestsInFlight(.networkConnectionLost) }  // loss fails work in flight
+            device.urlSessionServiceIfMade?.networkChanged(available: device.isNetworkAvailable)  // D1: transfers wait
         case .powerConnected, .powerDisconnected: device.isOnExternalPower = action == .powerConnected
         case .launchBackgroundTask: _ = device.taskScheduler.launchFirstEligible()
         case .expireBackgroundTask:
@@ -149,6 +152,7 @@ extension EnvironmentDriver {
         case .sceneDisconnect: app?.disconnectScene()
         case .silentPush: device.pushService.receive()  // D2
         case .backgroundFetch: device.fetchService.launch()  // D3
+        case .accessoryWake: device.wakeForAccessory()  // D4
         case .userCancelsContinuedTask:
             if let tasks = app?.core.runningTasks.filter({ $0.isContinuedProcessing }), !tasks.isEmpty {
                 device.taskScheduler.userCancelsContinuedTask(device.choices.pick(from: tasks))

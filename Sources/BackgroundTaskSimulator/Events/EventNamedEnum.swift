@@ -24,7 +24,7 @@ protocol EventNamedEnum {
 }
 
 extension EnvironmentAction: EventNamedEnum {
-    static var caseCount: Int { 28 }
+    static var caseCount: Int { 29 }
     static let caseNames = CaseNames(ordered.map(\.rawValue))
 }
 

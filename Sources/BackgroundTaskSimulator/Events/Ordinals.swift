@@ -78,6 +78,7 @@ extension EnvironmentAction {
         case .appUpdate: 25
         case .silentPush: 26
         case .backgroundFetch: 27
+        case .accessoryWake: 28
         }
     }
 }

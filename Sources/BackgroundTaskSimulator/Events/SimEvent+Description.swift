@@ -199,6 +199,33 @@ extension SimEvent {
         case .viewAppearance(let visible):
             visitor.kind(.viewAppearance)
             visitor.bool("visible", visible)
+        case .backgroundTransfer(let session, let task, let phase):
+            visitor.kind(.backgroundTransfer)
+            visitor.string("session", session)
+            visitor.int("task", Int64(task))
+            visitor.string("phase", phase)
+        case .backgroundSessionEvents(let session, let wake, let phase):
+            visitor.kind(.backgroundSessionEvents)
+            visitor.string("session", session)
+            visitor.int("wake", Int64(wake))
+            visitor.string("phase", phase)
+        case .backgroundSessionCompleted(let session, let wake, let onMain, let afterEvents, let repeated):
+            visitor.kind(.backgroundSessionCompleted)
+            visitor.string("session", session)
+            visitor.int("wake", Int64(wake))
+            visitor.bool("onMain", onMain)
+            visitor.bool("afterEvents", afterEvents)
+            visitor.bool("repeated", repeated)
+        case .backgroundSessionExpired(let session, let wake, let eventsDelivered, let terminates):
+            visitor.kind(.backgroundSessionExpired)
+            visitor.string("session", session)
+            visitor.int("wake", Int64(wake))
+            visitor.bool("eventsDelivered", eventsDelivered)
+            visitor.bool("terminates", terminates)
+        case .accessoryWake(let mode, let phase):
+            visitor.kind(.accessoryWake)
+            visitor.string("mode", mode)
+            visitor.string("phase", phase)
         }
     }
 

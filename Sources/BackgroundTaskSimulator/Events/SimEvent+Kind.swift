@@ -59,6 +59,11 @@ extension SimEvent {
         case fetchCompleted = 41
         case fileAccess = 42
         case viewAppearance = 43
+        case backgroundTransfer = 44
+        case backgroundSessionEvents = 45
+        case backgroundSessionCompleted = 46
+        case backgroundSessionExpired = 47
+        case accessoryWake = 48
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

@@ -110,6 +110,17 @@ extension SimEvent.Kind {
         case .fileAccess:
             Spec(name: "file", example: .fileAccess(file: "", operation: "", protection: "", work: 0, outcome: ""))
         case .viewAppearance: Spec(name: "view", example: .viewAppearance(visible: false))
+        case .backgroundTransfer:
+            Spec(name: "urlsession.transfer", example: .backgroundTransfer(session: "", task: 0, phase: ""))
+        case .backgroundSessionEvents:
+            Spec(name: "urlsession.events", example: .backgroundSessionEvents(session: "", wake: 0, phase: ""))
+        case .backgroundSessionCompleted:
+            Spec(name: "urlsession.complete", example: .backgroundSessionCompleted(
+                session: "", wake: 0, onMain: true, afterEvents: true, repeated: false))
+        case .backgroundSessionExpired:
+            Spec(name: "urlsession.expire", example: .backgroundSessionExpired(
+                session: "", wake: 0, eventsDelivered: false, terminates: false))
+        case .accessoryWake: Spec(name: "accessory.wake", example: .accessoryWake(mode: "", phase: ""))
         }
     }
 

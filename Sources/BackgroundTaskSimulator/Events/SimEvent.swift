@@ -116,6 +116,29 @@ public enum SimEvent: Sendable, Equatable {
     case backgroundFetch(fetch: Int, phase: String)
     /// The app called fetch `fetch`'s completion handler; `repeated` when it had already been.
     case fetchCompleted(fetch: Int, result: String, repeated: Bool)
+
+    // Background URLSession (D1) and accessory wakes (D4).
+    /// A background session's transfer (``BackgroundURLSessionService``): `phase` "start", "wait"
+    /// (the network is down: its clock stops), "resume", "finish", "fail", "cancel" (the user
+    /// force-quit the app), or "deliver" (its completion reaches the session's delegate).
+    case backgroundTransfer(session: String, task: Int, phase: String)
+    /// A background session's events: `phase` "create" (the process made a session object with
+    /// this identifier; `wake` 0), "wake" (its transfers are done and the system wakes or
+    /// launches the app for them), "handleEvents" (`handleEventsForBackgroundURLSession` is
+    /// called), "noHandler" (the process registered none) or "didFinishEvents"
+    /// (`urlSessionDidFinishEvents` after the wake's completions were delivered).
+    case backgroundSessionEvents(session: String, wake: Int, phase: String)
+    /// The app called wake `wake`'s completion handler: on the main thread or not, after the
+    /// wake's `urlSessionDidFinishEvents` or not, and whether it had already been called.
+    case backgroundSessionCompleted(session: String, wake: Int, onMain: Bool, afterEvents: Bool, repeated: Bool)
+    /// Wake `wake`'s time ran out with its completion handler not called (D1): whether its
+    /// events had been delivered (the app recreated the session), and whether the system kills
+    /// the app for it.
+    case backgroundSessionExpired(session: String, wake: Int, eventsDelivered: Bool, terminates: Bool)
+    /// An external accessory or Bluetooth event for the app (D4): `phase` "wake" (the app is woken
+    /// or launched in the background with a short window), "forceQuitBlocked" or "end" (the
+    /// window is over).
+    case accessoryWake(mode: String, phase: String)
 }
 
 /// Things the environment does to the device (user actions and system events).
@@ -160,6 +183,10 @@ public enum EnvironmentAction: String, Sendable, CaseIterable, CustomStringConve
     case silentPush
     /// The system launches a background fetch (D3, iOS 7-12).
     case backgroundFetch
+    /// An external accessory or a Bluetooth LE device sends the app data (D4): an app with the
+    /// `external-accessory` or `bluetooth-central` background mode is woken or launched in the
+    /// background for ``OSProfile/accessoryWakeWindow``.
+    case accessoryWake
 
     public var description: String { rawValue }
 

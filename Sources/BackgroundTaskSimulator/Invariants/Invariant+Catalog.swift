@@ -112,6 +112,21 @@ extension Invariant {
             references: ["D3"],
             applies: { $0.backgroundModes.contains("fetch") && !$0.usesTaskScheduler }
         ) { _ in FetchCompletionCalledOnce() },
+        Invariant(
+            id: "background-session-completion-called-once",
+            rule: "Every wake of the app for a background URLSession's events has the completion handler of "
+                + "handleEventsForBackgroundURLSession called exactly once, on the main thread, after the session's "
+                + "urlSessionDidFinishEvents, within the wake's time (30 s).",
+            references: ["D1"],
+            applies: { $0.usesBackgroundURLSession }
+        ) { _ in BackgroundSessionCompletionCalledOnce() },
+        Invariant(
+            id: "background-session-recreated",
+            rule: "When the system wakes or relaunches the app for a background URLSession's events, the app makes a "
+                + "session with that same identifier in that process, so the events are delivered in time.",
+            references: ["D1"],
+            applies: { $0.usesBackgroundURLSession }
+        ) { _ in BackgroundSessionRecreated() },
     ]
 
     /// The invariant with this id, if any.

@@ -60,12 +60,18 @@ extension ModelledRule {
     ]
 
     static let otherModes: [ModelledRule] = [
-        rule("D1", "background URLSession", .notModelled("other background modes are out of scope")),
+        rule("D1", "background URLSession: transfers go on while the app is suspended or terminated; the app is woken or "
+             + "relaunched for a session's events, which reach a session recreated with the same identifier; the "
+             + "completion handler after urlSessionDidFinishEvents; a force-quit cancels pending transfers",
+             .parameter("OSProfile.backgroundSessionEventsRuntime, OSProfile.backgroundSessionExpiryTerminates, "
+                        + "OSProfile.backgroundTransferFailureProbability")),
         rule("D2", "silent push wakes or launches the app; completion handler within 30 s; rate limited",
              .parameter("environment weight silentPush; OSProfile.silentPushRuntime, OSProfile.silentPushMinimumInterval")),
         rule("D3", "background fetch (iOS 7-12): woken after the minimum interval, completion handler within about 30 s",
              .parameter("OSProfile.backgroundFetchAvailable, OSProfile.backgroundFetchRuntime")),
-        rule("D4", "accessory and Bluetooth wakes", .notModelled("other background modes are out of scope")),
+        rule("D4", "accessory and Bluetooth wakes: about 10 s in the background to process the data",
+             .parameter("environment weight accessoryWake (bluetooth-central or external-accessory mode); "
+                        + "OSProfile.accessoryWakeWindow")),
         rule("D5", "audio, location, VoIP keep the app awake",
              .parameter("OSProfile.backgroundModeAssertionsHoldApp (audio and location sessions; VoIP is not simulated)")),
     ]

@@ -174,6 +174,23 @@ public struct OSProfile: Sendable, Equatable {
     /// How long a background fetch may run before its completion handler must have been called
     /// (D3: about 30 s, observed). Scenario key `backgroundFetchRuntimeSeconds`.
     public var backgroundFetchRuntime: VirtualDuration = .seconds(30)
+    /// How long the app has, after the system woke or relaunched it for a background
+    /// `URLSession`'s events, to call the completion handler of
+    /// `handleEventsForBackgroundURLSession` (D1: Apple documents no number; UNCERTAIN, default
+    /// 30 s like D2 and D3). Scenario key `backgroundSessionEventsRuntimeSeconds`.
+    public var backgroundSessionEventsRuntime: VirtualDuration = .seconds(30)
+    /// Whether an app still in the background when that time runs out is killed (UNCERTAIN:
+    /// secondary sources say so; default true). Off, it is only released to be suspended; the
+    /// invariant reports it either way. Scenario key `backgroundSessionExpiryTerminates`.
+    public var backgroundSessionExpiryTerminates = true
+    /// The chance that a background transfer fails (a server error, a connection that fails for
+    /// good): not an iOS rule, the world's failures. Default 0.1. Scenario key
+    /// `backgroundTransferFailureProbability`.
+    public var backgroundTransferFailureProbability = 0.1
+    /// How long an app woken for an external accessory's or a Bluetooth device's data runs
+    /// before it is suspended (D4: "around 10 seconds to process the data"; a background task
+    /// gets it more). Scenario key `accessoryWakeWindowSeconds`.
+    public var accessoryWakeWindow: VirtualDuration = .seconds(10)
 
     /// The order of expiration-handler calls (A3.5 leaves it open).
     public enum ExpirationHandlerOrder: String, Sendable, CaseIterable {

@@ -64,6 +64,12 @@ enum ProfileDecoder {
         try flag("backgroundModeAssertionsHoldApp", \.backgroundModeAssertionsHoldApp)
         try flag("backgroundFetchAvailable", \.backgroundFetchAvailable)
         try duration("backgroundFetchRuntimeSeconds", \.backgroundFetchRuntime)
+        try duration("backgroundSessionEventsRuntimeSeconds", \.backgroundSessionEventsRuntime)
+        try flag("backgroundSessionExpiryTerminates", \.backgroundSessionExpiryTerminates)
+        if let chance = try object.optionalDouble("backgroundTransferFailureProbability", in: 0...1) {
+            profile.backgroundTransferFailureProbability = chance
+        }
+        try duration("accessoryWakeWindowSeconds", \.accessoryWakeWindow)
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order
         }

@@ -67,15 +67,21 @@ public struct WorkloadInfo: Sendable {
     /// its runs get a pumped task executor, a virtual clock and escape checking
     /// (`no-async-escape`).
     public var usesAsync: Bool
+    /// Whether the workload transfers through a background `URLSession`
+    /// (``WorkloadContext/backgroundURLSession(identifier:onTaskCompleted:onFinishEvents:)``, D1):
+    /// the background-session invariants apply to it.
+    public var usesBackgroundURLSession: Bool
     /// Makes the instance for a new process.
     public var make: @Sendable () -> any Workload
 
     public init(
         name: String, summary: String, permittedIdentifiers: [String] = [], backgroundModes: [String] = [],
         repeatingRefreshIdentifiers: [String] = [], usesAsync: Bool = false,
+        usesBackgroundURLSession: Bool = false,
         make: @escaping @Sendable () -> any Workload
     ) {
         self.usesAsync = usesAsync
+        self.usesBackgroundURLSession = usesBackgroundURLSession
         self.name = name
         self.summary = summary
         self.permittedIdentifiers = permittedIdentifiers
