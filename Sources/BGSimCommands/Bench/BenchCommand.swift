@@ -6,8 +6,8 @@ import Foundation
 /// `bgsim bench [--json] [--output FILE] [--quick]`: the standard benchmark. Prints a table of
 /// throughput (1 job and all cores), how cost grows with run length and with jobs, the time to
 /// find and shrink the P1 bug, the runs to find each planted race, each planted-bug scenario's
-/// shrink (actions and events before and after, time), peak memory, and the token workload's
-/// exhaustive search to depth 6.
+/// shrink (actions and events before and after, wall-clock and CPU time), peak memory, and the
+/// token workload's exhaustive search to depth 6.
 ///
 /// ```
 /// swift run -c release bgsim bench                      # the table

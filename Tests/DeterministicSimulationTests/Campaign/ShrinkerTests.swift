@@ -24,7 +24,8 @@ struct ShrinkerTests {
         #expect(result.eventCount == 1)
         #expect(result.stop == .fixpoint)
         #expect(result.passes.map(\.name) == ["endEarlier", "skipAllBut", "startLater", "deleteActions", "replaceLastAction", "zeroActions",
-                                              "deleteChunks", "zeroChunks", "minimizeValues", "sortAdjacent"])
+                                              "deleteChunks", "zeroChunks", "minimizeValues", "sortAdjacent",
+                                              "deleteRuns", "deleteReaiming"])
         #expect(result.passes.reduce(0) { $0 + $1.attempts } == result.attempts)
     }
 

@@ -144,18 +144,26 @@ extension ShrinkState {
     /// Replays the current sequence without the actions of the ranges in `groups` (ascending,
     /// disjoint), removed as `extent` says; false without a replay if there is nothing to remove.
     mutating func attempt(removing groups: [Range<Int>], _ extent: ActionExtent) -> Bool {
+        guard let values = values(removing: groups, extent) else { return false }
+        // A skip value is larger than the draw it replaces: the run, not the candidate, must be simpler.
+        return attempt(values, requireSimplerCandidate: extent != .skip)
+    }
+
+    /// The current values without the actions of the ranges in `groups` (ascending, disjoint),
+    /// removed as `extent` says; `nil` if there is nothing to remove or an action cannot be.
+    func values(removing groups: [Range<Int>], _ extent: ActionExtent) -> [UInt64]? {
         var values = current.values
         for group in groups.reversed() {
             switch extent {
             case .all: values.removeSubrange(drawRange(group))
             case .allButLast:
                 let draws = drawRange(group)
-                guard draws.count > 1 else { return false }
+                guard draws.count > 1 else { return nil }
                 values.removeSubrange(draws.lowerBound..<draws.upperBound - 1)
             case .skip:
                 for index in group.reversed() {
                     let action = currentActions[index]
-                    guard action.isSkippable else { return false }
+                    guard action.isSkippable else { return nil }
                     // The draws that carried it out end where the next action's go-on draw begins;
                     // idle steps among them only let time pass, and stay.
                     let next = index + 1 < currentActions.count ? currentActions[index + 1].stopDraw : 0
@@ -164,9 +172,7 @@ extension ShrinkState {
                 }
             }
         }
-        guard values != current.values else { return false }
-        // A skip value is larger than the draw it replaces: the run, not the candidate, must be simpler.
-        return attempt(values, requireSimplerCandidate: extent != .skip)
+        return values != current.values ? values : nil
     }
 }
 

@@ -42,15 +42,16 @@ struct ShrinkState<Target: CampaignTarget> {
         if maxAttempts == 0 { stop = .attemptLimit }
     }
 
-    /// Runs the action passes until they find nothing more (actions first: what a reader counts,
-    /// and the cheapest attempts, since a run with fewer actions is shorter), then every pass in
-    /// order, cyclically, until every pass in a row finds nothing simpler (a fixpoint) or a limit
-    /// is hit. After any pass that found something, the action passes run again before the next
+    /// Runs the action passes (``ShrinkPass/firstPhase``) until they find nothing more (actions
+    /// first: what a reader counts, and the cheapest attempts, since a run with fewer actions is
+    /// shorter), then every pass in order (``ShrinkPass/runOrder``), cyclically, until every pass
+    /// in a row finds nothing simpler (a fixpoint) or a limit is hit. After any pass that found
+    /// something, the cheap action passes (``ShrinkPass/actionPasses``) run again before the next
     /// pass: a zeroed or lowered value often makes an action deletable.
     mutating func shrink(_ choices: ChoiceSequence) -> ShrinkResult {
         start(choices)
-        runToFixpoint(ShrinkPass.actionPasses)
-        runToFixpoint(ShrinkPass.allCases)
+        runToFixpoint(ShrinkPass.firstPhase)
+        runToFixpoint(ShrinkPass.runOrder)
         if stop == nil { stop = .fixpoint }
         return ShrinkResult(choices: current, eventCount: currentEventCount, actionCount: currentActions.count,
                             attempts: attempts, stop: stop ?? .fixpoint, passes: stats)
@@ -86,6 +87,8 @@ struct ShrinkState<Target: CampaignTarget> {
         case .zeroChunks: zeroChunks()
         case .minimizeValues: minimizeValues()
         case .sortAdjacent: sortAdjacent()
+        case .deleteRuns: deleteRuns()
+        case .deleteReaiming: deleteReaiming()
         }
     }
 

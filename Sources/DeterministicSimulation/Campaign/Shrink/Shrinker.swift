@@ -31,6 +31,13 @@
 ///   actions, end the run with another action in place of one: `home, open, home` may become
 ///   `home, earlyExpiry`), `zeroActions` (zero what an action drew besides the action itself:
 ///   its gap, how it was carried out, the workload's and the scheduler's draws in reaction).
+///   Then, in the first phase and once per round (not after every success), in runs of at most
+///   24 actions `deleteRuns` (every run of actions at every start, longest first: whole, skipped
+///   in place, or, when it holds a forced action, with its time folded into the next action's
+///   step, whose last draw is also tried doubled and quadrupled), and in runs of at most 12
+///   `deleteReaiming` (delete one or two actions, whole or skipped, and re-aim one later action's
+///   choice one up or down: deleting an action that changed which actions are possible shifts
+///   the index of a later one).
 ///   The value passes: `deleteChunks` (sizes 8, 4, 2, 1, from the back), `zeroChunks` (8, 4, 2,
 ///   1), `minimizeValues` (try 0, then binary search down; values above 65,536 are halved while
 ///   that works), `sortAdjacent` (swap out-of-order neighbours, then lower a pair together).
@@ -55,6 +62,7 @@ public enum Shrinker {
 enum ShrinkPass: Int, CaseIterable {
     case endEarlier, skipAllBut, startLater, deleteActions, replaceLastAction, zeroActions
     case deleteChunks, zeroChunks, minimizeValues, sortAdjacent
+    case deleteRuns, deleteReaiming
 
     var name: String {
         switch self {
@@ -68,11 +76,21 @@ enum ShrinkPass: Int, CaseIterable {
         case .zeroChunks: "zeroChunks"
         case .minimizeValues: "minimizeValues"
         case .sortAdjacent: "sortAdjacent"
+        case .deleteRuns: "deleteRuns"
+        case .deleteReaiming: "deleteReaiming"
         }
     }
 
     /// The passes that edit whole actions, run again after every pass that found something.
     static let actionPasses: [ShrinkPass] = [.endEarlier, .skipAllBut, .startLater, .deleteActions, .replaceLastAction, .zeroActions]
+
+    /// The action passes of the first phase and of each round: the cheap ones, then the ones
+    /// that try every run (`deleteRuns`) and re-aim later actions (`deleteReaiming`), which are
+    /// not run again after every success (a few hundred replays each time in a short run).
+    static let firstPhase: [ShrinkPass] = actionPasses + [.deleteRuns, .deleteReaiming]
+
+    /// Every pass in the order a round runs them (``allCases`` is the order of the statistics).
+    static let runOrder: [ShrinkPass] = firstPhase + [.deleteChunks, .zeroChunks, .minimizeValues, .sortAdjacent]
 
     /// `replaceLastAction` tries choices `0..<replacementChoices` for runs of at most
     /// `replacementActionLimit` actions.
@@ -82,6 +100,9 @@ enum ShrinkPass: Int, CaseIterable {
     /// Runs of at most this many actions get every `deleteActions` shape; longer ones only
     /// single actions and adjacent pairs.
     static let fineDeletionLimit = 24
+
+    /// `deleteRuns` deletes runs of every length at every start in runs of at most this many actions.
+    static let runDeletionLimit = 24
 
     /// `skipAllBut` tries keeping pairs of middle actions in runs of at most this many actions.
     static let keepPairLimit = 16

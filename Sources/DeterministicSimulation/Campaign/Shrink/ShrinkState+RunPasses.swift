@@ -1,0 +1,145 @@
+/// The passes that delete runs of actions of any length and place in short runs: what the
+/// galloping deletions of ``deleteActions()`` and the binary search of ``startLater()`` miss
+/// when only one exact run can go.
+extension ShrinkState {
+    /// Deletes runs of consecutive actions after the launch, longest first, at every start:
+    /// each run whole (every draw its actions own), then skipped in place when all its actions
+    /// can be, then, when it holds a forced action (the only one possible, so not skippable),
+    /// with its time folded into the next action's step (``foldTime(of:)``).
+    ///
+    /// ```
+    /// launch, home, memoryPressureKill, launch, home, networkDown, …, forceQuit, launch, home, networkDown, …
+    /// -> launch, home, networkDown, …         (the ten actions before the second launch's home go at once)
+    /// ```
+    ///
+    /// Why a pass of its own: a failure that a run repeats (a relaunch, then the same steps) keeps
+    /// the first attempt's actions under the other passes. Deleting them needs the one run that
+    /// ends where the app's state is again what the later actions were drawn in (an action is
+    /// drawn by its index among the actions possible then, so any shorter or longer run turns the
+    /// next action into another); `startLater` binary-searches for it, which assumes that every
+    /// shorter deletion works too, and `deleteActions` grows runs only from a deletion that works.
+    ///
+    /// Only in runs of at most ``ShrinkPass/runDeletionLimit`` actions. The first candidate that
+    /// still fails is adopted and the search goes on at the same length.
+    ///
+    /// Complexity: at most about 4 · a²/2 attempts for a actions; replays of a candidate already
+    /// tried are free.
+    mutating func deleteRuns() {
+        var length = currentActions.count - 1
+        while length >= 1, currentActions.count <= ShrinkPass.runDeletionLimit, stop == nil {
+            var start = 1
+            var deleted = false
+            while start + length <= currentActions.count, stop == nil, !deleted {
+                deleted = deleteRun(start..<start + length)
+                start += 1
+            }
+            length = deleted ? min(length, currentActions.count - 1) : length - 1
+        }
+    }
+
+    /// Tries the deletions of the actions in `run`; true if one was adopted.
+    private mutating func deleteRun(_ run: Range<Int>) -> Bool {
+        if attempt(removing: [run], .all) { return true }
+        let actions = currentActions[run]
+        if actions.allSatisfy(\.isSkippable) { return attempt(removing: [run], .skip) }
+        return foldTime(of: run)
+    }
+
+    /// Deletes the actions of `run` and everything they drew up to the next action's step, which
+    /// then comes right after the action before the run: the time the run's steps let pass is
+    /// lost. So the next step's draws (its gap, for the simulator: a decade and an offset in it)
+    /// are also tried longer: its last draw plus the same draw of every step of the run (a gap
+    /// drawn linearly, added up), doubled and quadrupled, then the draw before it raised by one.
+    ///
+    /// ```
+    /// power 1 s, networkDown 1 s, networkUp 7 s, networkDown 7 s, networkUp 17 s, launchBackgroundTask 60 s
+    /// -> power 1 s, launchBackgroundTask 77 s      (the forced toggles only let the minute pass)
+    /// ```
+    ///
+    /// Why: a forced action (the only one possible in its state: say, the only action the swarm
+    /// mix enabled while the app is suspended) cannot be skipped in place, yet may only carry
+    /// time, which a failure that waits for a deadline needs. Not simpler in its values, but in
+    /// its actions, so the longer step is accepted.
+    ///
+    /// Complexity: at most 5 attempts.
+    private mutating func foldTime(of run: Range<Int>) -> Bool {
+        guard run.upperBound < currentActions.count else { return false }
+        let first = currentActions[run.lowerBound].stopDraw
+        let next = currentActions[run.upperBound]
+        guard first < next.stopDraw else { return false }
+        var values = current.values
+        values.removeSubrange(first..<next.stopDraw)
+        // The next step's draws after its go-on draw, now right after the action before the run.
+        let step = first + 1..<next.firstDraw - (next.stopDraw - first)
+        if attempt(values, requireSimplerCandidate: false) { return true }
+        guard let last = step.last, values[last] > 0 else { return false }
+        // The same draw of every step the run took (its last before the action), summed: the
+        // time of a gap drawn linearly (`int(in: 1...90)`) added up.
+        let sum = currentActions[run].filter { $0.firstDraw > $0.stopDraw + 1 }
+            .reduce(values[last]) { total, action in Self.saturatingSum(total, current.values[action.firstDraw - 1]) }
+        let doubled = Self.saturatingSum(values[last], values[last])
+        for longerValue in [sum, doubled, Self.saturatingSum(doubled, doubled)]
+        where longerValue > values[last] {
+            var longer = values
+            longer[last] = longerValue
+            if attempt(longer, requireSimplerCandidate: false) { return true }
+        }
+        guard step.count >= 2, values[last - 1] < UInt64.max else { return false }
+        var longer = values
+        longer[last - 1] += 1
+        return attempt(longer, requireSimplerCandidate: false)
+    }
+
+    /// `a + b`, or `UInt64.max` when that overflows.
+    private static func saturatingSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
+    }
+
+    /// Deletes one action or two adjacent ones (whole, then skipped in place) and re-aims one
+    /// later action: its choice one higher or one lower. In runs of at most
+    /// ``ShrinkPass/replacementActionLimit`` actions.
+    ///
+    /// ```
+    /// …, sceneDisconnect, launchBackgroundTask ×4, networkDown (index 4 of 5)
+    /// -> …, launchBackgroundTask ×4, networkDown (index 5 of 6: sceneDisconnect is possible again)
+    /// ```
+    ///
+    /// Why: an action is drawn by its index among the actions possible in the app's state, so
+    /// deleting an action that changed that state (a disconnected scene, a connected charger)
+    /// shifts the index of a later action by one when a possible action appears or goes, and
+    /// the same draw then picks the action next to it.
+    ///
+    /// Complexity: at most 4 · l attempts per deletion for l later drawn actions.
+    mutating func deleteReaiming() {
+        guard currentActions.count <= ShrinkPass.replacementActionLimit else { return }
+        var index = currentActions.count - 1
+        while index >= 1, stop == nil {
+            if !deleteReaiming(endingAt: index) { index -= 1 }
+            index = min(index, currentActions.count - 1)
+        }
+    }
+
+    /// Tries the re-aimed deletions of the one or two actions ending at `index`; true if one was adopted.
+    private mutating func deleteReaiming(endingAt index: Int) -> Bool {
+        for size in 1...2 where index - size + 1 >= 1 {
+            let run = index - size + 1..<index + 1
+            for extent in [ActionExtent.all, .skip] {
+                guard let values = values(removing: [run], extent) else { continue }
+                let removed = current.count - values.count
+                for later in currentActions[run.upperBound...] where later.isSkippable && stop == nil {
+                    let position = later.firstDraw - removed
+                    guard position < values.count else { continue }
+                    for step: Int64 in [1, -1] {
+                        let aimed = Int64(clamping: values[position]) + step
+                        guard aimed >= 0 else { continue }
+                        var candidate = values
+                        candidate[position] = UInt64(aimed)
+                        if attempt(candidate, requireSimplerCandidate: false) { return true }
+                    }
+                }
+            }
+        }
+        return false
+    }
+}
