@@ -59,6 +59,7 @@ enum Summary {
         if totals.stops.hitLimit > 0 {
             io.out("  note: \(totals.stops.hitLimit) runs hit their step or settle limit (work that never ends)")
         }
+        if let line = CoverageLine.text(result.coverage) { io.out(line) }
         let probes = result.coverage.probes
         if !probes.isEmpty || !scenario.requiredProbes.isEmpty {
             let hit = probes.map { "\($0.name) \($0.count)x" }
@@ -70,7 +71,7 @@ enum Summary {
         }
         for failure in result.failures {
             io.out("  - \(failure.failure.invariant) (run seed \(failure.seed)): \(failure.failure.message)")
-            io.out("    replay: \(ReplayCommandText(io.invocation).seed(scenario, failure.seed))")
+            io.out("    replay: \(ReplayCommandText(io.invocation).original(scenario, failure))")
             if failure.shrink != nil {
                 io.out("    shrunk to \(failure.shrunkSizeText): "
                     + ReplayCommandText(io.invocation).choices(scenario, failure.choices))

@@ -64,7 +64,7 @@ enum CheckCommand: BGSimCommand {
                 }
                 for failure in result.failures.prefix(3) {
                     io.out("     \(failure.failure.invariant): \(failure.failure.message)")
-                    io.out("     replay: \(replay.seed(scenario, failure.seed))")
+                    io.out("     replay: \(replay.original(scenario, failure))")
                 }
             }
             if !result.nondeterminism.isEmpty {

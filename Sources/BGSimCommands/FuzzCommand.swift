@@ -85,7 +85,7 @@ enum FuzzCommand: BGSimCommand {
             if let path = reportPaths[safe: index] {
                 let report = CampaignReport.json(result, scenarioName: scenario.name, scenarioFile: scenario.file,
                                                  expectation: scenario.expectation, toolVersion: BGSim.version,
-                                                 replayCommand: { replay.seed(scenario, $0.seed) })
+                                                 replayCommand: { replay.original(scenario, $0) })
                 try OutputPaths.write(JSONWriter().string(for: report), to: path)
             }
             junitSuites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))

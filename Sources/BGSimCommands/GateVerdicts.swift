@@ -118,7 +118,7 @@ enum JUnitXML {
             var junit = JUnitReport.Entry(
                 scenario: entry.scenario.name, expectation: entry.scenario.expectation,
                 invariants: entry.scenario.invariants.map(\.id), result: entry.result,
-                replayCommand: { replay.seed(entry.scenario, $0.seed) },
+                replayCommand: { replay.original(entry.scenario, $0) },
                 shrunkReplayCommand: { replay.choices(entry.scenario, $0.choices) },
                 notes: entry.notes)
             junit.requiredProbes = entry.scenario.requiredProbes

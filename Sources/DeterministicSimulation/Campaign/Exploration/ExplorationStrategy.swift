@@ -24,6 +24,10 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
     /// scenario without `campaign.strategy` still runs `random`, so that existing seeds and
     /// shrunk tokens keep their runs.
     case `default`
+    /// Coverage-guided (libFuzzer, AFL): after a first generation of fresh runs, most runs are
+    /// mutants of a corpus of earlier runs that reached new coverage (``CoverageGuidance``);
+    /// each run's own first draws are those of a `default` run.
+    case coverage
 
     /// The share of `default` runs that are swarm runs.
     public static let defaultSwarmShare = 0.5
@@ -37,6 +41,7 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
         case .random: "every run from the scenario's one mix of actions"
         case .swarm: "each run first draws which actions and faults are enabled, and their weights"
         case .default: "each run is a random or a swarm run, half and half (drawn from the run's choices)"
+        case .coverage: "mutants of a corpus of runs that reached new coverage, evolved in generations of 100 runs"
         }
     }
 
