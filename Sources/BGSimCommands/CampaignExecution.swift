@@ -70,7 +70,8 @@ enum Summary {
             io.out(violationLine(entry, scenario))
         }
         for failure in result.failures {
-            io.out("  - \(failure.failure.invariant) (run seed \(failure.seed)): \(failure.failure.message)")
+            let run = failure.runChoices == nil ? "run seed \(failure.seed)" : "run \(failure.runIndex), a coverage-guided mutant"
+            io.out("  - \(failure.failure.invariant) (\(run)): \(failure.failure.message)")
             io.out("    replay: \(ReplayCommandText(io.invocation).original(scenario, failure))")
             if failure.shrink != nil {
                 io.out("    shrunk to \(failure.shrunkSizeText): "

@@ -1,5 +1,6 @@
-/// The coverage features a coverage-guided campaign has seen: each (category, entry, count
-/// bucket) of the runs' ``Coverage`` with a nonzero count. A run is *interesting* when it has a
+/// The coverage features a coverage-guided campaign has seen: each (category, entry) of the
+/// runs' ``Coverage`` with a nonzero count, and for the categories counted by bucket
+/// (``CoverageGuidance/bucketedCategories``: probes and conditions) each count bucket. A run is *interesting* when it has a
 /// feature no earlier run had: a new (app state, event) pair, a new condition, a new probe, a new
 /// transition, or an old one reached more often than ever (AFL's hit-count buckets: 1, 2, 3,
 /// 4-7, 8-15, 16-31, 32-127, 128+), which is how the corpus goes deeper, one more BGTask launch
@@ -7,11 +8,11 @@
 ///
 /// ```swift
 /// var seen = CoverageFeatures()
-/// let features = CoverageFeatures.features(of: verdict.coverage)
+/// let features = CoverageFeatures.features(of: verdict.coverage, bucketed: ["probes"])
 /// if seen.insertNew(features) > 0 { corpus.add(choices) }
 /// ```
 ///
-/// Contract: membership only (never iterated, so hash order never shows); ``features(of:)`` lists
+/// Contract: membership only (never iterated, so hash order never shows); ``features(of:bucketed:)`` lists
 /// a run's features in its coverage's order. O(nonzero entries) per run.
 struct CoverageFeatures: Sendable {
     /// One feature: an entry of a category reached a count bucket.
@@ -38,12 +39,16 @@ struct CoverageFeatures: Sendable {
         }
     }
 
-    /// The features of one run's coverage, in its order.
-    static func features(of coverage: Coverage) -> [Feature] {
+    /// The features of one run's coverage, in its order: an entry of a category in `bucketed`
+    /// once per count bucket, an entry of any other category once (reached or not: counts of
+    /// common events grow with a run's length, and a bucket each would fill the corpus with runs
+    /// that were merely longer).
+    static func features(of coverage: Coverage, bucketed: [String]) -> [Feature] {
         var features: [Feature] = []
         for category in coverage.categories {
+            let buckets = bucketed.contains(category.name)
             for (name, count) in zip(category.names, category.counts) where count > 0 {
-                features.append(Feature(category: category.name, name: name, bucket: bucket(count)))
+                features.append(Feature(category: category.name, name: name, bucket: buckets ? bucket(count) : 1))
             }
         }
         return features

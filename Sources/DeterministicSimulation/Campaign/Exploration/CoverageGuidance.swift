@@ -21,6 +21,11 @@ public struct CoverageGuidance: Sendable, Equatable {
     public var mutantShare: Double
     /// At most this many corpus entries are kept (the oldest go first).
     public var corpusLimit: Int
+    /// The categories whose entries count as new coverage again at each count bucket (1, 2, 3,
+    /// 4-7, ...): the rare ones, where "reached more often" means "went deeper" (the simulator's
+    /// `conditions`, such as the third BGTask launch without an open, and probes). Entries of
+    /// other categories are new only the first time.
+    public var bucketedCategories: [String] = [Coverage.probesCategory, "conditions"]
 
     public init(generationSize: Int = 100, mutantShare: Double, corpusLimit: Int = 256) {
         self.generationSize = max(1, generationSize)

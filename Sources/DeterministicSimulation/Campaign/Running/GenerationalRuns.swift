@@ -104,7 +104,7 @@ struct GenerationalRuns<Target: CampaignTarget>: Sendable {
         }
         return zip(planned, verdicts).map { planned, verdict in
             RunResult(verdict: verdict, choices: planned.source.recorded, isMutant: planned.isMutant,
-                      features: CoverageFeatures.features(of: verdict.coverage))
+                      features: CoverageFeatures.features(of: verdict.coverage, bucketed: guidance.bucketedCategories))
         }
     }
 
