@@ -81,6 +81,8 @@ import Testing
         let entries = Self.coverage([]).entries("conditions")
         #expect(entries.map(\.name) == CoverageCondition.ordered.map(\.rawValue))
         for (index, condition) in CoverageCondition.ordered.enumerated() { #expect(condition.ordinal == index) }
+        // The counter skips other kinds by a 64-bit mask of kind numbers.
+        #expect(SimEvent.kindCount <= 64, "ConditionState.kindMask needs a wider mask")
     }
 
     @Test("a (state, event) pair names the state as of the event: background/task.begin, suspended after the change")

@@ -38,6 +38,12 @@ struct ConditionState {
     var launchesWithoutOpen = 0
     var requestsInFlight = 0
 
+    /// The event kinds ``observe(_:facts:count:)`` looks at, one bit per ``SimEvent/Kind`` raw
+    /// value: the hot path skips every other event with a shift and a test.
+    static let kindMask: UInt64 = [SimEvent.Kind.stateChanged, .expirationCallout, .bgTaskLaunched, .bgTaskCompleted,
+                                   .processLaunched, .terminated, .networkRequest, .networkChanged]
+        .reduce(0) { $0 | 1 << UInt64($1.rawValue) }
+
     /// Calls `count` for each condition `event` reaches, updating the state.
     mutating func observe(_ event: SimEvent, facts: RunFacts, count: (CoverageCondition) -> Void) {
         switch event {

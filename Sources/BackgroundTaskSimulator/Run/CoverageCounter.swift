@@ -21,6 +21,8 @@ final class CoverageCounter {
     private let stateEventCounts: UnsafeMutablePointer<Int>
     private let conditionCounts: UnsafeMutablePointer<Int>
     private var conditions = ConditionState()
+    /// ``ConditionState/kindMask``, held by the counter (no lazily initialized static per event).
+    private let conditionKinds = ConditionState.kindMask
     private let slotCount: Int
     /// ``slotBases``, held by the counter for the same reason.
     private let slotBases: [Int]
@@ -62,8 +64,10 @@ final class CoverageCounter {
         let eventSlot = slotBases[slot.kind.rawValue] &+ slot.variant
         eventCounts[eventSlot] &+= 1
         stateEventCounts[facts.state.ordinal &* slotCount &+ eventSlot] &+= 1
-        let conditionCounts = conditionCounts
-        conditions.observe(event, facts: facts) { conditionCounts[$0.ordinal] &+= 1 }
+        if (conditionKinds >> UInt64(slot.kind.rawValue)) & 1 != 0 {
+            let conditionCounts = conditionCounts
+            conditions.observe(event, facts: facts) { conditionCounts[$0.ordinal] &+= 1 }
+        }
         if case .probe(let name) = event { countProbe(name) }
     }
 

@@ -22,7 +22,7 @@ struct CoverageFeatures: Sendable {
         var bucket: UInt8
     }
 
-    private var seen: Set<Feature> = []
+    private var seen: Set<Feature> = []  // tidy: allow membership only, never iterated
 
     /// How many distinct features were seen.
     var count: Int { seen.count }
