@@ -19,11 +19,11 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
     /// actions (user actions and faults alike) are enabled and their weights, then runs like
     /// `random` under that mix.
     case swarm
-    /// The mix: each fresh run first draws (one coin, recorded like every choice) whether it is
-    /// a `random` run or a `swarm` run, half and half; after the first generation a share of the
-    /// runs are coverage-guided mutants (``CoverageGuidance/defaultMix``). A scenario without
-    /// `campaign.strategy` still runs `random`, so that existing seeds and shrunk tokens keep
-    /// their runs (making `default` implicit is measured but not done: see the README).
+    /// The mix: each run first draws (one coin, recorded like every choice) whether it is a
+    /// `random` run or a `swarm` run, half and half. Named `default` as the strategy to use; a
+    /// scenario without `campaign.strategy` still runs `random`, so that existing seeds and
+    /// shrunk tokens keep their runs (making `default` implicit, and giving it a coverage-guided
+    /// share, were measured and not done: see the README's "Exploration strategies").
     case `default`
     /// Coverage-guided (libFuzzer, AFL): after a first generation of fresh runs, most runs are
     /// mutants of a corpus of earlier runs that reached new coverage (``CoverageGuidance``);
@@ -41,7 +41,7 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
         switch self {
         case .random: "every run from the scenario's one mix of actions"
         case .swarm: "each run first draws which actions and faults are enabled, and their weights"
-        case .default: "the mix: random and swarm runs (half and half), and after the first generation a third coverage-guided mutants"
+        case .default: "each run is a random or a swarm run, half and half (drawn from the run's choices)"
         case .coverage: "mutants of a corpus of runs that reached new coverage, evolved in generations of 100 runs"
         }
     }
