@@ -66,6 +66,7 @@ enum Summary {
         if totals.stops.hitLimit > 0 {
             io.out("  note: \(totals.stops.hitLimit) runs hit their step or settle limit (work that never ends)")
         }
+        if let line = CoverageLine.text(result.coverage) { io.out(line) }
         let probes = result.coverage.probes
         if !probes.isEmpty || !scenario.requiredProbes.isEmpty {
             let hit = probes.map { "\($0.name) \($0.count)x" }
@@ -76,7 +77,8 @@ enum Summary {
             io.out(violationLine(entry, scenario))
         }
         for failure in result.failures {
-            let origin = result.exhaustive == nil ? "run seed \(failure.seed)" : "sequence \(failure.runIndex)"
+            let origin = result.exhaustive != nil ? "sequence \(failure.runIndex)"
+                : failure.runChoices == nil ? "run seed \(failure.seed)" : "run \(failure.runIndex), a coverage-guided mutant"
             io.out("  - \(failure.failure.invariant) (\(origin)): \(failure.failure.message)")
             io.out("    replay: \(ReplayCommandText(io.invocation).failure(scenario, failure))")
             if failure.shrink != nil {

@@ -95,6 +95,6 @@ struct CampaignFlags {
 
     func options(for scenario: Scenario) -> CampaignOptions {
         CampaignOptions(seed: seed ?? scenario.campaign.seed, runs: runs ?? scenario.campaign.runs, jobs: jobs,
-                        shard: shard)
+                        shard: shard, guidance: scenario.strategy.guidance)
     }
 }

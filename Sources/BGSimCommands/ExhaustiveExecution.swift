@@ -52,9 +52,9 @@ enum ExhaustiveExecution {
 }
 
 extension ReplayCommandText {
-    /// The command that replays a failure: by its run seed, or for an exhaustive search (whose
-    /// runs have no seed) by its choices.
+    /// The command that replays a failure: by its run seed, or by its choices for an exhaustive
+    /// search (whose runs have no seed) and a coverage-guided mutant (``original(_:_:)``).
     func failure(_ scenario: Scenario, _ record: FailureRecord) -> String {
-        scenario.strategy == .exhaustive ? choices(scenario, record.choices) : seed(scenario, record.seed)
+        scenario.strategy == .exhaustive ? choices(scenario, record.choices) : original(scenario, record)
     }
 }

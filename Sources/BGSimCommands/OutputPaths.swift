@@ -19,6 +19,12 @@ struct ReplayCommandText {
         "\(prefix) replay \(Invocation.shellWord(scenario.file)) --seed \(seed)\(scenario.strategyArgument)"
     }
 
+    /// The command that replays a failure's original run: `--seed`, or `--choices` for a
+    /// coverage-guided mutant, which its seed alone does not reproduce.
+    func original(_ scenario: Scenario, _ failure: FailureRecord) -> String {
+        failure.runChoices.map { choices(scenario, $0) } ?? seed(scenario, failure.seed)
+    }
+
     func choices(_ scenario: Scenario, _ choices: ChoiceSequence) -> String {
         "\(prefix) replay \(Invocation.shellWord(scenario.file)) --choices \(choices.token)\(scenario.strategyArgument)"
     }

@@ -173,7 +173,8 @@ import Testing
         let counter = CoverageCounter()
         var events = Self.kinds.map(\.spec.example)
         events += EnvironmentAction.allCases.map { .action($0) } + LifecycleEvent.allCases.map { .lifecycle($0) }
-        for event in events { counter.observe(event) }
+        let facts = RunFacts()
+        for event in events { counter.observe(event, facts: facts) }
         let coverage = counter.coverage()
         #expect(coverage.entries("events").map(\.name) == SimEvent.allNames)
         for name in SimEvent.allNames {

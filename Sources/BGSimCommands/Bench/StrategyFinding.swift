@@ -3,15 +3,15 @@ import DeterministicSimulation
 
 /// How many runs each exploration strategy takes to find a planted bug: for several campaign
 /// seeds, the number of the first run (counting from 1) that trips the scenario's expected
-/// invariant, under `random`, `swarm` and `default`.
+/// invariant, under `random`, `swarm`, `coverage` and `default`.
 ///
 /// ```swift
 /// let rows = StrategyFinding.measureAll(in: "Scenarios", seeds: 5, deepOnly: true)
 /// print(rows.map { "\($0.scenario) \($0.strategy): median \($0.medianRuns)" })
 /// ```
 ///
-/// Contract: deterministic (campaign seeds `0x5eed…0`, `…1`, ...; run `i` from
-/// `seed.derive(index: i)`, as `fuzz` does); a seed that finds nothing within the scenario's
+/// Contract: deterministic (campaign seeds `0x5eed…0`, `…1`, ...; the runs of `fuzz` with that
+/// seed and one job, ``Campaign/runsToFirstFailure(_:of:options:)``); a seed that finds nothing within the scenario's
 /// own budget (`campaign.runs`) counts as budget + 1, so a median above the budget says "not
 /// found within the budget". Crash and hang scenarios are left out (the bench runs in process).
 struct StrategyFinding: Sendable {
@@ -24,7 +24,7 @@ struct StrategyFinding: Sendable {
     var medianRuns: Int { RaceFinding.median(runsToFind) }
 
     /// The strategies measured, in row order.
-    static let strategies: [ExplorationStrategy] = [.random, .swarm, .default]
+    static let strategies: [ExplorationStrategy] = [.random, .swarm, .coverage, .default]
 
     /// Rows for every planted-bug scenario in `directory` (only the `deep-` ones with
     /// `deepOnly`), one per strategy, in file order.
@@ -50,12 +50,9 @@ struct StrategyFinding: Sendable {
         let budget = scenario.campaign.runs
         let found = (0..<seeds).map { seedIndex in
             let campaignSeed = Seed(0x5eed_0000_0000_0000 &+ UInt64(seedIndex))
-            for run in 0..<budget {
-                let verdict = target.run(choices: ChoiceSource(seed: campaignSeed.derive(index: UInt64(run))),
-                                         keepTrace: false)
-                if verdict.failures.contains(where: { $0.invariant == invariant }) { return run + 1 }
-            }
-            return budget + 1
+            let options = CampaignOptions(seed: campaignSeed, runs: budget, jobs: 1, determinismSamples: 0,
+                                          guidance: strategy.guidance)
+            return Campaign.runsToFirstFailure(target, of: invariant, options: options) ?? budget + 1
         }
         return StrategyFinding(scenario: scenario.name, strategy: strategy, budget: budget, runsToFind: found)
     }

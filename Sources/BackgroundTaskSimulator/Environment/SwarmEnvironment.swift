@@ -64,7 +64,7 @@ extension ExplorationStrategy {
         switch self {
         case .random: return spec
         case .swarm: return SwarmEnvironment.draw(for: spec, choices: choices)
-        case .default:
+        case .default, .coverage:
             guard choices.bool(probability: Self.defaultSwarmShare) else { return spec }
             return SwarmEnvironment.draw(for: spec, choices: choices)
         case .exhaustive: return ExhaustiveEnvironment.spec(for: spec)

@@ -2,7 +2,8 @@ import BackgroundTaskKit
 import DeterministicSimulation
 
 /// Counts what a run exercised: app states entered, state transitions, event kinds, environment
-/// actions, faults and core API calls. Fixed-size arrays during the run (the event loop is hot);
+/// actions, faults, (app state, event) pairs and invariant-relevant conditions
+/// (``CoverageCondition``). Fixed-size arrays during the run (the event loop is hot);
 /// a ``Coverage`` value at the end, filled by position into a copy of a template built once.
 final class CoverageCounter {
     private static let states = AppProcessState.allCases
@@ -15,6 +16,14 @@ final class CoverageCounter {
     private let stateCounts: UnsafeMutablePointer<Int>
     private let transitionCounts: UnsafeMutablePointer<Int>
     private let eventCounts: UnsafeMutablePointer<Int>
+    /// (state, event slot) pairs: `state ordinal * slot count + slot`, the state as of the event
+    /// (after a state change: the state entered).
+    private let stateEventCounts: UnsafeMutablePointer<Int>
+    private let conditionCounts: UnsafeMutablePointer<Int>
+    private var conditions = ConditionState()
+    /// ``ConditionState/kindMask``, held by the counter (no lazily initialized static per event).
+    private let conditionKinds = ConditionState.kindMask
+    private let slotCount: Int
     /// ``slotBases``, held by the counter for the same reason.
     private let slotBases: [Int]
     private let stateCount: Int
@@ -24,21 +33,27 @@ final class CoverageCounter {
 
     init() {
         let stateCount = Self.states.count
-        let total = stateCount + stateCount * stateCount + Self.slotNames.count
+        let slotCount = Self.slotNames.count
+        let total = stateCount + stateCount * stateCount + slotCount + stateCount * slotCount
+            + CoverageCondition.ordered.count
         let counts = UnsafeMutablePointer<Int>.allocate(capacity: total)
         counts.initialize(repeating: 0, count: total)
         self.stateCount = stateCount
         stateCounts = counts
         transitionCounts = counts + stateCount
         eventCounts = transitionCounts + stateCount * stateCount
+        stateEventCounts = eventCounts + slotCount
+        conditionCounts = stateEventCounts + stateCount * slotCount
+        self.slotCount = slotCount
         slotBases = Self.slotBases
     }
 
     deinit { stateCounts.deallocate() }  // plain integers: nothing to deinitialize
 
-    /// Counts the event's slot (its kind and variant, from ``SimEvent/describe(to:)``), and for a
-    /// state change the state entered and the transition.
-    func observe(_ event: SimEvent) {
+    /// Counts the event's slot (its kind and variant, from ``SimEvent/describe(to:)``) and its
+    /// (state, event) pair, for a state change the state entered and the transition, and the
+    /// conditions the event reaches. `facts` have taken the event in already.
+    func observe(_ event: SimEvent, facts: RunFacts) {
         if case .stateChanged(let from, let to) = event {
             let toIndex = to.ordinal
             stateCounts[toIndex] &+= 1
@@ -46,7 +61,13 @@ final class CoverageCounter {
         }
         var slot = SimEvent.Slot()
         event.describe(to: &slot)
-        eventCounts[slotBases[slot.kind.rawValue] &+ slot.variant] &+= 1
+        let eventSlot = slotBases[slot.kind.rawValue] &+ slot.variant
+        eventCounts[eventSlot] &+= 1
+        stateEventCounts[facts.state.ordinal &* slotCount &+ eventSlot] &+= 1
+        if (conditionKinds >> UInt64(slot.kind.rawValue)) & 1 != 0 {
+            let conditionCounts = conditionCounts
+            conditions.observe(event, facts: facts) { conditionCounts[$0.ordinal] &+= 1 }
+        }
         if case .probe(let name) = event { countProbe(name) }
     }
 
@@ -79,11 +100,13 @@ final class CoverageCounter {
 
     /// Which counter feeds an entry of the coverage.
     private enum Source {
-        case state(Int), transition(Int), event(Int)
+        case state(Int), transition(Int), event(Int), stateEvent(Int), condition(Int)
     }
 
     /// Calls `add` for each entry of a run's coverage, in the order they are listed (categories:
-    /// states, transitions, actions, faults, events), with the counter that feeds it.
+    /// states, transitions, actions, faults, events, stateEvents, conditions), with the counter
+    /// that feeds it. A (state, event) pair is named `state/event`, e.g.
+    /// `background/task.expirationCallout`.
     private static func forEachEntry(_ add: (String, String, Source) -> Void) {
         for (index, state) in states.enumerated() {
             add("states", state.rawValue, .state(index))
@@ -98,6 +121,14 @@ final class CoverageCounter {
             if action.isFault { add("faults", action.rawValue, .event(actionBase + index)) }
         }
         for slot in slotsByName { add("events", slotNames[slot], .event(slot)) }
+        for (index, state) in states.enumerated() {
+            for slot in slotsByName {
+                add(stateEventsCategory, "\(state.rawValue)/\(slotNames[slot])", .stateEvent(index * slotNames.count + slot))
+            }
+        }
+        for (index, condition) in CoverageCondition.ordered.enumerated() {
+            add(conditionsCategory, condition.rawValue, .condition(index))
+        }
     }
 
     /// Every entry with a zero count, and for each entry the position it is at and the counter
@@ -112,7 +143,13 @@ final class CoverageCounter {
         return (template, feeds)
     }()
 
-    /// The counts as a ``Coverage`` (categories: states, transitions, actions, faults, events).
+    /// The category of (app state, event) pairs.
+    static let stateEventsCategory = "stateEvents"
+    /// The category of ``CoverageCondition``s.
+    static let conditionsCategory = "conditions"
+
+    /// The counts as a ``Coverage`` (categories: states, transitions, actions, faults, events,
+    /// stateEvents, conditions, then probes when one was hit).
     func coverage() -> Coverage {
         var coverage = Self.layout.template
         for feed in Self.layout.feeds {
@@ -121,6 +158,8 @@ final class CoverageCounter {
             case .state(let index): count = stateCounts[index]
             case .transition(let index): count = transitionCounts[index]
             case .event(let index): count = eventCounts[index]
+            case .stateEvent(let index): count = stateEventCounts[index]
+            case .condition(let index): count = conditionCounts[index]
             }
             // Adding zero changes nothing; skipping it spares the copy-on-write of every category
             // a run never touched (most transitions, most actions).
@@ -130,5 +169,19 @@ final class CoverageCounter {
         // fixed layout, present only in runs that hit one.
         for probe in probes { coverage.add(Coverage.probesCategory, probe.name, count: probe.count) }
         return coverage
+    }
+}
+
+extension CoverageCondition {
+    /// The condition's position in ``ordered`` (its counter's index).
+    var ordinal: Int {
+        switch self {
+        case .taskHeldAtSuspension: 0
+        case .expiryWithTaskHeld: 1
+        case .bgTaskLaunchedWhileTaskHeld: 2
+        case .bgTaskLaunchedBeforePreviousCompleted: 3
+        case .thirdBackgroundLaunchWithoutOpen: 4
+        case .networkDownWithRequestInFlight: 5
+        }
     }
 }

@@ -69,7 +69,7 @@ final class RunMonitor {
     func observe(_ event: SimEvent, at time: VirtualTime) {
         recorder.record(event, at: time)
         facts.observe(event, at: time)
-        coverage.observe(event)
+        coverage.observe(event, facts: facts)
         let kind = event.kindIndex
         for position in kindStarts[kind]..<kindStarts[kind + 1] {
             let observer = observers[position]

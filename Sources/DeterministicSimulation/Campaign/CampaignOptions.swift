@@ -20,9 +20,12 @@ public struct CampaignOptions: Sendable, Equatable {
     public var maxShrunkFailures: Int
     /// How hard to shrink.
     public var shrink: ShrinkOptions
+    /// Coverage guidance (the `coverage` strategy and `default`'s share of it); `nil`: every run
+    /// independent, from its run seed.
+    public var guidance: CoverageGuidance?
 
     public init(seed: Seed, runs: Int, jobs: Int, shard: Shard = .whole, determinismSamples: Int = 3,
-                maxShrunkFailures: Int = 8, shrink: ShrinkOptions = .init()) {
+                maxShrunkFailures: Int = 8, shrink: ShrinkOptions = .init(), guidance: CoverageGuidance? = nil) {
         self.seed = seed
         self.runs = max(0, runs)
         self.jobs = max(1, jobs)
@@ -30,6 +33,7 @@ public struct CampaignOptions: Sendable, Equatable {
         self.determinismSamples = max(0, determinismSamples)
         self.maxShrunkFailures = max(0, maxShrunkFailures)
         self.shrink = shrink
+        self.guidance = guidance
     }
 
     /// The seed of run `runIndex`.

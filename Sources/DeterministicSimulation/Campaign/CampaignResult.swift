@@ -66,6 +66,10 @@ public struct FailureRecord: Sendable {
     public var shrink: ShrinkResult?
     /// The trace of the run ``choices`` replays.
     public var trace: [TraceLine]
+    /// The original run's recorded choices when its seed alone does not reproduce it (a mutant of
+    /// a coverage-guided campaign, ``CoverageGuidance``): its replay is `--choices` with these;
+    /// `nil` when `bgsim replay --seed` ``seed`` reproduces it.
+    public var runChoices: ChoiceSequence? = nil
 }
 
 extension FailureRecord {

@@ -45,6 +45,12 @@ public protocol CampaignTarget: Sendable {
     /// ``run(choices:keepTrace:)`` with `ChoiceSource(seed:)` for each, in order. The default
     /// does exactly that, one by one.
     func run(seeds: [Seed]) -> [RunVerdict]
+
+    /// Runs a batch of runs without traces, one per source, in order: the verdicts of
+    /// ``run(choices:keepTrace:)`` for each, and each source afterwards reads as if it had run
+    /// here (``ChoiceSource/recorded``). A coverage-guided campaign hands its runs over this way.
+    /// The default does exactly that, one by one.
+    func run(batch sources: [ChoiceSource]) -> [RunVerdict]
 }
 
 extension CampaignTarget {
@@ -58,6 +64,10 @@ extension CampaignTarget {
 
     public func run(seeds: [Seed]) -> [RunVerdict] {
         seeds.map { run(choices: ChoiceSource(seed: $0), keepTrace: false) }
+    }
+
+    public func run(batch sources: [ChoiceSource]) -> [RunVerdict] {
+        sources.map { run(choices: $0, keepTrace: false) }
     }
 }
 

@@ -36,7 +36,7 @@ extension ChoiceSource {
         guard probability > 0 else { return false }  // also NaN
         guard probability < 1 else { return true }
         let outcome: UInt64
-        if isReplaying {
+        if replaysNextDraw() {
             outcome = nextReplayed(below: 2)
         } else {
             let threshold = UInt64(probability * 9_007_199_254_740_992.0)  // 2^53
@@ -112,7 +112,7 @@ extension ChoiceSource {
         if nonzeroCount == 0 { return 0 }
         if nonzeroCount == 1 { return firstNonzero }
         let chosen: Int
-        if isReplaying {
+        if replaysNextDraw() {
             if let value = nextReplayedRaw() {
                 if skippable, value >= UInt64(weights.count) {
                     record(UInt64(weights.count))

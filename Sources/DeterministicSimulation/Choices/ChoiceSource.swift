@@ -22,6 +22,10 @@ public final class ChoiceSource {
     let replayValues: [UInt64]
     /// The seed of a random source (`nil` when replaying): what an isolated run sends its child.
     let seed: Seed?
+    /// The seed that fills a mutant's gaps (``init(replaying:filling:)``); `nil` otherwise.
+    let fillSeed: Seed?
+    /// Whether this source fills gaps from ``fillSeed``'s generator (a mutant).
+    private let fills: Bool
 
     /// What a draw changes.
     private struct State {
@@ -68,6 +72,8 @@ public final class ChoiceSource {
         state = State(generator: Xoshiro256StarStar(seed: seed.rawValue))
         replayValues = []
         self.seed = seed
+        fillSeed = nil
+        fills = false
         isReplaying = false
         exploration = nil
     }
@@ -83,6 +89,8 @@ public final class ChoiceSource {
         state = State(generator: Xoshiro256StarStar(seed: 0))
         replayValues = sequence.values
         seed = nil
+        fillSeed = nil
+        fills = false
         state.outcomes.reserveCapacity(sequence.values.count)
         isReplaying = true
         exploration = nil
@@ -103,8 +111,53 @@ public final class ChoiceSource {
         state = State(generator: Xoshiro256StarStar(seed: 0))
         replayValues = prefix.values
         seed = nil
+        fillSeed = nil
+        fills = false
         isReplaying = true
         exploration = log
+    }
+
+    /// The value that, in a mutant's plan (``init(replaying:filling:)``), stands for "draw this
+    /// one at random". A recorded draw never has it (every bound is below `UInt64.max`).
+    public static let fillMarker = UInt64.max
+
+    /// A mutant's source (the coverage-guided strategy's runs): draws replay `plan`, except that
+    /// a value equal to ``fillMarker`` and every draw past the end of `plan` come from the
+    /// generator of `seed`, exactly as a random source of that seed draws them.
+    ///
+    /// ```swift
+    /// // keep the parent's first 40 draws, redraw the next 8, keep the rest, then go on at random
+    /// var plan = parent.values
+    /// plan.replaceSubrange(40..<48, with: repeatElement(ChoiceSource.fillMarker, count: 8))
+    /// let mutant = ChoiceSource(replaying: ChoiceSequence(plan), filling: runSeed)
+    /// let replay = ChoiceSource(replaying: mutant.recorded)   // after the run: the same run
+    /// ```
+    ///
+    /// Contract: like a replaying source (actions are marked, misfits of replayed values count as
+    /// fallbacks) except that filled draws are not fallbacks and the run does not stop at the end
+    /// of `plan`; ``recorded`` replays the run exactly with ``init(replaying:)``. With an empty
+    /// plan the draws are those of `ChoiceSource(seed: seed)`.
+    public init(replaying plan: ChoiceSequence, filling seed: Seed) {
+        state = State(generator: Xoshiro256StarStar(seed: seed.rawValue))
+        replayValues = plan.values
+        self.seed = nil
+        fillSeed = seed
+        fills = true
+        state.outcomes.reserveCapacity(plan.values.count)
+        isReplaying = true
+        exploration = nil
+    }
+
+    /// Whether the next draw replays a recorded value (`true`) or draws from the generator. A
+    /// mutant's filled draw consumes its marker here. Random mode: always `false`.
+    @inline(__always) func replaysNextDraw() -> Bool {
+        guard isReplaying else { return false }
+        guard fills else { return true }
+        let cursor = state.replayCursor
+        guard cursor < replayValues.count else { return false }
+        guard replayValues[cursor] == Self.fillMarker else { return true }
+        state.replayCursor = cursor + 1
+        return false
     }
 
     /// The outcomes drawn so far, in order: replaying them repeats every decision.
@@ -131,7 +184,7 @@ public final class ChoiceSource {
     public func draw(below bound: UInt64) -> UInt64 {
         if bound <= 1 { return 0 }
         let value: UInt64
-        if isReplaying {
+        if replaysNextDraw() {
             value = nextReplayed(below: bound)
         } else {
             value = state.generator.next(below: bound)

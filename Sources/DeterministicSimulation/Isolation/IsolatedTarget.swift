@@ -83,11 +83,31 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
 
     /// The runs of `seeds` in a child, in order; after a crash or a hang the rest go to a new one.
     public func run(seeds: [Seed]) -> [RunVerdict] {
+        run(requests: seeds.map { VerdictWire.request(seed: $0, record: false, budget: nil) }, sources: nil)
+    }
+
+    /// The runs of `sources` in a child, in order, each source adopting what its run drew.
+    public func run(batch sources: [ChoiceSource]) -> [RunVerdict] {
+        run(requests: sources.map { Self.request($0, record: true, budget: nil) }, sources: sources)
+    }
+
+    /// The request that runs `choices` in a child: from its seed, its mutant plan, or its replay.
+    private static func request(_ choices: ChoiceSource, record: Bool, budget: Int?) -> String {
+        choices.seed.map { VerdictWire.request(seed: $0, record: record, budget: budget) }
+            ?? choices.fillSeed.map { VerdictWire.request(plan: ChoiceSequence(choices.replayValues), filling: $0,
+                                                          record: record, budget: budget) }
+            ?? VerdictWire.request(choices: ChoiceSequence(choices.replayValues), record: record, budget: budget)
+    }
+
+    /// The runs of `requests` in a child; after a crash or a hang the rest go to a new one. With
+    /// `sources`, each adopts what its run drew (the answers carry it).
+    private func run(requests all: [String], sources: [ChoiceSource]?) -> [RunVerdict] {
         var verdicts: [RunVerdict] = []
-        verdicts.reserveCapacity(seeds.count)
-        var pending = seeds[...]
+        verdicts.reserveCapacity(all.count)
+        var pending = all[...]
         while !pending.isEmpty {
-            let requests = pending.map { VerdictWire.request(seed: $0, record: false, budget: nil) }
+            let requests = Array(pending)
+            let source = { (index: Int) in sources?[all.count - pending.count + index] }
             if let hang = pool.knownHang(requests[0]) {
                 verdicts.append(hang)
                 pending = pending.dropFirst()
@@ -106,13 +126,15 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             var index = 0
             while alive && index < requests.count {
                 let answer = child.receive(timeoutMilliseconds: pool.timeoutMilliseconds)
-                let verdict = self.verdict(for: answer, request: requests[index], child: child, alive: &alive)
+                let verdict = self.verdict(for: answer, request: requests[index], child: child, alive: &alive,
+                                           source: source(index))
                 verdicts.append(verdict)
                 index += 1
             }
             if let exchange, index == 0 {  // the child was gone before it read anything
                 var unused = false
-                verdicts.append(verdict(for: exchange, request: requests[0], child: child, alive: &unused))
+                verdicts.append(verdict(for: exchange, request: requests[0], child: child, alive: &unused,
+                                        source: source(0)))
                 index = 1
             }
             pending = pending.dropFirst(index)
@@ -123,11 +145,16 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
 
     /// The verdict of one answer; `alive` false when the child is gone (crashed, hung, broken).
     private func verdict(for answer: ChildConnection.Exchange, request: String, child: ChildConnection,
-                         alive: inout Bool) -> RunVerdict {
+                         alive: inout Bool, source: ChoiceSource? = nil) -> RunVerdict {
         switch answer {
         case .line(let line):
             do {
-                return try child.decoder.verdict(line).0
+                let (verdict, recorded) = try child.decoder.verdict(line)
+                if let source, let recorded {
+                    source.adopt(outcomes: recorded.outcomes, actions: recorded.actions, idleSteps: recorded.idleSteps,
+                                 fallbackCount: recorded.fallbackCount)
+                }
+                return verdict
             } catch {
                 child.finish()
                 alive = false
@@ -135,6 +162,10 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             }
         case .died(let dump, let signal, let stderr, let status):
             alive = false
+            if let source, let dump {
+                source.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
+                             fallbackCount: dump.fallbackCount)
+            }
             return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
                                      signal: signal, drawn: dump?.outcomes.count ?? 0)
         case .hung:
@@ -163,9 +194,7 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     }
 
     private func run(choices: ChoiceSource, keepTrace: Bool, budget: Int?) -> RunVerdict {
-        let record = choices.isReplaying && !keepTrace
-        let request = choices.seed.map { VerdictWire.request(seed: $0, record: record, budget: budget) }
-            ?? VerdictWire.request(choices: ChoiceSequence(choices.replayValues), record: record, budget: budget)
+        let request = Self.request(choices, record: choices.isReplaying && !keepTrace, budget: budget)
         if let hang = pool.knownHang(request) { return hang }
         let child: ChildConnection
         do {

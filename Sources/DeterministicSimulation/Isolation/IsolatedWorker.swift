@@ -30,7 +30,9 @@ public enum IsolatedWorker {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 guard let request = VerdictWire.parseRequest(line[...]) else { return 65 }
-                let source = request.seed.map { ChoiceSource(seed: $0) } ?? ChoiceSource(replaying: request.choices!)
+                let source = request.seed.map { ChoiceSource(seed: $0) }
+                    ?? request.fillSeed.map { ChoiceSource(replaying: request.choices!, filling: $0) }
+                    ?? ChoiceSource(replaying: request.choices!)
                 slot?.source = source
                 slot?.begin(request.seed ?? Seed(0))
                 let verdict = request.budget.map { target.run(choices: source, keepTrace: false, costBudget: $0) }

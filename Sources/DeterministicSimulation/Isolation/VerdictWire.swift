@@ -9,7 +9,9 @@
 /// ```
 ///
 /// Contract: requests are `S\t<seed>\t<record>\t<budget>` (a random run from a seed, in decimal)
-/// or `C\t<choices token>\t<record>\t<budget>` (a replay); `record` 1 asks for the drawn choices,
+/// or `C\t<choices token>\t<record>\t<budget>` (a replay) or
+/// `F\t<plan token>\t<record>\t<budget>\t<seed>` (a coverage-guided mutant: the plan's fill
+/// markers and its tail drawn from the seed); `record` 1 asks for the drawn choices,
 /// actions, idle steps and fallback count back; budget -1 means none. Verdicts are
 /// `R\t<digest>\t<events>\t<µs>\t<stop>\t<cost>\t<overBudget>\t<failures…>\t<layout>\t<counts>\t<record>`
 /// where failures are a count then (invariant, message, µs) triples, `layout` is `-` when the
@@ -25,17 +27,22 @@ enum VerdictWire {
         "C\t\(choices.token)\t\(record ? 1 : 0)\t\(budget ?? -1)\n"
     }
 
+    static func request(plan: ChoiceSequence, filling seed: Seed, record: Bool, budget: Int?) -> String {
+        "F\t\(plan.token)\t\(record ? 1 : 0)\t\(budget ?? -1)\t\(seed.rawValue)\n"
+    }
+
     /// A decoded request.
     struct Request {
         var seed: Seed?
         var choices: ChoiceSequence?
+        var fillSeed: Seed?
         var record: Bool
         var budget: Int?
     }
 
     static func parseRequest(_ line: Substring) -> Request? {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-        guard fields.count == 4, let budget = Int(fields[3]) else { return nil }
+        guard fields.count == 4 || (fields.count == 5 && fields[0] == "F"), let budget = Int(fields[3]) else { return nil }
         var request = Request(record: fields[2] == "1", budget: budget < 0 ? nil : budget)
         switch fields[0] {
         case "S":
@@ -44,6 +51,11 @@ enum VerdictWire {
         case "C":
             guard let choices = try? ChoiceSequence(token: String(fields[1])) else { return nil }
             request.choices = choices
+        case "F":
+            guard fields.count == 5, let choices = try? ChoiceSequence(token: String(fields[1])),
+                  let raw = UInt64(fields[4]) else { return nil }
+            request.choices = choices
+            request.fillSeed = Seed(raw)
         default:
             return nil
         }

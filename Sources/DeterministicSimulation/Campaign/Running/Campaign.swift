@@ -30,12 +30,12 @@ public enum Campaign {
                            isCancelled: @Sendable @escaping () -> Bool = { false },
                            crashBanner: CrashBanner? = nil) -> CampaignResult {
         let clock = WallClock()
-        let (tally, interrupted) = runAll(target, options: options, clock: clock, progress: progress,
-                                          isCancelled: isCancelled, crashBanner: crashBanner)
+        let (tally, interrupted, runChoices) = runRuns(target, options: options, clock: clock, progress: progress,
+                                                       isCancelled: isCancelled, crashBanner: crashBanner)
         let runSeconds = clock.elapsedSeconds
         let selected = Array(tally.firstViolations.prefix(options.maxShrunkFailures))
         let followUp = FailureFollowUp(target: CrashSlotTarget(target), options: options, shrinks: !interrupted,
-                                       isCancelled: isCancelled)
+                                       isCancelled: isCancelled, runChoices: runChoices)
         let followingUp = crashBanner?.followingUp
         let records = WorkerPool.map(selected.count, jobs: options.jobs) { index in
             let slot = CrashSlot.claim(followingUp)
@@ -58,6 +58,22 @@ public enum Campaign {
             totals: tally.totals, wallSeconds: clock.elapsedSeconds, runSeconds: runSeconds,
             stop: interrupted ? .interrupted : .completed, failures: records.map(\.record),
             nondeterminism: nondeterminism, coverage: tally.coverage.coverage, options: options)
+    }
+
+    /// The runs: independent (``runAll``) or coverage-guided (``GenerationalRuns``); the tally,
+    /// whether cancelled, and the choices of the runs their seeds do not reproduce.
+    private static func runRuns(_ target: some CampaignTarget, options: CampaignOptions, clock: WallClock,
+                                progress: (@Sendable (CampaignProgress) -> Void)?,
+                                isCancelled: @Sendable @escaping () -> Bool,
+                                crashBanner: CrashBanner?) -> (RunTally, Bool, [Int: ChoiceSequence]) {
+        if let guidance = options.guidance {
+            let outcome = GenerationalRuns(target: target, options: options, guidance: guidance)
+                .run(isCancelled: isCancelled, progress: progress, crashBanner: crashBanner)
+            return (outcome.tally, outcome.interrupted, outcome.runChoices)
+        }
+        let (tally, interrupted) = runAll(target, options: options, clock: clock, progress: progress,
+                                          isCancelled: isCancelled, crashBanner: crashBanner)
+        return (tally, interrupted, [:])
     }
 
     /// The runs of the shard, on `options.jobs` threads; the merged tally and whether cancelled.

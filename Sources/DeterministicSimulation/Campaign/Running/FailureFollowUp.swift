@@ -5,6 +5,13 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
     let options: CampaignOptions
     let shrinks: Bool
     let isCancelled: @Sendable () -> Bool
+    /// The recorded choices of runs their seeds do not reproduce (coverage-guided mutants).
+    var runChoices: [Int: ChoiceSequence] = [:]
+
+    /// The source that repeats run `runIndex`: its recorded choices for a mutant, else its seed.
+    private func source(_ runIndex: Int) -> ChoiceSource {
+        runChoices[runIndex].map { ChoiceSource(replaying: $0) } ?? ChoiceSource(seed: options.runSeed(runIndex))
+    }
 
     /// The failure record of an invariant's first violating run (whose verdict in the campaign
     /// was `firstVerdict`), and any nondeterminism seen.
@@ -13,7 +20,7 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
         let invariant = entry.invariant
         let failure = firstVerdict.failures.first { $0.invariant == invariant }!
         let seed = options.runSeed(entry.firstRun)
-        let source = ChoiceSource(seed: seed)
+        let source = source(entry.firstRun)
         let original = target.run(choices: source, keepTrace: true)
         let recorded = source.recorded
         var mismatches: [NondeterminismRecord] = []
@@ -22,13 +29,13 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
             mismatches.append(NondeterminismRecord(seed: seed, runIndex: entry.firstRun, expected: firstVerdict.digest,
                                                    actual: actual, how: how))
         }
-        check(original.digest, "a rerun from its seed")
+        check(original.digest, runChoices[entry.firstRun] == nil ? "a rerun from its seed" : "a replay of its mutant's choices")
         if original.stop == .timedOut {
             // A hang left no recorded choices (it was killed): report it by its seed, unshrunk.
             let record = FailureRecord(
                 runIndex: entry.firstRun, seed: seed, failure: failure, shrunkFailure: failure,
                 originalEventCount: 0, shrunkEventCount: 0, originalActionCount: 0, shrunkActionCount: 0,
-                choices: recorded, shrink: nil, trace: [])
+                choices: recorded, shrink: nil, trace: [], runChoices: runChoices[entry.firstRun])
             return (record, mismatches)
         }
         let replaySource = ChoiceSource(replaying: recorded)  // also marks the run's actions
@@ -42,7 +49,7 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
             originalActionCount: replaySource.actions.count, shrunkActionCount: replaySource.actions.count,
             choices: recorded,
             shrink: nil,
-            trace: original.trace)
+            trace: original.trace, runChoices: runChoices[entry.firstRun])
         guard shrinks, mismatches.isEmpty, keeps(original) else { return (record, mismatches) }
         // A failure that did not crash is shrunk in process when the target offers it (isolation:
         // its candidates are edits of a run that completed; a pipe round trip each cost +50%).
@@ -63,9 +70,9 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
     /// Reruns run `runIndex` from its seed; a record if its digest differs from `expected`.
     func recheck(runIndex: Int, expected: TraceDigest) -> NondeterminismRecord? {
         let seed = options.runSeed(runIndex)
-        let actual = target.run(choices: ChoiceSource(seed: seed), keepTrace: false).digest
+        let actual = target.run(choices: source(runIndex), keepTrace: false).digest
         guard actual != expected else { return nil }
         return NondeterminismRecord(seed: seed, runIndex: runIndex, expected: expected, actual: actual,
-                                    how: "a rerun from its seed")
+                                    how: runChoices[runIndex] == nil ? "a rerun from its seed" : "a replay of its mutant's choices")
     }
 }

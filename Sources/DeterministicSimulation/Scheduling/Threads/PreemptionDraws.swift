@@ -94,7 +94,7 @@ extension ChoiceSource {
     /// generator; replay returns the next recorded value if below `replayBound`, else 0 (a
     /// fallback, as for every draw). The outcome is recorded in both modes.
     func drawRecorded(replayBound: UInt64, random: (inout Xoshiro256StarStar) -> UInt64) -> UInt64 {
-        let value = isReplaying ? nextReplayed(below: replayBound) : withGenerator(random)
+        let value = replaysNextDraw() ? nextReplayed(below: replayBound) : withGenerator(random)
         record(value)
         return value
     }
