@@ -1,4 +1,5 @@
 @testable import DeterministicSimulation
+import Foundation
 import Testing
 
 /// An isolated run's verdict crosses a pipe as a text line; the parent must rebuild exactly the
@@ -36,6 +37,20 @@ import Testing
             #expect(decoded.coverage == verdict.coverage)
             #expect(decodedRecord == record)
         }
+    }
+
+    @Test("counts travel sparse (only the non-zero ones), and a count outside the layout is a malformed line")
+    func sparseCounts() throws {
+        var encoder = VerdictWire.Encoder()
+        var decoder = VerdictWire.Decoder()
+        let line = encoder.line(Self.verdict([0, 0, 5]), recorded: nil)
+        let fields = line.dropLast().split(separator: "\t", omittingEmptySubsequences: false)
+        #expect(fields[fields.count - 2] == ";0=5", "states has no non-zero count, faults' entry 0 has 5")
+        _ = try decoder.verdict(line.dropLast()[...])
+        let next = encoder.line(Self.verdict([1, 0, 0]), recorded: nil)
+        let outside = next.replacingOccurrences(of: "\t0=1;\t", with: "\t2=1;\t")
+        #expect(outside != next)
+        #expect(throws: VerdictWire.MalformedLine.self) { try decoder.verdict(outside.dropLast()[...]) }
     }
 
     @Test("a request names a seed or a choice sequence, and reads back")
