@@ -156,20 +156,62 @@ enum VerdictWire {
             let tail = 8 + 3 * failureCount
             if fields[tail] != "-" { learnLayout(fields[tail]) }
             var coverage = template
-            let categories = fields[tail + 1].split(separator: ";", omittingEmptySubsequences: false)
-            guard categories.count == positions.count || (positions.isEmpty && fields[tail + 1].isEmpty) else { throw bad }
-            for (c, counts) in categories.enumerated() where !counts.isEmpty {
-                for entry in counts.split(separator: ",") {
-                    guard let equals = entry.firstIndex(of: "="), let e = Int(entry[..<equals]),
-                          let count = Int(entry[entry.index(after: equals)...]), e >= 0, e < positions[c].count
-                    else { throw bad }
-                    coverage.add(count: count, at: positions[c][e])
-                }
-            }
+            guard addCounts(fields[tail + 1], to: &coverage) else { throw bad }
             let verdict = RunVerdict(digest: digest, eventCount: events, simulatedTime: VirtualTime(microseconds: micros),
                                      failures: failures, coverage: coverage, stop: stop, cost: cost,
                                      overBudget: fields[6] == "1")
             return (verdict, try recorded(fields[tail + 2], bad: bad))
+        }
+
+        /// Adds the sparse counts of a verdict line (``VerdictWire/sparseCounts(_:)``) to `coverage`,
+        /// reading the field's bytes in one pass (splitting `Substring`s by `Character`, and parsing
+        /// each number from a `Substring`, was most of an isolated parent's time); `false` when
+        /// the field is malformed or names an entry outside the layout.
+        private func addCounts(_ field: Substring, to coverage: inout Coverage) -> Bool {
+            if field.isEmpty { return positions.isEmpty || positions.count == 1 }
+            var category = 0
+            var index = 0
+            var value = 0
+            var digits = 0
+            var readingValue = false
+            func finishEntry() -> Bool {
+                guard readingValue, digits > 0, category < positions.count, index < positions[category].count
+                else { return false }
+                coverage.add(count: value, at: positions[category][index])
+                index = 0
+                value = 0
+                digits = 0
+                readingValue = false
+                return true
+            }
+            var entryOpen = false
+            for byte in field.utf8 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    let digit = Int(byte &- UInt8(ascii: "0"))
+                    let (times, overflowTimes) = (readingValue ? value : index).multipliedReportingOverflow(by: 10)
+                    let (next, overflowPlus) = times.addingReportingOverflow(digit)
+                    guard !overflowTimes, !overflowPlus else { return false }
+                    if readingValue { value = next } else { index = next }
+                    digits += 1
+                    entryOpen = true
+                case UInt8(ascii: "="):
+                    guard !readingValue, digits > 0 else { return false }
+                    readingValue = true
+                    digits = 0
+                case UInt8(ascii: ","):
+                    guard finishEntry() else { return false }
+                    entryOpen = false
+                case UInt8(ascii: ";"):
+                    if entryOpen { guard finishEntry() else { return false } }
+                    entryOpen = false
+                    category += 1
+                default:
+                    return false
+                }
+            }
+            if entryOpen { guard finishEntry() else { return false } }
+            return category == positions.count - 1
         }
 
         private mutating func learnLayout(_ text: Substring) {
