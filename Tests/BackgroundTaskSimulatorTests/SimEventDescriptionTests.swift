@@ -102,6 +102,8 @@ import Testing
         #"fetch.complete fetch=2 result="noData" repeated=true"#,
         #"file file="articles.json" operation="write" protection="complete" work=3 outcome="protectedDataUnavailable""#,
         #"view visible=true"#,
+        #"process.watchdogSuppressed detail="launch took 25s (A10.3)""#,
+        #"bgtask.dropped identifier="com.example.refresh""#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -63,6 +63,8 @@ import Testing
         (.fetchCompleted(fetch: 2, result: "noData", repeated: true), 0x6e9f763cc9cedff7),
         (.fileAccess(file: "articles.json", operation: "write", protection: "complete", work: 3, outcome: "protectedDataUnavailable"), 0xeb42ba0a742e32a4),
         (.viewAppearance(visible: true), 0xb2ed2ce882fc8cca),
+        (.watchdogSuppressed(detail: "launch took 25s (A10.3)"), 0xc4bfcb4a6e7639fa),
+        (.requestDropped(identifier: "com.example.refresh"), 0xd37f044cc249b096),
     ]
 
     @Test("every kind hashes as it did before it was described once")

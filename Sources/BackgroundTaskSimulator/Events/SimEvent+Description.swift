@@ -199,6 +199,12 @@ extension SimEvent {
         case .viewAppearance(let visible):
             visitor.kind(.viewAppearance)
             visitor.bool("visible", visible)
+        case .watchdogSuppressed(let detail):
+            visitor.kind(.watchdogSuppressed)
+            visitor.string("detail", detail)
+        case .requestDropped(let identifier):
+            visitor.kind(.requestDropped)
+            visitor.string("identifier", identifier)
         }
     }
 

@@ -59,6 +59,8 @@ extension SimEvent {
         case fetchCompleted = 41
         case fileAccess = 42
         case viewAppearance = 43
+        case watchdogSuppressed = 44
+        case requestDropped = 45
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

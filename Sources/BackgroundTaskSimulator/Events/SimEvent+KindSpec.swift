@@ -110,6 +110,8 @@ extension SimEvent.Kind {
         case .fileAccess:
             Spec(name: "file", example: .fileAccess(file: "", operation: "", protection: "", work: 0, outcome: ""))
         case .viewAppearance: Spec(name: "view", example: .viewAppearance(visible: false))
+        case .watchdogSuppressed: Spec(name: "process.watchdogSuppressed", example: .watchdogSuppressed(detail: ""))
+        case .requestDropped: Spec(name: "bgtask.dropped", example: .requestDropped(identifier: ""))
         }
     }
 

@@ -67,6 +67,9 @@ public struct WorkloadInfo: Sendable {
     /// its runs get a pumped task executor, a virtual clock and escape checking
     /// (`no-async-escape`).
     public var usesAsync: Bool
+    /// The app's entitlements, e.g. ``WorkloadInfo/backgroundGPUEntitlement`` (C6.5). Default
+    /// none.
+    public var entitlements: [String] = []
     /// Makes the instance for a new process.
     public var make: @Sendable () -> any Workload
 
@@ -83,6 +86,10 @@ public struct WorkloadInfo: Sendable {
         self.repeatingRefreshIdentifiers = repeatingRefreshIdentifiers
         self.make = make
     }
+
+    /// The entitlement a continued-processing request needs to use the GPU in the background
+    /// (C6.5).
+    public static let backgroundGPUEntitlement = "com.apple.developer.background-tasks.continued-processing.gpu"
 
     /// Whether the workload uses BGTaskScheduler at all.
     public var usesTaskScheduler: Bool { !permittedIdentifiers.isEmpty }
