@@ -198,7 +198,8 @@ final class TaskSchedulerService: @unchecked Sendable {
         showLiveActivity(for: bound)  // C6.10
         armExpiry(of: bound)
         let handler = registration.handler
-        bound.queue?.async { handler(bound) }
+        let handle = BGTaskHandle(bound, device: device)  // the app's reference (C4.8)
+        bound.queue?.async { handler(handle) }
     }
 
     private func armExpiry(of task: SimulatedBGTask) {
