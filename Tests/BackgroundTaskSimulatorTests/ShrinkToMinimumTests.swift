@@ -81,6 +81,15 @@ import Testing
             (2, "launch, home: the save's transaction is open when its task expires in the background"),
         "quote-watchlist-polling-tied-to-view-appearance-ios17":
             (2, "launch, home: a refresh in flight when the app leaves the foreground"),
+        "price-alerts-paused-in-low-power-mode-ios17":
+            (4, "launch, home, launchBackgroundTask (a refresh runs only in the background and never in Low Power "
+                + "Mode), lowPowerModeOn while the check runs: it ends in Low Power Mode and cancels its next request"),
+        "reading-list-scheduled-once-at-install-ios17":
+            (5, "launch (the flag is set), home (an update comes only off screen), appUpdate (the request is dropped), "
+                + "launch (the flag is trusted) and the settling home: the chain is judged at the end of the run"),
+        "audiobook-download-without-expiry-handler-ios17":
+            (2, "launch and the settling home: the shortest chapter (20 s) ends while the app is open, so the download "
+                + "begun on entering the background meets the expiry with no handler"),
     ]
 
     /// Planted scenarios the shrinker does not yet bring near their minimum, with the reason.

@@ -48,6 +48,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         var isLowPowerModeEnabled = false
         /// MetricKit's exit counts (A7.2).
         var exitMetrics = AppExitMetrics()
+        /// The app's `UserDefaults` flags that are true, in the order they were set
+        /// (``SimulatedUserDefaults``).
+        var userDefaultsFlags: [String] = []
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads it several
@@ -73,6 +76,13 @@ public final class SimulatedDevice: @unchecked Sendable {
     public internal(set) var exitMetrics: AppExitMetrics {
         get { core.exitMetrics }
         set { core.exitMetrics = newValue }
+    }
+
+    /// The app's `UserDefaults` flags that are true: on disk, so they outlive every process,
+    /// reboot and app update (``SimulatedUserDefaults``).
+    var userDefaultsFlags: [String] {
+        get { core.userDefaultsFlags }
+        set { core.userDefaultsFlags = newValue }
     }
 
     /// The current or last process; nil before the first launch.

@@ -149,6 +149,9 @@ final class TaskSchedulerService: @unchecked Sendable {
 
     /// An app update dropped every pending request (C3.7).
     func dropPendingRequests() {
+        for request in pending where !request.kind.isContinuedProcessing {
+            device.emit(.requestDropped(identifier: request.identifier))
+        }
         pending.removeAll { !$0.kind.isContinuedProcessing }
     }
 
