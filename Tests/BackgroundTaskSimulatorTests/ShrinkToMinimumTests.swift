@@ -93,6 +93,15 @@ import Testing
                 + "the session with another identifier (D1)"),
         "gallery-uploads-handler-kept-by-view-controller-ios17":
             (3, "launch, home, memoryPressureKill: only a background relaunch lacks the view controller (D1, B1.3)"),
+        "price-alerts-paused-in-low-power-mode-ios17":
+            (4, "launch, home, launchBackgroundTask (a refresh runs only in the background and never in Low Power "
+                + "Mode), lowPowerModeOn while the check runs: it ends in Low Power Mode and cancels its next request"),
+        "reading-list-scheduled-once-at-install-ios17":
+            (5, "launch (the flag is set), home (an update comes only off screen), appUpdate (the request is dropped), "
+                + "launch (the flag is trusted) and the settling home: the chain is judged at the end of the run"),
+        "audiobook-download-without-expiry-handler-ios17":
+            (2, "launch and the settling home: the shortest chapter (20 s) ends while the app is open, so the download "
+                + "begun on entering the background meets the expiry with no handler"),
     ]
 
     /// Planted scenarios the shrinker does not yet bring near their minimum, with the reason.

@@ -107,6 +107,8 @@ import Testing
         #"urlsession.complete session="uploads" wake=1 onMain=true afterEvents=false repeated=false"#,
         #"urlsession.expire session="uploads" wake=2 eventsDelivered=false terminates=true"#,
         #"accessory.wake mode="bluetooth-central" phase="wake""#,
+        #"process.watchdogSuppressed detail="launch took 25s (A10.3)""#,
+        #"bgtask.dropped identifier="com.example.refresh""#,
     ]
 
     @Test("every kind prints as it did before it was described once")

@@ -68,6 +68,8 @@ import Testing
         (.backgroundSessionCompleted(session: "uploads", wake: 1, onMain: true, afterEvents: false, repeated: false), 0xd6f99414821b3ca0),
         (.backgroundSessionExpired(session: "uploads", wake: 2, eventsDelivered: false, terminates: true), 0x3c3468f7a1bbbd64),
         (.accessoryWake(mode: "bluetooth-central", phase: "wake"), 0xbcdf7bf55161ebf0),
+        (.watchdogSuppressed(detail: "launch took 25s (A10.3)"), 0x3f738b8f78e9c566),
+        (.requestDropped(identifier: "com.example.refresh"), 0x87d6a533d9a25e58),
     ]
 
     @Test("every kind hashes as it did before it was described once")

@@ -7,9 +7,18 @@ import Testing
 @Suite struct WorkloadExpectationTests {
     static let runs = 200
 
+    /// Planted bugs that need an environment action whose weight is 0 by default, with the
+    /// weights their sweep adds: Low Power Mode toggles, App Store updates (C3.7).
+    static let offByDefaultActions: [String: [(EnvironmentAction, Double)]] = [
+        "price-alerts/paused-in-low-power-mode": [(.lowPowerModeOn, 0.5), (.lowPowerModeOff, 0.5)],
+        "reading-list/scheduled-once-at-install": [(.appUpdate, 0.2)],
+    ]
+
     static func sweep(_ entry: WorkloadCatalog.Variant, profile: OSProfile, runs: Int = runs)
         -> (violations: [(seed: Seed, violation: Violation)], runs: Int) {
-        let spec = RunSpec(profile: profile, environment: EnvironmentConfig(), workload: entry.info,
+        var environment = EnvironmentConfig()
+        for (action, weight) in offByDefaultActions[entry.info.name] ?? [] { environment.weights[action] = weight }
+        let spec = RunSpec(profile: profile, environment: environment, workload: entry.info,
                            invariants: Invariant.all, horizon: .seconds(1800))
         var found: [(Seed, Violation)] = []
         for index in 0..<runs {

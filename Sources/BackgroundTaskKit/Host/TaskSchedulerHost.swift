@@ -31,6 +31,12 @@ public struct TaskRequest: Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
     /// The task starts no earlier than this; nil means no delay (C3.1).
     public var earliestBeginDate: Date?
+    /// A continued-processing request that needs the GPU in the background
+    /// (`requiredResources = .gpu`). It needs the
+    /// `com.apple.developer.background-tasks.continued-processing.gpu` entitlement and a device
+    /// that supports it, or `submit` fails with ``TaskSchedulerError/notPermitted`` (C6.5).
+    /// Ignored for other kinds. Default false.
+    public var requiresBackgroundGPU = false
 
     public init(identifier: String, kind: Kind, earliestBeginDate: Date? = nil) {
         self.identifier = identifier

@@ -72,6 +72,7 @@ public final class BGTaskSchedulerHost: TaskSchedulerHost, @unchecked Sendable {
                 let continued = BGContinuedProcessingTaskRequest(
                     identifier: request.identifier, title: title, subtitle: subtitle)
                 continued.strategy = strategy == .fail ? .fail : .queue
+                if request.requiresBackgroundGPU { continued.requiredResources = .gpu }  // C6.5
                 made = continued
             } else {
                 made = BGProcessingTaskRequest(identifier: request.identifier)

@@ -60,12 +60,18 @@ extension SimulatedApplication {
         evaluateSuspension()
     }
 
-    /// `backgroundTimeRemaining` (A8): unbounded in the foreground, else the budget left.
+    /// `backgroundTimeRemaining` (A8): unbounded in the foreground, else the budget left: an
+    /// estimate (A8.5) off by up to ``OSProfile/backgroundTimeRemainingError`` either way, drawn
+    /// per read (no draw when that is 0).
     public var backgroundTimeRemaining: Double {
         scheduler.schedulingPoint()
         defer { scheduler.schedulingPoint() }
         guard isAlive, state == .background, let session = core.session else { return .greatestFiniteMagnitude }
-        let left = max(0, (session.deadline - now).microseconds)
+        var left = max(0, (session.deadline - now).microseconds)
+        let error = profile.backgroundTimeRemainingError.microseconds
+        if error > 0 {  // A8.5: "an estimate [that] can change at any time"
+            left = max(0, left + Int64(device.choices.int(in: Int(-error)...Int(error))))
+        }
         return Double(left) / 1_000_000
     }
 

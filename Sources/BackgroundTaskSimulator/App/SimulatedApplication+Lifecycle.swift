@@ -198,6 +198,11 @@ extension SimulatedApplication {
     /// Kills the process. No callback (B3.1, B3.2, A7.1); its queues never run again.
     func terminate(_ reason: TerminationReason) {
         guard isAlive else { return }
+        if case .watchdog(let detail) = reason, profile.debuggerAttached {
+            device.emit(.watchdogSuppressed(detail: detail))  // A7.3: no watchdog under the debugger
+            return
+        }
+        device.exitMetrics.count(reason, in: state)  // A7.2
         core.isAlive = false
         cancelSuspension()
         endBackgroundSession()

@@ -47,6 +47,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         /// The lock state and the disk (``DeviceStorage``).
         var storage = DeviceStorage()
         var isLowPowerModeEnabled = false
+        /// MetricKit's exit counts (A7.2).
+        var exitMetrics = AppExitMetrics()
+        /// The app's `UserDefaults` flags that are true, in the order they were set
+        /// (``SimulatedUserDefaults``).
+        var userDefaultsFlags: [String] = []
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: every event reads it several
@@ -65,6 +70,20 @@ public final class SimulatedDevice: @unchecked Sendable {
     public internal(set) var isLowPowerModeEnabled: Bool {
         get { core.isLowPowerModeEnabled }
         set { core.isLowPowerModeEnabled = newValue }
+    }
+
+    /// The app's exits so far, counted as MetricKit's `MXForegroundExitData` and
+    /// `MXBackgroundExitData` would count them (A7.2; see ``AppExitMetrics``).
+    public internal(set) var exitMetrics: AppExitMetrics {
+        get { core.exitMetrics }
+        set { core.exitMetrics = newValue }
+    }
+
+    /// The app's `UserDefaults` flags that are true: on disk, so they outlive every process,
+    /// reboot and app update (``SimulatedUserDefaults``).
+    var userDefaultsFlags: [String] {
+        get { core.userDefaultsFlags }
+        set { core.userDefaultsFlags = newValue }
     }
 
     /// The current or last process; nil before the first launch.

@@ -226,6 +226,12 @@ extension SimEvent {
             visitor.kind(.accessoryWake)
             visitor.string("mode", mode)
             visitor.string("phase", phase)
+        case .watchdogSuppressed(let detail):
+            visitor.kind(.watchdogSuppressed)
+            visitor.string("detail", detail)
+        case .requestDropped(let identifier):
+            visitor.kind(.requestDropped)
+            visitor.string("identifier", identifier)
         }
     }
 

@@ -64,6 +64,8 @@ extension SimEvent {
         case backgroundSessionCompleted = 46
         case backgroundSessionExpired = 47
         case accessoryWake = 48
+        case watchdogSuppressed = 49
+        case requestDropped = 50
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

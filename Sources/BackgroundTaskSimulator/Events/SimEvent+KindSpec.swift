@@ -121,6 +121,8 @@ extension SimEvent.Kind {
             Spec(name: "urlsession.expire", example: .backgroundSessionExpired(
                 session: "", wake: 0, eventsDelivered: false, terminates: false))
         case .accessoryWake: Spec(name: "accessory.wake", example: .accessoryWake(mode: "", phase: ""))
+        case .watchdogSuppressed: Spec(name: "process.watchdogSuppressed", example: .watchdogSuppressed(detail: ""))
+        case .requestDropped: Spec(name: "bgtask.dropped", example: .requestDropped(identifier: ""))
         }
     }
 

@@ -139,6 +139,13 @@ public enum SimEvent: Sendable, Equatable {
     /// or launched in the background with a short window), "forceQuitBlocked" or "end" (the
     /// window is over).
     case accessoryWake(mode: String, phase: String)
+    // Rules of issue 19's last part (A7.3, C2.5).
+    /// A watchdog would have killed the app (0x8badf00d, `detail` says which) but the debugger
+    /// is attached, which disables watchdogs (A7.3, ``OSProfile/debuggerAttached``).
+    case watchdogSuppressed(detail: String)
+    /// `submit` returned success but the system dropped the request: it never becomes pending
+    /// (C2.5, ``OSProfile/submitDropProbability``).
+    case requestDropped(identifier: String)
 }
 
 /// Things the environment does to the device (user actions and system events).

@@ -6,6 +6,10 @@ import DeterministicSimulation
 /// each such task completes (was a new request submitted, or at least attempted, since the
 /// launch?) and, as a liveness check, at the end of the run (is one pending?).
 ///
+/// A cancel outside a running refresh task is the app's decision to stop refreshing (excused); a
+/// cancel from inside one, while it runs, withdraws the next request it submitted: the task then
+/// completes without one, a violation.
+///
 /// Only the user's choice excuses a stopped chain: a last submit that failed with
 /// `unavailable` (Background App Refresh off, or no BGTaskScheduler: C2.3). A submit that failed
 /// with a programming error (`tooManyPendingTaskRequests` from a second refresh identifier,
@@ -23,6 +27,13 @@ final class RefreshStaysScheduled: EventFilteringChecker {
     private var lastSubmitFailed: [String] = []
     /// Identifiers whose last submit failed with a programming error, the error and its time.
     private var lastSubmitError: [(identifier: String, error: String, time: VirtualTime)] = []
+    /// Identifiers whose pending request the system dropped (an app update, C3.7; a dropped
+    /// submit, C2.5) with no process launched since: the app has had no chance to resubmit yet.
+    private var droppedBySystem: [String] = []
+    /// Identifiers the system ever dropped a request of (for the message).
+    private var everDropped: [String] = []
+    /// Running tasks that cancelled their own next request, and when.
+    private var withdrawn: [(task: Int, time: VirtualTime)] = []
 
     init(identifiers: [String]) { self.identifiers = identifiers }
 
@@ -47,7 +58,16 @@ final class RefreshStaysScheduled: EventFilteringChecker {
             }
         case .requestCancelled(let identifier):
             if identifier == "*" { pending = [] } else { pending.removeAll { $0 == identifier } }
-            chainStarted.removeAll { identifier == "*" || $0 == identifier }
+            let running = awaiting.indices.filter { identifier == "*" || awaiting[$0].identifier == identifier }
+            if running.isEmpty {
+                chainStarted.removeAll { identifier == "*" || $0 == identifier }  // the app stops its refresh
+            } else {
+                // A refresh task withdrawing its own next request stops the chain from inside.
+                for index in running {
+                    awaiting[index].attempted = false
+                    withdrawn.append((awaiting[index].task, time))
+                }
+            }
         case .bgTaskLaunched(let identifier, let task, _):
             guard identifiers.contains(identifier) else { return nil }
             pending.removeAll { $0 == identifier }
@@ -55,12 +75,24 @@ final class RefreshStaysScheduled: EventFilteringChecker {
         case .bgTaskCompleted(let identifier, let task, _, let repeated):
             guard !repeated, let index = awaiting.firstIndex(where: { $0.task == task }) else { return nil }
             let entry = awaiting.remove(at: index)
+            if !entry.attempted, let withdrawal = withdrawn.first(where: { $0.task == task }) {
+                return "refresh task \(task) (\(identifier)) cancelled its own next request at \(withdrawal.time) and "
+                    + "completed at \(time): the chain of refreshes stops; keep the request pending (iOS already "
+                    + "holds launches back when it must, as in Low Power Mode)"
+            }
             if !entry.attempted {
                 return "refresh task \(task) (\(identifier)) completed at \(time) without submitting the next "
                     + "request: the chain of refreshes stops; resubmit at the start of the launch handler"
             }
         case .terminated:
             awaiting = []
+        case .requestDropped(let identifier):  // C2.5, C3.7: gone without the app's knowledge
+            guard identifiers.contains(identifier) else { return nil }
+            pending.removeAll { $0 == identifier }
+            if !droppedBySystem.contains(identifier) { droppedBySystem.append(identifier) }
+            if !everDropped.contains(identifier) { everDropped.append(identifier) }
+        case .processLaunched:
+            droppedBySystem = []  // a new process can (and must) schedule again
         default:
             break
         }
@@ -70,15 +102,19 @@ final class RefreshStaysScheduled: EventFilteringChecker {
     func finish(at time: VirtualTime, facts: RunFacts) -> [String] {
         identifiers.compactMap { identifier in
             guard chainStarted.contains(identifier), !pending.contains(identifier),
-                !lastSubmitFailed.contains(identifier), !awaiting.contains(where: { $0.identifier == identifier })
+                !lastSubmitFailed.contains(identifier), !awaiting.contains(where: { $0.identifier == identifier }),
+                !droppedBySystem.contains(identifier)
             else { return nil }
             if let failure = lastSubmitError.first(where: { $0.identifier == identifier }) {
                 return "no \(identifier) refresh request is pending at the end of the run (\(time)): its last "
                     + "submit failed at \(failure.time) with \(failure.error) and the error was swallowed; "
                     + Self.fix(for: failure.error)
             }
+            let dropped = everDropped.contains(identifier)
+                ? " (the system dropped a pending request, as an app update does (C3.7); submit it again on every launch)"
+                : ""
             return "no \(identifier) refresh request is pending at the end of the run (\(time)): "
-                + "the repeating refresh stopped"
+                + "the repeating refresh stopped" + dropped
         }
     }
 
@@ -102,7 +138,8 @@ final class RefreshStaysScheduled: EventFilteringChecker {
 
     static func observes(_ event: SimEvent) -> Bool {
         switch event {
-        case .requestSubmitted, .requestCancelled, .bgTaskLaunched, .bgTaskCompleted, .terminated: true
+        case .requestSubmitted, .requestCancelled, .bgTaskLaunched, .bgTaskCompleted, .terminated,
+            .requestDropped, .processLaunched: true
         default: false
         }
     }

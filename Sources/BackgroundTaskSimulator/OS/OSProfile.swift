@@ -192,6 +192,41 @@ public struct OSProfile: Sendable, Equatable {
     /// gets it more). Scenario key `accessoryWakeWindowSeconds`.
     public var accessoryWakeWindow: VirtualDuration = .seconds(10)
 
+    // MARK: The device, the debugger and the submission details (A7.3, A8.5, C2.5, C2.6, C5.3, C6.5)
+
+    /// Whether Xcode's debugger is attached to the app. Default false. True disables every
+    /// watchdog (A7.3: "watchdogs will be disabled" while debugging; no background-task
+    /// terminations under the debugger): a kill the watchdog would make becomes a
+    /// `process.watchdogSuppressed` event and the app runs on. This is the trap of testing
+    /// background code from Xcode: a leaked task that kills the app in the field survives every
+    /// debugging session. Scenario key `debuggerAttached`.
+    public var debuggerAttached = false
+    /// How far `backgroundTimeRemaining` may stray from the time really left: each read in the
+    /// background returns the time left plus an offset drawn from -error...+error (never below
+    /// 0). A8.5: it is "an estimate [that] can change at any time"; how wrong it can be is
+    /// UNCERTAIN. Default 0 (exact; no draw). Scenario key `backgroundTimeRemainingErrorSeconds`.
+    public var backgroundTimeRemainingError: VirtualDuration = .zero
+    /// The chance that `submit` returns success while the system drops the request, so it never
+    /// becomes pending (C2.5: one developer saw it, with Developer Mode on or under rate
+    /// limiting; UNCERTAIN). Default 0 (no draw). Scenario key `submitDropProbability`.
+    public var submitDropProbability = 0.0
+    /// How long the iOS 27 asynchronous `submit(_:completionHandler:)` takes to report, on a
+    /// background queue (C2.6: errors arrive "on an arbitrary queue after an arbitrary amount
+    /// of delay"; beta header, UNCERTAIN; default 1 s). The request is validated and becomes
+    /// pending when the completion handler is called. Scenario key `asynchronousSubmitDelaySeconds`.
+    public var asynchronousSubmitDelay: VirtualDuration = .seconds(1)
+    /// Whether the app runs in Xcode's Simulator instead of on a device. Default false. The
+    /// Simulator "doesn't support background processing": every `submit` fails with
+    /// `unavailable` (C2.3), so the debug launch and expiry functions find nothing to act on
+    /// (C5.3: "The debug functions work only on devices"). Scenario key `runsInSimulator`.
+    public var runsInSimulator = false
+    /// Whether the device supports the GPU for continued-processing tasks in the background
+    /// (`BGTaskScheduler.supportedResources` contains `.gpu`; C6.5: "not all devices support
+    /// background GPU use"). Default true. A request with `requiresBackgroundGPU` is rejected with
+    /// `notPermitted` when this is false or the app lacks the entitlement. Scenario key
+    /// `supportsBackgroundGPU`.
+    public var supportsBackgroundGPU = true
+
     /// The order of expiration-handler calls (A3.5 leaves it open).
     public enum ExpirationHandlerOrder: String, Sendable, CaseIterable {
         /// Oldest task first.

@@ -70,6 +70,14 @@ enum ProfileDecoder {
             profile.backgroundTransferFailureProbability = chance
         }
         try duration("accessoryWakeWindowSeconds", \.accessoryWakeWindow)
+        try flag("debuggerAttached", \.debuggerAttached)  // A7.3
+        try duration("backgroundTimeRemainingErrorSeconds", \.backgroundTimeRemainingError)  // A8.5
+        if let chance = try object.optionalDouble("submitDropProbability", in: 0...1) {  // C2.5
+            profile.submitDropProbability = chance
+        }
+        try duration("asynchronousSubmitDelaySeconds", \.asynchronousSubmitDelay)  // C2.6
+        try flag("runsInSimulator", \.runsInSimulator)  // C5.3
+        try flag("supportsBackgroundGPU", \.supportsBackgroundGPU)  // C6.5
         if let order = try object.optionalChoice("expirationHandlerOrder", as: OSProfile.ExpirationHandlerOrder.self) {
             profile.expirationHandlerOrder = order
         }

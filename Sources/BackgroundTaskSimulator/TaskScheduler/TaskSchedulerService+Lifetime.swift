@@ -13,6 +13,7 @@ extension TaskSchedulerService {
         cancelTimers(of: task)
         armKill(of: task, at: device.now + profile.taskExpiryLead)
         let handler = task.takeExpirationHandler()
+        settleLiveActivity(for: task, success: false)  // C6.10: an expired task's item shows failed
         device.emit(.bgTaskExpiring(identifier: task.identifier, task: task.number, hasHandler: handler != nil))
         task.queue?.async { [self, task] in
             if let handler {
@@ -43,7 +44,10 @@ extension TaskSchedulerService {
         cancelTimers(of: task)
         app.core.runningTasks.removeAll { $0 === task }
         device.emit(.bgTaskCompleted(identifier: task.identifier, task: task.number, success: success, repeated: false))
-        if task.kind.isContinuedProcessing { startQueuedContinuedProcessing() }  // C6.4: room again
+        if task.kind.isContinuedProcessing {
+            settleLiveActivity(for: task, success: success)  // C6.10
+            startQueuedContinuedProcessing()  // C6.4: room again
+        }
         device.checkHeldWork(after: "\(task.kind.name) task \(task.identifier) completed")
         app.evaluateSuspension()  // C4.6: suspended as soon as all tasks are complete
     }

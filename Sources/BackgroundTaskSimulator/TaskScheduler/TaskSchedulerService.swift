@@ -18,6 +18,8 @@ final class TaskSchedulerService: @unchecked Sendable {
     /// spans a call that changes it (its closures only test requests).
     @exclusivity(unchecked) var pending: [TaskRequest] = []
     var nextTaskNumber = 1
+    /// The Live Activities of continued-processing tasks, oldest first (C6.6, C6.10).
+    var liveActivities: [LiveActivityItem] = []
 
     init(device: SimulatedDevice) { deviceReference = DeviceReference(device, owner: "TaskSchedulerService") }
 
@@ -64,6 +66,12 @@ final class TaskSchedulerService: @unchecked Sendable {
                 reason: "No launch handler registered for task with identifier \(request.identifier)"))
             return
         }
+        if profile.submitDropProbability > 0, device.choices.bool(probability: profile.submitDropProbability) {
+            // C2.5: success for the caller, but the request never reaches the queue.
+            device.emit(.requestSubmitted(identifier: request.identifier, kind: request.kind.name, error: nil))
+            device.emit(.requestDropped(identifier: request.identifier))
+            return
+        }
         pending.removeAll { $0.identifier == request.identifier }  // C2.1: replace
         pending.append(request)
         device.emit(.requestSubmitted(identifier: request.identifier, kind: request.kind.name, error: nil))
@@ -76,6 +84,7 @@ final class TaskSchedulerService: @unchecked Sendable {
     /// (C6.1: from the foreground, when the system is not busy).
     private func validate(_ request: TaskRequest, from app: SimulatedApplication) throws(TaskSchedulerError) -> Bool {
         guard profile.hasTaskScheduler, device.isBackgroundRefreshEnabled else { throw .unavailable }  // C2.3
+        if profile.runsInSimulator { throw .unavailable }  // C2.3, C5.3: no background processing in Simulator
         guard info.permits(request.identifier) else { throw .notPermitted }  // C2.3
         switch request.kind {
         case .appRefresh:
@@ -88,6 +97,11 @@ final class TaskSchedulerService: @unchecked Sendable {
             if others.count >= profile.maxPendingProcessingRequests { throw .tooManyPendingTaskRequests }
         case .continuedProcessing(_, _, let strategy):
             guard profile.hasContinuedProcessing else { throw .unavailable }
+            if request.requiresBackgroundGPU,  // C6.5: the entitlement and a device that supports it
+                !profile.supportsBackgroundGPU || !info.entitlements.contains(WorkloadInfo.backgroundGPUEntitlement)
+            {
+                throw .notPermitted
+            }
             let canRunNow = app.state.isForeground
                 && !device.choices.bool(probability: device.environment.faults.systemBusyProbability)
             if !canRunNow && strategy == .fail { throw .immediateRunIneligible }  // C6.4
@@ -135,6 +149,9 @@ final class TaskSchedulerService: @unchecked Sendable {
 
     /// An app update dropped every pending request (C3.7).
     func dropPendingRequests() {
+        for request in pending where !request.kind.isContinuedProcessing {
+            device.emit(.requestDropped(identifier: request.identifier))
+        }
         pending.removeAll { !$0.kind.isContinuedProcessing }
     }
 
@@ -181,9 +198,11 @@ final class TaskSchedulerService: @unchecked Sendable {
         app.core.runningTasks.append(bound)
         app.cancelSuspension()
         device.emit(.bgTaskLaunched(identifier: bound.identifier, task: bound.number, kind: bound.kind.name))
+        showLiveActivity(for: bound)  // C6.10
         armExpiry(of: bound)
         let handler = registration.handler
-        bound.queue?.async { handler(bound) }
+        let handle = BGTaskHandle(bound, device: device)  // the app's reference (C4.8)
+        bound.queue?.async { handler(handle) }
     }
 
     private func armExpiry(of task: SimulatedBGTask) {

@@ -71,6 +71,9 @@ public struct WorkloadInfo: Sendable {
     /// (``WorkloadContext/backgroundURLSession(identifier:onTaskCompleted:onFinishEvents:)``, D1):
     /// the background-session invariants apply to it.
     public var usesBackgroundURLSession: Bool
+    /// The app's entitlements, e.g. ``WorkloadInfo/backgroundGPUEntitlement`` (C6.5). Default
+    /// none.
+    public var entitlements: [String] = []
     /// Makes the instance for a new process.
     public var make: @Sendable () -> any Workload
 
@@ -89,6 +92,10 @@ public struct WorkloadInfo: Sendable {
         self.repeatingRefreshIdentifiers = repeatingRefreshIdentifiers
         self.make = make
     }
+
+    /// The entitlement a continued-processing request needs to use the GPU in the background
+    /// (C6.5).
+    public static let backgroundGPUEntitlement = "com.apple.developer.background-tasks.continued-processing.gpu"
 
     /// Whether the workload uses BGTaskScheduler at all.
     public var usesTaskScheduler: Bool { !permittedIdentifiers.isEmpty }

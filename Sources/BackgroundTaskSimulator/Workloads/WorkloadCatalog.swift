@@ -34,7 +34,7 @@ public enum WorkloadCatalog {
     /// Every variant, correct ones first within each workload; then the async workloads and the
     /// workloads of the newer world behaviours (``world``, ``push``, ``device``) and the deep
     /// planted bugs of the exploration strategies (``deep``).
-    public static var all: [Variant] { correct + buggy + async + world + precision + device + push + deep + urlSession }
+    public static var all: [Variant] { correct + buggy + async + world + precision + device + push + deep + urlSession + conditions }
 
     /// The variant with these names, if any.
     public static func variant(workload: String, variant: String) -> Variant? {

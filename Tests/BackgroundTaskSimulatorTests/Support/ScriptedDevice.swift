@@ -30,11 +30,12 @@ final class ScriptedDevice: @unchecked Sendable {
     init(
         profile: OSProfile = .ios17, permitted: [String] = [], modes: [String] = ["fetch", "processing"],
         environment: EnvironmentConfig = .scripted, hooks: ScriptedHooks = ScriptedHooks(),
-        choices: ChoiceSource = ChoiceSource(replaying: ChoiceSequence())
+        choices: ChoiceSource = ChoiceSource(replaying: ChoiceSequence()), entitlements: [String] = []
     ) {
         self.hooks = hooks
-        let info = WorkloadInfo(name: "scripted", summary: "a test script", permittedIdentifiers: permitted,
+        var info = WorkloadInfo(name: "scripted", summary: "a test script", permittedIdentifiers: permitted,
                                 backgroundModes: modes) { ScriptedWorkload(hooks: hooks) }
+        info.entitlements = entitlements
         device = SimulatedDevice(profile: profile, environment: environment, workload: info,
                                  choices: choices)
         device.addSink { [unowned self] event, time in log.append((time, event)) }
