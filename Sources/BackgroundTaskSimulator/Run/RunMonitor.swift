@@ -1,4 +1,5 @@
 import DeterministicSimulation
+import Synchronization
 
 /// What watches one run's event stream: the trace recorder, the ``RunFacts``, the coverage
 /// counter and the invariant checkers, in that order, plus the violations found so far.
@@ -42,27 +43,50 @@ final class RunMonitor {
          filtersEvents: Bool = true) {
         self.recorder = recorder
         self.checkers = checkers
-        var observers: [Observer] = []
-        var kindStarts: [Int] = []
+        let layout = Self.layout(of: checkers, filtersEvents: filtersEvents)
+        observers = layout.checkerIndices.map { Observer(checker: checkers[$0].checker, index: $0) }
+        kindStarts = layout.kindStarts
+    }
+
+    /// Which checkers observe which event kinds: ``kindStarts``, and for each listed observer
+    /// the index of its checker. It depends only on the checkers' types, so it is worked out once
+    /// per list of types in a process and kept (a dynamic cast per checker and a filter call per
+    /// checker and kind cost 22,000 instructions per run, more than a short run's events).
+    private struct Layout {
+        var kindStarts: [Int]
+        var checkerIndices: [Int]
+    }
+
+    private struct LayoutKey: Hashable {
+        var types: [ObjectIdentifier]
+        var filtersEvents: Bool
+    }
+
+    /// Layouts by checker types. Looked up, never iterated: no hash order reaches a run.
+    private static let layouts = Mutex<[LayoutKey: Layout]>([:])
+
+    private static func layout(of checkers: [(id: String, checker: any InvariantChecker)],
+                               filtersEvents: Bool) -> Layout {
+        let key = LayoutKey(types: checkers.map { ObjectIdentifier(type(of: $0.checker)) }, filtersEvents: filtersEvents)
+        if let known = layouts.withLock({ $0[key] }) { return known }
         // One dynamic cast per checker, not per checker and kind: each cast is a conformance
-        // lookup, and 30 kinds of them per run cost more than a short run's events.
+        // lookup.
         let filters: [(any EventFilteringChecker.Type)?] = checkers.map { entry in
             guard filtersEvents, let filtering = entry.checker as? any EventFilteringChecker else { return nil }
             return type(of: filtering)
         }
+        var layout = Layout(kindStarts: [], checkerIndices: [])
         for kind in 0..<SimEvent.kindCount {
-            kindStarts.append(observers.count)
+            layout.kindStarts.append(layout.checkerIndices.count)
             let event = SimEvent.representative(ofKind: kind)
-            for (index, entry) in checkers.enumerated() {
-                if let filter = filters[index], !filter.observes(event) {
-                    continue
-                }
-                observers.append(Observer(checker: entry.checker, index: index))
+            for index in checkers.indices {
+                if let filter = filters[index], !filter.observes(event) { continue }
+                layout.checkerIndices.append(index)
             }
         }
-        kindStarts.append(observers.count)
-        self.observers = observers
-        self.kindStarts = kindStarts
+        layout.kindStarts.append(layout.checkerIndices.count)
+        layouts.withLock { $0[key] = layout }
+        return layout
     }
 
     /// Takes in one event at `time`.
