@@ -34,17 +34,8 @@ struct ExhaustiveFollowUp<Target: CampaignTarget>: Sendable {
         }
         let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
         guard shrinks, keeps(replayed) else { return (record, nil) }
-        let shrinkTarget: any CampaignTarget = replayed.stop == .crashed ? target : (target.inProcessShrinkTarget ?? target)
-        let shrink = Shrinker.shrink(found.choices, target: shrinkTarget, options: campaign.shrink, isCancelled: isCancelled,
-                                     keeps: keeps)
-        let shrunkSource = ChoiceSource(replaying: shrink.choices)
-        let shrunk = target.run(choices: shrunkSource, keepTrace: true)
-        record.choices = shrink.choices
-        record.shrink = shrink
-        record.shrunkEventCount = shrunk.eventCount
-        record.shrunkActionCount = shrunkSource.actions.count
-        record.trace = shrunk.trace
-        record.shrunkFailure = shrunk.failures.first { $0.invariant == invariant } ?? failure
+        record.shrink(found.choices, crashed: replayed.stop == .crashed, target: target, options: campaign.shrink,
+                      isCancelled: isCancelled, keeps: keeps)
         return (record, nil)
     }
 }

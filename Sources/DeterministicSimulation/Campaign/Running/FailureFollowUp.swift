@@ -51,19 +51,8 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
             shrink: nil,
             trace: original.trace, runChoices: runChoices[entry.firstRun])
         guard shrinks, mismatches.isEmpty, keeps(original) else { return (record, mismatches) }
-        // A failure that did not crash is shrunk in process when the target offers it (isolation:
-        // its candidates are edits of a run that completed; a pipe round trip each cost +50%).
-        let shrinkTarget: any CampaignTarget = original.stop == .crashed ? target : (target.inProcessShrinkTarget ?? target)
-        let shrink = Shrinker.shrink(recorded, target: shrinkTarget, options: options.shrink, isCancelled: isCancelled,
-                                     keeps: keeps)
-        let shrunkSource = ChoiceSource(replaying: shrink.choices)
-        let shrunk = target.run(choices: shrunkSource, keepTrace: true)
-        record.choices = shrink.choices
-        record.shrink = shrink
-        record.shrunkEventCount = shrunk.eventCount
-        record.shrunkActionCount = shrunkSource.actions.count
-        record.trace = shrunk.trace
-        record.shrunkFailure = shrunk.failures.first { $0.invariant == invariant } ?? failure
+        record.shrink(recorded, crashed: original.stop == .crashed, target: target, options: options.shrink,
+                      isCancelled: isCancelled, keeps: keeps)
         return (record, mismatches)
     }
 
@@ -74,5 +63,36 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
         guard actual != expected else { return nil }
         return NondeterminismRecord(seed: seed, runIndex: runIndex, expected: expected, actual: actual,
                                     how: runChoices[runIndex] == nil ? "a rerun from its seed" : "a replay of its mutant's choices")
+    }
+}
+
+extension FailureRecord {
+    /// Shrinks the failing run `recorded` while `keeps` holds, then reruns the shrunk run with its
+    /// trace and records it: choices, shrink result, event and action counts, trace, and the
+    /// shrunk run's failure of the same invariant (else the original failure). Shared by seeded
+    /// campaigns and exhaustive searches.
+    ///
+    /// ```swift
+    /// record.shrink(recorded, crashed: verdict.stop == .crashed, target: target, options: .init(),
+    ///               isCancelled: { false }, keeps: keeps)
+    /// ```
+    ///
+    /// Contract: a failure that did not crash is shrunk in process when the target offers it
+    /// (isolation: its candidates are edits of a run that completed; a pipe round trip each cost
+    /// +50%); the shrunk run itself is rerun on `target`.
+    mutating func shrink(_ recorded: ChoiceSequence, crashed: Bool, target: any CampaignTarget, options: ShrinkOptions,
+                         isCancelled: () -> Bool, keeps: (RunVerdict) -> Bool) {
+        let shrinkTarget: any CampaignTarget = crashed ? target : (target.inProcessShrinkTarget ?? target)
+        let shrink = Shrinker.shrink(recorded, target: shrinkTarget, options: options, isCancelled: isCancelled,
+                                     keeps: keeps)
+        let shrunkSource = ChoiceSource(replaying: shrink.choices)
+        let shrunk = target.run(choices: shrunkSource, keepTrace: true)
+        let invariant = failure.invariant
+        choices = shrink.choices
+        self.shrink = shrink
+        shrunkEventCount = shrunk.eventCount
+        shrunkActionCount = shrunkSource.actions.count
+        trace = shrunk.trace
+        shrunkFailure = shrunk.failures.first { $0.invariant == invariant } ?? failure
     }
 }
