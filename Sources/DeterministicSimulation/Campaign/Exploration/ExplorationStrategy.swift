@@ -51,6 +51,6 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
         }
     }
 
-    /// The names, for error messages: `random, swarm, default`.
+    /// The names, for error messages: `random, swarm, default, exhaustive, coverage`.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
