@@ -105,16 +105,7 @@ import Testing
     ]
 
     /// Planted scenarios the shrinker does not yet bring near their minimum, with the reason.
-    static let knownShortfalls: [String: String] = [
-        // The run-deletion, time-folding and re-aiming passes brought this one from 17 actions
-        // to 10 (photo-index from 11 to 7, reader-prefetch from 9 to 7).
-        "deep-track-backup-keeps-task-when-giving-up-ios17":
-            "shrinks to 10 actions: launch, home, memoryPressureKill, launch, home, then the five toggles. The "
-            + "first process's backup succeeded; the second loses its connection three times. Deleting the first "
-            + "process's actions (home, memoryPressureKill, launch) fails at every action boundary: the first "
-            + "process draws in another order than a relaunched one (its upload's draws come before the next "
-            + "gap), so the second backup's draws land elsewhere. A 7-action run exists (minimumWitnesses)",
-    ]
+    static let knownShortfalls: [String: String] = [:]
 
     /// A run of exactly the stated minimum, found by hand from the shrunk run (deleting draws
     /// across action boundaries, raising a drawn duration), for every known shortfall and every

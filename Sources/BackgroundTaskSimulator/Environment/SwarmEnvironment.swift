@@ -22,6 +22,8 @@ public import DeterministicSimulation
 /// stays disabled. A quick-paced run draws its gaps from at most 2 s and has its horizon
 /// shortened by the same factor as the mean gap, so it takes about as many actions as a
 /// random run (the default mix keeps random's throughput). Nothing else of the spec changes.
+/// The mix's draws are marked as one ``ChoiceSpan/Kind/swarmMix`` span (a replayed run's
+/// ``ChoiceSource/spans``), which the shrinker's `undoSwarm` pass zeroes or deletes at once.
 public enum SwarmEnvironment {
     /// The weight levels an action's draw selects: the scenario's weight (nil), off (three
     /// times: each action is off in half the runs, the rate Groce et al. found best), as
@@ -33,6 +35,9 @@ public enum SwarmEnvironment {
     /// Draws the run spec of one swarm run from `choices`.
     public static func draw(for spec: RunSpec, choices: ChoiceSource) -> RunSpec {
         var swarm = spec
+        let firstDraw = choices.drawCount
+        // Marked whatever the pace decides: the span is every draw of the mix (a shrinker undoes it at once).
+        defer { choices.markSpan(.swarmMix, from: firstDraw) }
         for action in EnvironmentAction.allCases where spec.environment.weights[action] > 0 {
             if let weight = weightLevels[choices.int(in: 0...(weightLevels.count - 1))] {
                 swarm.environment.weights[action] = weight
@@ -59,13 +64,18 @@ extension ExplorationStrategy {
     ///
     /// Contract: draws nothing for `random` and `exhaustive` (whose spec is
     /// ``ExhaustiveEnvironment``'s); for `default`, one coin (`false`, the simplest, is a
-    /// random run) with ``defaultSwarmShare``, then the swarm draws if it came up swarm.
+    /// random run) with ``defaultSwarmShare``, then the swarm draws if it came up swarm. The coin
+    /// and the swarm draws are marked as spans (``ChoiceSpan/Kind/strategyCoin``,
+    /// ``ChoiceSpan/Kind/swarmMix``) for the shrinker; marking changes no draw.
     public func spec(for spec: RunSpec, choices: ChoiceSource) -> RunSpec {
         switch self {
         case .random: return spec
         case .swarm: return SwarmEnvironment.draw(for: spec, choices: choices)
         case .default, .coverage:
-            guard choices.bool(probability: Self.defaultSwarmShare) else { return spec }
+            let coinDraw = choices.drawCount
+            let swarms = choices.bool(probability: Self.defaultSwarmShare)
+            choices.markSpan(.strategyCoin, from: coinDraw)
+            guard swarms else { return spec }
             return SwarmEnvironment.draw(for: spec, choices: choices)
         case .exhaustive: return ExhaustiveEnvironment.spec(for: spec)
         }

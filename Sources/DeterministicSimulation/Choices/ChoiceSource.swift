@@ -41,6 +41,8 @@ public final class ChoiceSource {
         var actions: [ChoiceAction] = []
         /// The idle steps marked so far, in order (see ``markIdleStep(stopDraw:)``).
         var idleSteps: [Range<Int>] = []
+        /// The spans marked so far, in the order they were marked (see ``markSpan(_:from:)``).
+        var spans: [ChoiceSpan] = []
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: most events draw, and the dynamic
@@ -296,6 +298,34 @@ public final class ChoiceSource {
         precondition(stopDraw <= state.outcomes.count && stopDraw >= (state.idleSteps.last?.upperBound ?? 0),
                      "idle steps are marked in draw order")
         state.idleSteps.append(stopDraw..<state.outcomes.count)
+    }
+
+    /// The labelled spans of the run marked so far, in the order they were marked (a span is
+    /// marked when it ends). Kept in replay mode only, like ``actions``; not carried across a
+    /// process boundary (an isolated run's source has none), so passes that use them find nothing
+    /// there.
+    public var spans: [ChoiceSpan] { state.spans }
+
+    /// Marks the draws from `firstDraw` up to the draws so far as one span of kind `kind`, so that
+    /// a shrinker can edit them together.
+    ///
+    /// ```swift
+    /// let firstDraw = choices.drawCount
+    /// let quick = choices.bool(probability: 1.0 / 3)
+    /// choices.markSpan(.swarmMix, from: firstDraw)
+    /// ```
+    ///
+    /// Contract: draws nothing and changes no outcome, so marking never changes a run; kept in
+    /// replay mode only. `firstDraw <= drawCount`.
+    ///
+    /// - Parameters:
+    ///   - kind: what the span's draws decided.
+    ///   - firstDraw: the position in ``recorded`` of the span's first draw.
+    /// - Complexity: O(1) amortized.
+    public func markSpan(_ kind: ChoiceSpan.Kind, from firstDraw: Int) {
+        guard isReplaying else { return }
+        precondition(firstDraw >= 0 && firstDraw <= state.outcomes.count, "a span ends at the draws so far")
+        state.spans.append(ChoiceSpan(kind: kind, draws: firstDraw..<state.outcomes.count))
     }
 
     /// Counts one replayed value that was unusable.

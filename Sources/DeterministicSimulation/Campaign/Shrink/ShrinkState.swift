@@ -12,6 +12,8 @@ struct ShrinkState<Target: CampaignTarget> {
     private(set) var currentActions: [ChoiceAction] = []
     /// The idle steps the current sequence's run marked (``ChoiceSource/idleSteps``), in order.
     private(set) var currentIdleSteps: [Range<Int>] = []
+    /// The spans the current sequence's run marked (``ChoiceSource/spans``), in marking order.
+    private(set) var currentSpans: [ChoiceSpan] = []
     private(set) var currentEventCount = 0
     /// What the current sequence's run cost; candidates may cost at most a few times more.
     private var currentCost = 0
@@ -36,6 +38,7 @@ struct ShrinkState<Target: CampaignTarget> {
         current = choices
         currentActions = source.actions
         currentIdleSteps = source.idleSteps
+        currentSpans = source.spans
         currentEventCount = verdict.eventCount
         currentCost = verdict.cost
         if keeps(verdict), source.recorded.isSimpler(than: choices) { current = source.recorded }
@@ -89,6 +92,9 @@ struct ShrinkState<Target: CampaignTarget> {
         case .sortAdjacent: sortAdjacent()
         case .deleteRuns: deleteRuns()
         case .deleteReaiming: deleteReaiming()
+        case .deleteShifted: deleteShifted()
+        case .undoSwarm: undoSwarm()
+        case .zeroSwarm: zeroSwarm()
         }
     }
 
@@ -134,6 +140,7 @@ struct ShrinkState<Target: CampaignTarget> {
             current = drawn
             currentActions = source.actions
             currentIdleSteps = source.idleSteps
+            currentSpans = source.spans
             currentEventCount = verdict.eventCount
             currentCost = verdict.cost
             stats[activePass.rawValue].accepted += 1

@@ -62,7 +62,8 @@ public enum Shrinker {
 enum ShrinkPass: Int, CaseIterable {
     case endEarlier, skipAllBut, startLater, deleteActions, replaceLastAction, zeroActions
     case deleteChunks, zeroChunks, minimizeValues, sortAdjacent
-    case deleteRuns, deleteReaiming
+    case deleteRuns, deleteReaiming, deleteShifted
+    case undoSwarm, zeroSwarm
 
     var name: String {
         switch self {
@@ -78,6 +79,9 @@ enum ShrinkPass: Int, CaseIterable {
         case .sortAdjacent: "sortAdjacent"
         case .deleteRuns: "deleteRuns"
         case .deleteReaiming: "deleteReaiming"
+        case .deleteShifted: "deleteShifted"
+        case .undoSwarm: "undoSwarm"
+        case .zeroSwarm: "zeroSwarm"
         }
     }
 
@@ -87,7 +91,7 @@ enum ShrinkPass: Int, CaseIterable {
     /// The action passes of the first phase and of each round: the cheap ones, then the ones
     /// that try every run (`deleteRuns`) and re-aim later actions (`deleteReaiming`), which are
     /// not run again after every success (a few hundred replays each time in a short run).
-    static let firstPhase: [ShrinkPass] = actionPasses + [.deleteRuns, .deleteReaiming]
+    static let firstPhase: [ShrinkPass] = [.undoSwarm, .zeroSwarm] + actionPasses + [.deleteRuns, .deleteReaiming, .deleteShifted]
 
     /// Every pass in the order a round runs them (``allCases`` is the order of the statistics).
     static let runOrder: [ShrinkPass] = firstPhase + [.deleteChunks, .zeroChunks, .minimizeValues, .sortAdjacent]
@@ -103,6 +107,9 @@ enum ShrinkPass: Int, CaseIterable {
 
     /// `deleteRuns` deletes runs of every length at every start in runs of at most this many actions.
     static let runDeletionLimit = 24
+
+    /// `deleteShifted` shifts a deleted block by 1 up to this many draws past the actions' choices.
+    static let shiftWindow = 4
 
     /// `skipAllBut` tries keeping pairs of middle actions in runs of at most this many actions.
     static let keepPairLimit = 16
