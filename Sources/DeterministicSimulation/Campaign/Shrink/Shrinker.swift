@@ -86,12 +86,12 @@ enum ShrinkPass: Int, CaseIterable {
     }
 
     /// The passes that edit whole actions, run again after every pass that found something.
-    static let actionPasses: [ShrinkPass] = [.endEarlier, .skipAllBut, .startLater, .deleteActions, .replaceLastAction, .zeroActions]
+    static let actionPasses: [ShrinkPass] = [.undoSwarm, .zeroSwarm, .endEarlier, .skipAllBut, .startLater, .deleteActions, .replaceLastAction, .zeroActions]
 
     /// The action passes of the first phase and of each round: the cheap ones, then the ones
     /// that try every run (`deleteRuns`) and re-aim later actions (`deleteReaiming`), which are
     /// not run again after every success (a few hundred replays each time in a short run).
-    static let firstPhase: [ShrinkPass] = [.undoSwarm, .zeroSwarm] + actionPasses + [.deleteRuns, .deleteReaiming, .deleteShifted]
+    static let firstPhase: [ShrinkPass] = actionPasses + [.deleteRuns, .deleteReaiming, .deleteShifted]
 
     /// Every pass in the order a round runs them (``allCases`` is the order of the statistics).
     static let runOrder: [ShrinkPass] = firstPhase + [.deleteChunks, .zeroChunks, .minimizeValues, .sortAdjacent]
