@@ -31,13 +31,18 @@
 ///   actions, end the run with another action in place of one: `home, open, home` may become
 ///   `home, earlyExpiry`), `zeroActions` (zero what an action drew besides the action itself:
 ///   its gap, how it was carried out, the workload's and the scheduler's draws in reaction).
-///   Then, in the first phase and once per round (not after every success), in runs of at most
-///   24 actions `deleteRuns` (every run of actions at every start, longest first: whole, skipped
+///   Then, in the first phase and once per round (not after every success): first `undoSwarm`
+///   and `zeroSwarm` (a swarm run's mix, marked as a span (``ChoiceSource/spans``), deleted with
+///   the coin zeroed, or zeroed, each also with every forced action turned into an idle step),
+///   then in runs of at most 24 actions `deleteRuns` (every run of actions at every start, longest first: whole, skipped
 ///   in place, or, when it holds a forced action, with its time folded into the next action's
 ///   step, whose last draw is also tried doubled and quadrupled), and in runs of at most 12
 ///   `deleteReaiming` (delete one or two actions, whole or skipped, and re-aim one later action's
 ///   choice one up or down: deleting an action that changed which actions are possible shifts
-///   the index of a later one).
+///   the index of a later one), and `deleteShifted` (in runs of at most 12: delete the run
+///   between two actions chosen by the same value, its block shifted 1 to 4 draws past both
+///   choices and also one draw longer or shorter, so that draws a relaunched process made in
+///   another order line up).
 ///   The value passes: `deleteChunks` (sizes 8, 4, 2, 1, from the back), `zeroChunks` (8, 4, 2,
 ///   1), `minimizeValues` (try 0, then binary search down; values above 65,536 are halved while
 ///   that works), `sortAdjacent` (swap out-of-order neighbours, then lower a pair together).
@@ -86,12 +91,15 @@ enum ShrinkPass: Int, CaseIterable {
     }
 
     /// The passes that edit whole actions, run again after every pass that found something.
-    static let actionPasses: [ShrinkPass] = [.undoSwarm, .zeroSwarm, .endEarlier, .skipAllBut, .startLater, .deleteActions, .replaceLastAction, .zeroActions]
+    static let actionPasses: [ShrinkPass] = [.endEarlier, .skipAllBut, .startLater, .deleteActions, .replaceLastAction, .zeroActions]
 
-    /// The action passes of the first phase and of each round: the cheap ones, then the ones
-    /// that try every run (`deleteRuns`) and re-aim later actions (`deleteReaiming`), which are
-    /// not run again after every success (a few hundred replays each time in a short run).
-    static let firstPhase: [ShrinkPass] = actionPasses + [.deleteRuns, .deleteReaiming, .deleteShifted]
+    /// The action passes of the first phase and of each round: the swarm passes (which try
+    /// nothing in a run without a swarm mix, and at most four replays in one with it: run after
+    /// every success they steered track-backup's shrink to a 9-action local minimum), the cheap ones, then the ones
+    /// that try every run (`deleteRuns`), re-aim later actions (`deleteReaiming`) and shift a
+    /// deleted block across action boundaries (`deleteShifted`), which are not run again after
+    /// every success (a few hundred replays each time in a short run).
+    static let firstPhase: [ShrinkPass] = [.undoSwarm, .zeroSwarm] + actionPasses + [.deleteRuns, .deleteReaiming, .deleteShifted]
 
     /// Every pass in the order a round runs them (``allCases`` is the order of the statistics).
     static let runOrder: [ShrinkPass] = firstPhase + [.deleteChunks, .zeroChunks, .minimizeValues, .sortAdjacent]
