@@ -82,7 +82,7 @@ extension Scheduler {
                     result.tasksLeftWaiting = ledger.waitingTaskCount
                     return result
                 }
-                run(pending)
+                pending.run()
                 result.jobsRun += 1
             }
         }
@@ -108,13 +108,5 @@ extension Scheduler {
         state.mainExecutor = nil
         state.clock = nil
         state.retired = []
-    }
-
-    /// Runs one drained job with the executor it was enqueued on.
-    private func run(_ pending: AsyncLedger.PendingJob) {
-        switch pending.target {
-        case .task(let executor): pending.job.runSynchronously(on: executor.asUnownedTaskExecutor())
-        case .main(let executor): pending.job.runSynchronously(on: executor.asUnownedSerialExecutor())
-        }
     }
 }

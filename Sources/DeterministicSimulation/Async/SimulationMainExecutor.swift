@@ -35,18 +35,7 @@ public final class SimulationMainExecutor: SerialExecutor, @unchecked Sendable {
             state.recordForeign("a job for @SimulatedMainActor")
             return
         }
-        let ledger = state.ledger
-        if ledger.isDraining {
-            ledger.drain(AsyncLedger.PendingJob(job: job, target: .main(self), scheduled: nil))
-            return
-        }
-        let slot = ledger.addJob(job, on: .main(self))
-        let id = scheduler.async(on: queue) { [self] in
-            scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)
-            guard let pending = ledger.takeJob(slot) else { return }  // teardown ran it
-            pending.job.runSynchronously(on: asUnownedSerialExecutor())
-        }
-        ledger.setScheduled(slot, id)
+        state.ledger.schedule(job, on: .main(self), queue: queue, in: scheduler)
     }
 
     /// Traps unless the calling thread runs a job of this run's main queue.

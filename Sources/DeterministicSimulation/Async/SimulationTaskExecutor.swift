@@ -66,18 +66,6 @@ public final class SimulationTaskExecutor: TaskExecutor, @unchecked Sendable {
     /// run's ``AsyncLedger`` so that teardown can run it instead of abandoning its task. Only on
     /// the run's thread.
     func schedule(_ job: UnownedJob, after delay: VirtualDuration?) {
-        let ledger = state.ledger
-        if ledger.isDraining {
-            ledger.drain(AsyncLedger.PendingJob(job: job, target: .task(self), scheduled: nil))
-            return
-        }
-        let slot = ledger.addJob(job, on: .task(self))
-        let run = { [self] in
-            scheduler.schedulingPoint()  // a resumption may be preempted (controlled concurrency)
-            guard let pending = ledger.takeJob(slot) else { return }
-            pending.job.runSynchronously(on: asUnownedTaskExecutor())
-        }
-        let id = if let delay { scheduler.asyncAfter(delay, on: queue, run) } else { scheduler.async(on: queue, run) }
-        ledger.setScheduled(slot, id)
+        state.ledger.schedule(job, on: .task(self), queue: queue, in: scheduler, after: delay)
     }
 }
