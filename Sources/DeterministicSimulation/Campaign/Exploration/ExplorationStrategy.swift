@@ -72,7 +72,7 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
         switch self {
         case .random: "every run from the scenario's one mix of actions"
         case .swarm: "each run first draws which actions and faults are enabled, and their weights"
-        case .default: "the first \(Self.defaultRandomRuns) runs are random runs, each later run a random or a swarm run, half and half (drawn from its choices); the default"
+        case .default: "when a scenario names none: runs 0 to \(Self.defaultRandomRuns - 1) are random runs, each later run a random or a swarm run, half and half (drawn from its choices)"
         case .exhaustive: "every sequence of actions and scheduling choices up to --depth, deduplicated by state (no --runs)"
         case .coverage: "mutants of a corpus of runs that reached new coverage, evolved in generations of 100 runs"
         }
