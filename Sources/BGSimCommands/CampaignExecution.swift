@@ -14,22 +14,36 @@ enum CampaignExecution {
                                                          jobs: options.jobs)
             return ExhaustiveExecution.run(scenario, options: options, exhaustive: search, interrupt: interrupt)
         }
-        let local = SimulationTarget(spec: scenario.runSpec)
+        // Each phase's runs (``Scenario/forRun(_:)``: a default campaign's first runs are random
+        // runs) on that phase's target; a strategy without phases gives one scenario twice.
+        let phases = RunPhases(first: scenario.strategy.randomRuns, use: scenario.forRun(0),
+                               then: scenario.forRun(scenario.strategy.randomRuns))
+        let locals = phases.map { SimulationTarget(spec: $0.runSpec) }
         let timeout = isolation.timeout(for: scenario)
+        let banners = phases.map { Isolation.banner(for: $0, invocation: io.invocation) }
         if isolation.isolates(scenario) {
-            let target = IsolatedTarget(local: local, executable: try Isolation.childExecutable(io),
-                                        arguments: Isolation.workerArguments(for: scenario), runTimeoutSeconds: timeout)
-            defer { target.finishChildren() }
-            return run(target, scenario, options: options, io: io, showProgress: showProgress, interrupt: interrupt)
+            let executable = try Isolation.childExecutable(io)
+            let early = IsolatedTarget(local: locals.early, executable: executable,
+                                       arguments: Isolation.workerArguments(for: phases.early), runTimeoutSeconds: timeout)
+            let late = IsolatedTarget(local: locals.late, executable: executable,
+                                      arguments: Isolation.workerArguments(for: phases.late), runTimeoutSeconds: timeout)
+            defer {
+                early.finishChildren()
+                late.finishChildren()
+            }
+            let targets = RunPhases<any CampaignTarget>(first: phases.earlyRuns, use: early, then: late)
+            return run(targets, banners, options: options, io: io, showProgress: showProgress, interrupt: interrupt)
         }
         if CrashSignals.isInstalled {
             RunWatchdog.start(timeoutSeconds: timeout ?? 0, exitCode: ExitCode.hung.rawValue)
         }
-        return run(local, scenario, options: options, io: io, showProgress: showProgress, interrupt: interrupt)
+        let targets = RunPhases<any CampaignTarget>(first: phases.earlyRuns, use: locals.early, then: locals.late)
+        return run(targets, banners, options: options, io: io, showProgress: showProgress, interrupt: interrupt)
     }
 
-    private static func run(_ target: some CampaignTarget, _ scenario: Scenario, options: CampaignOptions,
-                            io: CommandIO, showProgress: Bool, interrupt: Interrupt) -> CampaignResult {
+    private static func run(_ targets: RunPhases<any CampaignTarget>, _ banners: RunPhases<CrashBanner>,
+                            options: CampaignOptions, io: CommandIO, showProgress: Bool,
+                            interrupt: Interrupt) -> CampaignResult {
         var progress: (@Sendable (CampaignProgress) -> Void)?
         if showProgress {
             progress = { update in
@@ -39,8 +53,8 @@ enum CampaignExecution {
                 io.writeErr(line + left + "   ")
             }
         }
-        let result = Campaign.run(target, options: options, progress: progress,
-                                  isCancelled: { interrupt.isRequested }, crashBanner: Isolation.banner(for: scenario, invocation: io.invocation))
+        let result = Campaign.run(phases: targets, options: options, progress: progress,
+                                  isCancelled: { interrupt.isRequested }, crashBanners: banners)
         if showProgress { io.writeErr("\r" + String(repeating: " ", count: 72) + "\r") }
         return result
     }
@@ -83,7 +97,7 @@ enum Summary {
             io.out("    replay: \(ReplayCommandText(io.invocation).failure(scenario, failure))")
             if failure.shrink != nil {
                 io.out("    shrunk to \(failure.shrunkSizeText): "
-                    + ReplayCommandText(io.invocation).choices(scenario, failure.choices))
+                    + ReplayCommandText(io.invocation).shrunk(scenario, failure))
             }
         }
         for record in result.nondeterminism {

@@ -40,7 +40,7 @@ struct CampaignFlags {
         "--junit", "FILE", help: "also write JUnit XML for CI, one test suite per scenario")
     static let strategyOption = OptionDeclaration.valued(
         "--strategy", "NAME", help: "exploration strategy: \(ExplorationStrategy.names) (default: the scenario's "
-            + "campaign.strategy, else random); replay commands then name it")
+            + "campaign.strategy, else default); replay commands name each run's effective strategy")
     static let quietOption = OptionDeclaration.flag(
         "--quiet", help: "no progress on stderr (progress is shown only when stderr is a terminal)")
 

@@ -60,7 +60,9 @@ enum CheckCommand: BGSimCommand {
             if verdict.isMissed {
                 for failure in saved.stillFailing where !result.failures.contains(where: { $0.failure.invariant == failure.invariant }) {
                     io.out("     \(failure.invariant) (saved failure): \(failure.message)")
-                    io.out("     replay: \(replay.choices(scenario, failure.choices))")
+                    var savedRun = scenario  // its choices are a run of the strategy that saved them
+                    savedRun.strategyOverride = failure.strategy
+                    io.out("     replay: \(replay.choices(savedRun, failure.choices))")
                 }
                 for failure in result.failures.prefix(3) {
                     io.out("     \(failure.failure.invariant): \(failure.failure.message)")

@@ -119,7 +119,7 @@ enum JUnitXML {
                 scenario: entry.scenario.name, expectation: entry.scenario.expectation,
                 invariants: entry.scenario.invariants.map(\.id), result: entry.result,
                 replayCommand: { replay.failure(entry.scenario, $0) },
-                shrunkReplayCommand: { replay.choices(entry.scenario, $0.choices) },
+                shrunkReplayCommand: { replay.shrunk(entry.scenario, $0) },
                 notes: entry.notes)
             junit.requiredProbes = entry.scenario.requiredProbes
             return junit

@@ -4,7 +4,8 @@ import SimulationFormats
 
 /// The command that reproduces one failure, as printed and reported: it starts the way bgsim was
 /// invoked (``CommandIO/invocation``), so it runs as printed, and names the exploration strategy
-/// when `--strategy` replaced the scenario's (``Scenario/strategyArgument``).
+/// when `--strategy` replaced the scenario's, and always a failure's run's effective strategy in
+/// a phased campaign (``Scenario/strategyArgument``, ``Scenario/forRun(_:)``).
 ///
 /// ```swift
 /// ReplayCommandText(io.invocation).seed(scenario, failure.seed)
@@ -22,7 +23,13 @@ struct ReplayCommandText {
     /// The command that replays a failure's original run: `--seed`, or `--choices` for a
     /// coverage-guided mutant, which its seed alone does not reproduce.
     func original(_ scenario: Scenario, _ failure: FailureRecord) -> String {
-        failure.runChoices.map { choices(scenario, $0) } ?? seed(scenario, failure.seed)
+        let run = scenario.forRun(failure.runIndex)
+        return failure.runChoices.map { choices(run, $0) } ?? seed(run, failure.seed)
+    }
+
+    /// The command that replays a failure's shrunk choices, under its run's effective strategy.
+    func shrunk(_ scenario: Scenario, _ failure: FailureRecord) -> String {
+        choices(scenario.forRun(failure.runIndex), failure.choices)
     }
 
     func choices(_ scenario: Scenario, _ choices: ChoiceSequence) -> String {

@@ -15,8 +15,8 @@ enum ReplayCommand: BGSimCommand {
             .valued("--choices", "C", help: "a recorded, usually shrunk, choice sequence: the c1. token of a report"),
             .valued("--trace", "FILE", help: "also write the trace as JSON"),
             .valued("--perfetto", "FILE", help: "also write Chrome/Perfetto trace events (open in ui.perfetto.dev)"),
-            .valued("--strategy", "NAME", help: "the exploration strategy the run came from, when fuzz or check "
-                + "was given one (their replay commands name it): \(ExplorationStrategy.names)"),
+            .valued("--strategy", "NAME", help: "the exploration strategy the run came from, which fuzz and "
+                + "check replay commands name (default: the file's campaign.strategy, else random): \(ExplorationStrategy.names)"),
         ],
         exactlyOneOf: ["--seed", "--choices"],
         discussion: [
@@ -58,7 +58,7 @@ enum ReplayCommand: BGSimCommand {
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         var scenario = try ScenarioPaths.loadFile(options.scenarioPath, workloads: io.workloads)
-        scenario.strategyOverride = options.strategy
+        scenario.strategyOverride = options.strategy  // else the scenario's runStrategy
         try OutputPaths.check([options.trace, options.perfetto])
         let makeSource: () -> ChoiceSource
         let label: String

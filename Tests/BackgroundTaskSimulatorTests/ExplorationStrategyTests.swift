@@ -102,7 +102,12 @@ import Testing
         }
         let absent = folder + "/absent.json"
         _ = FileManager.default.createFile(atPath: absent, contents: Data(scenario(nil).utf8))
-        #expect(try ScenarioLoader.load(file: absent).strategy == .random)
+        // Without the key: a default campaign, whose first runs, and a single run, are random runs.
+        let implicit = try ScenarioLoader.load(file: absent)
+        #expect(implicit.strategy == .default)
+        #expect(implicit.runSpec.exploration == .random)
+        #expect(implicit.forRun(ExplorationStrategy.defaultRandomRuns - 1).runSpec.exploration == .random)
+        #expect(implicit.forRun(ExplorationStrategy.defaultRandomRuns).runSpec.exploration == .default)
         let bad = folder + "/bad.json"
         _ = FileManager.default.createFile(atPath: bad, contents: Data(scenario("bfs").utf8))
         do {

@@ -41,6 +41,11 @@ import Testing
         }
     }
 
+    /// The seed a replay command's `--seed` gives (the command also names the run's strategy).
+    static func seedArgument(_ replay: [String]) -> String? {
+        replay.firstIndex(of: "--seed").flatMap { replay.indices.contains($0 + 1) ? replay[$0 + 1] : nil }
+    }
+
     /// The arguments of the banner's or summary's first `replay:` command.
     static func replayArguments(_ text: String) -> [String]? {
         ReplayInNewProcessTests.printedReplay(text, marker: "replay: bgsim replay")
@@ -56,7 +61,8 @@ import Testing
         let seeds = Self.bannerSeeds(run.stderr)
         #expect(seeds.count == 1, "\(run.stderr)")
         let replay = try #require(Self.replayArguments(run.stderr), "\(run.stderr)")
-        #expect(replay.last == seeds.first)
+        #expect(Self.seedArgument(replay) == seeds.first)
+        #expect(Array(replay.suffix(2)) == ["--strategy", "random"], "a default campaign's run 0 is a random run")
         let again = try Self.spawn(replay)
         #expect(again.code == ExitCode.crashed.rawValue, "the printed replay reproduces the crash: \(again.stderr)")
         #expect(Self.bannerSeeds(again.stderr) == seeds)
@@ -98,7 +104,7 @@ import Testing
         let bySeed = try #require(Self.replayArguments(run.stdout), "\(run.stdout)")
         let seedReplay = try Self.spawn(bySeed)
         #expect(seedReplay.code == ExitCode.crashed.rawValue)
-        #expect(Self.bannerSeeds(seedReplay.stderr).first == bySeed.last)
+        #expect(Self.bannerSeeds(seedReplay.stderr).first == Self.seedArgument(bySeed))
         let byChoices = try #require(ReplayInNewProcessTests.printedReplay(run.stdout, marker: "--choices"))
         let choicesReplay = try Self.spawn(byChoices)
         #expect(choicesReplay.code == ExitCode.crashed.rawValue, "the shrunk choices crash too: \(choicesReplay.stderr)")

@@ -46,13 +46,16 @@ struct StrategyFinding: Sendable {
                         seeds: Int) -> StrategyFinding {
         var spec = scenario.runSpec
         spec.exploration = strategy
-        let target = SimulationTarget(spec: spec)
+        var early = spec  // a phased strategy's first runs (`default`: random runs)
+        early.exploration = strategy.effective(forRun: 0)
+        let targets = RunPhases<any CampaignTarget>(first: strategy.randomRuns, use: SimulationTarget(spec: early),
+                                                    then: SimulationTarget(spec: spec))
         let budget = scenario.campaign.runs
         let found = (0..<seeds).map { seedIndex in
             let campaignSeed = Seed(0x5eed_0000_0000_0000 &+ UInt64(seedIndex))
             let options = CampaignOptions(seed: campaignSeed, runs: budget, jobs: 1, determinismSamples: 0,
                                           guidance: strategy.guidance)
-            return Campaign.runsToFirstFailure(target, of: invariant, options: options) ?? budget + 1
+            return Campaign.runsToFirstFailure(phases: targets, of: invariant, options: options) ?? budget + 1
         }
         return StrategyFinding(scenario: scenario.name, strategy: strategy, budget: budget, runsToFind: found)
     }

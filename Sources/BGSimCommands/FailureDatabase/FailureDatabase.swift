@@ -77,7 +77,8 @@ struct FailureDatabase {
             let failure = SavedFailure(scenarioName: scenario.name, scenarioFile: scenario.file,
                                        invariant: record.failure.invariant, message: record.failure.message,
                                        choices: record.choices, seed: record.seed, campaignSeed: result.options.seed,
-                                       toolVersion: toolVersion, strategy: scenario.strategy)
+                                       toolVersion: toolVersion,
+                                       strategy: scenario.forRun(record.runIndex).strategy)
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {

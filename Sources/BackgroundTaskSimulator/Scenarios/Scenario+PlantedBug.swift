@@ -10,8 +10,8 @@ public import DeterministicSimulation
 /// ```
 ///
 /// Contract: deterministic: the run is the first of the scenario's campaign (its seed, in run
-/// order; for an exhaustive scenario, in search order) that violates the expected invariant, and
-/// the shrink keeps that invariant violated.
+/// order, under its effective strategy; for an exhaustive scenario, in search order) that
+/// violates the expected invariant, and the shrink keeps that invariant violated.
 public struct PlantedBugShrink: Sendable {
     /// The expected invariant.
     public var invariant: String
@@ -34,9 +34,10 @@ extension Scenario {
     public func shrinkPlantedBug(options: ShrinkOptions = .init()) -> PlantedBugShrink? {
         guard case .violation(let invariant) = expectation else { return nil }
         if strategy == .exhaustive { return searchPlantedBug(invariant: invariant, options: options) }
-        let target = SimulationTarget(spec: runSpec)
         let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
         for index in 0..<campaign.runs {
+            // The run's effective strategy (``forRun(_:)``: a default campaign's first runs are random).
+            let target = SimulationTarget(spec: forRun(index).runSpec)
             let seed = campaign.seed.derive(index: UInt64(index))
             let source = ChoiceSource(seed: seed)
             let verdict = target.run(choices: source, keepTrace: false)

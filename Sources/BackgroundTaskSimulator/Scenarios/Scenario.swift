@@ -33,10 +33,27 @@ public struct Scenario: Sendable {
     public var strategy: ExplorationStrategy { strategyOverride ?? campaign.strategy }
 
     /// The option replay commands must carry: ` --strategy X` when the command line overrode the
-    /// file's strategy with another, else empty.
+    /// file's strategy with another, and always for a run of a phased campaign (``forRun(_:)``,
+    /// whose runs are of two strategies), else empty.
     public var strategyArgument: String {
-        guard let override = strategyOverride, override != campaign.strategy else { return "" }
+        guard let override = strategyOverride,
+              override != campaign.strategy || campaign.strategy.randomRuns > 0 else { return "" }
         return " --strategy \(override)"
+    }
+
+    /// The scenario as run `runIndex` of its campaign runs it: for a phased strategy (`default`:
+    /// the first ``ExplorationStrategy/defaultRandomRuns`` runs are `random` runs) its strategy
+    /// replaced by the run's effective one, which its replay commands then name; else itself.
+    ///
+    /// ```swift
+    /// scenario.forRun(3).strategy        // .random: one of a default campaign's first runs
+    /// scenario.forRun(3).strategyArgument // " --strategy random"
+    /// ```
+    public func forRun(_ runIndex: Int) -> Scenario {
+        guard strategy.randomRuns > 0 else { return self }
+        var run = self
+        run.strategyOverride = strategy.effective(forRun: runIndex)
+        return run
     }
 
     /// The required probes the campaign's coverage never counted, in the scenario's order.
@@ -62,10 +79,16 @@ public struct Scenario: Sendable {
         /// The wall-clock budget of one run (`campaign.runTimeoutSeconds`), for a scenario whose
         /// planted bug is a hang; nil: the command's `--run-timeout` (60 s by default).
         public var runTimeoutSeconds: Double? = nil
-        /// How the campaign explores (`campaign.strategy`): `random` when the file does not say
-        /// (the runs every existing seed, saved failure and pinned test was made with);
+        /// How the campaign explores (`campaign.strategy`): `default` when the file does not say
+        /// (its first ``ExplorationStrategy/defaultRandomRuns`` runs are exactly `random`'s, so
+        /// shallow bugs are found, shrunk and pinned as before; later runs mix in swarm runs);
         /// `bgsim fuzz --strategy` and `check --strategy` override it.
-        public var strategy: ExplorationStrategy = .random
+        public var strategy: ExplorationStrategy = .default
+        /// Whether the file names its strategy (`campaign.strategy`). A single run of a file that
+        /// does not (``runSpec``, `bgsim replay` without `--strategy`) is a `random` run, as it
+        /// was before `default` became the default, so replay commands printed then still
+        /// reproduce their runs.
+        public var namesStrategy = false
         /// The depth of an exhaustive search (`campaign.depth`, only with `strategy`
         /// `exhaustive`); nil: ``ExhaustiveOptions/defaultDepth``. `bgsim fuzz --depth` overrides it.
         public var depth: Int? = nil
@@ -75,9 +98,17 @@ public struct Scenario: Sendable {
     /// `.pass`, or `.violation(id)` for a planted bug.
     public typealias Expectation = CampaignExpectation
 
-    /// The run specification for one run of this scenario.
+    /// The run specification for one run of this scenario, under ``runStrategy``.
     public var runSpec: RunSpec {
         RunSpec(profile: profile, environment: environment, workload: workload.info, invariants: invariants,
-                horizon: campaign.horizon, maxSteps: campaign.maxStepsPerRun, exploration: strategy)
+                horizon: campaign.horizon, maxSteps: campaign.maxStepsPerRun, exploration: runStrategy)
+    }
+
+    /// The strategy of one run of this scenario outside a campaign (``runSpec``, `bgsim replay`):
+    /// ``strategyOverride``, else the strategy the file names (a single run of `default` draws
+    /// the coin), else `random`, the runs of a file without `campaign.strategy` before `default`
+    /// became its campaign's strategy. A campaign's runs use ``forRun(_:)``, which sets it.
+    public var runStrategy: ExplorationStrategy {
+        strategyOverride ?? (campaign.namesStrategy ? campaign.strategy : campaign.strategy.effective(forRun: 0))
     }
 }

@@ -63,14 +63,15 @@ enum ScenarioDecoder {
         let timeout = try campaign.optionalDouble(
             "runTimeoutSeconds", in: 0.1...86_400,
             fix: "Set 'runTimeoutSeconds' from 0.1 to 86400 (wall-clock seconds per run), or leave it out (60 s).")
-        let strategy = try campaign.optionalChoice(
+        let named = try campaign.optionalChoice(
             "strategy", as: ExplorationStrategy.self,
-            fix: "Set 'strategy' to one of \(ExplorationStrategy.names), or leave it out (random).") ?? .random
+            fix: "Set 'strategy' to one of \(ExplorationStrategy.names), or leave it out (default).")
+        let strategy = named ?? .default
         let depth = try decodeDepth(&campaign, strategy: strategy)
         try campaign.finish()
         return Scenario.CampaignDefaults(runs: runs, seed: seed, horizon: VirtualTime(microseconds: micros(horizon)),
                                          maxStepsPerRun: steps, runTimeoutSeconds: timeout, strategy: strategy,
-                                         depth: depth)
+                                         namesStrategy: named != nil, depth: depth)
     }
 
     static func decodeInvariants(

@@ -19,11 +19,14 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
     /// actions (user actions and faults alike) are enabled and their weights, then runs like
     /// `random` under that mix.
     case swarm
-    /// The mix: each run first draws (one coin, recorded like every choice) whether it is a
-    /// `random` run or a `swarm` run, half and half. Named `default` as the strategy to use; a
-    /// scenario without `campaign.strategy` still runs `random`, so that existing seeds and
-    /// shrunk tokens keep their runs (making `default` implicit, and giving it a coverage-guided
-    /// share, were measured and not done: see the README's "Exploration strategies").
+    /// The mix, and the strategy of a scenario without `campaign.strategy` and of `fuzz`
+    /// without `--strategy`. A campaign of it is phased (``effective(forRun:)``): its first
+    /// ``defaultRandomRuns`` runs are plain `random` runs that draw nothing extra (exactly the
+    /// runs, failures and shrinks of a `random` campaign: shallow bugs are found there), and
+    /// every later run first draws one coin (recorded like every choice): a `random` run or a
+    /// `swarm` run, half and half. A single run of it (`bgsim replay --strategy default`, a
+    /// ``RunSpec``) is a coin run. A coverage-guided share was measured and not adopted (the
+    /// README's "Exploration strategies").
     case `default`
     /// Bounded exhaustive search (``ExhaustiveSearch``): every sequence of environment actions
     /// and scheduling choices up to a depth, deduplicated by a hash of the simulated state, for
@@ -34,8 +37,32 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
     /// each run's own first draws are those of a `default` run.
     case coverage
 
-    /// The share of `default` runs that are swarm runs.
+    /// The share of `default` coin runs that are swarm runs.
     public static let defaultSwarmShare = 0.5
+
+    /// How many runs a `default` campaign starts with as plain `random` runs (no coin). Every
+    /// shipped shallow planted bug fails within its first runs under `random` (median run 1),
+    /// so they keep today's first failure, shrink and pins; the deep bugs, which `random`
+    /// reaches in fewer than 1 of 10,000 runs, lose at most this many of their 5,000-10,000.
+    public static let defaultRandomRuns = 100
+
+    /// How many runs, from run 0, a campaign of this strategy runs as `random` runs:
+    /// ``defaultRandomRuns`` for `default`, 0 for the others.
+    public var randomRuns: Int { self == .default ? Self.defaultRandomRuns : 0 }
+
+    /// The strategy run `runIndex` of a campaign of this strategy runs under, which its replay
+    /// commands and saved failures name: `random` for a `default` campaign's first
+    /// ``randomRuns`` runs, else this strategy.
+    ///
+    /// ```swift
+    /// ExplorationStrategy.default.effective(forRun: 0)      // .random
+    /// ExplorationStrategy.default.effective(forRun: 5_000)  // .default: a coin run
+    /// ```
+    ///
+    /// Contract: a function of the run index alone, so `--jobs` and `--shard` never change it.
+    public func effective(forRun runIndex: Int) -> ExplorationStrategy {
+        runIndex < randomRuns ? .random : self
+    }
 
     /// The scenario key and option value.
     public var description: String { rawValue }
@@ -45,7 +72,7 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
         switch self {
         case .random: "every run from the scenario's one mix of actions"
         case .swarm: "each run first draws which actions and faults are enabled, and their weights"
-        case .default: "each run is a random or a swarm run, half and half (drawn from the run's choices)"
+        case .default: "when a scenario names none: runs 0 to \(Self.defaultRandomRuns - 1) are random runs, each later run a random or a swarm run, half and half (drawn from its choices)"
         case .exhaustive: "every sequence of actions and scheduling choices up to --depth, deduplicated by state (no --runs)"
         case .coverage: "mutants of a corpus of runs that reached new coverage, evolved in generations of 100 runs"
         }

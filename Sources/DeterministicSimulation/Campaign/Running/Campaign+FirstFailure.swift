@@ -12,13 +12,20 @@ extension Campaign {
     /// same options; a coverage-guided campaign stops after the generation of the first failure.
     public static func runsToFirstFailure(_ target: some CampaignTarget, of invariant: String,
                                           options: CampaignOptions) -> Int? {
+        runsToFirstFailure(phases: RunPhases<any CampaignTarget>(target), of: invariant, options: options)
+    }
+
+    /// ``runsToFirstFailure(_:of:options:)`` for a phased campaign (``RunPhases``): the runs of
+    /// ``run(phases:options:progress:isCancelled:crashBanners:)`` with the same targets and options.
+    public static func runsToFirstFailure(phases targets: RunPhases<any CampaignTarget>, of invariant: String,
+                                          options: CampaignOptions) -> Int? {
         if let guidance = options.guidance {
-            let outcome = GenerationalRuns(target: target, options: options, guidance: guidance)
-                .run(isCancelled: { false }, progress: nil, crashBanner: nil, stopAtFirstFailureOf: invariant)
+            let outcome = guided(targets.late, options: options, guidance: guidance, isCancelled: { false },
+                                 progress: nil, crashBanner: nil, stopAtFirstFailureOf: invariant)
             return outcome.tally.totals.violations.first { $0.invariant == invariant }.map { $0.firstRun + 1 }
         }
         for run in 0..<options.runs {
-            let verdict = target.run(choices: ChoiceSource(seed: options.runSeed(run)), keepTrace: false)
+            let verdict = targets.value(forRun: run).run(choices: ChoiceSource(seed: options.runSeed(run)), keepTrace: false)
             if verdict.failures.contains(where: { $0.invariant == invariant }) { return run + 1 }
         }
         return nil

@@ -1,7 +1,8 @@
 /// After the runs: reruns a failing run with its trace, checks that it reproduces (from its seed
-/// and from its recorded choices), shrinks it, and reruns determinism samples.
-struct FailureFollowUp<Target: CampaignTarget>: Sendable {
-    let target: Target
+/// and from its recorded choices), shrinks it, and reruns determinism samples, each run on the
+/// target of its phase (``RunPhases``).
+struct FailureFollowUp: Sendable {
+    let targets: RunPhases<any CampaignTarget>
     let options: CampaignOptions
     let shrinks: Bool
     let isCancelled: @Sendable () -> Bool
@@ -20,6 +21,7 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
         let invariant = entry.invariant
         let failure = firstVerdict.failures.first { $0.invariant == invariant }!
         let seed = options.runSeed(entry.firstRun)
+        let target = targets.value(forRun: entry.firstRun)
         let source = source(entry.firstRun)
         let original = target.run(choices: source, keepTrace: true)
         let recorded = source.recorded
@@ -59,7 +61,7 @@ struct FailureFollowUp<Target: CampaignTarget>: Sendable {
     /// Reruns run `runIndex` from its seed; a record if its digest differs from `expected`.
     func recheck(runIndex: Int, expected: TraceDigest) -> NondeterminismRecord? {
         let seed = options.runSeed(runIndex)
-        let actual = target.run(choices: source(runIndex), keepTrace: false).digest
+        let actual = targets.value(forRun: runIndex).run(choices: source(runIndex), keepTrace: false).digest
         guard actual != expected else { return nil }
         return NondeterminismRecord(seed: seed, runIndex: runIndex, expected: expected, actual: actual,
                                     how: runChoices[runIndex] == nil ? "a rerun from its seed" : "a replay of its mutant's choices")
