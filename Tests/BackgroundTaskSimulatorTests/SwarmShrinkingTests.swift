@@ -38,16 +38,24 @@ import Testing
         #expect(swarms > 0 && swarms < 8, "both kinds of run among the seeds")
     }
 
-    @Test("health-upload's first failure under default is a swarm run; it shrinks to a random run near the random minimum")
+    @Test("health-upload's first swarm-run failure under default shrinks to a random run near the random minimum")
     func swarmFailureShrinksLikeARandomOne() throws {
         let scenario = try Self.scenario(Self.healthUpload, strategy: .default)
-        let planted = try #require(scenario.shrinkPlantedBug())
-        let original = ChoiceSource(seed: planted.seed)
-        _ = SimulationTarget(spec: scenario.runSpec).run(choices: original, keepTrace: false)
-        #expect(original.recorded.values.first == 1, "the failure was found by a swarm run")
-        let result = planted.shrink
+        let invariant = try #require(scenario.expectation.expectedInvariant)
+        let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
+        // A default campaign's coin phase (its first runs are random runs; this scenario's budget
+        // ends before it): the first run of the phase whose coin chose swarm and that shows the bug.
+        let target = SimulationTarget(spec: scenario.runSpec)  // one run of `default`: a coin run
+        let phase = ExplorationStrategy.defaultRandomRuns..<ExplorationStrategy.defaultRandomRuns + 1_000
+        let failing = try #require(phase.lazy.compactMap { index in
+            let source = ChoiceSource(seed: scenario.campaign.seed.derive(index: UInt64(index)))
+            let verdict = target.run(choices: source, keepTrace: false)
+            return keeps(verdict) && source.recorded.values.first == 1 ? source.recorded : nil
+        }.first, "no swarm run of the campaign shows the bug")
+        let result = Shrinker.shrink(failing, target: target, options: ShrinkOptions(), keeps: keeps)
         // The random strategy's shrink of the same bug reaches 3 actions (ShrinkToMinimumTests);
-        // before undoSwarm this one kept 32 (forced background-refresh toggles that carried time).
+        // before undoSwarm a swarm failure of it kept 32 (forced background-refresh toggles that
+        // carried time).
         let minimum = try #require(ShrinkToMinimumTests.minimalActions[Self.healthUpload]).actions
         #expect(result.actionCount <= minimum + 1,
                 "bgsim replay Scenarios/\(Self.healthUpload).json --strategy default --choices \(result.choices.token)")
@@ -55,8 +63,8 @@ import Testing
         let undone = try #require(result.passes.first { $0.name == "undoSwarm" })
         #expect(undone.accepted >= 1)
         let replay = ChoiceSource(replaying: result.choices)
-        let verdict = SimulationTarget(spec: scenario.runSpec).run(choices: replay, keepTrace: false)
-        #expect(verdict.failures.contains { $0.invariant == planted.invariant })
+        let verdict = target.run(choices: replay, keepTrace: false)
+        #expect(keeps(verdict))
         #expect(replay.actions.count == result.actionCount)
     }
 }
