@@ -132,7 +132,7 @@ extension Scheduler {
         guard let me = controller.current, !controller.isUnwinding else { return false }
         async(on: queue) { [unowned controller] in
             work()
-            if case .blocked(.sync) = me.state { controller.wake(me) }
+            if case .sync = me.blockedWait { controller.wake(me) }
         }
         return controller.blockCurrent(on: .sync(queue: core.index(of: queue)))
     }

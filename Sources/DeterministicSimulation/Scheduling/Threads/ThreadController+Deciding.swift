@@ -59,18 +59,35 @@ extension ThreadController {
         }
     }
 
-    /// The fast path of a decision at loop level: while no thread is suspended (so none is
-    /// runnable or asleep) and the strategy is not PCT, the next job is exactly the plain step's
+    /// The fast path of a decision at loop level: while no thread is suspended on a queue that
+    /// is not frozen (so none is runnable or wakes; see ``onlyFrozenSuspended()``) and the
+    /// strategy is not PCT, the next job is exactly the plain step's
     /// (the same gathering and the same draw), on its queue's free thread. Nil when that does
     /// not apply or no job is due by the limit: then ``decide(first:in:)`` goes the long way.
     @inline(__always)
     func takeInlineJob(in scheduler: Scheduler) -> (SimulatedThread, () -> Void)? {
-        guard state.deadlock == nil, state.suspendedCount == 0, state.stepsLeft > 0, !isPCT,
+        guard state.deadlock == nil, state.stepsLeft > 0, !isPCT, state.suspendedCount == 0 || onlyFrozenSuspended(),
             let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
         else { return nil }
         state.stepsLeft -= 1
         state.stepsTaken += 1
         return (thread(forCandidate: scheduler.core.chosenCandidate, in: scheduler), work)
+    }
+
+    /// Whether every suspended thread is on a frozen queue (a suspended process's, or a killed
+    /// one's, whose threads stay off the CPU for good). Such threads change nothing in a decision
+    /// at loop level: none is runnable, ``earliestWake()`` passes them over, so no sleeper wakes
+    /// in it, and the long way gathers and draws exactly as the fast path does. A long run of
+    /// notes-import keeps a killed process's `db` thread suspended, and every later decision went
+    /// the long way.
+    @inline(__always)
+    private func onlyFrozenSuspended() -> Bool {
+        var index = 0
+        while index < state.suspended.count {
+            if !scheduler.core.isFrozen(queue: state.suspended[index].queue) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Fills ``runnable``: `first` if runnable, then the other runnable threads by id. Threads
@@ -98,18 +115,24 @@ extension ThreadController {
     func earliestWake() -> Int64 {
         guard state.suspendedCount > 0 else { return .max }
         var earliest = Int64.max
-        for thread in state.suspended {
-            if case .sleeping(let until) = thread.state, !scheduler.core.queues[thread.queue].isFrozen {
-                earliest = min(earliest, until)
+        var index = 0
+        while index < state.suspended.count {
+            if case .sleeping(let until) = state.suspended[index].state, until < earliest,
+                !scheduler.core.isFrozen(queue: state.suspended[index].queue)
+            {
+                earliest = until
             }
+            index += 1
         }
         return earliest
     }
 
     private func wakeSleepers(by time: Int64) {
         guard state.suspendedCount > 0 else { return }
-        for thread in state.suspended {
-            if case .sleeping(let until) = thread.state, until <= time { wake(thread) }
+        var index = 0
+        while index < state.suspended.count {
+            if case .sleeping(let until) = state.suspended[index].state, until <= time { wake(state.suspended[index]) }
+            index += 1
         }
     }
 

@@ -122,8 +122,10 @@ extension ThreadController {
         clock.advance(to: VirtualTime(microseconds: wake))
         // The long way wakes every sleeper due by then, frozen ones too (they stay off the CPU
         // until their queue thaws), and this thread.
-        for thread in state.suspended {
-            if case .sleeping(let until) = thread.state, until <= wake { self.wake(thread) }
+        var index = 0
+        while index < state.suspended.count {
+            if case .sleeping(let until) = state.suspended[index].state, until <= wake { self.wake(state.suspended[index]) }
+            index += 1
         }
         state.wakeCount += 1
         state.stepsLeft -= 1
@@ -140,12 +142,16 @@ extension ThreadController {
     /// `wake`: blocked (only a running thread can release it), or asleep until later.
     @inline(__always)
     private func othersStayOff(until wake: Int64) -> Bool {
-        for thread in state.suspended where !scheduler.core.isFrozen(queue: thread.queue) {
-            switch thread.state {
-            case .blocked: continue
-            case .sleeping(let until) where until > wake: continue
-            default: return false
+        // By index, not `for in`: iterating the array retained it and every thread in it.
+        var index = 0
+        while index < state.suspended.count {
+            let queue = state.suspended[index].queue
+            switch state.suspended[index].state {
+            case .blocked: break
+            case .sleeping(let until) where until > wake: break
+            default: if !scheduler.core.isFrozen(queue: queue) { return false }
             }
+            index += 1
         }
         return true
     }
@@ -155,7 +161,7 @@ extension ThreadController {
     /// or the run is unwinding, and `false` after a deadlock (when unwinding resumes it).
     func blockCurrent(on wait: SimulatedThread.Wait) -> Bool {
         guard let me = state.current, !state.isUnwinding else { return false }
-        me.state = .blocked(wait)
+        me.block(on: wait)
         if waitCycle(from: me) { state.deadlock = report() }
         if let hook = state.onBlock { hook(QueueID(rawValue: me.queue)) }
         suspendCurrent()

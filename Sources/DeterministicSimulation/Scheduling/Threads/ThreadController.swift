@@ -375,7 +375,7 @@ final class ThreadController {
 
     /// Makes a suspended thread the current one (before its OS thread is woken).
     func markRunning(_ thread: SimulatedThread) {
-        thread.state = .running
+        thread.markRunning()
         state.current = thread
         state.removeSuspended(thread)
         scheduler.core.releaseThread(ofQueue: thread.queue)
@@ -383,7 +383,7 @@ final class ThreadController {
 
     /// Makes a blocked or sleeping thread runnable.
     func wake(_ thread: SimulatedThread) {
-        thread.state = .runnable
+        thread.makeRunnable()
         state.wakeCount += 1
     }
 }
