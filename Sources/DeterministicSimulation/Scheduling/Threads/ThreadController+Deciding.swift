@@ -93,7 +93,9 @@ extension ThreadController {
     /// Fills ``runnable``: `first` if runnable, then the other runnable threads by id. Threads
     /// of frozen queues are not runnable (a suspended app's threads stay stopped).
     private func collectRunnable(first: SimulatedThread?) {
-        state.runnable.removeAll(keepingCapacity: true)
+        // Emptied from the end: `removeAll(keepingCapacity:)` went through the array's generic
+        // `replaceSubrange` on every decision.
+        while state.runnable.popLast() != nil {}
         guard state.suspendedCount > 0 else { return }
         let queues = scheduler.core.queues
         if let first, first.isRunnable, !queues[first.queue].isFrozen { state.runnable.append(first) }
