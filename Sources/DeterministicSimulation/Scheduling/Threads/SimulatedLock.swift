@@ -50,7 +50,7 @@ public final class SimulatedLock: @unchecked Sendable {
             return
         }
         waiters.append(me)
-        _ = controller.blockCurrent(on: .lock(self))
+        _ = controller.blockCurrent(on: .lock(self), in: scheduler)
     }
 
     /// Releases the lock, handing it to the first waiter (which becomes runnable).

@@ -47,7 +47,7 @@ public final class SimulatedSemaphore: @unchecked Sendable {
             return true
         }
         waiters.append(me)
-        return controller.blockCurrent(on: .semaphore(self))
+        return controller.blockCurrent(on: .semaphore(self), in: scheduler)
     }
 
     /// Gives one unit: to the first blocked waiter (which becomes runnable), or to the count.

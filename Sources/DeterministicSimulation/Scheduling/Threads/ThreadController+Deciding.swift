@@ -25,18 +25,18 @@ extension ThreadController {
         // preemption); once time has moved, every runnable thread is in id order.
         var first = first
         while true {
-            collectRunnable(first: first)
+            collectRunnable(first: first, in: scheduler)
             var now = clock.now.microseconds
-            let earliest = gatherJobs(now: now)
+            let earliest = gatherJobs(now: now, in: scheduler)
             var readyJobs = earliest <= now ? scheduler.core.candidateCount : 0
             if state.runnable.isEmpty, readyJobs == 0 {
-                let wake = earliestWake()
+                let wake = earliestWake(in: scheduler)
                 let next = min(earliest, wake)
-                if next == .max || next > state.limit { return .stop(endOfRun()) }
+                if next == .max || next > state.limit { return .stop(endOfRun(in: scheduler)) }
                 if state.stepsLeft <= 0 { return .stop(.stepLimit) }
                 clock.advance(to: VirtualTime(microseconds: next))
                 if wake <= next {
-                    wakeSleepers(by: next)
+                    wakeSleepers(by: next, in: scheduler)
                     first = nil
                     continue
                 }
@@ -49,7 +49,7 @@ extension ThreadController {
             if state.stepsLeft <= 0 { return .stop(.stepLimit) }
             state.stepsLeft -= 1
             state.stepsTaken += 1
-            let index = choose(jobCount: readyJobs)
+            let index = choose(jobCount: readyJobs, in: scheduler)
             if index < state.runnable.count { return .resume(state.runnable[index]) }
             let candidateIndex = index - state.runnable.count
             let thread = thread(forCandidate: candidateIndex, in: scheduler)
@@ -76,7 +76,7 @@ extension ThreadController {
 
     /// Whether every suspended thread is on a frozen queue (a suspended process's, or a killed
     /// one's, whose threads stay off the CPU for good). Such threads change nothing in a decision
-    /// at loop level: none is runnable, ``earliestWake()`` passes them over, so no sleeper wakes
+    /// at loop level: none is runnable, ``earliestWake(in:)`` passes them over, so no sleeper wakes
     /// in it, and the long way gathers and draws exactly as the fast path does. A long run of
     /// notes-import keeps a killed process's `db` thread suspended, and every later decision went
     /// the long way.
@@ -92,7 +92,7 @@ extension ThreadController {
 
     /// Fills ``runnable``: `first` if runnable, then the other runnable threads by id. Threads
     /// of frozen queues are not runnable (a suspended app's threads stay stopped).
-    private func collectRunnable(first: SimulatedThread?) {
+    private func collectRunnable(first: SimulatedThread?, in scheduler: Scheduler) {
         // Emptied from the end: `removeAll(keepingCapacity:)` went through the array's generic
         // `replaceSubrange` on every decision.
         while state.runnable.popLast() != nil {}
@@ -106,7 +106,7 @@ extension ThreadController {
 
     /// The core's candidates at `now` (or at the earliest due time, if later) and that earliest
     /// time (`.max` for none), dropping cancelled jobs at queue fronts as the plain step does.
-    private func gatherJobs(now: Int64) -> Int64 {
+    private func gatherJobs(now: Int64, in scheduler: Scheduler) -> Int64 {
         while true {
             if let earliest = scheduler.core.gatherCandidates(now: now) { return earliest }
             _ = scheduler.earliestEligibleTime()
@@ -114,7 +114,7 @@ extension ThreadController {
     }
 
     /// The earliest wake-up time of a sleeping thread on an unfrozen queue (`.max` for none).
-    func earliestWake() -> Int64 {
+    func earliestWake(in scheduler: Scheduler) -> Int64 {
         guard state.suspendedCount > 0 else { return .max }
         var earliest = Int64.max
         var index = 0
@@ -129,7 +129,7 @@ extension ThreadController {
         return earliest
     }
 
-    private func wakeSleepers(by time: Int64) {
+    private func wakeSleepers(by time: Int64, in scheduler: Scheduler) {
         guard state.suspendedCount > 0 else { return }
         var index = 0
         while index < state.suspended.count {
@@ -139,7 +139,7 @@ extension ThreadController {
     }
 
     /// The index of the next runner among ``runnable`` then `jobCount` ready jobs.
-    private func choose(jobCount: Int) -> Int {
+    private func choose(jobCount: Int, in scheduler: Scheduler) -> Int {
         let count = state.runnable.count + jobCount
         guard isPCT else {
             guard count > 1 else { return 0 }
@@ -154,7 +154,7 @@ extension ThreadController {
         var best = 0
         var bestThread: SimulatedThread?
         for index in 0..<count {
-            let candidate = index < state.runnable.count ? state.runnable[index] : thread(forCandidate: index - state.runnable.count)
+            let candidate = index < state.runnable.count ? state.runnable[index] : thread(forCandidate: index - state.runnable.count, in: scheduler)
             if let leader = bestThread, !outranks(candidate, leader) { continue }
             best = index
             bestThread = candidate
@@ -222,13 +222,13 @@ extension ThreadController {
     /// The stop when nothing can run by the limit: a deadlock if threads wait without a timeout
     /// and nothing at all can happen any more (the clock stays at the deadlock's time);
     /// otherwise the clock moves to the limit if asked, as in the plain scheduler.
-    private func endOfRun() -> SchedulerStop {
+    private func endOfRun(in scheduler: Scheduler) -> SchedulerStop {
         let eligible = scheduler.earliestEligibleTime()
-        if eligible == nil, earliestWake() == .max, let report = globalDeadlock() {
+        if eligible == nil, earliestWake(in: scheduler) == .max, let report = globalDeadlock() {
             state.deadlock = report
             return .idle
         }
         if state.movesClockToLimit { clock.advance(to: VirtualTime(microseconds: state.limit)) }
-        return eligible != nil || earliestWake() != .max ? .reachedTime : .idle
+        return eligible != nil || earliestWake(in: scheduler) != .max ? .reachedTime : .idle
     }
 }

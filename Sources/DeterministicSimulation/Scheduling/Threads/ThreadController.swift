@@ -123,7 +123,7 @@ final class ThreadController {
         /// handoffs between OS threads.
         var preemptionCount = 0
         var handoffCount = 0
-        /// Sleeps that took the fast path (``sleepsInPlace(until:queue:)``), and whether it may
+        /// Sleeps that took the fast path (``sleepsInPlace(until:queue:in:)``), and whether it may
         /// be taken (tests turn it off to compare it with the long way).
         var sleepsInPlaceCount = 0
         var allowsSleepInPlace = true
@@ -193,7 +193,7 @@ final class ThreadController {
             state.handoffCount += 1
             driverWorker.handOff(to: worker)
         case .resume(let thread):
-            markRunning(thread)
+            markRunning(thread, in: scheduler)
             driverWorker.handOff(to: thread.worker!)
         }
         return (state.result, state.stepsTaken)
@@ -226,7 +226,7 @@ final class ThreadController {
         if state.suspendedCount > 0 { pool.beginPinnedRun() }
         defer { pool.endPinnedRun() }
         while let thread = state.threads.first(where: { $0.isSuspended }) {
-            markRunning(thread)
+            markRunning(thread, in: scheduler)
             driverWorker.handOff(to: thread.worker!)
         }
         state.isUnwinding = false
@@ -260,7 +260,7 @@ final class ThreadController {
                 }
                 decision = decide(first: nil, in: scheduler)
             case .resume(let thread):
-                markRunning(thread)
+                markRunning(thread, in: scheduler)
                 pool.idle.append(worker)
                 state.handoffCount += 1
                 return thread.worker!
@@ -282,7 +282,7 @@ final class ThreadController {
         finishLastRun(stop)
         if let carried = state.threads.first(where: { $0.worker === driverWorker && $0.isSuspended }) {
             state.isUnwinding = true
-            markRunning(carried)
+            markRunning(carried, in: scheduler)
         }
         state.driverIsIdle = false
     }
@@ -303,7 +303,7 @@ final class ThreadController {
         state.current = nil
         thread.state = .idle
         if thread.worker != nil {
-            // The job was suspended (``suspendCurrent()`` bound it to `worker` then): other jobs
+            // The job was suspended (``suspendCurrent(in:)`` bound it to `worker` then): other jobs
             // ran meanwhile, so the core's running job and the loop's worker are restored.
             thread.worker = nil
             scheduler.core.taken = thread.taken
@@ -318,7 +318,7 @@ final class ThreadController {
     /// Suspends the current thread, whose state the caller has set (runnable, sleeping or
     /// blocked), lets the scheduler decide what runs next, and returns when the thread is
     /// resumed. Resuming the thread itself at once costs no handoff.
-    func suspendCurrent() {
+    func suspendCurrent(in scheduler: Scheduler) {
         guard let me = state.current else { preconditionFailure("suspendCurrent outside a job") }
         let worker: PoolWorker
         if let bound = me.worker {
@@ -335,13 +335,13 @@ final class ThreadController {
         state.current = nil
         state.insertSuspended(me)
         scheduler.core.occupyThread(ofQueue: me.queue)
-        let decision = decide(first: me)
+        let decision = decide(first: me, in: scheduler)
         switch decision {
         case .resume(let next) where next === me:
-            markRunning(me)
+            markRunning(me, in: scheduler)
             return
         case .resume(let next):
-            markRunning(next)
+            markRunning(next, in: scheduler)
             state.handoffCount += 1
             worker.handOff(to: next.worker!)
         case .start:
@@ -355,7 +355,7 @@ final class ThreadController {
             state.result = stop
             finishLastRun(stop)
             state.isUnwinding = true
-            markRunning(me)
+            markRunning(me, in: scheduler)
             return
         case .stop(let stop):
             handStop(stop)
@@ -374,7 +374,7 @@ final class ThreadController {
     }
 
     /// Makes a suspended thread the current one (before its OS thread is woken).
-    func markRunning(_ thread: SimulatedThread) {
+    func markRunning(_ thread: SimulatedThread, in scheduler: Scheduler) {
         thread.markRunning()
         state.current = thread
         state.removeSuspended(thread)
