@@ -60,13 +60,13 @@ extension ThreadController {
     }
 
     /// The fast path of a decision at loop level: while no thread is suspended on a queue that
-    /// is not frozen (so none is runnable or wakes; see ``onlyFrozenSuspended()``) and the
+    /// is not frozen (so none is runnable or wakes; see ``onlyFrozenSuspended(in:)``) and the
     /// strategy is not PCT, the next job is exactly the plain step's
     /// (the same gathering and the same draw), on its queue's free thread. Nil when that does
     /// not apply or no job is due by the limit: then ``decide(first:in:)`` goes the long way.
     @inline(__always)
     func takeInlineJob(in scheduler: Scheduler) -> (SimulatedThread, () -> Void)? {
-        guard state.deadlock == nil, state.stepsLeft > 0, !isPCT, state.suspendedCount == 0 || onlyFrozenSuspended(),
+        guard state.deadlock == nil, state.stepsLeft > 0, !isPCT, state.suspendedCount == 0 || onlyFrozenSuspended(in: scheduler),
             let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
         else { return nil }
         state.stepsLeft -= 1
@@ -81,7 +81,7 @@ extension ThreadController {
     /// notes-import keeps a killed process's `db` thread suspended, and every later decision went
     /// the long way.
     @inline(__always)
-    private func onlyFrozenSuspended() -> Bool {
+    private func onlyFrozenSuspended(in scheduler: Scheduler) -> Bool {
         var index = 0
         while index < state.suspended.count {
             if !scheduler.core.isFrozen(queue: state.suspended[index].queue) { return false }
@@ -97,10 +97,21 @@ extension ThreadController {
         // `replaceSubrange` on every decision.
         while state.runnable.popLast() != nil {}
         guard state.suspendedCount > 0 else { return }
-        let queues = scheduler.core.queues
-        if let first, first.isRunnable, !queues[first.queue].isFrozen { state.runnable.append(first) }
-        for thread in state.suspended where thread !== first && thread.isRunnable && !queues[thread.queue].isFrozen {
-            state.runnable.append(thread)
+        var firstID = -1
+        if let first {
+            firstID = first.id
+            if first.isRunnable, !scheduler.core.isFrozen(queue: first.queue) { state.runnable.append(first) }
+        }
+        // By index, reading each thread in place: a `for in` loop retained the array and every
+        // thread it visited, and copying the core's queues retained them too.
+        var index = 0
+        while index < state.suspended.count {
+            if state.suspended[index].isRunnable, state.suspended[index].id != firstID,
+                !scheduler.core.isFrozen(queue: state.suspended[index].queue)
+            {
+                state.runnable.append(state.suspended[index])
+            }
+            index += 1
         }
     }
 
