@@ -60,28 +60,36 @@ extension ThreadController {
     }
 
     /// The fast path of a decision at loop level: while no thread is suspended on a queue that
-    /// is not frozen (so none is runnable or wakes; see ``onlyFrozenSuspended(in:)``) and the
+    /// is not frozen (so none is runnable or wakes; see ``frozenFastPathApplies(in:)``) and the
     /// strategy is not PCT, the next job is exactly the plain step's
     /// (the same gathering and the same draw), on its queue's free thread. Nil when that does
     /// not apply or no job is due by the limit: then ``decide(first:in:)`` goes the long way.
     @inline(__always)
     func takeInlineJob(in scheduler: Scheduler) -> (SimulatedThread, () -> Void)? {
-        guard state.deadlock == nil, state.stepsLeft > 0, !isPCT, state.suspendedCount == 0 || onlyFrozenSuspended(in: scheduler),
+        guard state.deadlock == nil, state.stepsLeft > 0, !isPCT,
+            state.suspendedCount == 0 || frozenFastPathApplies(in: scheduler),
             let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
         else { return nil }
+        if state.suspendedCount > 0 { state.frozenFastPathCount += 1 }
         state.stepsLeft -= 1
         state.stepsTaken += 1
         return (thread(forCandidate: scheduler.core.chosenCandidate, in: scheduler), work)
     }
 
-    /// Whether every suspended thread is on a frozen queue (a suspended process's, or a killed
-    /// one's, whose threads stay off the CPU for good). Such threads change nothing in a decision
+    /// Whether the fast path may be taken with threads suspended: every one of them is on a
+    /// frozen queue (a suspended process's, or a killed one's, whose threads stay off the CPU for
+    /// good). Such threads change nothing in a decision
     /// at loop level: none is runnable, ``earliestWake(in:)`` passes them over, so no sleeper wakes
     /// in it, and the long way gathers and draws exactly as the fast path does. A long run of
     /// notes-import keeps a killed process's `db` thread suspended, and every later decision went
     /// the long way.
+    ///
+    /// Also `false` while the core still marks the last job taken as running (it was suspended
+    /// since, and no job has finished after it): the plain step's take checks that no step
+    /// nests, and the long way, which does not, decides then as it always did.
     @inline(__always)
-    private func onlyFrozenSuspended(in scheduler: Scheduler) -> Bool {
+    private func frozenFastPathApplies(in scheduler: Scheduler) -> Bool {
+        guard state.allowsFrozenFastPath, !scheduler.core.isRunningJob else { return false }
         var index = 0
         while index < state.suspended.count {
             if !scheduler.core.isFrozen(queue: state.suspended[index].queue) { return false }

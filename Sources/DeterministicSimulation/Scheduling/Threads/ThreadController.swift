@@ -127,6 +127,11 @@ final class ThreadController {
         /// be taken (tests turn it off to compare it with the long way).
         var sleepsInPlaceCount = 0
         var allowsSleepInPlace = true
+        /// Jobs started on the fast path while threads were suspended on frozen queues
+        /// (``takeInlineJob(in:)``), and whether it may be taken then (tests turn it off to compare
+        /// it with the long way).
+        var frozenFastPathCount = 0
+        var allowsFrozenFastPath = true
         /// Scratch: the runnable threads of the current decision.
         var runnable: [SimulatedThread] = []
     }
