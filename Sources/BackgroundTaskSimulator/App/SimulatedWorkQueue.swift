@@ -23,12 +23,16 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     }
 
     public func async(_ work: @escaping @Sendable () -> Void) {
+        // One strong reference for the call: each use of the unowned property loads it again (a
+        // checked retain and a release), and a dispatch is two scheduling points and a job.
+        let scheduler = self.scheduler
         scheduler.schedulingPoint()
         scheduler.async(on: id, work)
         scheduler.schedulingPoint()
     }
 
     public func asyncAfter(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
+        let scheduler = self.scheduler  // one strong reference for the call (see async(_:))
         scheduler.schedulingPoint()
         scheduler.asyncAfter(VirtualDuration(delay), on: id, work)
         scheduler.schedulingPoint()

@@ -4,28 +4,50 @@ import DeterministicSimulation
 /// nothing holding it awake (no UIKit task, no BGTask), because the app is about to be suspended
 /// under it (B2.3, A1.1). Catches released tokens (P5) and work started without a task.
 final class BackgroundWorkHeld: EventFilteringChecker {
-    private var inFlight: [(id: Int, name: String, started: VirtualTime)] = []
-    private var reported: [Int] = []
+    /// What it has seen so far, as one value, only ever read whole or written whole (see
+    /// ``update(_:)``).
+    private var record = Record()
+
+    /// The work in flight (with when it started) and the work already reported.
+    private struct Record {
+        var inFlight: [(id: Int, name: String, started: VirtualTime)] = []
+        var reported: [Int] = []
+
+        /// Records `event`; returns the violation it reveals, if any.
+        mutating func observe(_ event: SimEvent, at time: VirtualTime) -> String? {
+            switch event {
+            case .workStarted(let id, let name):
+                inFlight.append((id, name, time))
+            case .workFinished(let id, _, _):
+                inFlight.removeEach { $0.id == id }
+            case .terminated, .processLaunched:
+                inFlight = []
+            case .nothingHeld(let reason):
+                let fresh = inFlight.filter { !reported.contains($0.id) }
+                guard !fresh.isEmpty else { return nil }
+                reported += fresh.map(\.id)
+                let work = fresh.map { "'\($0.name)' (started at \($0.started))" }.joined(separator: ", ")
+                return "work \(work) was still running at \(time) when \(reason), with no background task held "
+                    + "in the background: the app would be suspended under it; hold a task until the work ends"
+            default:
+                break
+            }
+            return nil
+        }
+    }
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
-        switch event {
-        case .workStarted(let id, let name):
-            inFlight.append((id, name, time))
-        case .workFinished(let id, _, _):
-            inFlight.removeEach { $0.id == id }
-        case .terminated, .processLaunched:
-            inFlight = []
-        case .nothingHeld(let reason):
-            let fresh = inFlight.filter { !reported.contains($0.id) }
-            guard !fresh.isEmpty else { return nil }
-            reported += fresh.map(\.id)
-            let work = fresh.map { "'\($0.name)' (started at \($0.started))" }.joined(separator: ", ")
-            return "work \(work) was still running at \(time) when \(reason), with no background task held "
-                + "in the background: the app would be suspended under it; hold a task until the work ends"
-        default:
-            break
-        }
-        return nil
+        update { $0.observe(event, at: time) }
+    }
+
+    /// Changes ``record`` through a local copy (taken out, changed, put back), so that every
+    /// access to the property is a plain read or write, checked for exclusivity statically (see
+    /// ``NoIdleTask``).
+    private func update<Result>(_ change: (inout Record) -> Result) -> Result {
+        var local = record
+        record = Record()
+        defer { record = local }
+        return change(&local)
     }
 
     static func observes(_ event: SimEvent) -> Bool {

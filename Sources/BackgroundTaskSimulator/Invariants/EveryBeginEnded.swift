@@ -13,9 +13,9 @@ final class EveryBeginEnded: EventFilteringChecker {
         case .processLaunched:
             open = []
         case .taskBegan(let id, let name, _):
-            open.append((id, name, time))
+            updateOpen { $0.append((id, name, time)) }
         case .taskEnded(let id, _):
-            open.removeEach { $0.id == id }
+            updateOpen { $0.removeEach { $0.id == id } }
         case .terminated(let reason, _):
             defer { open = [] }
             guard reason.isPreventable, !open.isEmpty else { return nil }
@@ -30,6 +30,16 @@ final class EveryBeginEnded: EventFilteringChecker {
     func finish(at time: VirtualTime, facts: RunFacts) -> [String] {
         guard !open.isEmpty else { return [] }
         return ["\(Self.list(open)) still not ended when the run ended at \(time) (app \(facts.state))"]
+    }
+
+    /// Changes ``open`` through a local copy (taken out, changed, put back), so that every access
+    /// to the property is a plain read or write, checked for exclusivity statically (see
+    /// ``NoIdleTask``); changing it in place cost a dynamic check per task.
+    private func updateOpen(_ change: (inout [(id: Int, name: String, began: VirtualTime)]) -> Void) {
+        var local = open
+        open = []
+        change(&local)
+        open = local
     }
 
     static func list(_ tasks: [(id: Int, name: String, began: VirtualTime)]) -> String {

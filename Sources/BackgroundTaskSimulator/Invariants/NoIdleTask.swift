@@ -16,12 +16,57 @@ import DeterministicSimulation
 /// background counts (in the foreground the budget does not run, A4.6).
 final class NoIdleTask: EventFilteringChecker {
     private let limit: VirtualDuration
-    private var tasks: [(id: Int, name: String)] = []
-    private var bgTasks: [(task: Int, identifier: String)] = []
-    private var inFlight = 0
-    private var inBackground = false
-    /// When the current idle stretch began (nil: not idle).
-    private var idleSince: VirtualTime?
+    /// What it has seen so far, as one value, only ever read whole or written whole (see
+    /// ``update(_:)``).
+    private var record = Record()
+
+    /// The tasks and BGTasks held, the work in flight, whether the app is in the background, and
+    /// when the current idle stretch began (nil: not idle).
+    private struct Record {
+        var tasks: [(id: Int, name: String)] = []
+        var bgTasks: [(task: Int, identifier: String)] = []
+        var inFlight = 0
+        var inBackground = false
+        var idleSince: VirtualTime?
+
+        /// Judges the stretch so far, then records `event`; returns the verdict.
+        mutating func observe(_ event: SimEvent, at time: VirtualTime, limit: VirtualDuration) -> String? {
+            let verdict = judge(at: time, limit: limit)
+            switch event {
+            case .taskBegan(let id, let name, _): tasks.append((id, name))
+            case .taskEnded(let id, _): tasks.removeAll { $0.id == id }
+            case .bgTaskLaunched(let identifier, let task, _): bgTasks.append((task, identifier))
+            case .bgTaskCompleted(_, let task, _, _): bgTasks.removeAll { $0.task == task }
+            case .workStarted: inFlight += 1
+            case .workFinished: inFlight = max(0, inFlight - 1)
+            case .stateChanged(_, let to): inBackground = to == .background
+            case .terminated, .processLaunched:
+                tasks = []
+                bgTasks = []
+                inFlight = 0
+                inBackground = false
+            default: break
+            }
+            let idle = inBackground && inFlight == 0 && !(tasks.isEmpty && bgTasks.isEmpty)
+            if !idle {
+                idleSince = nil
+            } else if idleSince == nil {
+                idleSince = time
+            }
+            return verdict
+        }
+
+        /// The violation if the current idle stretch has lasted longer than `limit` by `time`
+        /// (reported once: the stretch is then closed).
+        mutating func judge(at time: VirtualTime, limit: VirtualDuration) -> String? {
+            guard let since = idleSince, time - since > limit else { return nil }
+            idleSince = nil
+            let held = tasks.map { "task \($0.id) ('\($0.name)')" } + bgTasks.map { "BGTask \($0.task) (\($0.identifier))" }
+            return "\(held.joined(separator: ", ")) held in the background from \(since) to \(time) with no work in "
+                + "flight (longer than \(limit)): end the task (or complete the BGTask) as soon as its work is done; "
+                + "an idle task only burns the app's background time"
+        }
+    }
 
     init(limit: VirtualDuration) { self.limit = limit }
 
@@ -29,44 +74,23 @@ final class NoIdleTask: EventFilteringChecker {
         // Judged only at the events it observes, so the verdict is the same whether or not the
         // run monitor filters events (CheckerFilteringTests).
         guard Self.observes(event) else { return nil }
-        let verdict = judge(at: time)
-        switch event {
-        case .taskBegan(let id, let name, _): tasks.append((id, name))
-        case .taskEnded(let id, _): tasks.removeAll { $0.id == id }
-        case .bgTaskLaunched(let identifier, let task, _): bgTasks.append((task, identifier))
-        case .bgTaskCompleted(_, let task, _, _): bgTasks.removeAll { $0.task == task }
-        case .workStarted: inFlight += 1
-        case .workFinished: inFlight = max(0, inFlight - 1)
-        case .stateChanged(_, let to): inBackground = to == .background
-        case .terminated, .processLaunched:
-            tasks = []
-            bgTasks = []
-            inFlight = 0
-            inBackground = false
-        default: break
-        }
-        let idle = inBackground && inFlight == 0 && !(tasks.isEmpty && bgTasks.isEmpty)
-        if !idle {
-            idleSince = nil
-        } else if idleSince == nil {
-            idleSince = time
-        }
-        return verdict
+        return update { $0.observe(event, at: time, limit: limit) }
     }
 
     func finish(at time: VirtualTime, facts: RunFacts) -> [String] {
-        judge(at: time).map { [$0] } ?? []
+        update { $0.judge(at: time, limit: limit) }.map { [$0] } ?? []
     }
 
-    /// The violation, if the current idle stretch has lasted longer than the limit (the stretch
-    /// then counts as reported).
-    private func judge(at time: VirtualTime) -> String? {
-        guard let since = idleSince, time - since > limit else { return nil }
-        idleSince = nil
-        let held = tasks.map { "task \($0.id) ('\($0.name)')" } + bgTasks.map { "BGTask \($0.task) (\($0.identifier))" }
-        return "\(held.joined(separator: ", ")) held in the background from \(since) to \(time) with no work in "
-            + "flight (longer than \(limit)): end the task (or complete the BGTask) as soon as its work is done; "
-            + "an idle task only burns the app's background time"
+    /// Changes ``record`` through a local copy: taken out (an empty record left in its place, so
+    /// the copy's arrays stay unshared and change in place), changed, put back. Every access to
+    /// the property is then a plain read or write, which the compiler checks for exclusivity
+    /// statically; changing it in place (a mutating call on a class's stored property) cost a
+    /// dynamic check per event.
+    private func update<Result>(_ change: (inout Record) -> Result) -> Result {
+        var local = record
+        record = Record()
+        defer { record = local }
+        return change(&local)
     }
 
     static func observes(_ event: SimEvent) -> Bool {

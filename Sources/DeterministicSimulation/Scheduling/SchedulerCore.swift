@@ -92,7 +92,7 @@ struct SchedulerCore {
         guard queues[queueIndex].isFrozen != frozen else { return }
         queues[queueIndex].isFrozen = frozen
         if frozen {
-            unfrozen.removeAll { $0 == queueIndex }
+            removeOpen(queueIndex)
         } else if queues[queueIndex].freeThreads > 0 {
             insertOpen(queueIndex)
         }
@@ -128,7 +128,7 @@ struct SchedulerCore {
     /// suspended simulated thread): a serial queue then offers nothing until it is released.
     mutating func occupyThread(ofQueue queueIndex: Int) {
         queues[queueIndex].freeThreads -= 1
-        if queues[queueIndex].freeThreads == 0 { unfrozen.removeAll { $0 == queueIndex } }
+        if queues[queueIndex].freeThreads == 0 { removeOpen(queueIndex) }
     }
 
     /// Frees a thread taken by ``occupyThread(ofQueue:)``.
@@ -137,10 +137,22 @@ struct SchedulerCore {
         if queues[queueIndex].freeThreads == 1, !queues[queueIndex].isFrozen { insertOpen(queueIndex) }
     }
 
-    /// Inserts a queue into ``unfrozen``, keeping it ascending.
+    /// Inserts a queue into ``unfrozen``, keeping it ascending (appended, then moved down: the
+    /// array's `insert(_:at:)` went through its generic `replaceSubrange`, and a suspended
+    /// thread's queue comes back at every resume).
     private mutating func insertOpen(_ queueIndex: Int) {
-        let position = unfrozen.firstIndex { $0 > queueIndex } ?? unfrozen.count
-        unfrozen.insert(queueIndex, at: position)
+        unfrozen.append(queueIndex)
+        var position = unfrozen.count - 1
+        while position > 0, unfrozen[position - 1] > queueIndex {
+            unfrozen.swapAt(position - 1, position)
+            position -= 1
+        }
+    }
+
+    /// Removes a queue from ``unfrozen`` if it is there (it is at most once).
+    private mutating func removeOpen(_ queueIndex: Int) {
+        guard let position = unfrozen.firstIndex(of: queueIndex) else { return }
+        unfrozen.remove(at: position)
     }
 
     /// Stores a job and puts it in its queue's heap, due no earlier than `now`.

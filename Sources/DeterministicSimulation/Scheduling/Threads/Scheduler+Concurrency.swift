@@ -99,7 +99,7 @@ extension Scheduler {
             pointsUntilPreemption = .max
             return
         }
-        threads.schedulingPointSlowPath()
+        threads.schedulingPointSlowPath(in: self)
     }
 
     /// Blocks only the calling simulated thread for `duration` of virtual time: the clock, due
@@ -112,7 +112,7 @@ extension Scheduler {
     /// Contract: a zero or negative duration is a scheduling point. Returns at once outside a
     /// job, or while the run is unwound. Needs controlled concurrency (traps without).
     public func block(for duration: VirtualDuration) {
-        requireThreads("block(for:)").sleepCurrent(microseconds: duration.microseconds)
+        requireThreads("block(for:)").sleepCurrent(microseconds: duration.microseconds, in: self)
     }
 
     /// Runs `work` as a job on `queue` and blocks the calling simulated thread until it has run,
@@ -132,9 +132,9 @@ extension Scheduler {
         guard let me = controller.current, !controller.isUnwinding else { return false }
         async(on: queue) { [unowned controller] in
             work()
-            if case .blocked(.sync) = me.state { controller.wake(me) }
+            if case .sync = me.blockedWait { controller.wake(me) }
         }
-        return controller.blockCurrent(on: .sync(queue: core.index(of: queue)))
+        return controller.blockCurrent(on: .sync(queue: core.index(of: queue)), in: self)
     }
 
     /// Makes a lock for simulated threads.

@@ -38,6 +38,9 @@ public final class SimulatedLock: @unchecked Sendable {
     /// lock.lock(); defer { lock.unlock() }
     /// ```
     public func lock() {
+        // One strong reference for the call: each use of the unowned property loads it again
+        // (a checked retain and a release), and a lock is taken around every statement.
+        let scheduler = self.scheduler
         scheduler.schedulingPoint()
         guard let controller = scheduler.threads, let me = controller.current, !controller.isUnwinding else {
             return
@@ -47,7 +50,7 @@ public final class SimulatedLock: @unchecked Sendable {
             return
         }
         waiters.append(me)
-        _ = controller.blockCurrent(on: .lock(self))
+        _ = controller.blockCurrent(on: .lock(self), in: scheduler)
     }
 
     /// Releases the lock, handing it to the first waiter (which becomes runnable).
@@ -56,6 +59,7 @@ public final class SimulatedLock: @unchecked Sendable {
     /// lock.unlock()
     /// ```
     public func unlock() {
+        let scheduler = self.scheduler  // one strong reference for the call (see lock())
         guard let controller = scheduler.threads, let me = controller.current, !controller.isUnwinding else {
             return
         }

@@ -37,6 +37,7 @@ public final class SimulatedSemaphore: @unchecked Sendable {
     /// - Returns: `true` once a unit was taken; `false` when failing fast.
     @discardableResult
     public func wait() -> Bool {
+        let scheduler = self.scheduler  // one strong reference for the call (see SimulatedLock.lock())
         scheduler.schedulingPoint()
         guard let controller = scheduler.threads, let me = controller.current, !controller.isUnwinding else {
             return false
@@ -46,7 +47,7 @@ public final class SimulatedSemaphore: @unchecked Sendable {
             return true
         }
         waiters.append(me)
-        return controller.blockCurrent(on: .semaphore(self))
+        return controller.blockCurrent(on: .semaphore(self), in: scheduler)
     }
 
     /// Gives one unit: to the first blocked waiter (which becomes runnable), or to the count.
@@ -55,6 +56,7 @@ public final class SimulatedSemaphore: @unchecked Sendable {
     /// semaphore.signal()
     /// ```
     public func signal() {
+        let scheduler = self.scheduler  // one strong reference for the call
         guard let controller = scheduler.threads, !controller.isUnwinding else { return }
         if waiters.isEmpty {
             value += 1

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// // made by ThreadController.thread(forQueue:slot:) the first time the queue starts a job
-/// thread.state = .blocked(.lock(name: "cache", holder: other))
+/// thread.block(on: .lock(cache))   // state .blocked, wait .lock(cache)
 /// ```
 ///
 /// Invariant: ``worker`` is set from its job's first suspension until that job ends (a job that
@@ -19,6 +19,9 @@ final class SimulatedThread {
         case sync(queue: Int)
     }
 
+    /// Plain values only (what a blocked thread waits for is ``wait``), so reading a thread's
+    /// state in a decision copies no reference: with the wait as a payload, every read of a
+    /// suspended thread's state retained and released it.
     enum State {
         /// No job in progress.
         case idle
@@ -28,8 +31,8 @@ final class SimulatedThread {
         case runnable
         /// Off the CPU until the time (a drawn preemption delay or ``Scheduler/block(for:)``).
         case sleeping(until: Int64)
-        /// Waiting for another thread.
-        case blocked(Wait)
+        /// Waiting for another thread, for ``wait``.
+        case blocked
     }
 
     /// Creation order in the run; ties between PCT priorities go to the lower id.
@@ -40,6 +43,8 @@ final class SimulatedThread {
     /// The queue's label, with `#slot` (from 1) for a concurrent queue.
     let label: String
     var state = State.idle
+    /// What it waits for while `.blocked` (set by ``block(on:)``; nil otherwise).
+    private(set) var wait: Wait?
     /// The OS thread carrying its job in progress, once that job has been suspended.
     var worker: PoolWorker?
     /// The job in progress, saved at its first suspension (handed back to the core when it
@@ -53,6 +58,30 @@ final class SimulatedThread {
         self.queue = queue
         self.slot = slot
         self.label = label
+    }
+
+    /// Marks it blocked, waiting for `wait`.
+    func block(on wait: Wait) {
+        self.wait = wait
+        state = .blocked
+    }
+
+    /// Makes it runnable (a blocked thread's wait is over).
+    func makeRunnable() {
+        state = .runnable
+        if wait != nil { wait = nil }
+    }
+
+    /// Makes it the running thread (a blocked thread resumed to be unwound stops waiting too).
+    func markRunning() {
+        state = .running
+        if wait != nil { wait = nil }
+    }
+
+    /// What it waits for, if it is blocked.
+    var blockedWait: Wait? {
+        guard case .blocked = state else { return nil }
+        return wait
     }
 
     /// Whether the scheduler may resume it now.

@@ -2,7 +2,7 @@ extension ThreadController {
     /// The thread `thread` waits for, when its wait names one: a lock's holder, or the thread
     /// carrying the job in progress on the serial queue a `sync` targets.
     private func waitedThread(of thread: SimulatedThread) -> SimulatedThread? {
-        guard case .blocked(let wait) = thread.state else { return nil }
+        guard let wait = thread.blockedWait else { return nil }
         switch wait {
         case .lock(let lock): return lock.holder
         case .semaphore: return nil
@@ -46,7 +46,7 @@ extension ThreadController {
     func report() -> DeadlockReport {
         var entries: [DeadlockReport.BlockedThread] = []
         for thread in state.threads {
-            guard case .blocked(let wait) = thread.state else { continue }
+            guard let wait = thread.blockedWait else { continue }
             entries.append(DeadlockReport.BlockedThread(thread: thread.label, waitsFor: describe(wait, of: thread)))
         }
         return DeadlockReport(threads: entries, time: scheduler.now)

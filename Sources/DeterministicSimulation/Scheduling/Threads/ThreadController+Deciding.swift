@@ -25,18 +25,18 @@ extension ThreadController {
         // preemption); once time has moved, every runnable thread is in id order.
         var first = first
         while true {
-            collectRunnable(first: first)
+            collectRunnable(first: first, in: scheduler)
             var now = clock.now.microseconds
-            let earliest = gatherJobs(now: now)
+            let earliest = gatherJobs(now: now, in: scheduler)
             var readyJobs = earliest <= now ? scheduler.core.candidateCount : 0
             if state.runnable.isEmpty, readyJobs == 0 {
-                let wake = earliestWake()
+                let wake = earliestWake(in: scheduler)
                 let next = min(earliest, wake)
-                if next == .max || next > state.limit { return .stop(endOfRun()) }
+                if next == .max || next > state.limit { return .stop(endOfRun(in: scheduler)) }
                 if state.stepsLeft <= 0 { return .stop(.stepLimit) }
                 clock.advance(to: VirtualTime(microseconds: next))
                 if wake <= next {
-                    wakeSleepers(by: next)
+                    wakeSleepers(by: next, in: scheduler)
                     first = nil
                     continue
                 }
@@ -49,7 +49,7 @@ extension ThreadController {
             if state.stepsLeft <= 0 { return .stop(.stepLimit) }
             state.stepsLeft -= 1
             state.stepsTaken += 1
-            let index = choose(jobCount: readyJobs)
+            let index = choose(jobCount: readyJobs, in: scheduler)
             if index < state.runnable.count { return .resume(state.runnable[index]) }
             let candidateIndex = index - state.runnable.count
             let thread = thread(forCandidate: candidateIndex, in: scheduler)
@@ -59,35 +59,73 @@ extension ThreadController {
         }
     }
 
-    /// The fast path of a decision at loop level: while no thread is suspended (so none is
-    /// runnable or asleep) and the strategy is not PCT, the next job is exactly the plain step's
+    /// The fast path of a decision at loop level: while no thread is suspended on a queue that
+    /// is not frozen (so none is runnable or wakes; see ``frozenFastPathApplies(in:)``) and the
+    /// strategy is not PCT, the next job is exactly the plain step's
     /// (the same gathering and the same draw), on its queue's free thread. Nil when that does
     /// not apply or no job is due by the limit: then ``decide(first:in:)`` goes the long way.
     @inline(__always)
     func takeInlineJob(in scheduler: Scheduler) -> (SimulatedThread, () -> Void)? {
-        guard state.deadlock == nil, state.suspendedCount == 0, state.stepsLeft > 0, !isPCT,
+        guard state.deadlock == nil, state.stepsLeft > 0, !isPCT,
+            state.suspendedCount == 0 || frozenFastPathApplies(in: scheduler),
             let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
         else { return nil }
+        if state.suspendedCount > 0 { state.frozenFastPathCount += 1 }
         state.stepsLeft -= 1
         state.stepsTaken += 1
         return (thread(forCandidate: scheduler.core.chosenCandidate, in: scheduler), work)
     }
 
+    /// Whether the fast path may be taken with threads suspended: every one of them is on a
+    /// frozen queue (a suspended process's, or a killed one's, whose threads stay off the CPU for
+    /// good). Such threads change nothing in a decision
+    /// at loop level: none is runnable, ``earliestWake(in:)`` passes them over, so no sleeper wakes
+    /// in it, and the long way gathers and draws exactly as the fast path does. A long run of
+    /// notes-import keeps a killed process's `db` thread suspended, and every later decision went
+    /// the long way.
+    ///
+    /// Also `false` while the core still marks the last job taken as running (it was suspended
+    /// since, and no job has finished after it): the plain step's take checks that no step
+    /// nests, and the long way, which does not, decides then as it always did.
+    @inline(__always)
+    private func frozenFastPathApplies(in scheduler: Scheduler) -> Bool {
+        guard state.allowsFrozenFastPath, !scheduler.core.isRunningJob else { return false }
+        var index = 0
+        while index < state.suspended.count {
+            if !scheduler.core.isFrozen(queue: state.suspended[index].queue) { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Fills ``runnable``: `first` if runnable, then the other runnable threads by id. Threads
     /// of frozen queues are not runnable (a suspended app's threads stay stopped).
-    private func collectRunnable(first: SimulatedThread?) {
-        state.runnable.removeAll(keepingCapacity: true)
+    private func collectRunnable(first: SimulatedThread?, in scheduler: Scheduler) {
+        // Emptied from the end: `removeAll(keepingCapacity:)` went through the array's generic
+        // `replaceSubrange` on every decision.
+        while state.runnable.popLast() != nil {}
         guard state.suspendedCount > 0 else { return }
-        let queues = scheduler.core.queues
-        if let first, first.isRunnable, !queues[first.queue].isFrozen { state.runnable.append(first) }
-        for thread in state.suspended where thread !== first && thread.isRunnable && !queues[thread.queue].isFrozen {
-            state.runnable.append(thread)
+        var firstID = -1
+        if let first {
+            firstID = first.id
+            if first.isRunnable, !scheduler.core.isFrozen(queue: first.queue) { state.runnable.append(first) }
+        }
+        // By index, reading each thread in place: a `for in` loop retained the array and every
+        // thread it visited, and copying the core's queues retained them too.
+        var index = 0
+        while index < state.suspended.count {
+            if state.suspended[index].isRunnable, state.suspended[index].id != firstID,
+                !scheduler.core.isFrozen(queue: state.suspended[index].queue)
+            {
+                state.runnable.append(state.suspended[index])
+            }
+            index += 1
         }
     }
 
     /// The core's candidates at `now` (or at the earliest due time, if later) and that earliest
     /// time (`.max` for none), dropping cancelled jobs at queue fronts as the plain step does.
-    private func gatherJobs(now: Int64) -> Int64 {
+    private func gatherJobs(now: Int64, in scheduler: Scheduler) -> Int64 {
         while true {
             if let earliest = scheduler.core.gatherCandidates(now: now) { return earliest }
             _ = scheduler.earliestEligibleTime()
@@ -95,26 +133,32 @@ extension ThreadController {
     }
 
     /// The earliest wake-up time of a sleeping thread on an unfrozen queue (`.max` for none).
-    func earliestWake() -> Int64 {
+    func earliestWake(in scheduler: Scheduler) -> Int64 {
         guard state.suspendedCount > 0 else { return .max }
         var earliest = Int64.max
-        for thread in state.suspended {
-            if case .sleeping(let until) = thread.state, !scheduler.core.queues[thread.queue].isFrozen {
-                earliest = min(earliest, until)
+        var index = 0
+        while index < state.suspended.count {
+            if case .sleeping(let until) = state.suspended[index].state, until < earliest,
+                !scheduler.core.isFrozen(queue: state.suspended[index].queue)
+            {
+                earliest = until
             }
+            index += 1
         }
         return earliest
     }
 
-    private func wakeSleepers(by time: Int64) {
+    private func wakeSleepers(by time: Int64, in scheduler: Scheduler) {
         guard state.suspendedCount > 0 else { return }
-        for thread in state.suspended {
-            if case .sleeping(let until) = thread.state, until <= time { wake(thread) }
+        var index = 0
+        while index < state.suspended.count {
+            if case .sleeping(let until) = state.suspended[index].state, until <= time { wake(state.suspended[index]) }
+            index += 1
         }
     }
 
     /// The index of the next runner among ``runnable`` then `jobCount` ready jobs.
-    private func choose(jobCount: Int) -> Int {
+    private func choose(jobCount: Int, in scheduler: Scheduler) -> Int {
         let count = state.runnable.count + jobCount
         guard isPCT else {
             guard count > 1 else { return 0 }
@@ -129,7 +173,7 @@ extension ThreadController {
         var best = 0
         var bestThread: SimulatedThread?
         for index in 0..<count {
-            let candidate = index < state.runnable.count ? state.runnable[index] : thread(forCandidate: index - state.runnable.count)
+            let candidate = index < state.runnable.count ? state.runnable[index] : thread(forCandidate: index - state.runnable.count, in: scheduler)
             if let leader = bestThread, !outranks(candidate, leader) { continue }
             best = index
             bestThread = candidate
@@ -197,13 +241,13 @@ extension ThreadController {
     /// The stop when nothing can run by the limit: a deadlock if threads wait without a timeout
     /// and nothing at all can happen any more (the clock stays at the deadlock's time);
     /// otherwise the clock moves to the limit if asked, as in the plain scheduler.
-    private func endOfRun() -> SchedulerStop {
+    private func endOfRun(in scheduler: Scheduler) -> SchedulerStop {
         let eligible = scheduler.earliestEligibleTime()
-        if eligible == nil, earliestWake() == .max, let report = globalDeadlock() {
+        if eligible == nil, earliestWake(in: scheduler) == .max, let report = globalDeadlock() {
             state.deadlock = report
             return .idle
         }
         if state.movesClockToLimit { clock.advance(to: VirtualTime(microseconds: state.limit)) }
-        return eligible != nil || earliestWake() != .max ? .reachedTime : .idle
+        return eligible != nil || earliestWake(in: scheduler) != .max ? .reachedTime : .idle
     }
 }

@@ -42,7 +42,7 @@ extension ThreadController {
                 if state.hasStopped { break }
                 decision = nextDecision(in: scheduler)
             case .resume(let thread):
-                markRunning(thread)
+                markRunning(thread, in: scheduler)
                 state.driverIsIdle = true
                 state.handoffCount += 1
                 driverWorker.handOff(to: thread.worker!)

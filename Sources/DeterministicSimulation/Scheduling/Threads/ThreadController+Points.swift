@@ -1,7 +1,7 @@
 extension ThreadController {
     /// The slow path of ``Scheduler/schedulingPoint()``, taken when the countdown of points
     /// until the next preemption reaches zero (random walk), or at every point (PCT).
-    func schedulingPointSlowPath() {
+    func schedulingPointSlowPath(in scheduler: Scheduler) {
         guard let me = state.current, !state.isUnwinding else {
             // Outside a job (the driver's own code) points do nothing; while unwinding they
             // return at once, and the countdown stays at 0 so later points come here too.
@@ -14,15 +14,15 @@ extension ThreadController {
             return
         }
         if isPCT {
-            pctPoint(me)
+            pctPoint(me, in: scheduler)
         } else {
-            randomWalkPoint(me)
+            randomWalkPoint(me, in: scheduler)
         }
     }
 
     /// Random walk: the first point draws the first gap; a point whose countdown ran out draws
     /// the next gap, a delay and the next runner.
-    private func randomWalkPoint(_ me: SimulatedThread) {
+    private func randomWalkPoint(_ me: SimulatedThread, in scheduler: Scheduler) {
         if !state.gapDrawn {
             state.gapDrawn = true
             let gap = draws.gap(choices)
@@ -33,13 +33,13 @@ extension ThreadController {
         }
         let gap = draws.gap(choices)
         scheduler.pointsUntilPreemption = gap == 0 ? .max : Int(gap - 1)
-        preempt(me)
+        preempt(me, in: scheduler)
     }
 
     /// PCT: counts the point, lowers the running thread's priority at a change point, and lets
     /// the highest-priority thread run when something may have changed (a change point, a new
     /// job, a woken thread).
-    private func pctPoint(_ me: SimulatedThread) {
+    private func pctPoint(_ me: SimulatedThread, in scheduler: Scheduler) {
         if !state.pctStarted { startPCT() }
         state.pctStep += 1
         var lowered = false
@@ -50,11 +50,11 @@ extension ThreadController {
         if lowered {
             state.lowestPriority -= 1
             me.priority = state.lowestPriority
-            preempt(me)
+            preempt(me, in: scheduler)
         } else if scheduler.core.jobs.nextNumber != state.seenJobNumber || state.wakeCount != state.seenWakeCount {
             state.preemptionCount += 1
             me.state = .runnable
-            suspendCurrent()
+            suspendCurrent(in: scheduler)
         }
     }
 
@@ -69,7 +69,7 @@ extension ThreadController {
 
     /// A preemption of the running thread: it may be kept off the CPU for a drawn delay, then
     /// the scheduler decides what runs next (outcome 0: the thread itself).
-    private func preempt(_ me: SimulatedThread) {
+    private func preempt(_ me: SimulatedThread, in scheduler: Scheduler) {
         state.preemptionCount += 1
         let undelayed = me.queue < state.undelayedQueues.count && state.undelayedQueues[me.queue]
         let delay = undelayed ? 0 : draws.delay(choices)
@@ -78,12 +78,12 @@ extension ThreadController {
         } else {
             me.state = .runnable
         }
-        suspendCurrent()
+        suspendCurrent(in: scheduler)
     }
 
     /// Blocks the current thread for `microseconds` of virtual time (time and other threads go
     /// on); a scheduling point when not positive. Returns at once when unwinding.
-    func sleepCurrent(microseconds: Int64) {
+    func sleepCurrent(microseconds: Int64, in scheduler: Scheduler) {
         guard let me = state.current, !state.isUnwinding else { return }
         guard microseconds > 0 else {
             scheduler.schedulingPoint()
@@ -92,16 +92,16 @@ extension ThreadController {
         let wake = Saturating.add(clock.now.microseconds, microseconds)
         me.state = .sleeping(until: wake)
         if let hook = state.onBlock { hook(QueueID(rawValue: me.queue)) }
-        if sleepsInPlace(until: wake, queue: me.queue) {
+        if sleepsInPlace(until: wake, queue: me.queue, in: scheduler) {
             me.state = .running
             return
         }
-        suspendCurrent()
+        suspendCurrent(in: scheduler)
     }
 
     /// The fast path of a sleep: when nothing else can run before the sleeper wakes (no other
     /// thread off the CPU becomes runnable by then, and no job that could start is due by then),
-    /// the decision ``suspendCurrent()`` would make is known without making it: move the clock
+    /// the decision ``suspendCurrent(in:)`` would make is known without making it: move the clock
     /// to the wake-up time and resume this thread, with no draw. This does exactly what the long
     /// way does (the same steps counted, the same sleepers woken, PCT's bookkeeping of what it
     /// has seen) and skips its cost: the suspended list, the queue's thread and two gatherings of
@@ -114,16 +114,18 @@ extension ThreadController {
     /// write while the rest of the app is idle, often with threads of killed processes still
     /// suspended on frozen queues), and the long way was most of its scheduler's time.
     @inline(__always)
-    private func sleepsInPlace(until wake: Int64, queue: Int) -> Bool {
+    private func sleepsInPlace(until wake: Int64, queue: Int, in scheduler: Scheduler) -> Bool {
         guard state.allowsSleepInPlace, state.deadlock == nil, state.stepsLeft > 0, wake <= state.limit,
-            !scheduler.core.isFrozen(queue: queue), othersStayOff(until: wake),
+            !scheduler.core.isFrozen(queue: queue), othersStayOff(until: wake, in: scheduler),
             let earliest = scheduler.core.earliestDueTime(occupying: queue), earliest > wake
         else { return false }
         clock.advance(to: VirtualTime(microseconds: wake))
         // The long way wakes every sleeper due by then, frozen ones too (they stay off the CPU
         // until their queue thaws), and this thread.
-        for thread in state.suspended {
-            if case .sleeping(let until) = thread.state, until <= wake { self.wake(thread) }
+        var index = 0
+        while index < state.suspended.count {
+            if case .sleeping(let until) = state.suspended[index].state, until <= wake { self.wake(state.suspended[index]) }
+            index += 1
         }
         state.wakeCount += 1
         state.stepsLeft -= 1
@@ -139,13 +141,17 @@ extension ThreadController {
     /// Whether every suspended thread on a queue that is not frozen stays off the CPU until after
     /// `wake`: blocked (only a running thread can release it), or asleep until later.
     @inline(__always)
-    private func othersStayOff(until wake: Int64) -> Bool {
-        for thread in state.suspended where !scheduler.core.isFrozen(queue: thread.queue) {
-            switch thread.state {
-            case .blocked: continue
-            case .sleeping(let until) where until > wake: continue
-            default: return false
+    private func othersStayOff(until wake: Int64, in scheduler: Scheduler) -> Bool {
+        // By index, not `for in`: iterating the array retained it and every thread in it.
+        var index = 0
+        while index < state.suspended.count {
+            let queue = state.suspended[index].queue
+            switch state.suspended[index].state {
+            case .blocked: break
+            case .sleeping(let until) where until > wake: break
+            default: if !scheduler.core.isFrozen(queue: queue) { return false }
             }
+            index += 1
         }
         return true
     }
@@ -153,12 +159,12 @@ extension ThreadController {
     /// Blocks the current thread until someone calls ``wake(_:)``; first checks for a deadlock
     /// cycle through `wait`. Returns `false` without blocking when there is no current thread
     /// or the run is unwinding, and `false` after a deadlock (when unwinding resumes it).
-    func blockCurrent(on wait: SimulatedThread.Wait) -> Bool {
+    func blockCurrent(on wait: SimulatedThread.Wait, in scheduler: Scheduler) -> Bool {
         guard let me = state.current, !state.isUnwinding else { return false }
-        me.state = .blocked(wait)
+        me.block(on: wait)
         if waitCycle(from: me) { state.deadlock = report() }
         if let hook = state.onBlock { hook(QueueID(rawValue: me.queue)) }
-        suspendCurrent()
+        suspendCurrent(in: scheduler)
         return !state.isUnwinding
     }
 }

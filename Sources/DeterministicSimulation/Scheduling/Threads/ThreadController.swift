@@ -123,10 +123,15 @@ final class ThreadController {
         /// handoffs between OS threads.
         var preemptionCount = 0
         var handoffCount = 0
-        /// Sleeps that took the fast path (``sleepsInPlace(until:queue:)``), and whether it may
+        /// Sleeps that took the fast path (``sleepsInPlace(until:queue:in:)``), and whether it may
         /// be taken (tests turn it off to compare it with the long way).
         var sleepsInPlaceCount = 0
         var allowsSleepInPlace = true
+        /// Jobs started on the fast path while threads were suspended on frozen queues
+        /// (``takeInlineJob(in:)``), and whether it may be taken then (tests turn it off to compare
+        /// it with the long way).
+        var frozenFastPathCount = 0
+        var allowsFrozenFastPath = true
         /// Scratch: the runnable threads of the current decision.
         var runnable: [SimulatedThread] = []
     }
@@ -193,7 +198,7 @@ final class ThreadController {
             state.handoffCount += 1
             driverWorker.handOff(to: worker)
         case .resume(let thread):
-            markRunning(thread)
+            markRunning(thread, in: scheduler)
             driverWorker.handOff(to: thread.worker!)
         }
         return (state.result, state.stepsTaken)
@@ -226,7 +231,7 @@ final class ThreadController {
         if state.suspendedCount > 0 { pool.beginPinnedRun() }
         defer { pool.endPinnedRun() }
         while let thread = state.threads.first(where: { $0.isSuspended }) {
-            markRunning(thread)
+            markRunning(thread, in: scheduler)
             driverWorker.handOff(to: thread.worker!)
         }
         state.isUnwinding = false
@@ -260,7 +265,7 @@ final class ThreadController {
                 }
                 decision = decide(first: nil, in: scheduler)
             case .resume(let thread):
-                markRunning(thread)
+                markRunning(thread, in: scheduler)
                 pool.idle.append(worker)
                 state.handoffCount += 1
                 return thread.worker!
@@ -282,7 +287,7 @@ final class ThreadController {
         finishLastRun(stop)
         if let carried = state.threads.first(where: { $0.worker === driverWorker && $0.isSuspended }) {
             state.isUnwinding = true
-            markRunning(carried)
+            markRunning(carried, in: scheduler)
         }
         state.driverIsIdle = false
     }
@@ -303,7 +308,7 @@ final class ThreadController {
         state.current = nil
         thread.state = .idle
         if thread.worker != nil {
-            // The job was suspended (``suspendCurrent()`` bound it to `worker` then): other jobs
+            // The job was suspended (``suspendCurrent(in:)`` bound it to `worker` then): other jobs
             // ran meanwhile, so the core's running job and the loop's worker are restored.
             thread.worker = nil
             scheduler.core.taken = thread.taken
@@ -318,7 +323,7 @@ final class ThreadController {
     /// Suspends the current thread, whose state the caller has set (runnable, sleeping or
     /// blocked), lets the scheduler decide what runs next, and returns when the thread is
     /// resumed. Resuming the thread itself at once costs no handoff.
-    func suspendCurrent() {
+    func suspendCurrent(in scheduler: Scheduler) {
         guard let me = state.current else { preconditionFailure("suspendCurrent outside a job") }
         let worker: PoolWorker
         if let bound = me.worker {
@@ -335,13 +340,13 @@ final class ThreadController {
         state.current = nil
         state.insertSuspended(me)
         scheduler.core.occupyThread(ofQueue: me.queue)
-        let decision = decide(first: me)
+        let decision = decide(first: me, in: scheduler)
         switch decision {
         case .resume(let next) where next === me:
-            markRunning(me)
+            markRunning(me, in: scheduler)
             return
         case .resume(let next):
-            markRunning(next)
+            markRunning(next, in: scheduler)
             state.handoffCount += 1
             worker.handOff(to: next.worker!)
         case .start:
@@ -355,7 +360,7 @@ final class ThreadController {
             state.result = stop
             finishLastRun(stop)
             state.isUnwinding = true
-            markRunning(me)
+            markRunning(me, in: scheduler)
             return
         case .stop(let stop):
             handStop(stop)
@@ -374,8 +379,8 @@ final class ThreadController {
     }
 
     /// Makes a suspended thread the current one (before its OS thread is woken).
-    func markRunning(_ thread: SimulatedThread) {
-        thread.state = .running
+    func markRunning(_ thread: SimulatedThread, in scheduler: Scheduler) {
+        thread.markRunning()
         state.current = thread
         state.removeSuspended(thread)
         scheduler.core.releaseThread(ofQueue: thread.queue)
@@ -383,7 +388,7 @@ final class ThreadController {
 
     /// Makes a blocked or sleeping thread runnable.
     func wake(_ thread: SimulatedThread) {
-        thread.state = .runnable
+        thread.makeRunnable()
         state.wakeCount += 1
     }
 }
