@@ -16,6 +16,17 @@ struct CLIRun {
 
     /// The stderr lines (a failing command prints exactly one).
     var errorLines: [Substring] { stderr.split(separator: "\n") }
+
+    /// The campaign digest of the summary's first digest line (`...; digest 6a708347eb6121b8`).
+    var digest: Substring? {
+        stdout.split(separator: "\n").first { $0.contains("; digest ") }?.split(separator: ";").last
+    }
+
+    /// Runs `arguments` with `--jobs 1` and with `--jobs 2`: a campaign's results must not depend
+    /// on the number of jobs, so callers compare the two (``digest``, printed replays).
+    static func withOneAndTwoJobs(_ arguments: [String]) -> (one: CLIRun, two: CLIRun) {
+        (CLIRun(arguments + ["--jobs", "1"]), CLIRun(arguments + ["--jobs", "2"]))
+    }
 }
 
 /// A fresh temporary directory for one test; files written into it by name.

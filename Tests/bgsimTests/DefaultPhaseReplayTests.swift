@@ -16,11 +16,9 @@ import Testing
     func coinPhaseFailureReplays() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ReplayInNewProcessTests.executable.path),
                      "build bgsim first: swift build --build-tests")
-        let one = CLIRun(Self.arguments + ["--jobs", "1"])
-        let two = CLIRun(Self.arguments + ["--jobs", "2"])
+        let (one, two) = CLIRun.withOneAndTwoJobs(Self.arguments)
         #expect(one.code == .success, "\(one.stdout.suffix(600))")
-        let digest = { (text: String) in text.split(separator: "\n").first { $0.contains("; digest ") }?.split(separator: ";").last }
-        #expect(digest(one.stdout) != nil && digest(one.stdout) == digest(two.stdout))
+        #expect(one.digest != nil && one.digest == two.digest)
         for marker in ["    replay: ", "    shrunk to "] {
             let printed = try #require(ReplayInNewProcessTests.printedReplay(one.stdout, marker: marker), "\(one.stdout)")
             #expect(Array(printed.suffix(2)) == ["--strategy", "default"], "\(printed)")
