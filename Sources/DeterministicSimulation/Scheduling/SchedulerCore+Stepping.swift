@@ -36,6 +36,9 @@ extension SchedulerCore {
     @inline(__always)
     mutating func take(_ chosen: Candidate, now: Int64) -> () -> Void {
         let job = queues[chosen.queue].heap.remove(at: chosen.heapIndex)
+        if tracksCandidateChanges, let front = queues[chosen.queue].heap.first, jobs.isFinished(front.number) {
+            candidateEpoch &+= 1  // a cancelled job uncovered: the next gathering drops it
+        }
         let interval = jobs.interval(at: job.slot)
         let isTimer = jobs.isTimer(at: job.slot)
         let work: () -> Void
@@ -68,6 +71,7 @@ extension SchedulerCore {
                 let next = Saturating.add(taken.startTime, taken.interval)
                 queues[taken.queue].heap.insert(
                     ScheduledJob(time: next, number: job.number, slot: job.slot))
+                candidateEpoch &+= 1
             }
         }
         #if DETERMINISTIC_SIMULATION_CHECKS

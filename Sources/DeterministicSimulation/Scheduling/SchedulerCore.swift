@@ -60,6 +60,21 @@ struct SchedulerCore {
     /// it: releasing one may run a deinit that calls back into the scheduler.
     var dropped: [DroppedWork] = []
 
+    /// Counts the changes that may add a job to, or drop one from, the candidates a decision would
+    /// gather at the current time, while ``tracksCandidateChanges`` is set (PCT): a job that may
+    /// start now on its queue's idle thread (``noteEnqueued(_:queue:)``), a cancellation, a queue
+    /// frozen or thawed, a cancelled job uncovered at a queue's front by a take, a repeating timer
+    /// put back. A new job behind another on a serial queue, or due later, or on a busy or frozen
+    /// queue, changes nothing now and is not counted. Conservative: a count that moves may change
+    /// nothing; a change it misses would be a bug (``ThreadController/knowsPCTDecision(in:)``
+    /// relies on it).
+    var candidateEpoch: UInt64 = 0
+    /// Whether ``candidateEpoch`` is kept (PCT runs only; others pay nothing for it).
+    var tracksCandidateChanges = false
+    /// The queue of the simulated thread whose job holds the baton (-1 at loop level): its own
+    /// serial queue is busy until that job ends, so a job it enqueues there cannot start.
+    var runningQueue = -1
+
     /// Appends a candidate to the current step's list.
     @inline(__always)
     mutating func addCandidate(_ candidate: Candidate) {
@@ -91,6 +106,7 @@ struct SchedulerCore {
     mutating func setFrozen(_ frozen: Bool, queue queueIndex: Int) {
         guard queues[queueIndex].isFrozen != frozen else { return }
         queues[queueIndex].isFrozen = frozen
+        candidateEpoch &+= 1
         if frozen {
             removeOpen(queueIndex)
         } else if queues[queueIndex].freeThreads > 0 {
@@ -166,6 +182,7 @@ struct SchedulerCore {
         queues[queueIndex].heap.insert(
             ScheduledJob(time: max(time, now), number: number, slot: slot))
         pendingJobCount += 1
+        if tracksCandidateChanges { noteEnqueued(number, queue: queueIndex, due: time <= now) }
         return JobID(rawValue: number)
     }
 
@@ -180,6 +197,7 @@ struct SchedulerCore {
             }
         }
         pendingJobCount = 0
+        candidateEpoch &+= 1
         return taken
     }
 
@@ -189,6 +207,18 @@ struct SchedulerCore {
         guard jobs.isKnown(number), !jobs.isFinished(number) else { return }
         jobs.markFinished(number)
         pendingJobCount -= 1
+        candidateEpoch &+= 1
+    }
+
+    /// Counts a new job in ``candidateEpoch`` when it may start now: due, on a thawed queue with an
+    /// idle thread that is not the running thread's own serial queue, and at the front of a serial
+    /// queue (any due job of a concurrent queue counts).
+    private mutating func noteEnqueued(_ number: UInt64, queue queueIndex: Int, due: Bool) {
+        guard due, !queues[queueIndex].isFrozen, queues[queueIndex].freeThreads > 0 else { return }
+        if queues[queueIndex].width == 1 {
+            guard queueIndex != runningQueue, queues[queueIndex].heap.first?.number == number else { return }
+        }
+        candidateEpoch &+= 1
     }
 
     /// The earliest due time on an unfrozen queue, releasing cancelled jobs found at the fronts.

@@ -170,6 +170,7 @@ extension ThreadController {
         }
         state.seenJobNumber = scheduler.core.jobs.nextNumber
         state.seenWakeCount = state.wakeCount
+        state.seenCandidateEpoch = scheduler.core.candidateEpoch
         var best = 0
         var bestThread: SimulatedThread?
         for index in 0..<count {

@@ -106,6 +106,13 @@ final class ThreadController {
         var seenJobNumber: UInt64 = 0
         var wakeCount = 0
         var seenWakeCount = 0
+        /// The core's ``SchedulerCore/candidateEpoch`` at the last decision (PCT).
+        var seenCandidateEpoch: UInt64 = .max
+        /// PCT points with new jobs whose decision was known without being made
+        /// (``knowsPCTDecision(in:)``), and whether that may be done (tests turn it off to compare it
+        /// with the long way).
+        var knownPCTDecisionCount = 0
+        var allowsKnownPCTDecision = true
 
         /// Asked at a point that would preempt: `true` postpones it (see
         /// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)``).
@@ -303,9 +310,11 @@ final class ThreadController {
     func runJob(_ work: () -> Void, on thread: SimulatedThread, worker: PoolWorker, in scheduler: Scheduler) {
         thread.state = .running
         state.current = thread
+        scheduler.core.runningQueue = thread.queue
         scheduler.reportJobStart()
         work()
         state.current = nil
+        scheduler.core.runningQueue = -1
         thread.state = .idle
         if thread.worker != nil {
             // The job was suspended (``suspendCurrent(in:)`` bound it to `worker` then): other jobs
@@ -338,6 +347,7 @@ final class ThreadController {
         }
         if worker === driverWorker { pool.beginPinnedRun() }  // the last run's first handoff may follow
         state.current = nil
+        scheduler.core.runningQueue = -1
         state.insertSuspended(me)
         scheduler.core.occupyThread(ofQueue: me.queue)
         let decision = decide(first: me, in: scheduler)
@@ -382,6 +392,7 @@ final class ThreadController {
     func markRunning(_ thread: SimulatedThread, in scheduler: Scheduler) {
         thread.markRunning()
         state.current = thread
+        scheduler.core.runningQueue = thread.queue
         state.removeSuspended(thread)
         scheduler.core.releaseThread(ofQueue: thread.queue)
     }
