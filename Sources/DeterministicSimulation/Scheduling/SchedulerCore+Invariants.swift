@@ -1,8 +1,8 @@
 extension SchedulerCore {
     /// Checks the core's internal consistency, trapping with a message if it is broken:
-    /// every heap is ordered, ``unfrozen`` lists exactly the unfrozen queues with a free thread, in order, every heap
-    /// entry owns exactly one occupied slot, and ``pendingJobCount`` equals the number of live
-    /// (not cancelled) entries.
+    /// every heap is ordered, ``open`` holds exactly the unfrozen queues with a free thread and
+    /// ``queued`` exactly the queues with jobs, every heap entry owns exactly one occupied slot,
+    /// and ``pendingJobCount`` equals the number of live (not cancelled) entries.
     ///
     /// O(total pending jobs). Runs after every step only in builds with the compilation
     /// condition `DETERMINISTIC_SIMULATION_CHECKS`
@@ -18,8 +18,11 @@ extension SchedulerCore {
             }
         }
         precondition(
-            unfrozen == queues.indices.filter { !queues[$0].isFrozen && queues[$0].freeThreads > 0 },
-            "scheduler invariant: open list \(unfrozen) does not match the queues' flags")
+            open.members == queues.indices.filter { !queues[$0].isFrozen && queues[$0].freeThreads > 0 },
+            "scheduler invariant: open queues \(open.members) do not match the queues' flags")
+        precondition(
+            queued.members == queues.indices.filter { !queues[$0].heap.isEmpty },
+            "scheduler invariant: queued queues \(queued.members) do not match the heaps")
         precondition(
             entries == jobs.occupiedSlotCount,
             "scheduler invariant: \(entries) heap entries but \(jobs.occupiedSlotCount) slots")

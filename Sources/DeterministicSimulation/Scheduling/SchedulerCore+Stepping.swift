@@ -36,6 +36,7 @@ extension SchedulerCore {
     @inline(__always)
     mutating func take(_ chosen: Candidate, now: Int64) -> () -> Void {
         let job = queues[chosen.queue].heap.remove(at: chosen.heapIndex)
+        if queues[chosen.queue].heap.isEmpty { queued.remove(chosen.queue) }
         if tracksCandidateChanges, let front = queues[chosen.queue].heap.first, jobs.isFinished(front.number) {
             candidateEpoch &+= 1  // a cancelled job uncovered: the next gathering drops it
         }
@@ -71,6 +72,7 @@ extension SchedulerCore {
                 let next = Saturating.add(taken.startTime, taken.interval)
                 queues[taken.queue].heap.insert(
                     ScheduledJob(time: next, number: job.number, slot: job.slot))
+                queued.insert(taken.queue)
                 candidateEpoch &+= 1
             }
         }
@@ -94,28 +96,34 @@ extension SchedulerCore {
         // the future, and then every candidate gathered so far (due at the old threshold, after
         // `now`) is too late.
         var threshold = Int64.max
-        var position = 0
-        while position < unfrozen.count {
-            let queueIndex = unfrozen[position]
-            position += 1
-            guard let first = queues[queueIndex].heap.first else { continue }
-            if jobs.isFinished(first.number) { return nil }
-            let time = first.time
-            if time < earliest {
-                earliest = time
-                let lowered = max(now, time)
-                if lowered < threshold {
-                    candidateCount = 0
-                    threshold = lowered
+        // The open queues with jobs, in index order (see ``open`` and ``queued``).
+        var wordIndex = 0
+        let wordCount = open.wordCount
+        while wordIndex < wordCount {
+            var bits = open.word(wordIndex) & queued.word(wordIndex)
+            while bits != 0 {
+                let queueIndex = wordIndex &* 64 &+ bits.trailingZeroBitCount
+                bits &= bits &- 1
+                guard let first = queues[queueIndex].heap.first else { continue }
+                if jobs.isFinished(first.number) { return nil }
+                let time = first.time
+                if time < earliest {
+                    earliest = time
+                    let lowered = max(now, time)
+                    if lowered < threshold {
+                        candidateCount = 0
+                        threshold = lowered
+                    }
+                }
+                guard time <= threshold else { continue }
+                let width = queues[queueIndex].freeThreads
+                if width == 1 {
+                    addCandidate(Candidate(queue: queueIndex, heapIndex: 0))
+                } else {
+                    appendReadyJobs(ofQueue: queueIndex, width: width, now: threshold)
                 }
             }
-            guard time <= threshold else { continue }
-            let width = queues[queueIndex].freeThreads
-            if width == 1 {
-                addCandidate(Candidate(queue: queueIndex, heapIndex: 0))
-            } else {
-                appendReadyJobs(ofQueue: queueIndex, width: width, now: threshold)
-            }
+            wordIndex &+= 1
         }
         return earliest
     }

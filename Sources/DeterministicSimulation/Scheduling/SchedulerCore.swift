@@ -27,14 +27,17 @@ struct SchedulerCore {
 
     /// The queues, by creation index. Add one with ``addQueue(_:)``, freeze or thaw it with
     /// ``setFrozen(_:queue:)`` and occupy or release its threads with ``occupyThread(ofQueue:)``
-    /// and ``releaseThread(ofQueue:)``, which keep ``unfrozen`` in step.
+    /// and ``releaseThread(ofQueue:)``, which keep ``open`` in step; every change to a heap
+    /// keeps ``queued`` in step.
     var queues: [SimulatedQueue] = [SimulatedQueue(label: "main", kind: .serial)]
-    /// The indices of the queues that can start a job, ascending (creation order): not frozen,
-    /// and with a free thread (without controlled concurrency every thread is always free, so
-    /// this is the unfrozen queues). Most queues of a long run are frozen (each process that
-    /// ended leaves its queues frozen), and walking past them cost more per step than the queues
-    /// that can run.
-    var unfrozen: [Int] = [0]
+    /// The queues that can start a job: not frozen, and with a free thread (without controlled
+    /// concurrency every thread is always free, so these are the unfrozen queues).
+    var open = QueueBits(members: 0)
+    /// The queues with at least one job in their heap (cancelled ones included). A step visits
+    /// the queues in both sets, in index order: most queues of a long run are frozen (each
+    /// process that ended leaves its queues frozen) and most open ones are empty, and walking
+    /// past them was the largest part of gathering the candidates.
+    var queued = QueueBits()
     /// Closures and finished bits.
     var jobs = JobTable()
     /// Scratch: the candidates of the current step are its first ``candidateCount`` elements
@@ -98,7 +101,7 @@ struct SchedulerCore {
     /// Appends a queue (unfrozen) and returns its index.
     mutating func addQueue(_ queue: SimulatedQueue) -> Int {
         queues.append(queue)
-        unfrozen.append(queues.count - 1)
+        open.insert(queues.count - 1)
         return queues.count - 1
     }
 
@@ -108,9 +111,9 @@ struct SchedulerCore {
         queues[queueIndex].isFrozen = frozen
         candidateEpoch &+= 1
         if frozen {
-            removeOpen(queueIndex)
+            open.remove(queueIndex)
         } else if queues[queueIndex].freeThreads > 0 {
-            insertOpen(queueIndex)
+            open.insert(queueIndex)
         }
     }
 
@@ -128,14 +131,19 @@ struct SchedulerCore {
     mutating func earliestDueTime(occupying busyQueue: Int) -> Int64? {
         let skipsBusyQueue = queues[busyQueue].freeThreads == 1
         var earliest = Int64.max
-        var position = 0
-        while position < unfrozen.count {
-            let queueIndex = unfrozen[position]
-            position += 1
-            if skipsBusyQueue, queueIndex == busyQueue { continue }
-            guard let first = queues[queueIndex].heap.first else { continue }
-            if jobs.isFinished(first.number) { return nil }
-            if first.time < earliest { earliest = first.time }
+        var wordIndex = 0
+        let wordCount = open.wordCount
+        while wordIndex < wordCount {
+            var bits = open.word(wordIndex) & queued.word(wordIndex)
+            while bits != 0 {
+                let queueIndex = wordIndex &* 64 &+ bits.trailingZeroBitCount
+                bits &= bits &- 1
+                if skipsBusyQueue, queueIndex == busyQueue { continue }
+                guard let first = queues[queueIndex].heap.first else { continue }
+                if jobs.isFinished(first.number) { return nil }
+                if first.time < earliest { earliest = first.time }
+            }
+            wordIndex &+= 1
         }
         return earliest
     }
@@ -144,31 +152,13 @@ struct SchedulerCore {
     /// suspended simulated thread): a serial queue then offers nothing until it is released.
     mutating func occupyThread(ofQueue queueIndex: Int) {
         queues[queueIndex].freeThreads -= 1
-        if queues[queueIndex].freeThreads == 0 { removeOpen(queueIndex) }
+        if queues[queueIndex].freeThreads == 0 { open.remove(queueIndex) }
     }
 
     /// Frees a thread taken by ``occupyThread(ofQueue:)``.
     mutating func releaseThread(ofQueue queueIndex: Int) {
         queues[queueIndex].freeThreads += 1
-        if queues[queueIndex].freeThreads == 1, !queues[queueIndex].isFrozen { insertOpen(queueIndex) }
-    }
-
-    /// Inserts a queue into ``unfrozen``, keeping it ascending (appended, then moved down: the
-    /// array's `insert(_:at:)` went through its generic `replaceSubrange`, and a suspended
-    /// thread's queue comes back at every resume).
-    private mutating func insertOpen(_ queueIndex: Int) {
-        unfrozen.append(queueIndex)
-        var position = unfrozen.count - 1
-        while position > 0, unfrozen[position - 1] > queueIndex {
-            unfrozen.swapAt(position - 1, position)
-            position -= 1
-        }
-    }
-
-    /// Removes a queue from ``unfrozen`` if it is there (it is at most once).
-    private mutating func removeOpen(_ queueIndex: Int) {
-        guard let position = unfrozen.firstIndex(of: queueIndex) else { return }
-        unfrozen.remove(at: position)
+        if queues[queueIndex].freeThreads == 1, !queues[queueIndex].isFrozen { open.insert(queueIndex) }
     }
 
     /// Stores a job and puts it in its queue's heap, due no earlier than `now`.
@@ -181,6 +171,7 @@ struct SchedulerCore {
         let slot = jobs.store(consume work, interval: interval, isTimer: isTimer)
         queues[queueIndex].heap.insert(
             ScheduledJob(time: max(time, now), number: number, slot: slot))
+        queued.insert(queueIndex)
         pendingJobCount += 1
         if tracksCandidateChanges { noteEnqueued(number, queue: queueIndex, due: time <= now) }
         return JobID(rawValue: number)
@@ -196,6 +187,7 @@ struct SchedulerCore {
                 if let work = jobs.take(job.slot) { taken.append(work) }
             }
         }
+        queued = QueueBits()
         pendingJobCount = 0
         candidateEpoch &+= 1
         return taken
@@ -224,12 +216,17 @@ struct SchedulerCore {
     /// The earliest due time on an unfrozen queue, releasing cancelled jobs found at the fronts.
     mutating func earliestEligibleTime() -> Int64? {
         var earliest: Int64?
-        var position = 0
-        while position < unfrozen.count {
-            let queueIndex = unfrozen[position]
-            position += 1
-            guard let first = firstLiveJob(inQueue: queueIndex) else { continue }
-            if earliest.map({ first.time < $0 }) ?? true { earliest = first.time }
+        var wordIndex = 0
+        let wordCount = open.wordCount
+        while wordIndex < wordCount {
+            var bits = open.word(wordIndex) & queued.word(wordIndex)
+            while bits != 0 {
+                let queueIndex = wordIndex &* 64 &+ bits.trailingZeroBitCount
+                bits &= bits &- 1
+                guard let first = firstLiveJob(inQueue: queueIndex) else { continue }
+                if earliest.map({ first.time < $0 }) ?? true { earliest = first.time }
+            }
+            wordIndex &+= 1
         }
         return earliest
     }
@@ -240,6 +237,7 @@ struct SchedulerCore {
         while let first = queues[queueIndex].heap.first {
             if !jobs.isFinished(first.number) { return first }
             _ = queues[queueIndex].heap.removeFirst()
+            if queues[queueIndex].heap.isEmpty { queued.remove(queueIndex) }
             if let work = jobs.take(first.slot) { dropped.append(DroppedWork(work: work)) }
         }
         return nil
