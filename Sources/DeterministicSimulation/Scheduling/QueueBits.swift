@@ -9,8 +9,8 @@
 /// ```
 ///
 /// Contract: indices are non-negative; ``word(_:)`` past the last word is 0, so the
-/// intersection of two sets is the word-wise `&` over the shorter's words. The scheduler core
-/// visits its open, non-empty queues this way instead of walking every open queue
+/// intersection of two sets is the word-wise `&` over the first's words (see ``Cursor``). The
+/// scheduler core visits its open, non-empty queues this way instead of walking every open queue
 /// (``SchedulerCore/gatherCandidates(now:)``), in the same order.
 struct QueueBits: Equatable {
     /// Queues 0 to 63.
@@ -75,5 +75,40 @@ struct QueueBits: Equatable {
         let index = queue / 64 - 1
         while high.count <= index { high.append(0) }
         high[index] |= 1 &<< UInt64(queue % 64)
+    }
+}
+
+extension QueueBits {
+    /// Visits the members of two sets' intersection in index order, reading the sets as it goes
+    /// (it holds no copy of them, so visiting retains nothing).
+    ///
+    /// ```swift
+    /// var cursor = QueueBits.Cursor(open, queued)
+    /// while let queue = cursor.next(open, queued) { visit(queue) }
+    /// ```
+    ///
+    /// Contract: pass the same two sets to every ``next(_:_:)``. A member of the word being
+    /// visited that is removed meanwhile may still be returned; later words are read when
+    /// reached.
+    struct Cursor {
+        private var wordIndex = 0
+        private var bits: UInt64
+
+        @inline(__always)
+        init(_ first: QueueBits, _ second: QueueBits) {
+            bits = first.low & second.low
+        }
+
+        @inline(__always)
+        mutating func next(_ first: QueueBits, _ second: QueueBits) -> Int? {
+            while bits == 0 {
+                wordIndex &+= 1
+                if wordIndex >= first.wordCount { return nil }
+                bits = first.word(wordIndex) & second.word(wordIndex)
+            }
+            let member = wordIndex &* 64 &+ bits.trailingZeroBitCount
+            bits &= bits &- 1
+            return member
+        }
     }
 }

@@ -97,33 +97,26 @@ extension SchedulerCore {
         // `now`) is too late.
         var threshold = Int64.max
         // The open queues with jobs, in index order (see ``open`` and ``queued``).
-        var wordIndex = 0
-        let wordCount = open.wordCount
-        while wordIndex < wordCount {
-            var bits = open.word(wordIndex) & queued.word(wordIndex)
-            while bits != 0 {
-                let queueIndex = wordIndex &* 64 &+ bits.trailingZeroBitCount
-                bits &= bits &- 1
-                guard let first = queues[queueIndex].heap.first else { continue }
-                if jobs.isFinished(first.number) { return nil }
-                let time = first.time
-                if time < earliest {
-                    earliest = time
-                    let lowered = max(now, time)
-                    if lowered < threshold {
-                        candidateCount = 0
-                        threshold = lowered
-                    }
-                }
-                guard time <= threshold else { continue }
-                let width = queues[queueIndex].freeThreads
-                if width == 1 {
-                    addCandidate(Candidate(queue: queueIndex, heapIndex: 0))
-                } else {
-                    appendReadyJobs(ofQueue: queueIndex, width: width, now: threshold)
+        var cursor = QueueBits.Cursor(open, queued)
+        while let queueIndex = cursor.next(open, queued) {
+            guard let first = queues[queueIndex].heap.first else { continue }
+            if jobs.isFinished(first.number) { return nil }
+            let time = first.time
+            if time < earliest {
+                earliest = time
+                let lowered = max(now, time)
+                if lowered < threshold {
+                    candidateCount = 0
+                    threshold = lowered
                 }
             }
-            wordIndex &+= 1
+            guard time <= threshold else { continue }
+            let width = queues[queueIndex].freeThreads
+            if width == 1 {
+                addCandidate(Candidate(queue: queueIndex, heapIndex: 0))
+            } else {
+                appendReadyJobs(ofQueue: queueIndex, width: width, now: threshold)
+            }
         }
         return earliest
     }

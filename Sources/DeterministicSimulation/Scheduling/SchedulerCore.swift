@@ -131,19 +131,12 @@ struct SchedulerCore {
     mutating func earliestDueTime(occupying busyQueue: Int) -> Int64? {
         let skipsBusyQueue = queues[busyQueue].freeThreads == 1
         var earliest = Int64.max
-        var wordIndex = 0
-        let wordCount = open.wordCount
-        while wordIndex < wordCount {
-            var bits = open.word(wordIndex) & queued.word(wordIndex)
-            while bits != 0 {
-                let queueIndex = wordIndex &* 64 &+ bits.trailingZeroBitCount
-                bits &= bits &- 1
-                if skipsBusyQueue, queueIndex == busyQueue { continue }
-                guard let first = queues[queueIndex].heap.first else { continue }
-                if jobs.isFinished(first.number) { return nil }
-                if first.time < earliest { earliest = first.time }
-            }
-            wordIndex &+= 1
+        var cursor = QueueBits.Cursor(open, queued)
+        while let queueIndex = cursor.next(open, queued) {
+            if skipsBusyQueue, queueIndex == busyQueue { continue }
+            guard let first = queues[queueIndex].heap.first else { continue }
+            if jobs.isFinished(first.number) { return nil }
+            if first.time < earliest { earliest = first.time }
         }
         return earliest
     }
@@ -216,17 +209,10 @@ struct SchedulerCore {
     /// The earliest due time on an unfrozen queue, releasing cancelled jobs found at the fronts.
     mutating func earliestEligibleTime() -> Int64? {
         var earliest: Int64?
-        var wordIndex = 0
-        let wordCount = open.wordCount
-        while wordIndex < wordCount {
-            var bits = open.word(wordIndex) & queued.word(wordIndex)
-            while bits != 0 {
-                let queueIndex = wordIndex &* 64 &+ bits.trailingZeroBitCount
-                bits &= bits &- 1
-                guard let first = firstLiveJob(inQueue: queueIndex) else { continue }
-                if earliest.map({ first.time < $0 }) ?? true { earliest = first.time }
-            }
-            wordIndex &+= 1
+        var cursor = QueueBits.Cursor(open, queued)
+        while let queueIndex = cursor.next(open, queued) {
+            guard let first = firstLiveJob(inQueue: queueIndex) else { continue }
+            if earliest.map({ first.time < $0 }) ?? true { earliest = first.time }
         }
         return earliest
     }
