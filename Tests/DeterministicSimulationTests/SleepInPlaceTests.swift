@@ -17,6 +17,7 @@ struct SleepInPlaceTests {
         let stop: SchedulerStop
         let now: VirtualTime
         let sleepsInPlace: Int
+        let delaysInPlace: Int
     }
 
     static func run(seed: UInt64, configuration: ConcurrencyConfiguration, fastPath: Bool) -> Outcome {
@@ -57,19 +58,26 @@ struct SleepInPlaceTests {
         let stop = s.run(until: .seconds(1), maxSteps: 10_000)
         let preemptions = s.preemptionCount
         let sleeps = s.threads?.state.sleepsInPlaceCount ?? 0
+        let delays = s.threads?.state.delaysInPlaceCount ?? 0
         s.discardPendingJobs()
         return Outcome(
             digest: trace.digest, recorded: choices.recorded, counter: counter, preemptions: preemptions,
-            stop: stop, now: s.now, sleepsInPlace: sleeps)
+            stop: stop, now: s.now, sleepsInPlace: sleeps, delaysInPlace: delays)
     }
 
-    @Test("400 sleepy runs are the same with and without the fast path, random walk and PCT")
+    @Test("400 sleepy runs are the same with and without the fast path, random walk and PCT, with and without preemption delays")
     func fastPathChangesNothing() {
         var fastSleeps = 0
+        var fastDelays = 0
         var lostUpdates = 0
         for index in 0..<400 {
             let configuration: ConcurrencyConfiguration =
-                index.isMultiple(of: 4) ? .pct(depth: 3, stepBound: 60) : .randomWalk(preemptionRate: 0.2)
+                switch index % 4 {
+                case 0: .pct(depth: 3, stepBound: 60)
+                case 1: .randomWalk(preemptionRate: 0.2, maxDelay: .microseconds(300))
+                case 2: .pct(depth: 2, stepBound: 60, maxDelay: .microseconds(300))
+                default: .randomWalk(preemptionRate: 0.2)
+                }
             let fast = Self.run(seed: UInt64(index), configuration: configuration, fastPath: true)
             let slow = Self.run(seed: UInt64(index), configuration: configuration, fastPath: false)
             #expect(fast.digest == slow.digest, "seed \(index)")
@@ -78,11 +86,13 @@ struct SleepInPlaceTests {
             #expect(fast.stop == slow.stop && fast.now == slow.now, "seed \(index)")
             #expect(slow.sleepsInPlace == 0)
             fastSleeps += fast.sleepsInPlace
+            fastDelays += fast.delaysInPlace
             if fast.counter != 6 { lostUpdates += 1 }
         }
-        // Both paths were exercised: many sleeps were taken in place, and runs interleaved enough
-        // to lose updates (the long way ran too).
+        // Both paths were exercised: many sleeps (and preemption delays) were taken in place, and
+        // runs interleaved enough to lose updates (the long way ran too).
         #expect(fastSleeps > 400)
+        #expect(fastDelays > 20)
         #expect(lostUpdates > 20)
     }
 }

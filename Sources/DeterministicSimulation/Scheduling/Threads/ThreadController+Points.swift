@@ -99,7 +99,14 @@ extension ThreadController {
         let undelayed = me.queue < state.undelayedQueues.count && state.undelayedQueues[me.queue]
         let delay = undelayed ? 0 : draws.delay(choices)
         if delay > 0 {
-            me.state = .sleeping(until: Saturating.add(clock.now.microseconds, delay))
+            // Kept off the CPU: the long way is a sleep's, and so is its fast path.
+            let wake = Saturating.add(clock.now.microseconds, delay)
+            me.state = .sleeping(until: wake)
+            if sleepsInPlace(until: wake, queue: me.queue, in: scheduler) {
+                me.state = .running
+                state.delaysInPlaceCount += 1
+                return
+            }
         } else {
             me.state = .runnable
         }

@@ -133,6 +133,9 @@ final class ThreadController {
         /// Sleeps that took the fast path (``sleepsInPlace(until:queue:in:)``), and whether it may
         /// be taken (tests turn it off to compare it with the long way).
         var sleepsInPlaceCount = 0
+        /// Of those, preemption delays (a preempted thread kept off the CPU with nothing else to
+        /// run meanwhile).
+        var delaysInPlaceCount = 0
         var allowsSleepInPlace = true
         /// Jobs started on the fast path while threads were suspended on frozen queues
         /// (``takeInlineJob(in:)``), and whether it may be taken then (tests turn it off to compare
