@@ -1,8 +1,10 @@
 extension ThreadController {
     /// The slow path of ``Scheduler/schedulingPoint()``, taken when the countdown of points
     /// until the next preemption reaches zero (random walk), or at every point (PCT).
+    /// The running thread is read where a preemption needs it, not here: holding it in a local
+    /// retained and released it at every PCT point.
     func schedulingPointSlowPath(in scheduler: Scheduler) {
-        guard let me = state.current, !state.isUnwinding else {
+        guard state.current != nil, !state.isUnwinding else {
             // Outside a job (the driver's own code) points do nothing; while unwinding they
             // return at once, and the countdown stays at 0 so later points come here too.
             if !state.isUnwinding { scheduler.pointsUntilPreemption = initialCountdown }
@@ -14,15 +16,21 @@ extension ThreadController {
             return
         }
         if isPCT {
-            pctPoint(me, in: scheduler)
+            pctPoint(in: scheduler)
         } else {
-            randomWalkPoint(me, in: scheduler)
+            randomWalkPoint(in: scheduler)
         }
+    }
+
+    /// The running thread (only called inside a job).
+    private var running: SimulatedThread {
+        guard let me = state.current else { preconditionFailure("a preemption outside a job") }
+        return me
     }
 
     /// Random walk: the first point draws the first gap; a point whose countdown ran out draws
     /// the next gap, a delay and the next runner.
-    private func randomWalkPoint(_ me: SimulatedThread, in scheduler: Scheduler) {
+    private func randomWalkPoint(in scheduler: Scheduler) {
         if !state.gapDrawn {
             state.gapDrawn = true
             let gap = draws.gap(choices)
@@ -33,13 +41,13 @@ extension ThreadController {
         }
         let gap = draws.gap(choices)
         scheduler.pointsUntilPreemption = gap == 0 ? .max : Int(gap - 1)
-        preempt(me, in: scheduler)
+        preempt(running, in: scheduler)
     }
 
     /// PCT: counts the point, lowers the running thread's priority at a change point, and lets
     /// the highest-priority thread run when something may have changed (a change point, a new
     /// job, a woken thread).
-    private func pctPoint(_ me: SimulatedThread, in scheduler: Scheduler) {
+    private func pctPoint(in scheduler: Scheduler) {
         if !state.pctStarted { startPCT() }
         state.pctStep += 1
         var lowered = false
@@ -48,13 +56,14 @@ extension ThreadController {
             state.nextChangePoint += 1
         }
         if lowered {
+            let me = running
             state.lowestPriority -= 1
             me.priority = state.lowestPriority
             preempt(me, in: scheduler)
         } else if scheduler.core.jobs.nextNumber != state.seenJobNumber || state.wakeCount != state.seenWakeCount {
             state.preemptionCount += 1
             if knowsPCTDecision(in: scheduler) { return }
-            me.state = .runnable
+            running.state = .runnable
             suspendCurrent(in: scheduler)
         }
     }
