@@ -71,8 +71,15 @@ public final class Scheduler {
     /// without controlled concurrency or with no preemption rate). Unchecked exclusivity like
     /// ``core``: it is the whole fast path of a point.
     @usableFromInline @exclusivity(unchecked) var pointsUntilPreemption = Int.max
-    /// The simulated threads, once ``enableControlledConcurrency(_:pool:defersPreemption:)`` was called.
-    var threads: ThreadController?
+    /// The simulated threads, once ``enableControlledConcurrency(_:pool:defersPreemption:)`` was
+    /// called (set once, never cleared).
+    var threads: ThreadController? {
+        didSet { threadsCall = threads.map { Unretained($0) } }
+    }
+    /// The same controller, called without a retain and release by the paths every scheduling
+    /// point, sleep and lock takes (``threads`` keeps it alive for the scheduler's life).
+    /// Unchecked exclusivity like ``core``: set once, read on every such call.
+    @exclusivity(unchecked) var threadsCall: Unretained<ThreadController>?
     /// Swift concurrency support (executors, clock, escapes), once ``enableAsync(taskWidth:)``
     /// was called or an escape was seen.
     var asyncState: AsyncState?

@@ -96,11 +96,11 @@ extension Scheduler {
 
     @usableFromInline
     func schedulingPointSlowPath() {
-        guard let threads else {
+        guard let threadsCall else {
             pointsUntilPreemption = .max
             return
         }
-        threads.schedulingPointSlowPath(in: self)
+        threadsCall.call { $0.schedulingPointSlowPath(in: self) }
     }
 
     /// Blocks only the calling simulated thread for `duration` of virtual time: the clock, due
@@ -113,7 +113,8 @@ extension Scheduler {
     /// Contract: a zero or negative duration is a scheduling point. Returns at once outside a
     /// job, or while the run is unwound. Needs controlled concurrency (traps without).
     public func block(for duration: VirtualDuration) {
-        requireThreads("block(for:)").sleepCurrent(microseconds: duration.microseconds, in: self)
+        guard let threadsCall else { _ = requireThreads("block(for:)"); return }
+        threadsCall.call { $0.sleepCurrent(microseconds: duration.microseconds, in: self) }
     }
 
     /// Runs `work` as a job on `queue` and blocks the calling simulated thread until it has run,

@@ -42,15 +42,16 @@ public final class SimulatedLock: @unchecked Sendable {
         // (a checked retain and a release), and a lock is taken around every statement.
         let scheduler = self.scheduler
         scheduler.schedulingPoint()
-        guard let controller = scheduler.threads, let me = controller.current, !controller.isUnwinding else {
-            return
+        // The controller unretained: a lock is taken around every statement of some workloads.
+        scheduler.threadsCall?.call { controller in
+            guard let me = controller.current, !controller.isUnwinding else { return }
+            guard holder != nil else {
+                holder = me
+                return
+            }
+            waiters.append(me)
+            _ = controller.blockCurrent(on: .lock(self), in: scheduler)
         }
-        guard holder != nil else {
-            holder = me
-            return
-        }
-        waiters.append(me)
-        _ = controller.blockCurrent(on: .lock(self), in: scheduler)
     }
 
     /// Releases the lock, handing it to the first waiter (which becomes runnable).
@@ -60,17 +61,19 @@ public final class SimulatedLock: @unchecked Sendable {
     /// ```
     public func unlock() {
         let scheduler = self.scheduler  // one strong reference for the call (see lock())
-        guard let controller = scheduler.threads, let me = controller.current, !controller.isUnwinding else {
-            return
-        }
-        precondition(holder === me, "SimulatedLock \"\(name)\" unlocked by \"\(me.label)\", which does not hold it")
-        if waiters.isEmpty {
-            holder = nil
-        } else {
-            let next = waiters.removeFirst()
-            holder = next
-            controller.wake(next)
-        }
+        let unlocked: Bool = scheduler.threadsCall?.call { controller in
+            guard let me = controller.current, !controller.isUnwinding else { return false }
+            precondition(holder === me, "SimulatedLock \"\(name)\" unlocked by \"\(me.label)\", which does not hold it")
+            if waiters.isEmpty {
+                holder = nil
+            } else {
+                let next = waiters.removeFirst()
+                holder = next
+                controller.wake(next)
+            }
+            return true
+        } ?? false
+        guard unlocked else { return }
         scheduler.schedulingPoint()
     }
 

@@ -11,8 +11,10 @@
 /// Why it exists: calling through a strong stored reference costs a retain and a release per
 /// call (the callee might replace the reference while it runs), and so does calling through an
 /// `unowned(unsafe)` one, which Swift loads as a strong copy. `Unmanaged`'s guaranteed-reference
-/// call makes neither (one retain and one release less per event). This file is the only place
-/// the simulator uses `Unmanaged` or an underscored standard library call.
+/// call makes neither (one retain and one release less per event, and per scheduling point that
+/// reaches the thread controller). This file is the only place the engine and the simulator use
+/// an underscored standard library call, and the only `Unmanaged` outside the thread pool's and
+/// the run marker's pthread keys. Package-wide: the simulator calls its run monitor through it.
 ///
 /// Contract: the caller keeps the object alive for as long as this exists (in practice: a
 /// strong reference stored beside it, set and cleared together), and does not release that
@@ -20,7 +22,7 @@
 /// `swift test` compile) a call after the object is gone stops the process with a precondition
 /// failure, checked through a weak reference; in release builds it is undefined behaviour and
 /// nothing is checked, which is why the uses are few and documented.
-struct Unretained<Object: AnyObject> {
+package struct Unretained<Object: AnyObject> {
     private let unmanaged: Unmanaged<Object>
     #if DEBUG
     /// The same object, weakly, to catch a call after it is gone (debug builds only: a weak
@@ -29,7 +31,7 @@ struct Unretained<Object: AnyObject> {
     #endif
 
     /// An unretained reference to `object`, which the caller keeps alive.
-    init(_ object: Object) {
+    package init(_ object: Object) {
         unmanaged = Unmanaged.passUnretained(object)
         #if DEBUG
         watched = object
@@ -37,7 +39,7 @@ struct Unretained<Object: AnyObject> {
     }
 
     /// Whether the object still exists; always true in release builds, which cannot tell.
-    var isObjectAlive: Bool {
+    package var isObjectAlive: Bool {
         #if DEBUG
         return watched != nil
         #else
@@ -47,7 +49,7 @@ struct Unretained<Object: AnyObject> {
 
     /// Calls `body` with the object, with no retain or release around the call.
     @inline(__always)
-    func call<Result>(_ body: (Object) -> Result) -> Result {
+    package func call<Result>(_ body: (Object) -> Result) -> Result {
         #if DEBUG
         precondition(watched != nil, "Unretained<\(Object.self)> called after its object was deallocated")
         #endif

@@ -1,4 +1,4 @@
-@testable import BackgroundTaskSimulator
+@testable import DeterministicSimulation
 import Testing
 
 /// ``Unretained``: calls an object kept alive elsewhere, with no retain or release per call.
