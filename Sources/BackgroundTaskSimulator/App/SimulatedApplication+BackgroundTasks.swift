@@ -191,7 +191,7 @@ extension SimulatedApplication {
         if let job = watch.job { scheduler.cancel(job) }
     }
 
-    /// The main thread blocks (``SimulatedDevice`` forwards ``Scheduler/onThreadBlocks(_:)``):
+    /// The main thread blocks (the process's hook, ``Scheduler/onThreadBlocks(on:_:)``):
     /// arms the watchdog of the callback it is in, once.
     func mainThreadBlocks() {
         guard var watch = core.mainThreadWatch, watch.job == nil, isAlive else { return }

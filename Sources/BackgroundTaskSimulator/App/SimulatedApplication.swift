@@ -125,6 +125,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
             asyncDomain = nil
         }
         core = Core(backgroundLaunched: inBackground, queues: queues)
+        // A blocked main thread delays everything the main thread delivers: its watchdog is armed
+        // when it blocks (nothing without threads).
+        scheduler.onThreadBlocks(on: main) { [unowned self] in mainThreadBlocks() }
     }
 
     /// The process's task executor and virtual clock, for a workload that uses Swift concurrency.

@@ -174,9 +174,6 @@ public final class SimulatedDevice: @unchecked Sendable {
                 concurrency, pool: .forCurrentThread, defersPreemption: { CriticalSectionTracking.isInsideOnCurrentThread })
             // The system's own work (expiry callouts, deadlines, watchdogs) keeps its times.
             scheduler.disablePreemptionDelays(on: systemQueue)
-            scheduler.onThreadBlocks { [unowned self] queue in
-                if let app = liveApp, queue == app.mainQueueImpl.id { app.mainThreadBlocks() }
-            }
         }
         // After the threads (enableAsync's contract); each process begins its own domain.
         if workload.usesAsync { scheduler.enableAsync() }

@@ -52,20 +52,25 @@ extension Scheduler {
         threads.state.undelayedQueues[index] = true
     }
 
-    /// Calls `hook` with the queue of a simulated thread each time it blocks or sleeps (a lock,
-    /// a semaphore, a `sync`, ``block(for:)``), before the scheduler runs anything else. Only
-    /// then can virtual time pass while the thread is in the middle of a job, so a simulator arms
+    /// Calls `hook` each time a simulated thread of `queue` blocks or sleeps (a lock, a
+    /// semaphore, a `sync`, ``block(for:)``), before the scheduler runs anything else. Only then
+    /// can virtual time pass while the thread is in the middle of a job, so a simulator arms
     /// timers that watch a thread (a watchdog) there, not for every job.
     ///
     /// ```swift
-    /// scheduler.onThreadBlocks { queue in if queue == main { armWatchdog() } }
+    /// scheduler.onThreadBlocks(on: main) { armWatchdog() }
     /// ```
     ///
     /// Contract: call after ``enableControlledConcurrency(_:pool:defersPreemption:)`` (does nothing
-    /// without it). The hook runs on the blocking thread, holding the baton: it may schedule or
-    /// cancel jobs, never block.
-    public func onThreadBlocks(_ hook: @escaping (QueueID) -> Void) {
-        threads?.state.onBlock = hook
+    /// without it); a later call for the same queue replaces its hook. Per queue, so a thread of
+    /// any other queue blocks without calling anything (most blocking is background work). The
+    /// hook runs on the blocking thread, holding the baton: it may schedule or cancel jobs, never
+    /// block.
+    public func onThreadBlocks(on queue: QueueID, _ hook: @escaping () -> Void) {
+        guard let threads else { return }
+        let index = core.index(of: queue)
+        while threads.state.blockHooks.count <= index { threads.state.blockHooks.append(nil) }
+        threads.state.blockHooks[index] = hook
     }
 
     /// Whether ``enableControlledConcurrency(_:pool:defersPreemption:)`` was called.

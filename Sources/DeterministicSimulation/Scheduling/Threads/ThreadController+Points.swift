@@ -132,7 +132,7 @@ extension ThreadController {
         }
         let wake = Saturating.add(clock.now.microseconds, microseconds)
         me.state = .sleeping(until: wake)
-        if let hook = state.onBlock { hook(QueueID(rawValue: me.queue)) }
+        callBlockHook(ofQueue: me.queue)
         if sleepsInPlace(until: wake, queue: me.queue, in: scheduler) {
             me.state = .running
             return
@@ -205,8 +205,15 @@ extension ThreadController {
         guard let me = state.current, !state.isUnwinding else { return false }
         me.block(on: wait)
         if waitCycle(from: me) { state.deadlock = report() }
-        if let hook = state.onBlock { hook(QueueID(rawValue: me.queue)) }
+        callBlockHook(ofQueue: me.queue)
         suspendCurrent(in: scheduler)
         return !state.isUnwinding
+    }
+
+    /// Calls the block hook of `queue`, if it has one (``Scheduler/onThreadBlocks(on:_:)``).
+    @inline(__always)
+    private func callBlockHook(ofQueue queue: Int) {
+        guard queue < state.blockHooks.count, let hook = state.blockHooks[queue] else { return }
+        hook()
     }
 }

@@ -120,8 +120,9 @@ final class ThreadController {
         /// The OS thread running the loop, which starts jobs inline (a job is bound to it only if
         /// it suspends: ``SimulatedThread/worker``).
         var loopWorker: PoolWorker?
-        /// Called when a thread blocks or sleeps (``Scheduler/onThreadBlocks(_:)``).
-        var onBlock: ((QueueID) -> Void)?
+        /// By queue index: called when a thread of the queue blocks or sleeps
+        /// (``Scheduler/onThreadBlocks(on:_:)``); queues past the end have none.
+        var blockHooks: [(() -> Void)?] = []
         /// By queue index: whether preempted threads of the queue are never kept off the CPU
         /// (``Scheduler/disablePreemptionDelays(on:)``); queues past the end have delays.
         var undelayedQueues: [Bool] = []
