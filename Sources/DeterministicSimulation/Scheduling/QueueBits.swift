@@ -5,7 +5,7 @@
 /// var open = QueueBits()
 /// open.insert(3); open.insert(70)
 /// open.contains(70)                                // true
-/// var bits = open.word(0) & nonEmpty.word(0)       // queues 0 to 63 in both sets
+/// var bits = open.word(0) & queued.word(0)         // queues 0 to 63 in both sets
 /// ```
 ///
 /// Contract: indices are non-negative; ``word(_:)`` past the last word is 0, so the

@@ -34,9 +34,8 @@ struct SchedulerCore {
     /// concurrency every thread is always free, so these are the unfrozen queues).
     var open = QueueBits(members: 0)
     /// The queues with at least one job in their heap (cancelled ones included). A step visits
-    /// the queues in both sets, in index order: most queues of a long run are frozen (each
-    /// process that ended leaves its queues frozen) and most open ones are empty, and walking
-    /// past them was the largest part of gathering the candidates.
+    /// the queues in both sets, in index order, so the queues of ended processes (frozen) and
+    /// empty open queues cost it nothing.
     var queued = QueueBits()
     /// Closures and finished bits.
     var jobs = JobTable()
