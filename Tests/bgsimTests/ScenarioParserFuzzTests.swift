@@ -9,7 +9,7 @@ import Testing
 /// mutants are derived from the real `Scenarios/*.json` with a fixed seed, so a failure here
 /// reproduces exactly.
 @Suite struct ScenarioParserFuzzTests {
-    /// 1,000 per file in `swift test`; CI raises it with `BGSIM_PARSER_FUZZ_MUTANTS`.
+    /// 1,000 per file in `swift test` (and in CI); `BGSIM_PARSER_FUZZ_MUTANTS` raises it.
     static let mutantsPerFile: Int = {
         let text = ProcessInfo.processInfo.environment["BGSIM_PARSER_FUZZ_MUTANTS"] ?? ""
         return Int(text).map { max(100, $0) } ?? 1_000
