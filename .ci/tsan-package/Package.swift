@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The ThreadSanitizer build (.ci/tsan): the root package's own sources and tests, through the
+// symlinks `Sources` and `Tests`, but only the targets the real-thread tests need. Building the
+// whole package with `--sanitize=thread` took about 150 s of CI's 15 minutes; the simulator,
+// the commands and their tests have no real-thread tests, so they are left out here.
+// Keep these declarations in step with the root Package.swift (same names, settings, dependencies).
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "BackgroundTaskKitTSan",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    targets: [
+        .target(name: "BackgroundTaskKit", swiftSettings: strict),
+        .target(name: "SimulationFormats", swiftSettings: strict),
+        .target(name: "SimulationFibers"),
+        .target(
+            name: "DeterministicSimulation", dependencies: ["SimulationFormats", "SimulationFibers"],
+            swiftSettings: strict),
+        .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
+        .testTarget(
+            name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation", "SimulationFormats"],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)
