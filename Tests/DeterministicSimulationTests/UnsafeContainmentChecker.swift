@@ -49,6 +49,10 @@ enum UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Time/VirtualClock.swift": 1,
                 // The thread controller's run state: every decision of a threaded run reads it.
                 "Sources/DeterministicSimulation/Scheduling/Threads/ThreadController.swift": 1,
+                // A simulated lock's holder and waiters (a lock around every statement of some
+                // workloads), and the thread pool's idle workers (taken at every handoff).
+                "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedLock.swift": 2,
+                "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedThreadPool.swift": 1,
                 // The async ledger's table: every task job and every sleep of a run updates it.
                 "Sources/DeterministicSimulation/Async/AsyncLedger.swift": 1,
                 // The simulator's hot classes: one state struct or one hot list each.
@@ -63,8 +67,9 @@ enum UnsafeContainmentChecker {
             allowed: [
                 "Sources/BackgroundTaskSimulator/App/DeviceReference.swift": 1,
                 // The thread controller's owner, read at every decision (the scheduler owns it),
-                // and its current thread, set for every job (every thread lives as long as it).
-                "Sources/DeterministicSimulation/Scheduling/Threads/ThreadController.swift": 2,
+                // its current thread, set for every job, and the thread a decision names (every
+                // thread lives as long as the controller).
+                "Sources/DeterministicSimulation/Scheduling/Threads/ThreadController.swift": 3,
             ],
             instead: "use DeviceReference for the device, or a strong, weak or unowned reference"),
         Idiom(

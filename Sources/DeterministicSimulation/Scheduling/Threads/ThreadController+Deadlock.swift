@@ -8,7 +8,7 @@ extension ThreadController {
         case .semaphore: return nil
         case .sync(let queue):
             guard scheduler.core.queues[queue].width == 1, queue < state.queueThreads.count,
-                let carrier = state.queueThreads[queue].first
+                let carrier = state.queueThreads[queue].first?.thread
             else { return nil }
             if case .idle = carrier.state { return nil }
             return carrier

@@ -65,7 +65,7 @@ extension ThreadController {
     /// (the same gathering and the same draw), on its queue's free thread. Nil when that does
     /// not apply or no job is due by the limit: then ``decide(first:in:)`` goes the long way.
     @inline(__always)
-    func takeInlineJob(in scheduler: Scheduler) -> (SimulatedThread, () -> Void)? {
+    func takeInlineJob(in scheduler: Scheduler) -> (ThreadHandle, () -> Void)? {
         guard state.deadlock == nil, state.stepsLeft > 0, !isPCT,
             state.suspendedCount == 0 || frozenFastPathApplies(in: scheduler),
             let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
@@ -92,7 +92,7 @@ extension ThreadController {
         guard state.allowsFrozenFastPath, !scheduler.core.isRunningJob else { return false }
         var index = 0
         while index < state.suspended.count {
-            if !scheduler.core.isFrozen(queue: state.suspended[index].queue) { return false }
+            if !scheduler.core.isFrozen(queue: state.suspended[index].thread.queue) { return false }
             index += 1
         }
         return true
@@ -108,14 +108,14 @@ extension ThreadController {
         var firstID = -1
         if let first {
             firstID = first.id
-            if first.isRunnable, !scheduler.core.isFrozen(queue: first.queue) { state.runnable.append(first) }
+            if first.isRunnable, !scheduler.core.isFrozen(queue: first.queue) { state.runnable.append(ThreadHandle(first)) }
         }
         // By index, reading each thread in place: a `for in` loop retained the array and every
         // thread it visited, and copying the core's queues retained them too.
         var index = 0
         while index < state.suspended.count {
-            if state.suspended[index].isRunnable, state.suspended[index].id != firstID,
-                !scheduler.core.isFrozen(queue: state.suspended[index].queue)
+            if state.suspended[index].thread.isRunnable, state.suspended[index].thread.id != firstID,
+                !scheduler.core.isFrozen(queue: state.suspended[index].thread.queue)
             {
                 state.runnable.append(state.suspended[index])
             }
@@ -138,8 +138,8 @@ extension ThreadController {
         var earliest = Int64.max
         var index = 0
         while index < state.suspended.count {
-            if case .sleeping(let until) = state.suspended[index].state, until < earliest,
-                !scheduler.core.isFrozen(queue: state.suspended[index].queue)
+            if case .sleeping(let until) = state.suspended[index].thread.state, until < earliest,
+                !scheduler.core.isFrozen(queue: state.suspended[index].thread.queue)
             {
                 earliest = until
             }
@@ -152,7 +152,7 @@ extension ThreadController {
         guard state.suspendedCount > 0 else { return }
         var index = 0
         while index < state.suspended.count {
-            if case .sleeping(let until) = state.suspended[index].state, until <= time { wake(state.suspended[index]) }
+            if case .sleeping(let until) = state.suspended[index].thread.state, until <= time { wake(state.suspended[index].thread) }
             index += 1
         }
     }
@@ -174,7 +174,7 @@ extension ThreadController {
         var best = 0
         var bestThread: SimulatedThread?
         for index in 0..<count {
-            let candidate = index < state.runnable.count ? state.runnable[index] : thread(forCandidate: index - state.runnable.count, in: scheduler)
+            let candidate = index < state.runnable.count ? state.runnable[index].thread : thread(forCandidate: index - state.runnable.count, in: scheduler).thread
             if let leader = bestThread, !outranks(candidate, leader) { continue }
             best = index
             bestThread = candidate
@@ -189,12 +189,8 @@ extension ThreadController {
 
     /// The thread a gathered candidate job would start on: its queue's thread, or for the k-th
     /// candidate of a concurrent queue the k-th idle slot. Made on first use (PCT draws its
-    /// priority then).
-    func thread(forCandidate index: Int) -> SimulatedThread {
-        thread(forCandidate: index, in: scheduler)
-    }
-
-    private func thread(forCandidate index: Int, in scheduler: Scheduler) -> SimulatedThread {
+    /// priority then). A handle, as the decision stores it: no retain and release per job.
+    private func thread(forCandidate index: Int, in scheduler: Scheduler) -> ThreadHandle {
         let queue = scheduler.core.candidates[index].queue
         var ordinal = 0
         var earlier = index - 1
@@ -204,7 +200,7 @@ extension ThreadController {
         }
         // The common case: the queue's first thread exists and is free.
         if ordinal == 0, queue < state.queueThreads.count, let first = state.queueThreads[queue].first,
-            case .idle = first.state
+            case .idle = first.thread.state
         {
             return first
         }
@@ -212,15 +208,15 @@ extension ThreadController {
     }
 
     /// The `ordinal`-th idle thread of a queue, making slot threads as needed.
-    private func idleThread(ofQueue queue: Int, ordinal: Int) -> SimulatedThread {
+    private func idleThread(ofQueue queue: Int, ordinal: Int) -> ThreadHandle {
         while state.queueThreads.count <= queue { state.queueThreads.append([]) }
         var remaining = ordinal
         var slot = 0
         while true {
             if slot == state.queueThreads[queue].count { makeThread(queue: queue) }
-            let thread = state.queueThreads[queue][slot]
-            if case .idle = thread.state {
-                if remaining == 0 { return thread }
+            let handle = state.queueThreads[queue][slot]
+            if case .idle = handle.thread.state {
+                if remaining == 0 { return handle }
                 remaining -= 1
             }
             slot += 1
@@ -236,7 +232,7 @@ extension ThreadController {
             label: isConcurrent ? "\(label)#\(slot + 1)" : label)
         if isPCT { thread.priority = Int64(choices.draw(below: 1 << 16)) }
         state.threads.append(thread)
-        state.queueThreads[queue].append(thread)
+        state.queueThreads[queue].append(ThreadHandle(thread))
     }
 
     /// The stop when nothing can run by the limit: a deadlock if threads wait without a timeout

@@ -165,7 +165,7 @@ extension ThreadController {
         // until their queue thaws), and this thread.
         var index = 0
         while index < state.suspended.count {
-            if case .sleeping(let until) = state.suspended[index].state, until <= wake { self.wake(state.suspended[index]) }
+            if case .sleeping(let until) = state.suspended[index].thread.state, until <= wake { self.wake(state.suspended[index].thread) }
             index += 1
         }
         state.wakeCount += 1
@@ -187,8 +187,8 @@ extension ThreadController {
         // By index, not `for in`: iterating the array retained it and every thread in it.
         var index = 0
         while index < state.suspended.count {
-            let queue = state.suspended[index].queue
-            switch state.suspended[index].state {
+            let queue = state.suspended[index].thread.queue
+            switch state.suspended[index].thread.state {
             case .blocked: break
             case .sleeping(let until) where until > wake: break
             default: if !scheduler.core.isFrozen(queue: queue) { return false }

@@ -24,14 +24,27 @@ import Dispatch
 /// ``suspendedCount`` counts the threads with a job in progress off the CPU, each of which
 /// occupies a thread of its queue in the core (``SchedulerCore/occupyThread(ofQueue:)``).
 final class ThreadController {
-    /// What runs next.
+    /// What runs next. A plain value (no reference count): it names its thread through a
+    /// ``ThreadHandle``, since every decision was copied and consumed several times on its way
+    /// from ``decide(first:in:)`` to the loop, each time a retain or a release.
     enum Decision {
         /// The run stops (the driver's `run` returns this).
         case stop(SchedulerStop)
         /// Start the job in ``pendingWork`` on the thread.
-        case start(SimulatedThread)
+        case start(ThreadHandle)
         /// Resume the suspended thread.
-        case resume(SimulatedThread)
+        case resume(ThreadHandle)
+    }
+
+    /// A simulated thread without a reference count, for ``Decision``. Safe: every thread lives
+    /// in ``State/threads`` until the controller goes, and a decision never outlives the run call
+    /// that made it.
+    struct ThreadHandle {
+        unowned(unsafe) let thread: SimulatedThread
+
+        init(_ thread: SimulatedThread) {
+            self.thread = thread
+        }
     }
 
     /// The scheduler that owns this controller (and outlives it): unowned(unsafe), since every
@@ -58,15 +71,16 @@ final class ThreadController {
     struct State {
         /// Every simulated thread made so far, by id (creation order).
         var threads: [SimulatedThread] = []
-        /// Threads by queue index, then slot; made on first use.
-        var queueThreads: [[SimulatedThread]] = []
+        /// Threads by queue index, then slot; made on first use (handles: ``threads`` keeps them).
+        var queueThreads: [[ThreadHandle]] = []
         /// The thread whose job holds the baton; nil at loop level. Unowned(unsafe): every thread
         /// lives in ``threads`` until the controller goes, and a retain and release of it per job
         /// were a measurable part of a job that never suspends.
         unowned(unsafe) var current: SimulatedThread?
         /// Threads with a job in progress off the CPU, by id: the only threads a decision looks
         /// at (a run has a dozen threads, rarely more than two of them off the CPU at once).
-        var suspended: [SimulatedThread] = []
+        /// Handles, like ``runnable``: going off and on the CPU retained and released the thread.
+        var suspended: [ThreadHandle] = []
         var suspendedCount: Int { suspended.count }
         /// The closure of the job a `.start` decision took off its queue, until it runs.
         var pendingWork: (() -> Void)?
@@ -144,7 +158,7 @@ final class ThreadController {
         var frozenFastPathCount = 0
         var allowsFrozenFastPath = true
         /// Scratch: the runnable threads of the current decision.
-        var runnable: [SimulatedThread] = []
+        var runnable: [ThreadHandle] = []
     }
 
     @exclusivity(unchecked) var state = State()
@@ -208,9 +222,9 @@ final class ThreadController {
             worker.assignment = .loop(self, decision)
             state.handoffCount += 1
             driverWorker.handOff(to: worker)
-        case .resume(let thread):
-            markRunning(thread, in: scheduler)
-            driverWorker.handOff(to: thread.worker!)
+        case .resume(let handle):
+            markRunning(handle.thread, in: scheduler)
+            driverWorker.handOff(to: handle.thread.worker!)
         }
         return (state.result, state.stepsTaken)
     }
@@ -268,18 +282,18 @@ final class ThreadController {
         var decision = first
         while true {
             switch decision {
-            case .start(let thread):
-                runJob(on: thread, worker: worker, in: scheduler)
+            case .start(let handle):
+                runJob(on: handle.thread, worker: worker, in: scheduler)
                 if state.isUnwinding {
                     pool.idle.append(worker)
                     return driverWorker
                 }
                 decision = decide(first: nil, in: scheduler)
-            case .resume(let thread):
-                markRunning(thread, in: scheduler)
+            case .resume(let handle):
+                markRunning(handle.thread, in: scheduler)
                 pool.idle.append(worker)
                 state.handoffCount += 1
-                return thread.worker!
+                return handle.thread.worker!
             case .stop(let stop):
                 handStop(stop)
                 pool.idle.append(worker)
@@ -356,13 +370,13 @@ final class ThreadController {
         scheduler.core.occupyThread(ofQueue: me.queue)
         let decision = decide(first: me, in: scheduler)
         switch decision {
-        case .resume(let next) where next === me:
+        case .resume(let next) where next.thread === me:
             markRunning(me, in: scheduler)
             return
         case .resume(let next):
-            markRunning(next, in: scheduler)
+            markRunning(next.thread, in: scheduler)
             state.handoffCount += 1
-            worker.handOff(to: next.worker!)
+            worker.handOff(to: next.thread.worker!)
         case .start:
             let loop = takeLoopWorker()
             loop.assignment = .loop(self, decision)
@@ -412,9 +426,9 @@ extension ThreadController.State {
     /// Adds a thread going off the CPU to ``suspended``, keeping it in id order (appended, then
     /// moved down: the array's generic insert was a visible part of a racy run's profile).
     mutating func insertSuspended(_ thread: SimulatedThread) {
-        suspended.append(thread)
+        suspended.append(ThreadController.ThreadHandle(thread))
         var index = suspended.count - 1
-        while index > 0, suspended[index - 1].id > thread.id {
+        while index > 0, suspended[index - 1].thread.id > thread.id {
             suspended.swapAt(index - 1, index)
             index -= 1
         }
@@ -422,7 +436,7 @@ extension ThreadController.State {
 
     /// Removes a thread coming back on the CPU from ``suspended`` (moved to the end, then removed).
     mutating func removeSuspended(_ thread: SimulatedThread) {
-        guard var index = suspended.firstIndex(where: { $0 === thread }) else {
+        guard var index = suspended.firstIndex(where: { $0.thread === thread }) else {
             preconditionFailure("thread \(thread.label) resumed but not suspended")
         }
         while index + 1 < suspended.count {
