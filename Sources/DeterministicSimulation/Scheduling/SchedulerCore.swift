@@ -170,13 +170,15 @@ struct SchedulerCore {
     }
 
     /// Removes every job from every queue (queues and their frozen flags stay) and returns the
-    /// closures, so the caller releases them outside this access.
-    mutating func takeAllJobs() -> [() -> Void] {
-        var taken: [() -> Void] = []
+    /// closures, so the caller releases them outside this access. Wrapped in ``DroppedWork``: a
+    /// bare closure array allocated a thunk context per job (a run that ends with a long queue,
+    /// like notes-import's, spent 3% of its instructions here).
+    mutating func takeAllJobs() -> [DroppedWork] {
+        var taken: [DroppedWork] = []
         for queueIndex in queues.indices {
             for job in queues[queueIndex].heap.removeAll() {
                 if !jobs.isFinished(job.number) { jobs.markFinished(job.number) }
-                if let work = jobs.take(job.slot) { taken.append(work) }
+                if let work = jobs.take(job.slot) { taken.append(DroppedWork(work: work)) }
             }
         }
         queued = QueueBits()
