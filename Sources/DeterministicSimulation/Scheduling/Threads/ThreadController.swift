@@ -36,9 +36,17 @@ final class ThreadController {
         case resume(ThreadHandle)
     }
 
-    /// A simulated thread without a reference count, for ``Decision``. Safe: every thread lives
-    /// in ``State/threads`` until the controller goes, and a decision never outlives the run call
-    /// that made it.
+    /// A simulated thread without a reference count, for ``Decision`` and the controller's
+    /// thread lists.
+    ///
+    /// ```swift
+    /// let decision = Decision.start(ThreadHandle(thread))
+    /// if case .start(let handle) = decision { runJob(on: handle.thread, worker: worker, in: scheduler) }
+    /// ```
+    ///
+    /// Contract (why it is safe): every thread lives in ``State/threads`` until the controller
+    /// goes, and no handle outlives the controller (a decision does not even outlive the run call
+    /// that made it).
     struct ThreadHandle {
         unowned(unsafe) let thread: SimulatedThread
 
