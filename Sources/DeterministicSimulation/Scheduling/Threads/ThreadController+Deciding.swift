@@ -108,7 +108,9 @@ extension ThreadController {
         var firstID = -1
         if let first {
             firstID = first.id
-            if first.isRunnable, !scheduler.core.isFrozen(queue: first.queue) { state.runnable.append(ThreadHandle(first)) }
+            if first.isRunnable, !scheduler.core.isFrozen(queue: first.queue) {
+                state.runnable.append(ThreadHandle(first))
+            }
         }
         // By index, reading each thread in place: a `for in` loop retained the array and every
         // thread it visited, and copying the core's queues retained them too.
@@ -152,7 +154,9 @@ extension ThreadController {
         guard state.suspendedCount > 0 else { return }
         var index = 0
         while index < state.suspended.count {
-            if case .sleeping(let until) = state.suspended[index].thread.state, until <= time { wake(state.suspended[index].thread) }
+            if case .sleeping(let until) = state.suspended[index].thread.state, until <= time {
+                wake(state.suspended[index].thread)
+            }
             index += 1
         }
     }
@@ -174,7 +178,9 @@ extension ThreadController {
         var best = 0
         var bestThread: SimulatedThread?
         for index in 0..<count {
-            let candidate = index < state.runnable.count ? state.runnable[index].thread : thread(forCandidate: index - state.runnable.count, in: scheduler).thread
+            let candidate = index < state.runnable.count
+                ? state.runnable[index].thread
+                : thread(forCandidate: index - state.runnable.count, in: scheduler).thread
             if let leader = bestThread, !outranks(candidate, leader) { continue }
             best = index
             bestThread = candidate

@@ -165,7 +165,9 @@ extension ThreadController {
         // until their queue thaws), and this thread.
         var index = 0
         while index < state.suspended.count {
-            if case .sleeping(let until) = state.suspended[index].thread.state, until <= wake { self.wake(state.suspended[index].thread) }
+            if case .sleeping(let until) = state.suspended[index].thread.state, until <= wake {
+                self.wake(state.suspended[index].thread)
+            }
             index += 1
         }
         state.wakeCount += 1
