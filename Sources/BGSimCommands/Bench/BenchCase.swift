@@ -61,13 +61,22 @@ struct BenchCase: Sendable {
         .filter { WorkloadCatalog.variant(workload: $0, variant: "correct") != nil }
         .map { BenchCase(name: "\($0)-ios17-threads", workload: $0, variant: "correct", horizonSeconds: 1_800) }
 
+    /// The same on one thread: what each race workload costs without controlled concurrency
+    /// (its jobs, locks and blocking calls alone), the ceiling threads are measured against.
+    static let racesOneThread: [BenchCase] = raceWorkloads
+        .filter { WorkloadCatalog.variant(workload: $0, variant: "correct") != nil }
+        .map {
+            BenchCase(name: "\($0)-ios17-one-thread", workload: $0, variant: "correct", horizonSeconds: 1_800,
+                      concurrency: .off)
+        }
+
     /// The workload families written to show races between threads.
     static let raceWorkloads = ["photo-sync", "chat-outbox", "notes-import", "feed-refresh", "voice-memos",
                                 "workout-export"]
 
     /// The throughput cases, in table order.
     static let throughput = [tokenOneThread, tokenNoPreemption, token, asyncTokenOneThread, asyncToken, backgroundQueue,
-                             scheduler, longToken] + races
+                             scheduler, longToken] + races + racesOneThread
 
     /// The token workload at a horizon, for the run-length curve.
     static func token(horizonSeconds: Int64) -> BenchCase {
