@@ -6,7 +6,7 @@ import Testing
 
 /// `replay`'s outputs: the readable trace with violations marked, `--trace` JSON and
 /// `--perfetto` trace events (app states and task lifetimes as slices, lifecycle events and
-/// violations as instants); and `list --json`.
+/// violations as instants, each event on its simulated thread's track); and `list --json`.
 @Suite struct ReplayOutputTests {
     static let p1 = PackageRoot.scenario("download-manager-p1-overwritten-task-id-ios17.json")
     /// The shrunk P1 run: two background entries and the deadline.
@@ -33,6 +33,8 @@ import Testing
         #expect(lines.first?["event"] == .string("run.threads"))
         #expect(lines.dropFirst().first?["event"] == .string("env.launch"))
         #expect(lines.contains { $0["event"] == .string("violation") && $0["invariant"] == .string("every-begin-ended") })
+        let entered = try #require(lines.first { $0["event"] == .string("lifecycle.didEnterBackground") })
+        #expect(entered["thread"] == .string("p1.main"), "lifecycle notifications are delivered on main")
         let perfettoData = try #require(FileManager.default.contents(atPath: perfetto))
         let root = try JSONParser().parse([UInt8](perfettoData))
         let events = try #require(root["traceEvents"]?.arrayValue)
@@ -40,7 +42,11 @@ import Testing
         let instants = events.filter { $0["ph"] == .string("i") }
         #expect(slices.contains { $0["name"] == .string("background") }, "app states as slices")
         #expect(slices.contains { ($0["name"]?.stringValue ?? "").contains("downloads") }, "task lifetimes as slices")
-        #expect(instants.contains { $0["name"] == .string("lifecycle.didEnterBackground") })
+        let enteredInstant = try #require(instants.first { $0["name"] == .string("lifecycle.didEnterBackground") })
+        let mainTrack = try #require(events.first {
+            $0["ph"] == .string("M") && $0["args"]?["name"] == .string("thread p1.main")
+        }, "the simulated main thread has its own track")
+        #expect(enteredInstant["tid"] == mainTrack["tid"], "host calls and notifications sit on their thread's track")
         #expect(instants.contains { ($0["name"]?.stringValue ?? "").contains("every-begin-ended") }, "violations")
         #expect(events.allSatisfy { $0["ts"]?.intValue != nil || $0["ph"] == .string("M") })
     }

@@ -6,8 +6,11 @@ package import SimulationFormats
 ///
 /// Layout: one process, "simulated iPhone". Thread 1 shows the app's states as slices; each
 /// UIKit background task gets its own thread (`task <process>.<id>`) with its lifetime as a
-/// slice; BGTasks likewise; lifecycle notifications, environment actions and console lines are
-/// instants on thread 2; violations are global instants. Times are virtual microseconds.
+/// slice; BGTasks likewise; lifecycle notifications, environment actions, host calls and console
+/// lines are instants on the track of the simulated thread they happened on (`thread p1.main`,
+/// `thread p1.global#1`, `thread system`: see `TraceEntry.thread`), or on thread 2 in a run
+/// without controlled concurrency; violations are global instants. Times are virtual
+/// microseconds.
 ///
 /// ```swift
 /// let json = PerfettoTrace.json(outcome.trace)
@@ -29,6 +32,9 @@ public enum PerfettoTrace {
         var state: (name: String, since: VirtualTime)?
         var openTasks: [(tid: Int, name: String, since: VirtualTime)] = []
         var namedThreads: [Int] = []
+        /// The simulated threads given a track so far, in order of first event (track
+        /// `2_000_000 + index`).
+        var simulatedThreads: [String] = []
 
         init() {
             events.append(meta("process_name", tid: 0, name: "simulated iPhone"))
@@ -42,7 +48,7 @@ public enum PerfettoTrace {
             let (name, fields) = entry.event.traceRecord
             switch SimEvent.Kind.specs[entry.event.kindIndex].perfetto {
             case .instant:
-                instant(name, at: time, tid: 2, args: fields)
+                instant(name, at: time, tid: entry.thread.map { track(ofThread: $0) } ?? 2, args: fields)
             case .process(let number):
                 process = Int(fields.int(number))
             case .appState(let stateName):
@@ -66,6 +72,14 @@ public enum PerfettoTrace {
                 object.set(.string("g"), forKey: "s")
                 events.append(.object(object))
             }
+        }
+
+        /// The track of a simulated thread, named the first time it is used.
+        private mutating func track(ofThread label: String) -> Int {
+            if let index = simulatedThreads.firstIndex(of: label) { return 2_000_000 + index }
+            simulatedThreads.append(label)
+            events.append(meta("thread_name", tid: 2_000_000 + simulatedThreads.count - 1, name: "thread \(label)"))
+            return 2_000_000 + simulatedThreads.count - 1
         }
 
         /// The thread id and name of a task's slices.

@@ -3,24 +3,32 @@ import SimulationFormats
 
 extension RunOutcome {
     /// The run's trace as `bgsim replay` prints it: one line per event (virtual time, app state,
-    /// event and fields; violations marked `>>`), then the digest, the stop and each violation.
-    /// Empty of events when the run did not keep its trace (campaign runs do not; replays do).
+    /// the simulated thread it happened on, event and fields; violations marked `>>`), then the
+    /// digest, the stop and each violation. The thread column appears only in a run with
+    /// controlled concurrency; `-` there marks an event outside every job (the run's start and
+    /// end). Empty of events when the run did not keep its trace (campaign runs do not; replays
+    /// do).
     ///
     /// ```swift
     /// let outcome = campaign.replay(seed: 0x9e3779b97f4a7c15)
     /// print(outcome.traceText)
+    /// //      1826.000000s  background  p1.main      task.expirationHandler  id=1
+    /// //      1826.281020s  background  p1.global#1  task.endUnknown  id=0
     /// ```
     public var traceText: String {
         var lines: [String] = []
         var state = AppProcessState.notRunning
+        let threadWidth = trace.contains { $0.thread != nil } ? trace.map { $0.thread?.count ?? 1 }.max() ?? 0 : 0
         for entry in trace {
             if case .stateChanged(_, let to) = entry.event { state = to }
             let fields = entry.event.fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             let marker = entry.event.name == "violation" ? ">>" : "  "
             let stateColumn = state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+            let threadColumn = threadWidth == 0 ? ""
+                : (entry.thread ?? "-").padding(toLength: threadWidth, withPad: " ", startingAt: 0) + "  "
             let time = entry.time.description
             lines.append("\(marker) \(String(repeating: " ", count: max(0, 14 - time.count)))\(time)  \(stateColumn)  "
-                + "\(entry.event.name)\(fields.isEmpty ? "" : "  " + fields)")
+                + "\(threadColumn)\(entry.event.name)\(fields.isEmpty ? "" : "  " + fields)")
         }
         lines.append("digest \(digest), \(eventCount) events, ended \(stop.rawValue) at \(endTime)")
         if violations.isEmpty { lines.append("no invariant violated") }

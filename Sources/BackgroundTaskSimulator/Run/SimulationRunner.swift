@@ -23,6 +23,9 @@ public enum SimulationRunner {
                                      workload: spec.workload, choices: choices)
         defer { device.tearDown() }
         let recorder = TraceRecorder<SimEvent>(keepsEntries: keepTrace)
+        if keepTrace, device.hasThreads {
+            recorder.threadLabel = { [unowned scheduler = device.scheduler] in scheduler.currentThreadLabel }
+        }
         let checkers = spec.invariants.filter { $0.applies(spec.workload) }.map { ($0.id, $0.makeChecker(spec)) }
         let monitor = RunMonitor(recorder: recorder, checkers: checkers, filtersEvents: filtersCheckerEvents)
         device.monitor = monitor

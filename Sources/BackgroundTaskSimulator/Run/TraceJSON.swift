@@ -1,8 +1,9 @@
 package import DeterministicSimulation
 package import SimulationFormats
 
-/// A run's trace as JSON: an array of `{"t": seconds, "event": name, <fields>}`, the same shape as
-/// the report's `failures[].trace` (`bgsim replay --trace FILE`).
+/// A run's trace as JSON: an array of `{"t": seconds, "event": name, "thread": label, <fields>}`
+/// (`thread` only for an event that happened on a simulated thread), the same shape as the
+/// report's `failures[].trace` (`bgsim replay --trace FILE`).
 ///
 /// ```swift
 /// let json = TraceJSON.json(outcome.trace)
@@ -14,6 +15,7 @@ public enum TraceJSON {
             var object = JSONObject()
             object.append("t", seconds(entry.time))
             object.append("event", .string(entry.event.name))
+            if let thread = entry.thread { object.append("thread", .string(thread)) }
             for field in entry.event.fields where object[field.key] == nil {
                 object.append(field.key, value(field.value))
             }

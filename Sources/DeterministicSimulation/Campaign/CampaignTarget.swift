@@ -94,7 +94,7 @@ public struct RunFailure: Sendable, Equatable {
 /// One event of a run's trace, in the domain-free form reports print.
 ///
 /// ```swift
-/// TraceLine(time: .zero, name: "beginTask", fields: [TraceField("taskID", .int(1))])
+/// TraceLine(time: .zero, name: "beginTask", fields: [TraceField("taskID", .int(1))], thread: "main")
 /// ```
 public struct TraceLine: Sendable, Equatable {
     /// When the event happened.
@@ -103,11 +103,14 @@ public struct TraceLine: Sendable, Equatable {
     public var name: String
     /// The event's fields, in order.
     public var fields: [TraceField]
+    /// The simulated thread it happened on (``TraceEntry/thread``), if any.
+    public var thread: String?
 
-    public init(time: VirtualTime, name: String, fields: [TraceField]) {
+    public init(time: VirtualTime, name: String, fields: [TraceField], thread: String? = nil) {
         self.time = time
         self.name = name
         self.fields = fields
+        self.thread = thread
     }
 }
 

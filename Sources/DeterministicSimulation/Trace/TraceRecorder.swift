@@ -50,6 +50,15 @@ public final class TraceRecorder<Event: TraceEventRepresentable> {
         self.keepsEntries = keepsEntries
     }
 
+    /// Names the simulated thread each kept entry happens on (``TraceEntry/thread``); nil, the
+    /// default, names none. Asked only when entries are kept, so a campaign's runs never pay for
+    /// it. Not part of the digest.
+    ///
+    /// ```swift
+    /// recorder.threadLabel = { [unowned scheduler] in scheduler.currentThreadLabel }
+    /// ```
+    public var threadLabel: (() -> String?)?
+
     /// The recorded entries, oldest first (empty when ``keepsEntries`` is false).
     public var entries: [TraceEntry<Event>] { state.entries }
 
@@ -73,7 +82,8 @@ public final class TraceRecorder<Event: TraceEventRepresentable> {
         state.hasher.combine(contentHash)
         state.count += 1
         if keepsEntries {
-            state.entries.append(TraceEntry(time: time, event: event))
+            let thread = threadLabel?()
+            state.entries.append(TraceEntry(time: time, event: event, thread: thread))
         }
     }
 

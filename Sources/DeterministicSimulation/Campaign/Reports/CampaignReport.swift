@@ -136,11 +136,13 @@ public enum CampaignReport {
                 "passes": .object(passes)]
     }
 
-    /// `{"t": seconds, "event": name, <fields>}`; a field named `t` or `event` is skipped.
+    /// `{"t": seconds, "event": name, "thread": label, <fields>}` (`thread` only for an event on
+    /// a simulated thread); a field named `t`, `event` or `thread` is skipped.
     package static func traceLineJSON(_ line: TraceLine) -> JSONValue {
         var object = JSONObject()
         object.append("t", JSONValue(seconds(line.time)))
         object.append("event", JSONValue(line.name))
+        if let thread = line.thread { object.append("thread", JSONValue(thread)) }
         for field in line.fields where !object.contains(field.key) {
             switch field.value {
             case .int(let value): object.append(field.key, .int(value))
