@@ -160,8 +160,9 @@ final class CoverageCounter {
     /// The counts as a ``Coverage`` (categories: states, transitions, actions, faults, events,
     /// stateEvents, conditions, then probes when one was hit).
     func coverage() -> Coverage {
-        var coverage = Self.layout.template
-        for feed in Self.layout.feeds {
+        let layout = Self.layout  // one lazy-global check, not one per feed
+        var coverage = layout.template
+        for feed in layout.feeds {
             let count: Int
             switch feed.source {
             case .state(let index): count = stateCounts[index]
