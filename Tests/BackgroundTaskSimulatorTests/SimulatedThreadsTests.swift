@@ -93,6 +93,32 @@ import Testing
                 "\(report)")
     }
 
+    @Test("GCD: a sync onto a free serial queue runs on the calling thread, so main-only helpers inside it do not deadlock")
+    func syncOntoFreeQueueRunsOnCaller() throws {
+        let script = ScriptedDevice(environment: Self.threadsNoPreemption)
+        let seen = Box<[String]>([])
+        script.at(.zero) { $0.launch() }
+        script.at(.seconds(1)) { script in
+            let app = script.app
+            guard let main = app.mainQueue as? SimulatedWorkQueue,
+                  let db = app.makeSerialQueue(label: "db") as? SimulatedWorkQueue
+            else { return }
+            // A helper that hops to main unless already there, called inside db.sync from main.
+            let onMain: @Sendable (@escaping @Sendable () -> Void) -> Void = { body in
+                if app.isMainThread { body() } else { main.sync(body) }
+            }
+            main.async {
+                db.sync {
+                    seen.value.append(app.isMainThread ? "db block on main" : "db block off main")
+                    onMain { seen.value.append("helper ran") }
+                }
+            }
+        }
+        script.run(until: .seconds(10))
+        #expect(script.device.scheduler.deadlock == nil, "\(String(describing: script.device.scheduler.deadlock))")
+        #expect(seen.value == ["db block on main", "helper ran"])
+    }
+
     @Test("the no-deadlock invariant reports a deadlocked run, and a run without one holds it")
     func noDeadlockInvariant() {
         final class Deadlocking: Workload, @unchecked Sendable {

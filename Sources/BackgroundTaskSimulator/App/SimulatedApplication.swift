@@ -112,7 +112,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         // meanwhile (another core), but never keeps it off the CPU for long.
         scheduler.disablePreemptionDelays(on: main)
         let background = scheduler.makeQueue(label: "p\(process).global", kind: .concurrent(width: 4))
-        mainQueueImpl = SimulatedWorkQueue(label: "main", id: main, scheduler: scheduler)
+        mainQueueImpl = SimulatedWorkQueue(label: "main", id: main, scheduler: scheduler, isMainQueue: true)
         backgroundQueueImpl = SimulatedWorkQueue(label: "global", id: background, scheduler: scheduler)
         var queues = [main, background]
         if device.workload.usesAsync {

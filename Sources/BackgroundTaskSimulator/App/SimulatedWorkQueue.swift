@@ -15,11 +15,15 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     public let label: String
     let id: QueueID
     private unowned let scheduler: Scheduler
+    /// The main queue's blocks always run on the main thread; every other queue runs a `sync`
+    /// block on the caller's thread when it is free (see ``sync(_:)``).
+    private let isMainQueue: Bool
 
-    init(label: String, id: QueueID, scheduler: Scheduler) {
+    init(label: String, id: QueueID, scheduler: Scheduler, isMainQueue: Bool = false) {
         self.label = label
         self.id = id
         self.scheduler = scheduler
+        self.isMainQueue = isMainQueue
     }
 
     public func async(_ work: @escaping @Sendable () -> Void) {
@@ -44,11 +48,17 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     /// let cached = cacheQueue.sync { cache[key] }
     /// ```
     ///
-    /// Contract: with threads (the default) the calling simulated thread blocks while `work`
-    /// waits its turn on the queue; a `sync` onto the caller's own serial queue (the main queue
-    /// from the main thread, say), or any wait-for cycle it closes, stops the run with the
-    /// `no-deadlock` violation. Without threads (`concurrency` off) `work` runs inline. Returns
-    /// `work`'s result; nil if it did not run (the run deadlocked or is being torn down).
+    /// Contract: with threads (the default), as GCD does: onto the main queue, `work` runs on the
+    /// main thread and the caller blocks until it has; onto any other queue that is free (no job
+    /// of it in progress or due ahead), `work` runs right away on the calling thread, holding the
+    /// queue (Dispatch's `sync(execute:)`: "executes blocks on the current thread whenever
+    /// possible", the main queue excepted), so `isMainThread` inside it is the caller's; onto a
+    /// busy queue the caller blocks while `work` waits its turn and then runs on the queue's
+    /// thread. A `sync` onto the caller's own serial queue (the main queue from the main thread,
+    /// say, or a queue whose `sync` block is running), or any wait-for cycle it closes, stops the
+    /// run with the `no-deadlock` violation. Without threads (`concurrency` off) `work` runs
+    /// inline. Returns `work`'s result; nil if it did not run (the run deadlocked or is being
+    /// torn down).
     @discardableResult
     public func sync<Result>(_ work: @escaping @Sendable () -> Result) -> Result? {
         guard scheduler.hasControlledConcurrency else { return work() }
@@ -58,7 +68,7 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
         // instructions, whose sends sync onto the outbox queue. A specialized caller's capture
         // box has its layout fixed at compile time.
         var result: Result?
-        let ran = scheduler.sync(on: id) { result = work() }
+        let ran = scheduler.sync(on: id, runsOnCallerWhenFree: !isMainQueue) { result = work() }
         return ran ? result : nil
     }
 }

@@ -122,20 +122,40 @@ extension Scheduler {
         threadsCall.call { $0.sleepCurrent(microseconds: duration.microseconds, in: self) }
     }
 
-    /// Runs `work` as a job on `queue` and blocks the calling simulated thread until it has run,
-    /// like `DispatchQueue.sync`.
+    /// Runs `work` on `queue` and blocks the calling simulated thread until it has run, like
+    /// `DispatchQueue.sync`.
     ///
     /// ```swift
-    /// let ran = scheduler.sync(on: scheduler.mainQueue) { label.text = "done" }
+    /// let ran = scheduler.sync(on: mainQueue) { label.text = "done" }   // a job on main's thread
+    /// scheduler.sync(on: cacheQueue, runsOnCallerWhenFree: true) { cache[key] = value }
     /// ```
+    ///
+    /// - Parameter runsOnCallerWhenFree: GCD's behaviour for every queue but the main queue
+    ///   ("as a performance optimization, this function executes blocks on the current thread
+    ///   whenever possible", Dispatch's `sync(execute:)`): when `queue` is free (thawed, not the
+    ///   caller's own serial queue, a thread of it idle, and for a serial queue no job due ahead),
+    ///   `work` runs right here on the calling thread, holding the queue (its jobs wait, and a
+    ///   `sync` onto it from inside `work` is a deadlock), between two scheduling points. Otherwise,
+    ///   and always when false, `work` is a job on `queue`'s own thread and the caller blocks.
     ///
     /// Contract: `sync` onto the caller's own serial queue (for example the main queue from the
     /// main thread), or any wait-for cycle it closes, is a deadlock: the run stops at once with
     /// ``deadlock`` set. Returns `true` once `work` has run; `false` when failing fast (outside a
     /// job, or while the run is unwound) or after a deadlock, without running it then.
     @discardableResult
-    public func sync(on queue: QueueID, _ work: @escaping () -> Void) -> Bool {
+    public func sync(on queue: QueueID, runsOnCallerWhenFree: Bool = false, _ work: @escaping () -> Void) -> Bool {
         let controller = requireThreads("sync(on:)")
+        guard controller.current != nil, !controller.isUnwinding else { return false }
+        if runsOnCallerWhenFree {
+            schedulingPoint()  // another thread may take the queue first
+            guard let me = controller.current, !controller.isUnwinding else { return false }
+            let index = core.index(of: queue)
+            if core.acceptsSyncOnCaller(queue: index, now: clock.now.microseconds) {
+                controller.runSyncOnCaller(work, holding: index, caller: me, in: self)
+                schedulingPoint()
+                return true
+            }
+        }
         guard let me = controller.current, !controller.isUnwinding else { return false }
         async(on: queue) { [unowned controller] in
             work()

@@ -1,13 +1,16 @@
 extension ThreadController {
     /// The thread `thread` waits for, when its wait names one: a lock's holder, or the thread
-    /// carrying the job in progress on the serial queue a `sync` targets.
+    /// holding the serial queue a `sync` targets (one running a `sync` block of its own on it,
+    /// else the one carrying the queue's job in progress).
     private func waitedThread(of thread: SimulatedThread) -> SimulatedThread? {
         guard let wait = thread.blockedWait else { return nil }
         switch wait {
         case .lock(let lock): return lock.holder
         case .semaphore: return nil
         case .sync(let queue):
-            guard scheduler.core.queues[queue].width == 1, queue < state.queueThreads.count,
+            guard scheduler.core.queues[queue].width == 1 else { return nil }
+            if let holder = syncHolder(of: queue) { return holder }
+            guard queue < state.queueThreads.count,
                 let carrier = state.queueThreads[queue].first?.thread
             else { return nil }
             if case .idle = carrier.state { return nil }
@@ -61,7 +64,9 @@ extension ThreadController {
             return "semaphore \"\(semaphore.name)\" (value \(semaphore.value))"
         case .sync(let queue):
             let label = scheduler.core.queues[queue].label
-            return "sync on queue \"\(label)\"\(waitedThread(of: thread) === thread ? " (itself)" : "")"
+            let holder = syncHolder(of: queue)
+            let heldBy = holder.map { $0 === thread ? " (itself)" : " held by \"\($0.label)\"" }
+            return "sync on queue \"\(label)\"\(heldBy ?? (waitedThread(of: thread) === thread ? " (itself)" : ""))"
         }
     }
 }

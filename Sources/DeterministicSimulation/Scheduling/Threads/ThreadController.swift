@@ -167,6 +167,10 @@ final class ThreadController {
         var allowsFrozenFastPath = true
         /// Scratch: the runnable threads of the current decision.
         var runnable: [ThreadHandle] = []
+        /// By queue index: the thread running a `sync` block on its own stack while holding that
+        /// serial queue (``ThreadController/runSyncOnCaller(_:holding:caller:in:)``); queues past
+        /// the end have none.
+        var syncHolders: [ThreadHandle?] = []
     }
 
     @exclusivity(unchecked) var state = State()

@@ -1,0 +1,39 @@
+extension ThreadController {
+    /// Runs a `sync` block on the calling thread while it holds `queue`'s thread, as GCD does for
+    /// a free queue other than the main queue (``Scheduler/sync(on:runsOnCallerWhenFree:_:)``).
+    ///
+    /// ```swift
+    /// if core.acceptsSyncOnCaller(queue: index, now: now) {
+    ///     controller.runSyncOnCaller(work, holding: index, caller: me, in: scheduler)
+    /// }
+    /// ```
+    ///
+    /// Contract: while `work` runs, the queue offers no job (its thread is taken) and a serial
+    /// queue names `caller` as its holder, so a `sync` onto it waits for `caller` (a deadlock
+    /// when `caller` is the one waiting: see ``waitCycle(from:)``). `work` may suspend the
+    /// caller like any other code of its job; the queue stays held meanwhile.
+    func runSyncOnCaller(_ work: () -> Void, holding queue: Int, caller: SimulatedThread, in scheduler: Scheduler) {
+        scheduler.core.occupyThread(ofQueue: queue)
+        scheduler.core.candidateEpoch &+= 1  // the queue's due jobs stop being candidates
+        let isSerial = scheduler.core.queues[queue].width == 1
+        if isSerial { state.setSyncHolder(caller, of: queue) }
+        work()
+        if isSerial { state.setSyncHolder(nil, of: queue) }
+        scheduler.core.releaseThread(ofQueue: queue)
+        scheduler.core.candidateEpoch &+= 1  // and may be again
+    }
+
+    /// The thread running a `sync` block on its own stack while holding the serial queue at
+    /// `queue`, if any.
+    func syncHolder(of queue: Int) -> SimulatedThread? {
+        queue < state.syncHolders.count ? state.syncHolders[queue]?.thread : nil
+    }
+}
+
+extension ThreadController.State {
+    /// Records (or clears, with nil) the thread holding a serial queue for a `sync` block.
+    mutating func setSyncHolder(_ thread: SimulatedThread?, of queue: Int) {
+        while syncHolders.count <= queue { syncHolders.append(nil) }
+        syncHolders[queue] = thread.map(ThreadController.ThreadHandle.init)
+    }
+}

@@ -1,0 +1,118 @@
+import DeterministicSimulation
+import Testing
+
+/// `sync(on:runsOnCallerWhenFree: true)`: GCD runs a `sync` block on the calling thread when the
+/// queue is free (every queue but the main queue), holding the queue meanwhile.
+@Suite("Scheduler sync on the caller's thread")
+struct SchedulerSyncOnCallerTests {
+    typealias World = SchedulerConcurrencyBlockingTests.World
+
+    @Test("onto a free serial queue the block runs on the calling thread, with no handoff")
+    func freeQueueRunsOnCaller() {
+        let world = World()
+        let s = world.scheduler
+        let worker = s.makeQueue(label: "worker", kind: .serial)
+        let cache = s.makeQueue(label: "cache", kind: .serial)
+        var handoffs = -1
+        s.async(on: worker) {
+            let before = s.threadHandoffCount
+            let ran = s.sync(on: cache, runsOnCallerWhenFree: true) { world.note("inside") }
+            handoffs = s.threadHandoffCount - before
+            world.note("after \(ran)")
+        }
+        #expect(s.runUntilIdle() == .idle)
+        #expect(world.log == ["inside@0[worker]", "after true@0[worker]"])
+        #expect(handoffs == 0, "the caller never left the CPU")
+        let onQueue = World()
+        let t = onQueue.scheduler
+        let other = t.makeQueue(label: "worker", kind: .serial)
+        let db = t.makeQueue(label: "cache", kind: .serial)
+        t.async(on: other) { t.sync(on: db) { onQueue.note("inside") } }
+        #expect(t.runUntilIdle() == .idle)
+        #expect(onQueue.log == ["inside@0[cache]"], "without the flag the block is a job of the queue")
+    }
+
+    @Test("a serial queue with a job due ahead runs that job first, then the block on its own thread")
+    func busyQueueRunsInOrder() {
+        let world = World()
+        let s = world.scheduler
+        let worker = s.makeQueue(label: "worker", kind: .serial)
+        let db = s.makeQueue(label: "db", kind: .serial)
+        s.async(on: db) {
+            world.note("write.start")
+            s.block(for: .seconds(1))
+            world.note("write.end")
+        }
+        s.asyncAfter(.milliseconds(500), on: worker) {
+            s.sync(on: db, runsOnCallerWhenFree: true) { world.note("read") }
+            world.note("after")
+        }
+        #expect(s.runUntilIdle() == .idle)
+        #expect(world.log == ["write.start@0[db]", "write.end@1000[db]", "read@1000[db]", "after@1000[worker]"])
+    }
+
+    @Test("while a block holds the queue, the queue's own jobs wait for it")
+    func heldQueueDefersItsJobs() {
+        let world = World()
+        let s = world.scheduler
+        let worker = s.makeQueue(label: "worker", kind: .serial)
+        let db = s.makeQueue(label: "db", kind: .serial)
+        s.async(on: worker) {
+            s.sync(on: db, runsOnCallerWhenFree: true) {
+                world.note("held")
+                s.async(on: db) { world.note("queued job") }
+                s.block(for: .seconds(2))  // off the CPU, still holding db
+                world.note("release")
+            }
+        }
+        s.asyncAfter(.seconds(1), on: s.mainQueue) { world.note("main") }
+        #expect(s.runUntilIdle() == .idle)
+        #expect(world.log == ["held@0[worker]", "main@1000[main]", "release@2000[worker]", "queued job@2000[db]"])
+    }
+
+    @Test("a sync onto the queue a block already holds is a deadlock naming the holder")
+    func nestedSyncDeadlocks() throws {
+        let world = World()
+        let s = world.scheduler
+        let worker = s.makeQueue(label: "worker", kind: .serial)
+        let db = s.makeQueue(label: "db", kind: .serial)
+        s.async(on: worker) {
+            s.sync(on: db, runsOnCallerWhenFree: true) {
+                world.note("outer")
+                s.sync(on: db, runsOnCallerWhenFree: true) { world.note("never") }
+            }
+        }
+        #expect(s.run(until: .seconds(1)) == .idle)
+        let report = try #require(s.deadlock)
+        #expect(report.description == "thread \"worker\" waits for sync on queue \"db\" (itself)")
+        s.discardPendingJobs()
+        #expect(world.log == ["outer@0[worker]"])
+    }
+
+    @Test("a second thread's sync onto a held queue waits for the holder, and its report names it")
+    func secondSyncWaitsForHolder() throws {
+        let world = World()
+        let s = world.scheduler
+        let a = s.makeQueue(label: "a", kind: .serial)
+        let b = s.makeQueue(label: "b", kind: .serial)
+        let db = s.makeQueue(label: "db", kind: .serial)
+        let gate = s.makeSemaphore(name: "gate", value: 0)
+        s.async(on: a) {
+            s.sync(on: db, runsOnCallerWhenFree: true) {
+                world.note("a holds db")
+                _ = gate.wait()  // never signalled: b waits on db behind it
+            }
+        }
+        s.asyncAfter(.milliseconds(10), on: b) {
+            s.sync(on: db, runsOnCallerWhenFree: true) { world.note("b inside") }
+        }
+        #expect(s.run(until: .seconds(1)) == .idle)
+        let report = try #require(s.deadlock)
+        #expect(report.threads == [
+            .init(thread: "a", waitsFor: "semaphore \"gate\" (value 0)"),
+            .init(thread: "b", waitsFor: "sync on queue \"db\" held by \"a\""),
+        ])
+        s.discardPendingJobs()
+        #expect(world.log == ["a holds db@0[a]"])
+    }
+}
