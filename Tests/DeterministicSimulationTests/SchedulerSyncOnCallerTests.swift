@@ -7,37 +7,36 @@ import Testing
 struct SchedulerSyncOnCallerTests {
     typealias World = SchedulerConcurrencyBlockingTests.World
 
+    /// A world with threads and no preemption, and two serial queues, `worker` and `db`.
+    static func world() -> (world: World, scheduler: Scheduler, worker: QueueID, db: QueueID) {
+        let world = World()
+        let scheduler = world.scheduler
+        return (world, scheduler, scheduler.makeQueue(label: "worker", kind: .serial),
+                scheduler.makeQueue(label: "db", kind: .serial))
+    }
+
     @Test("onto a free serial queue the block runs on the calling thread, with no handoff")
     func freeQueueRunsOnCaller() {
-        let world = World()
-        let s = world.scheduler
-        let worker = s.makeQueue(label: "worker", kind: .serial)
-        let cache = s.makeQueue(label: "cache", kind: .serial)
+        let (world, s, worker, db) = Self.world()
         var handoffs = -1
         s.async(on: worker) {
             let before = s.threadHandoffCount
-            let ran = s.sync(on: cache, runsOnCallerWhenFree: true) { world.note("inside") }
+            let ran = s.sync(on: db, runsOnCallerWhenFree: true) { world.note("inside") }
             handoffs = s.threadHandoffCount - before
             world.note("after \(ran)")
         }
         #expect(s.runUntilIdle() == .idle)
         #expect(world.log == ["inside@0[worker]", "after true@0[worker]"])
         #expect(handoffs == 0, "the caller never left the CPU")
-        let onQueue = World()
-        let t = onQueue.scheduler
-        let other = t.makeQueue(label: "worker", kind: .serial)
-        let db = t.makeQueue(label: "cache", kind: .serial)
-        t.async(on: other) { t.sync(on: db) { onQueue.note("inside") } }
+        let (other, t, otherWorker, otherDB) = Self.world()
+        t.async(on: otherWorker) { t.sync(on: otherDB) { other.note("inside") } }
         #expect(t.runUntilIdle() == .idle)
-        #expect(onQueue.log == ["inside@0[cache]"], "without the flag the block is a job of the queue")
+        #expect(other.log == ["inside@0[db]"], "without the flag the block is a job of the queue")
     }
 
     @Test("a serial queue with a job due ahead runs that job first, then the block on its own thread")
     func busyQueueRunsInOrder() {
-        let world = World()
-        let s = world.scheduler
-        let worker = s.makeQueue(label: "worker", kind: .serial)
-        let db = s.makeQueue(label: "db", kind: .serial)
+        let (world, s, worker, db) = Self.world()
         s.async(on: db) {
             world.note("write.start")
             s.block(for: .seconds(1))
@@ -53,10 +52,7 @@ struct SchedulerSyncOnCallerTests {
 
     @Test("while a block holds the queue, the queue's own jobs wait for it")
     func heldQueueDefersItsJobs() {
-        let world = World()
-        let s = world.scheduler
-        let worker = s.makeQueue(label: "worker", kind: .serial)
-        let db = s.makeQueue(label: "db", kind: .serial)
+        let (world, s, worker, db) = Self.world()
         s.async(on: worker) {
             s.sync(on: db, runsOnCallerWhenFree: true) {
                 world.note("held")
@@ -72,10 +68,7 @@ struct SchedulerSyncOnCallerTests {
 
     @Test("a sync onto the queue a block already holds is a deadlock naming the holder")
     func nestedSyncDeadlocks() throws {
-        let world = World()
-        let s = world.scheduler
-        let worker = s.makeQueue(label: "worker", kind: .serial)
-        let db = s.makeQueue(label: "db", kind: .serial)
+        let (world, s, worker, db) = Self.world()
         s.async(on: worker) {
             s.sync(on: db, runsOnCallerWhenFree: true) {
                 world.note("outer")
