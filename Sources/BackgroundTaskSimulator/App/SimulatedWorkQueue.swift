@@ -65,7 +65,7 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
         // A captured local, not a generic box class: the job writes it before the caller resumes
         // (one simulated thread at a time). Destroying an instance of a generic class looked up
         // `Optional<Result>`'s metadata in the runtime's cache on every call: 3% of chat-outbox's
-        // instructions, whose sends sync onto the outbox queue. A specialized caller's capture
+        // instructions, whose sends sync onto the main queue. A specialized caller's capture
         // box has its layout fixed at compile time.
         var result: Result?
         let ran = scheduler.sync(on: id, runsOnCallerWhenFree: !isMainQueue) { result = work() }

@@ -145,10 +145,10 @@ extension Scheduler {
     @discardableResult
     public func sync(on queue: QueueID, runsOnCallerWhenFree: Bool = false, _ work: @escaping () -> Void) -> Bool {
         let controller = requireThreads("sync(on:)")
-        guard controller.current != nil, !controller.isUnwinding else { return false }
+        guard let me = controller.current, !controller.isUnwinding else { return false }
         if runsOnCallerWhenFree {
-            schedulingPoint()  // another thread may take the queue first
-            guard let me = controller.current, !controller.isUnwinding else { return false }
+            schedulingPoint()  // another thread may take the queue first; `me` runs again after it
+            guard !controller.isUnwinding else { return false }
             let index = core.index(of: queue)
             if core.acceptsSyncOnCaller(queue: index, now: clock.now.microseconds) {
                 controller.runSyncOnCaller(work, holding: index, caller: me, in: self)
@@ -156,7 +156,6 @@ extension Scheduler {
                 return true
             }
         }
-        guard let me = controller.current, !controller.isUnwinding else { return false }
         async(on: queue) { [unowned controller] in
             work()
             if case .sync = me.blockedWait { controller.wake(me) }
