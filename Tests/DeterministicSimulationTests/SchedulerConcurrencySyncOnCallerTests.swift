@@ -3,8 +3,8 @@ import Testing
 
 /// `sync(on:runsOnCallerWhenFree: true)`: GCD runs a `sync` block on the calling thread when the
 /// queue is free (every queue but the main queue), holding the queue meanwhile.
-@Suite("Scheduler sync on the caller's thread")
-struct SchedulerSyncOnCallerTests {
+@Suite("Scheduler concurrency: sync on the caller's thread")
+struct SchedulerConcurrencySyncOnCallerTests {
     typealias World = SchedulerConcurrencyBlockingTests.World
 
     /// A world with threads and no preemption, and two serial queues, `worker` and `db`.
