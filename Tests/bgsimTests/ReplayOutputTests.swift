@@ -18,6 +18,8 @@ import Testing
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix(">>") && $0.contains("invariant=\"every-begin-ended\"") })
         #expect(lines.contains { $0.contains("background") && $0.contains("task.begin") })
+        #expect(lines.contains { $0.contains("  p1.main  ") && $0.contains("lifecycle.didEnterBackground") },
+                "the thread column names the main thread")
         #expect(lines.contains { $0.hasPrefix("digest ") })
         #expect(lines.contains { $0.hasPrefix("VIOLATION every-begin-ended at 30.030000s") })
     }
