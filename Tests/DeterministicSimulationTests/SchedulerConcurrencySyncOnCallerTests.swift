@@ -66,6 +66,24 @@ struct SchedulerConcurrencySyncOnCallerTests {
         #expect(world.log == ["held@0[worker]", "main@1000[main]", "release@2000[worker]", "queued job@2000[db]"])
     }
 
+    @Test("onto a concurrent queue the block runs on the caller at once, beside the queue's busy items")
+    func concurrentQueueDoesNotWait() {
+        let (world, s, worker, _) = Self.world()
+        let pool = s.makeQueue(label: "pool", kind: .concurrent(width: 2))
+        for item in 1...3 {
+            s.async(on: pool) {
+                world.note("item \(item)")
+                s.block(for: .seconds(1))
+            }
+        }
+        s.asyncAfter(.milliseconds(500), on: worker) {
+            s.sync(on: pool, runsOnCallerWhenFree: true) { world.note("block") }
+        }
+        #expect(s.runUntilIdle() == .idle)
+        #expect(world.log == ["item 1@0[pool#1]", "item 2@0[pool#2]", "block@500[worker]", "item 3@1000[pool#1]"],
+                "both threads busy and an item waiting: the block still runs at once, on its caller")
+    }
+
     @Test("a sync onto the queue a block already holds is a deadlock naming the holder")
     func nestedSyncDeadlocks() throws {
         let (world, s, worker, db) = Self.world()

@@ -49,12 +49,12 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     /// ```
     ///
     /// Contract: with threads (the default), as GCD does: onto the main queue, `work` runs on the
-    /// main thread and the caller blocks until it has; onto any other queue that is free (no job
-    /// of it in progress or due ahead), `work` runs right away on the calling thread, holding the
-    /// queue (Dispatch's `sync(execute:)`: "executes blocks on the current thread whenever
-    /// possible", the main queue excepted), so `isMainThread` inside it is the caller's; onto a
-    /// busy queue the caller blocks while `work` waits its turn and then runs on the queue's
-    /// thread. A `sync` onto the caller's own serial queue (the main queue from the main thread,
+    /// main thread and the caller blocks until it has; onto the global queue, or a serial queue
+    /// that is free (no job of it in progress or due ahead), `work` runs right away on the calling
+    /// thread, and a serial queue is held meanwhile (Dispatch's `sync(execute:)`: "executes blocks
+    /// on the current thread whenever possible", the main queue excepted), so `isMainThread`
+    /// inside it is the caller's; onto a busy serial queue the caller blocks while `work` waits
+    /// its turn and then runs on the queue's thread. A `sync` onto the caller's own serial queue (the main queue from the main thread,
     /// say, or a queue whose `sync` block is running), or any wait-for cycle it closes, stops the
     /// run with the `no-deadlock` violation. Without threads (`concurrency` off) `work` runs
     /// inline. Returns `work`'s result; nil if it did not run (the run deadlocked or is being

@@ -148,14 +148,14 @@ struct SchedulerCore {
     }
 
     /// Whether a `sync` onto the queue at `queueIndex` may run on the calling thread now (see
-    /// ``Scheduler/sync(on:runsOnCallerWhenFree:_:)``): thawed, a thread of it idle, and for a
-    /// serial queue not the running thread's own and with no job due by `now` ahead of the block
-    /// (a serial queue runs its items in order). Read-only (`mutating` only to borrow the core in
-    /// place: see ``isFrozen(queue:)``).
+    /// ``Scheduler/sync(on:runsOnCallerWhenFree:_:)``): thawed, and for a serial queue its thread
+    /// idle, not the running thread's own, and no job due by `now` ahead of the block (a serial
+    /// queue runs its items in order). A concurrent queue does not wait for its other items.
+    /// Read-only (`mutating` only to borrow the core in place: see ``isFrozen(queue:)``).
     mutating func acceptsSyncOnCaller(queue queueIndex: Int, now: Int64) -> Bool {
-        guard !queues[queueIndex].isFrozen, queues[queueIndex].freeThreads > 0 else { return false }
+        guard !queues[queueIndex].isFrozen else { return false }
         guard queues[queueIndex].width == 1 else { return true }
-        if queueIndex == runningQueue { return false }
+        guard queues[queueIndex].freeThreads > 0, queueIndex != runningQueue else { return false }
         if let first = queues[queueIndex].heap.first, first.time <= now { return false }
         return true
     }

@@ -132,11 +132,12 @@ extension Scheduler {
     ///
     /// - Parameter runsOnCallerWhenFree: GCD's behaviour for every queue but the main queue
     ///   ("as a performance optimization, this function executes blocks on the current thread
-    ///   whenever possible", Dispatch's `sync(execute:)`): when `queue` is free (thawed, not the
-    ///   caller's own serial queue, a thread of it idle, and for a serial queue no job due ahead),
-    ///   `work` runs right here on the calling thread, holding the queue (its jobs wait, and a
-    ///   `sync` onto it from inside `work` is a deadlock), between two scheduling points. Otherwise,
-    ///   and always when false, `work` is a job on `queue`'s own thread and the caller blocks.
+    ///   whenever possible", Dispatch's `sync(execute:)`): `work` runs right here on the calling
+    ///   thread, between two scheduling points, when `queue` is concurrent (its other items run
+    ///   beside it) or a free serial queue (thawed, not the caller's own, its thread idle and no
+    ///   job due ahead), which it then holds (its jobs wait, and a `sync` onto it from inside
+    ///   `work` is a deadlock). Otherwise, and always when false, `work` is a job on `queue`'s own
+    ///   thread and the caller blocks.
     ///
     /// Contract: `sync` onto the caller's own serial queue (for example the main queue from the
     /// main thread), or any wait-for cycle it closes, is a deadlock: the run stops at once with

@@ -8,17 +8,22 @@ extension ThreadController {
     /// }
     /// ```
     ///
-    /// Contract: while `work` runs, the queue offers no job (its thread is taken) and a serial
-    /// queue names `caller` as its holder, so a `sync` onto it waits for `caller` (a deadlock
-    /// when `caller` is the one waiting: see ``waitCycle(from:)``). `work` may suspend the
-    /// caller like any other code of its job; the queue stays held meanwhile.
+    /// Contract: while `work` runs on a serial queue, the queue offers no job (its thread is
+    /// taken) and names `caller` as its holder, so a `sync` onto it waits for `caller` (a
+    /// deadlock when `caller` is the one waiting: see ``waitCycle(from:)``). A concurrent queue
+    /// is not held: its items go on running beside the block, which takes none of its threads.
+    /// `work` may suspend the caller like any other code of its job; the queue stays held
+    /// meanwhile.
     func runSyncOnCaller(_ work: () -> Void, holding queue: Int, caller: SimulatedThread, in scheduler: Scheduler) {
+        guard scheduler.core.queues[queue].width == 1 else {
+            work()
+            return
+        }
         scheduler.core.occupyThread(ofQueue: queue)
         scheduler.core.candidateEpoch &+= 1  // the queue's due jobs stop being candidates
-        let isSerial = scheduler.core.queues[queue].width == 1
-        if isSerial { state.setSyncHolder(caller, of: queue) }
+        state.setSyncHolder(caller, of: queue)
         work()
-        if isSerial { state.setSyncHolder(nil, of: queue) }
+        state.setSyncHolder(nil, of: queue)
         scheduler.core.releaseThread(ofQueue: queue)
         scheduler.core.candidateEpoch &+= 1  // and may be again
     }
