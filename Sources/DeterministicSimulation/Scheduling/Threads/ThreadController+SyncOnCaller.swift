@@ -1,6 +1,6 @@
 extension ThreadController {
-    /// Runs a `sync` block on the calling thread while it holds `queue`'s thread, as GCD does for
-    /// a free queue other than the main queue (``Scheduler/sync(on:runsOnCallerWhenFree:_:)``).
+    /// Runs a `sync` block on the calling thread, holding a serial queue's thread meanwhile, as
+    /// GCD does for every queue but the main queue (``Scheduler/sync(on:runsOnCallerWhenFree:_:)``).
     ///
     /// ```swift
     /// if core.acceptsSyncOnCaller(queue: index, now: now) {
@@ -12,7 +12,7 @@ extension ThreadController {
     /// taken) and names `caller` as its holder, so a `sync` onto it waits for `caller` (a
     /// deadlock when `caller` is the one waiting: see ``waitCycle(from:)``). A concurrent queue
     /// is not held: its items go on running beside the block, which takes none of its threads.
-    /// `work` may suspend the caller like any other code of its job; the queue stays held
+    /// `work` may suspend the caller like any other code of its job; a serial queue stays held
     /// meanwhile.
     func runSyncOnCaller(_ work: () -> Void, holding queue: Int, caller: SimulatedThread, in scheduler: Scheduler) {
         guard scheduler.core.queues[queue].width == 1 else {
