@@ -77,9 +77,10 @@ public enum PerfettoTrace {
         /// The track of a simulated thread, named the first time it is used.
         private mutating func track(ofThread label: String) -> Int {
             if let index = simulatedThreads.firstIndex(of: label) { return 2_000_000 + index }
+            let tid = 2_000_000 + simulatedThreads.count
             simulatedThreads.append(label)
-            events.append(meta("thread_name", tid: 2_000_000 + simulatedThreads.count - 1, name: "thread \(label)"))
-            return 2_000_000 + simulatedThreads.count - 1
+            events.append(meta("thread_name", tid: tid, name: "thread \(label)"))
+            return tid
         }
 
         /// The thread id and name of a task's slices.

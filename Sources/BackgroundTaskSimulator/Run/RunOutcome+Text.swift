@@ -18,7 +18,7 @@ extension RunOutcome {
     public var traceText: String {
         var lines: [String] = []
         var state = AppProcessState.notRunning
-        let threadWidth = trace.contains { $0.thread != nil } ? trace.map { $0.thread?.count ?? 1 }.max() ?? 0 : 0
+        let threadWidth = trace.lazy.compactMap(\.thread).map(\.count).max() ?? 0  // 0: no column
         for entry in trace {
             if case .stateChanged(_, let to) = entry.event { state = to }
             let fields = entry.event.fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")

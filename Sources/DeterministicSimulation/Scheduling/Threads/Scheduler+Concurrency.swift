@@ -147,10 +147,10 @@ extension Scheduler {
     public func sync(on queue: QueueID, runsOnCallerWhenFree: Bool = false, _ work: @escaping () -> Void) -> Bool {
         let controller = requireThreads("sync(on:)")
         guard let me = controller.current, !controller.isUnwinding else { return false }
+        let index = core.index(of: queue)
         if runsOnCallerWhenFree {
             schedulingPoint()  // another thread may take the queue first; `me` runs again after it
             guard !controller.isUnwinding else { return false }
-            let index = core.index(of: queue)
             if core.acceptsSyncOnCaller(queue: index, now: clock.now.microseconds) {
                 controller.runSyncOnCaller(work, holding: index, caller: me, in: self)
                 schedulingPoint()
@@ -161,7 +161,7 @@ extension Scheduler {
             work()
             if case .sync = me.blockedWait { controller.wake(me) }
         }
-        return controller.blockCurrent(on: .sync(queue: core.index(of: queue)), in: self)
+        return controller.blockCurrent(on: .sync(queue: index), in: self)
     }
 
     /// Makes a lock for simulated threads.
