@@ -26,8 +26,10 @@ final class Fiber {
     /// Whether this build can switch stacks in user space (x86-64 Linux without a sanitizer).
     static let isSupported = bgsim_fibers_supported() != 0
 
-    /// Where the stack pointer is saved while the fiber is switched away.
-    private let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// Where the stack pointer is saved while the fiber is switched away. It lives as long as
+    /// the fiber, and a holder of the fiber may keep it to switch without retaining the fiber
+    /// (``switch(saving:to:)``).
+    let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// The mapping of the fiber's own stack, guard page first; nil for the calling thread's stack.
     private let mapping: (base: UnsafeMutableRawPointer, length: Int)?
 
@@ -76,6 +78,16 @@ final class Fiber {
     @inline(__always)
     func `switch`(to next: Fiber) {
         bgsim_fiber_switch(slot, next.slot.pointee)
+    }
+
+    /// ``switch(to:)`` by the two fibers' ``slot``s: the caller keeps both fibers alive, and no
+    /// reference is held across the switch (switching through the objects retained both).
+    @inline(__always)
+    static func `switch`(
+        saving current: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+        to next: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) {
+        bgsim_fiber_switch(current, next.pointee)
     }
 
     /// The switch a fiber makes when it ends: raw pointers only, so that no Swift reference is

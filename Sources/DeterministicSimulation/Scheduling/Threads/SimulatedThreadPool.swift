@@ -171,8 +171,10 @@ final class PoolWorker: @unchecked Sendable {
 
     /// What an idle worker does when woken.
     enum Assignment {
-        /// Run a controller's loop, starting with this decision.
-        case loop(ThreadController, ThreadController.Decision)
+        /// Run a controller's loop, starting with this decision. Unretained: the controller's
+        /// scheduler is running (it owns the controller), and a strong reference cost a retain and
+        /// a release per loop handed on.
+        case loop(Unretained<ThreadController>, ThreadController.Decision)
         /// Leave the main loop; the worker ends.
         case exit
     }
@@ -182,7 +184,12 @@ final class PoolWorker: @unchecked Sendable {
     let wake = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
     private let exited = DispatchSemaphore(value: 0)  // tidy: allow joins the thread at pool exit
     /// The worker's fiber, when the pool carries fibers (a driver's: the thread's own stack).
-    fileprivate(set) var fiber: Fiber?
+    fileprivate(set) var fiber: Fiber? {
+        didSet { fiberSlot = fiber?.slot }
+    }
+    /// The ``fiber``'s saved stack pointer slot, for ``handOff(to:)``: a plain pointer, valid while
+    /// the worker keeps its fiber (the pool keeps its workers for its whole life).
+    private var fiberSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     /// Whether the worker is a fiber.
     var carriesFiber: Bool { fiber != nil }
     /// Where an ending fiber returns to (the fiber of whoever called ``exit()``).
@@ -254,7 +261,7 @@ final class PoolWorker: @unchecked Sendable {
             guard let work = assignment.take() else { preconditionFailure("pool worker woken with nothing to do") }
             switch work {
             case .loop(let controller, let first):
-                let next = controller.runLoop(on: self, first: first)
+                let next = controller.call { $0.runLoop(on: self, first: first) }
                 handOff(to: next)
                 woken = true
             case .exit:
@@ -267,8 +274,8 @@ final class PoolWorker: @unchecked Sendable {
     /// back. Nothing shared may be touched between the two.
     @inline(__always)
     func handOff(to other: PoolWorker) {  // tidy: allow the baton handoff
-        if let fiber {
-            fiber.switch(to: other.fiber.unsafelyUnwrapped)
+        if let own = fiberSlot {
+            Fiber.switch(saving: own, to: other.fiberSlot.unsafelyUnwrapped)
         } else {
             other.wake.signal()
             wake.wait()

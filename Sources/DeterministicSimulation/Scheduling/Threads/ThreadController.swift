@@ -231,7 +231,7 @@ final class ThreadController {
         case .stop: preconditionFailure("handled above")
         case .start:
             let worker = pool.takeIdle()
-            worker.assignment = .loop(self, decision)
+            worker.assignment = .loop(Unretained(self), decision)
             state.handoffCount += 1
             driverWorker.handOff(to: worker)
         case .resume(let handle):
@@ -391,7 +391,7 @@ final class ThreadController {
             worker.handOff(to: next.thread.worker!)
         case .start:
             let loop = takeLoopWorker()
-            loop.assignment = .loop(self, decision)
+            loop.assignment = .loop(Unretained(self), decision)
             state.handoffCount += 1
             worker.handOff(to: loop)
         case .stop(let stop) where worker === driverWorker:
