@@ -14,7 +14,9 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     // @unchecked: a run is confined to one thread; the simulator never shares a run's objects.
     public let label: String
     let id: QueueID
-    private unowned let scheduler: Scheduler
+    /// Called without a retain (an `unowned` reference cost an atomic retain and release of the
+    /// scheduler per dispatch); traps if the queue is used after its run's scheduler is gone.
+    private let scheduler: SchedulerReference
     /// The main queue's blocks always run on the main thread; every other queue runs a `sync`
     /// block on the caller's thread when it is free (see ``sync(_:)``).
     private let isMainQueue: Bool
@@ -22,24 +24,24 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     init(label: String, id: QueueID, scheduler: Scheduler, isMainQueue: Bool = false) {
         self.label = label
         self.id = id
-        self.scheduler = scheduler
+        self.scheduler = SchedulerReference(scheduler, owner: "SimulatedWorkQueue")
         self.isMainQueue = isMainQueue
     }
 
     public func async(_ work: @escaping @Sendable () -> Void) {
-        // One strong reference for the call: each use of the unowned property loads it again (a
-        // checked retain and a release), and a dispatch is two scheduling points and a job.
-        let scheduler = self.scheduler
-        scheduler.schedulingPoint()
-        scheduler.async(on: id, work)
-        scheduler.schedulingPoint()
+        scheduler.call { scheduler in
+            scheduler.schedulingPoint()
+            scheduler.async(on: id, work)
+            scheduler.schedulingPoint()
+        }
     }
 
     public func asyncAfter(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        let scheduler = self.scheduler  // one strong reference for the call (see async(_:))
-        scheduler.schedulingPoint()
-        scheduler.asyncAfter(VirtualDuration(delay), on: id, work)
-        scheduler.schedulingPoint()
+        scheduler.call { scheduler in
+            scheduler.schedulingPoint()
+            scheduler.asyncAfter(VirtualDuration(delay), on: id, work)
+            scheduler.schedulingPoint()
+        }
     }
 
     /// Runs `work` on this queue and waits until it has run, like `DispatchQueue.sync`.
@@ -61,14 +63,14 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     /// torn down).
     @discardableResult
     public func sync<Result>(_ work: @escaping @Sendable () -> Result) -> Result? {
-        guard scheduler.hasControlledConcurrency else { return work() }
+        guard scheduler.call({ $0.hasControlledConcurrency }) else { return work() }
         // A captured local, not a generic box class: the job writes it before the caller resumes
         // (one simulated thread at a time). Destroying an instance of a generic class looked up
         // `Optional<Result>`'s metadata in the runtime's cache on every call: 3% of chat-outbox's
         // instructions, whose sends sync onto the main queue. A specialized caller's capture
         // box has its layout fixed at compile time.
         var result: Result?
-        let ran = scheduler.sync(on: id, runsOnCallerWhenFree: !isMainQueue) { result = work() }
+        let ran = scheduler.call { $0.sync(on: id, runsOnCallerWhenFree: !isMainQueue) { result = work() } }
         return ran ? result : nil
     }
 }

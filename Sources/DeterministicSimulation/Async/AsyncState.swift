@@ -68,13 +68,13 @@ extension Scheduler {
     /// The queue of the running job, if any: the current simulated thread's queue with controlled
     /// concurrency, else the job the core took.
     var runningQueue: QueueID? {
-        if let threads { return threads.current.map { QueueID(rawValue: $0.queue) } }
+        if let threads { return threads.currentQueueIndex.map { QueueID(rawValue: $0) } }
         return core.isRunningJob ? QueueID(rawValue: core.taken.queue) : nil
     }
 
     /// The running simulated thread's label, or the running job's queue label; for messages.
     var runningPlace: String? {
-        if let label = threads?.current?.label { return label }
+        if let label = threads?.currentLabel { return label }
         return runningQueue.map { label(of: $0) }
     }
 }

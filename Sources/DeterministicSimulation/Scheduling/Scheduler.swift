@@ -83,8 +83,11 @@ public final class Scheduler {
     /// Swift concurrency support (executors, clock, escapes), once ``enableAsync(taskWidth:)``
     /// was called or an escape was seen.
     var asyncState: AsyncState?
+    /// Whether this scheduler still exists, for the ``SchedulerReference``s to it.
+    let lifetime = SchedulerLifetime()
 
     deinit {
+        lifetime.isAlive = false
         precondition(
             threads.map { $0.suspendedCount == 0 } ?? true,
             "Scheduler released with suspended simulated threads: call discardPendingJobs() first")

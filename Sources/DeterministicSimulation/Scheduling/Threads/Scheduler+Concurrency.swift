@@ -146,7 +146,7 @@ extension Scheduler {
     @discardableResult
     public func sync(on queue: QueueID, runsOnCallerWhenFree: Bool = false, _ work: @escaping () -> Void) -> Bool {
         let controller = requireThreads("sync(on:)")
-        guard let me = controller.current, !controller.isUnwinding else { return false }
+        guard let me = controller.currentID, !controller.isUnwinding else { return false }
         let index = core.index(of: queue)
         if runsOnCallerWhenFree {
             schedulingPoint()  // another thread may take the queue first; `me` runs again after it
@@ -157,9 +157,14 @@ extension Scheduler {
                 return true
             }
         }
-        async(on: queue) { [unowned controller] in
+        // Unretained: the job runs, or is dropped, before the controller goes (its scheduler
+        // owns it), and an `unowned` capture cost four reference count operations per `sync`.
+        let unretained = Unretained(controller)
+        async(on: queue) {
             work()
-            if case .sync = me.blockedWait { controller.wake(me) }
+            unretained.call { controller in
+                if case .sync = controller.state.threads[me].blockedWait { controller.wake(me) }
+            }
         }
         return controller.blockCurrent(on: .sync(queue: index), in: self)
     }
@@ -196,7 +201,7 @@ extension Scheduler {
     /// ```swift
     /// precondition(scheduler.currentThreadLabel == "main", "UI work off the main thread")
     /// ```
-    public var currentThreadLabel: String? { threads?.current?.label }
+    public var currentThreadLabel: String? { threads?.currentLabel }
 
     /// The queue whose job the caller runs in: with controlled concurrency, the queue of the
     /// running simulated thread (nil outside a job); without it, the queue of the job running or
@@ -206,7 +211,7 @@ extension Scheduler {
     /// let onMain = scheduler.currentQueue == mainQueueID
     /// ```
     public var currentQueue: QueueID? {
-        if let threads { return threads.current.map { QueueID(rawValue: $0.queue) } }
+        if let threads { return threads.currentQueueIndex.map { QueueID(rawValue: $0) } }
         return QueueID(rawValue: core.taken.queue)
     }
 

@@ -18,17 +18,17 @@ public final class SimulatedLock: @unchecked Sendable {
     // each handoff a happens-before edge), so it can be captured by the app's @Sendable closures.
     /// The name deadlock reports use.
     public let name: String
-    unowned let scheduler: Scheduler
-    /// The thread holding it, if any. Unchecked, like ``waiters``: only the baton holder touches
-    /// them, and no access spans a call; their dynamic checks were about 1% of a run that takes
-    /// a lock around every statement.
-    @exclusivity(unchecked) var holder: SimulatedThread?
-    /// Threads blocked in ``lock()``, first come first served.
-    @exclusivity(unchecked) var waiters: [SimulatedThread] = []
+    let scheduler: SchedulerReference
+    /// The id of the thread holding it, if any. Unchecked, like ``waiters``: only the baton holder
+    /// touches them, and no access spans a call; their dynamic checks were about 1% of a run that
+    /// takes a lock around every statement.
+    @exclusivity(unchecked) var holder: Int?
+    /// The ids of the threads blocked in ``lock()``, first come first served.
+    @exclusivity(unchecked) var waiters: [Int] = []
 
     init(name: String, scheduler: Scheduler) {
         self.name = name
-        self.scheduler = scheduler
+        self.scheduler = SchedulerReference(scheduler, owner: "SimulatedLock")
     }
 
     /// Whether a thread holds the lock.
@@ -40,19 +40,19 @@ public final class SimulatedLock: @unchecked Sendable {
     /// lock.lock(); defer { lock.unlock() }
     /// ```
     public func lock() {
-        // One strong reference for the call: each use of the unowned property loads it again
-        // (a checked retain and a release), and a lock is taken around every statement.
-        let scheduler = self.scheduler
-        scheduler.schedulingPoint()
-        // The controller unretained: a lock is taken around every statement of some workloads.
-        scheduler.threadsCall?.call { controller in
-            guard let me = controller.current, !controller.isUnwinding else { return }
-            guard holder != nil else {
-                holder = me
-                return
+        // The scheduler and its controller unretained: a lock is taken around every statement
+        // of some workloads.
+        scheduler.call { scheduler in
+            scheduler.schedulingPoint()
+            scheduler.threadsCall?.call { controller in
+                guard let me = controller.currentID, !controller.isUnwinding else { return }
+                guard holder != nil else {
+                    holder = me
+                    return
+                }
+                waiters.append(me)
+                _ = controller.blockCurrent(on: .lock(self), in: scheduler)
             }
-            waiters.append(me)
-            _ = controller.blockCurrent(on: .lock(self), in: scheduler)
         }
     }
 
@@ -62,10 +62,15 @@ public final class SimulatedLock: @unchecked Sendable {
     /// lock.unlock()
     /// ```
     public func unlock() {
-        let scheduler = self.scheduler  // one strong reference for the call (see lock())
+        scheduler.call { scheduler in unlock(in: scheduler) }
+    }
+
+    private func unlock(in scheduler: Scheduler) {
         let unlocked: Bool = scheduler.threadsCall?.call { controller in
-            guard let me = controller.current, !controller.isUnwinding else { return false }
-            precondition(holder === me, "SimulatedLock \"\(name)\" unlocked by \"\(me.label)\", which does not hold it")
+            guard let me = controller.currentID, !controller.isUnwinding else { return false }
+            precondition(
+                holder == me,
+                "SimulatedLock \"\(name)\" unlocked by \"\(controller.currentLabel ?? "")\", which does not hold it")
             if waiters.isEmpty {
                 holder = nil
             } else {

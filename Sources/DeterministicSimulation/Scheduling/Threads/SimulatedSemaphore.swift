@@ -16,16 +16,16 @@ public final class SimulatedSemaphore: @unchecked Sendable {
     // each handoff a happens-before edge), so it can be captured by the app's @Sendable closures.
     /// The name deadlock reports use.
     public let name: String
-    unowned let scheduler: Scheduler
+    let scheduler: SchedulerReference
     /// Units available.
     public private(set) var value: Int
-    /// Threads blocked in ``wait()``.
-    var waiters: [SimulatedThread] = []
+    /// The ids of the threads blocked in ``wait()``.
+    var waiters: [Int] = []
 
     init(name: String, value: Int, scheduler: Scheduler) {
         self.name = name
         self.value = max(0, value)
-        self.scheduler = scheduler
+        self.scheduler = SchedulerReference(scheduler, owner: "SimulatedSemaphore")
     }
 
     /// Takes one unit, blocking the calling simulated thread until one is available.
@@ -37,9 +37,12 @@ public final class SimulatedSemaphore: @unchecked Sendable {
     /// - Returns: `true` once a unit was taken; `false` when failing fast.
     @discardableResult
     public func wait() -> Bool {
-        let scheduler = self.scheduler  // one strong reference for the call (see SimulatedLock.lock())
+        scheduler.call { scheduler in wait(in: scheduler) }
+    }
+
+    private func wait(in scheduler: Scheduler) -> Bool {
         scheduler.schedulingPoint()
-        guard let controller = scheduler.threads, let me = controller.current, !controller.isUnwinding else {
+        guard let controller = scheduler.threads, let me = controller.currentID, !controller.isUnwinding else {
             return false
         }
         if value > 0 {
@@ -56,7 +59,10 @@ public final class SimulatedSemaphore: @unchecked Sendable {
     /// semaphore.signal()
     /// ```
     public func signal() {
-        let scheduler = self.scheduler  // one strong reference for the call
+        scheduler.call { scheduler in signal(in: scheduler) }
+    }
+
+    private func signal(in scheduler: Scheduler) {
         guard let controller = scheduler.threads, !controller.isUnwinding else { return }
         if waiters.isEmpty {
             value += 1

@@ -2,15 +2,20 @@
 /// queue. It carries at most one job at a time; while that job is suspended the thread is bound
 /// to the OS thread (``worker``) whose stack holds it.
 ///
+/// A value: it lives in its controller's ``ThreadController/State/threads``, at the index of its
+/// ``id``, and everything else names it by that id (decisions, the suspended and runnable lists,
+/// a lock's holder and waiters). As a class, every one of those names was a reference count to
+/// keep: about six retains and six releases per trace event of a run that syncs onto main.
+///
 /// ```swift
-/// // made by ThreadController.thread(forQueue:slot:) the first time the queue starts a job
-/// thread.block(on: .lock(cache))   // state .blocked, wait .lock(cache)
+/// // made by ThreadController.makeThread(queue:) the first time the queue starts a job
+/// state.threads[id].block(on: .lock(cache))   // state .blocked, wait .lock(cache)
 /// ```
 ///
 /// Invariant: ``worker`` is set from its job's first suspension until that job ends (a job that
 /// never suspends runs inline on the loop's OS thread and is never bound to it); a thread that
 /// is not `.idle` or `.running` has a ``worker``; at most one thread of a run is `.running`.
-final class SimulatedThread {
+struct SimulatedThread {
     /// What a blocked thread waits for (for wake-ups and deadlock reports).
     enum Wait {
         case lock(SimulatedLock)
@@ -35,7 +40,8 @@ final class SimulatedThread {
         case blocked
     }
 
-    /// Creation order in the run; ties between PCT priorities go to the lower id.
+    /// Creation order in the run, and the thread's index in its controller's threads; ties
+    /// between PCT priorities go to the lower id.
     let id: Int
     /// The queue whose jobs it runs, and its slot (0 for serial queues).
     let queue: Int
@@ -61,19 +67,19 @@ final class SimulatedThread {
     }
 
     /// Marks it blocked, waiting for `wait`.
-    func block(on wait: Wait) {
+    mutating func block(on wait: Wait) {
         self.wait = wait
         state = .blocked
     }
 
     /// Makes it runnable (a blocked thread's wait is over).
-    func makeRunnable() {
+    mutating func makeRunnable() {
         state = .runnable
         if wait != nil { wait = nil }
     }
 
     /// Makes it the running thread (a blocked thread resumed to be unwound stops waiting too).
-    func markRunning() {
+    mutating func markRunning() {
         state = .running
         if wait != nil { wait = nil }
     }

@@ -2,29 +2,27 @@ extension ThreadController {
     /// The thread `thread` waits for, when its wait names one: a lock's holder, or the thread
     /// holding the serial queue a `sync` targets (one running a `sync` block of its own on it,
     /// else the one carrying the queue's job in progress).
-    private func waitedThread(of thread: SimulatedThread) -> SimulatedThread? {
-        guard let wait = thread.blockedWait else { return nil }
+    private func waitedThread(of thread: Int) -> Int? {
+        guard let wait = state.threads[thread].blockedWait else { return nil }
         switch wait {
         case .lock(let lock): return lock.holder
         case .semaphore: return nil
         case .sync(let queue):
             guard scheduler.core.queues[queue].width == 1 else { return nil }
             if let holder = syncHolder(of: queue) { return holder }
-            guard queue < state.queueThreads.count,
-                let carrier = state.queueThreads[queue].first?.thread
-            else { return nil }
-            if case .idle = carrier.state { return nil }
+            guard queue < state.queueThreads.count, let carrier = state.queueThreads[queue].first else { return nil }
+            if case .idle = state.threads[carrier].state { return nil }
             return carrier
         }
     }
 
     /// Whether following what `start` waits for leads back to it (lock-order inversion, a
     /// `sync` onto the caller's own serial queue, a lock taken twice).
-    func waitCycle(from start: SimulatedThread) -> Bool {
+    func waitCycle(from start: Int) -> Bool {
         var next = waitedThread(of: start)
         var hops = 0
         while let thread = next, hops <= state.threads.count {
-            if thread === start { return true }
+            if thread == start { return true }
             next = waitedThread(of: thread)
             hops += 1
         }
@@ -50,23 +48,23 @@ extension ThreadController {
         var entries: [DeadlockReport.BlockedThread] = []
         for thread in state.threads {
             guard let wait = thread.blockedWait else { continue }
-            entries.append(DeadlockReport.BlockedThread(thread: thread.label, waitsFor: describe(wait, of: thread)))
+            entries.append(DeadlockReport.BlockedThread(thread: thread.label, waitsFor: describe(wait, of: thread.id)))
         }
         return DeadlockReport(threads: entries, time: scheduler.now)
     }
 
-    private func describe(_ wait: SimulatedThread.Wait, of thread: SimulatedThread) -> String {
+    private func describe(_ wait: SimulatedThread.Wait, of thread: Int) -> String {
         switch wait {
         case .lock(let lock):
-            let holder = lock.holder.map { "held by \"\($0.label)\"" } ?? "(free)"
-            return "lock \"\(lock.name)\" \(holder)\(lock.holder === thread ? " (itself)" : "")"
+            let holder = lock.holder.map { "held by \"\(state.threads[$0].label)\"" } ?? "(free)"
+            return "lock \"\(lock.name)\" \(holder)\(lock.holder == thread ? " (itself)" : "")"
         case .semaphore(let semaphore):
             return "semaphore \"\(semaphore.name)\" (value \(semaphore.value))"
         case .sync(let queue):
             let label = scheduler.core.queues[queue].label
             let holder = syncHolder(of: queue)
-            let heldBy = holder.map { $0 === thread ? " (itself)" : " held by \"\($0.label)\"" }
-            return "sync on queue \"\(label)\"\(heldBy ?? (waitedThread(of: thread) === thread ? " (itself)" : ""))"
+            let heldBy = holder.map { $0 == thread ? " (itself)" : " held by \"\(state.threads[$0].label)\"" }
+            return "sync on queue \"\(label)\"\(heldBy ?? (waitedThread(of: thread) == thread ? " (itself)" : ""))"
         }
     }
 }

@@ -8,14 +8,14 @@ extension ThreadController {
     /// draws `below: count` when there is more than one (0, the first, is "no preemption" at a
     /// scheduling point); PCT takes the highest priority. With no suspended thread this is the
     /// plain scheduler's step, draw for draw.
-    func decide(first: SimulatedThread?) -> Decision {
+    func decide(first: Int?) -> Decision {
         decide(first: first, in: scheduler)
     }
 
     /// ``decide(first:)`` with the scheduler passed in: a loop takes one strong reference for all
     /// its decisions instead of one per decision (a job that never suspends is a few hundred
     /// instructions, so a retain and a release each time showed).
-    func decide(first: SimulatedThread?, in scheduler: Scheduler) -> Decision {
+    func decide(first: Int?, in scheduler: Scheduler) -> Decision {
         if state.deadlock != nil { return .stop(.idle) }
         if first == nil, let (thread, work) = takeInlineJob(in: scheduler) {
             state.pendingWork = work
@@ -65,7 +65,7 @@ extension ThreadController {
     /// (the same gathering and the same draw), on its queue's free thread. Nil when that does
     /// not apply or no job is due by the limit: then ``decide(first:in:)`` goes the long way.
     @inline(__always)
-    func takeInlineJob(in scheduler: Scheduler) -> (ThreadHandle, () -> Void)? {
+    func takeInlineJob(in scheduler: Scheduler) -> (Int, () -> Void)? {
         guard state.deadlock == nil, state.stepsLeft > 0, !isPCT,
             state.suspendedCount == 0 || frozenFastPathApplies(in: scheduler),
             let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
@@ -92,7 +92,7 @@ extension ThreadController {
         guard state.allowsFrozenFastPath, !scheduler.core.isRunningJob else { return false }
         var index = 0
         while index < state.suspended.count {
-            if !scheduler.core.isFrozen(queue: state.suspended[index].thread.queue) { return false }
+            if !scheduler.core.isFrozen(queue: state.threads[state.suspended[index]].queue) { return false }
             index += 1
         }
         return true
@@ -100,26 +100,24 @@ extension ThreadController {
 
     /// Fills ``runnable``: `first` if runnable, then the other runnable threads by id. Threads
     /// of frozen queues are not runnable (a suspended app's threads stay stopped).
-    private func collectRunnable(first: SimulatedThread?, in scheduler: Scheduler) {
+    private func collectRunnable(first: Int?, in scheduler: Scheduler) {
         // Emptied from the end: `removeAll(keepingCapacity:)` went through the array's generic
         // `replaceSubrange` on every decision.
         while state.runnable.popLast() != nil {}
         guard state.suspendedCount > 0 else { return }
-        var firstID = -1
-        if let first {
-            firstID = first.id
-            if first.isRunnable, !scheduler.core.isFrozen(queue: first.queue) {
-                state.runnable.append(ThreadHandle(first))
-            }
+        let firstID = first ?? -1
+        if let first, state.threads[first].isRunnable, !scheduler.core.isFrozen(queue: state.threads[first].queue) {
+            state.runnable.append(first)
         }
-        // By index, reading each thread in place: a `for in` loop retained the array and every
-        // thread it visited, and copying the core's queues retained them too.
+        // By index, reading each thread in place: a `for in` loop retained the array, and copying
+        // the core's queues retained them too.
         var index = 0
         while index < state.suspended.count {
-            if state.suspended[index].thread.isRunnable, state.suspended[index].thread.id != firstID,
-                !scheduler.core.isFrozen(queue: state.suspended[index].thread.queue)
+            let thread = state.suspended[index]
+            if thread != firstID, state.threads[thread].isRunnable,
+                !scheduler.core.isFrozen(queue: state.threads[thread].queue)
             {
-                state.runnable.append(state.suspended[index])
+                state.runnable.append(thread)
             }
             index += 1
         }
@@ -140,8 +138,9 @@ extension ThreadController {
         var earliest = Int64.max
         var index = 0
         while index < state.suspended.count {
-            if case .sleeping(let until) = state.suspended[index].thread.state, until < earliest,
-                !scheduler.core.isFrozen(queue: state.suspended[index].thread.queue)
+            let thread = state.suspended[index]
+            if case .sleeping(let until) = state.threads[thread].state, until < earliest,
+                !scheduler.core.isFrozen(queue: state.threads[thread].queue)
             {
                 earliest = until
             }
@@ -154,8 +153,8 @@ extension ThreadController {
         guard state.suspendedCount > 0 else { return }
         var index = 0
         while index < state.suspended.count {
-            if case .sleeping(let until) = state.suspended[index].thread.state, until <= time {
-                wake(state.suspended[index].thread)
+            if case .sleeping(let until) = state.threads[state.suspended[index]].state, until <= time {
+                wake(state.suspended[index])
             }
             index += 1
         }
@@ -176,27 +175,28 @@ extension ThreadController {
         state.seenWakeCount = state.wakeCount
         state.seenCandidateEpoch = scheduler.core.candidateEpoch
         var best = 0
-        var bestThread: SimulatedThread?
+        var bestThread = -1
         for index in 0..<count {
             let candidate = index < state.runnable.count
-                ? state.runnable[index].thread
-                : thread(forCandidate: index - state.runnable.count, in: scheduler).thread
-            if let leader = bestThread, !outranks(candidate, leader) { continue }
+                ? state.runnable[index]
+                : thread(forCandidate: index - state.runnable.count, in: scheduler)
+            if bestThread >= 0, !outranks(candidate, bestThread) { continue }
             best = index
             bestThread = candidate
         }
         return best
     }
 
-    /// PCT order: higher priority first, then lower id.
-    private func outranks(_ a: SimulatedThread, _ b: SimulatedThread) -> Bool {
-        a.priority != b.priority ? a.priority > b.priority : a.id < b.id
+    /// PCT order between two thread ids: higher priority first, then lower id.
+    private func outranks(_ a: Int, _ b: Int) -> Bool {
+        let (priorityA, priorityB) = (state.threads[a].priority, state.threads[b].priority)
+        return priorityA != priorityB ? priorityA > priorityB : a < b
     }
 
-    /// The thread a gathered candidate job would start on: its queue's thread, or for the k-th
-    /// candidate of a concurrent queue the k-th idle slot. Made on first use (PCT draws its
-    /// priority then). A handle, as the decision stores it: no retain and release per job.
-    private func thread(forCandidate index: Int, in scheduler: Scheduler) -> ThreadHandle {
+    /// The id of the thread a gathered candidate job would start on: its queue's thread, or for
+    /// the k-th candidate of a concurrent queue the k-th idle slot. Made on first use (PCT draws
+    /// its priority then).
+    private func thread(forCandidate index: Int, in scheduler: Scheduler) -> Int {
         let queue = scheduler.core.candidates[index].queue
         var ordinal = 0
         var earlier = index - 1
@@ -206,23 +206,23 @@ extension ThreadController {
         }
         // The common case: the queue's first thread exists and is free.
         if ordinal == 0, queue < state.queueThreads.count, let first = state.queueThreads[queue].first,
-            case .idle = first.thread.state
+            case .idle = state.threads[first].state
         {
             return first
         }
         return idleThread(ofQueue: queue, ordinal: ordinal)
     }
 
-    /// The `ordinal`-th idle thread of a queue, making slot threads as needed.
-    private func idleThread(ofQueue queue: Int, ordinal: Int) -> ThreadHandle {
+    /// The id of the `ordinal`-th idle thread of a queue, making slot threads as needed.
+    private func idleThread(ofQueue queue: Int, ordinal: Int) -> Int {
         while state.queueThreads.count <= queue { state.queueThreads.append([]) }
         var remaining = ordinal
         var slot = 0
         while true {
             if slot == state.queueThreads[queue].count { makeThread(queue: queue) }
-            let handle = state.queueThreads[queue][slot]
-            if case .idle = handle.thread.state {
-                if remaining == 0 { return handle }
+            let thread = state.queueThreads[queue][slot]
+            if case .idle = state.threads[thread].state {
+                if remaining == 0 { return thread }
                 remaining -= 1
             }
             slot += 1
@@ -233,12 +233,12 @@ extension ThreadController {
         let slot = state.queueThreads[queue].count
         let label = scheduler.core.queues[queue].label
         let isConcurrent = scheduler.core.queues[queue].width > 1
-        let thread = SimulatedThread(
+        var thread = SimulatedThread(
             id: state.threads.count, queue: queue, slot: slot,
             label: isConcurrent ? "\(label)#\(slot + 1)" : label)
         if isPCT { thread.priority = Int64(choices.draw(below: 1 << 16)) }
         state.threads.append(thread)
-        state.queueThreads[queue].append(ThreadHandle(thread))
+        state.queueThreads[queue].append(thread.id)
     }
 
     /// The stop when nothing can run by the limit: a deadlock if threads wait without a timeout

@@ -37,15 +37,15 @@ extension ThreadController {
         var decision = nextDecision(in: scheduler)
         while !state.hasStopped {
             switch decision {
-            case .start(let handle):
-                runJob(on: handle.thread, worker: driverWorker, in: scheduler)
+            case .start(let thread):
+                runJob(on: thread, worker: driverWorker, in: scheduler)
                 if state.hasStopped { break }
                 decision = nextDecision(in: scheduler)
-            case .resume(let handle):
-                markRunning(handle.thread, in: scheduler)
+            case .resume(let thread):
+                markRunning(thread, in: scheduler)
                 state.driverIsIdle = true
                 state.handoffCount += 1
-                driverWorker.handOff(to: handle.thread.worker!)
+                driverWorker.handOff(to: state.threads[thread].worker!)
                 // Woken at loop level: handed the loop, or the run stopped.
                 if state.hasStopped { break }
                 guard case .loop(_, let next) = driverWorker.assignment.take() else {
@@ -68,7 +68,7 @@ extension ThreadController {
     /// (``takeInlineJob(in:)``) inline first, with no ``Decision`` made for them.
     private func nextDecision(in scheduler: Scheduler) -> Decision {
         while let (thread, work) = takeInlineJob(in: scheduler) {
-            runJob(work, on: thread.thread, worker: driverWorker, in: scheduler)
+            runJob(work, on: thread, worker: driverWorker, in: scheduler)
             if state.hasStopped { return .stop(state.result) }
         }
         return decide(first: nil, in: scheduler)

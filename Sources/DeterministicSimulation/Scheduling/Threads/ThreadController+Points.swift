@@ -22,8 +22,8 @@ extension ThreadController {
         }
     }
 
-    /// The running thread (only called inside a job).
-    private var running: SimulatedThread {
+    /// The running thread's id (only called inside a job).
+    private var running: Int {
         guard let me = state.current else { preconditionFailure("a preemption outside a job") }
         return me
     }
@@ -58,12 +58,12 @@ extension ThreadController {
         if lowered {
             let me = running
             state.lowestPriority -= 1
-            me.priority = state.lowestPriority
+            state.threads[me].priority = state.lowestPriority
             preempt(me, in: scheduler)
         } else if scheduler.core.jobs.nextNumber != state.seenJobNumber || state.wakeCount != state.seenWakeCount {
             state.preemptionCount += 1
             if knowsPCTDecision(in: scheduler) { return }
-            running.state = .runnable
+            state.threads[running].state = .runnable
             suspendCurrent(in: scheduler)
         }
     }
@@ -103,21 +103,22 @@ extension ThreadController {
 
     /// A preemption of the running thread: it may be kept off the CPU for a drawn delay, then
     /// the scheduler decides what runs next (outcome 0: the thread itself).
-    private func preempt(_ me: SimulatedThread, in scheduler: Scheduler) {
+    private func preempt(_ me: Int, in scheduler: Scheduler) {
         state.preemptionCount += 1
-        let undelayed = me.queue < state.undelayedQueues.count && state.undelayedQueues[me.queue]
+        let queue = state.threads[me].queue
+        let undelayed = queue < state.undelayedQueues.count && state.undelayedQueues[queue]
         let delay = undelayed ? 0 : draws.delay(choices)
         if delay > 0 {
             // Kept off the CPU: the long way is a sleep's, and so is its fast path.
             let wake = Saturating.add(clock.now.microseconds, delay)
-            me.state = .sleeping(until: wake)
-            if sleepsInPlace(until: wake, queue: me.queue, in: scheduler) {
-                me.state = .running
+            state.threads[me].state = .sleeping(until: wake)
+            if sleepsInPlace(until: wake, queue: queue, in: scheduler) {
+                state.threads[me].state = .running
                 state.delaysInPlaceCount += 1
                 return
             }
         } else {
-            me.state = .runnable
+            state.threads[me].state = .runnable
         }
         suspendCurrent(in: scheduler)
     }
@@ -131,10 +132,11 @@ extension ThreadController {
             return
         }
         let wake = Saturating.add(clock.now.microseconds, microseconds)
-        me.state = .sleeping(until: wake)
-        callBlockHook(ofQueue: me.queue)
-        if sleepsInPlace(until: wake, queue: me.queue, in: scheduler) {
-            me.state = .running
+        let queue = state.threads[me].queue
+        state.threads[me].state = .sleeping(until: wake)
+        callBlockHook(ofQueue: queue)
+        if sleepsInPlace(until: wake, queue: queue, in: scheduler) {
+            state.threads[me].state = .running
             return
         }
         suspendCurrent(in: scheduler)
@@ -165,8 +167,8 @@ extension ThreadController {
         // until their queue thaws), and this thread.
         var index = 0
         while index < state.suspended.count {
-            if case .sleeping(let until) = state.suspended[index].thread.state, until <= wake {
-                self.wake(state.suspended[index].thread)
+            if case .sleeping(let until) = state.threads[state.suspended[index]].state, until <= wake {
+                self.wake(state.suspended[index])
             }
             index += 1
         }
@@ -186,11 +188,12 @@ extension ThreadController {
     /// `wake`: blocked (only a running thread can release it), or asleep until later.
     @inline(__always)
     private func othersStayOff(until wake: Int64, in scheduler: Scheduler) -> Bool {
-        // By index, not `for in`: iterating the array retained it and every thread in it.
+        // By index, not `for in`: iterating the array retained it.
         var index = 0
         while index < state.suspended.count {
-            let queue = state.suspended[index].thread.queue
-            switch state.suspended[index].thread.state {
+            let thread = state.suspended[index]
+            let queue = state.threads[thread].queue
+            switch state.threads[thread].state {
             case .blocked: break
             case .sleeping(let until) where until > wake: break
             default: if !scheduler.core.isFrozen(queue: queue) { return false }
@@ -205,9 +208,9 @@ extension ThreadController {
     /// or the run is unwinding, and `false` after a deadlock (when unwinding resumes it).
     func blockCurrent(on wait: SimulatedThread.Wait, in scheduler: Scheduler) -> Bool {
         guard let me = state.current, !state.isUnwinding else { return false }
-        me.block(on: wait)
+        state.threads[me].block(on: wait)
         if waitCycle(from: me) { state.deadlock = report() }
-        callBlockHook(ofQueue: me.queue)
+        callBlockHook(ofQueue: state.threads[me].queue)
         suspendCurrent(in: scheduler)
         return !state.isUnwinding
     }

@@ -14,7 +14,7 @@ extension ThreadController {
     /// is not held: its items go on running beside the block, which takes none of its threads.
     /// `work` may suspend the caller like any other code of its job; a serial queue stays held
     /// meanwhile.
-    func runSyncOnCaller(_ work: () -> Void, holding queue: Int, caller: SimulatedThread, in scheduler: Scheduler) {
+    func runSyncOnCaller(_ work: () -> Void, holding queue: Int, caller: Int, in scheduler: Scheduler) {
         guard scheduler.core.queues[queue].width == 1 else {
             work()
             return
@@ -28,17 +28,18 @@ extension ThreadController {
         scheduler.core.candidateEpoch &+= 1  // and may be again
     }
 
-    /// The thread running a `sync` block on its own stack while holding the serial queue at
-    /// `queue`, if any.
-    func syncHolder(of queue: Int) -> SimulatedThread? {
-        queue < state.syncHolders.count ? state.syncHolders[queue]?.thread : nil
+    /// The id of the thread running a `sync` block on its own stack while holding the serial
+    /// queue at `queue`, if any.
+    func syncHolder(of queue: Int) -> Int? {
+        queue < state.syncHolders.count ? state.syncHolders[queue] : nil
     }
 }
 
 extension ThreadController.State {
-    /// Records (or clears, with nil) the thread holding a serial queue for a `sync` block.
-    mutating func setSyncHolder(_ thread: SimulatedThread?, of queue: Int) {
+    /// Records (or clears, with nil) the id of the thread holding a serial queue for a `sync`
+    /// block.
+    mutating func setSyncHolder(_ thread: Int?, of queue: Int) {
         while syncHolders.count <= queue { syncHolders.append(nil) }
-        syncHolders[queue] = thread.map(ThreadController.ThreadHandle.init)
+        syncHolders[queue] = thread
     }
 }

@@ -24,35 +24,15 @@ import Dispatch
 /// ``suspendedCount`` counts the threads with a job in progress off the CPU, each of which
 /// occupies a thread of its queue in the core (``SchedulerCore/occupyThread(ofQueue:)``).
 final class ThreadController {
-    /// What runs next. A plain value (no reference count): it names its thread through a
-    /// ``ThreadHandle``, since every decision was copied and consumed several times on its way
-    /// from ``decide(first:in:)`` to the loop, each time a retain or a release.
+    /// What runs next. A plain value: it names its thread by id (its index in
+    /// ``State/threads``).
     enum Decision {
         /// The run stops (the driver's `run` returns this).
         case stop(SchedulerStop)
-        /// Start the job in ``pendingWork`` on the thread.
-        case start(ThreadHandle)
-        /// Resume the suspended thread.
-        case resume(ThreadHandle)
-    }
-
-    /// A simulated thread without a reference count, for ``Decision`` and the controller's
-    /// thread lists.
-    ///
-    /// ```swift
-    /// let decision = Decision.start(ThreadHandle(thread))
-    /// if case .start(let handle) = decision { runJob(on: handle.thread, worker: worker, in: scheduler) }
-    /// ```
-    ///
-    /// Contract (why it is safe): every thread lives in ``State/threads`` until the controller
-    /// goes, and no handle outlives the controller (a decision does not even outlive the run call
-    /// that made it).
-    struct ThreadHandle {
-        unowned(unsafe) let thread: SimulatedThread
-
-        init(_ thread: SimulatedThread) {
-            self.thread = thread
-        }
+        /// Start the job in ``pendingWork`` on the thread with this id.
+        case start(Int)
+        /// Resume the suspended thread with this id.
+        case resume(Int)
     }
 
     /// The scheduler that owns this controller (and outlives it): unowned(unsafe), since every
@@ -77,18 +57,16 @@ final class ThreadController {
     /// values read out of it first), and the dynamic checks cost about a tenth of a threaded
     /// run's instructions.
     struct State {
-        /// Every simulated thread made so far, by id (creation order).
+        /// Every simulated thread made so far, at the index of its id (creation order).
         var threads: [SimulatedThread] = []
-        /// Threads by queue index, then slot; made on first use (handles: ``threads`` keeps them).
-        var queueThreads: [[ThreadHandle]] = []
-        /// The thread whose job holds the baton; nil at loop level. Unowned(unsafe): every thread
-        /// lives in ``threads`` until the controller goes, and a retain and release of it per job
-        /// were a measurable part of a job that never suspends.
-        unowned(unsafe) var current: SimulatedThread?
-        /// Threads with a job in progress off the CPU, by id: the only threads a decision looks
-        /// at (a run has a dozen threads, rarely more than two of them off the CPU at once).
-        /// Handles, like ``runnable``: going off and on the CPU retained and released the thread.
-        var suspended: [ThreadHandle] = []
+        /// Thread ids by queue index, then slot; made on first use.
+        var queueThreads: [[Int]] = []
+        /// The id of the thread whose job holds the baton; nil at loop level.
+        var current: Int?
+        /// The ids of the threads with a job in progress off the CPU, ascending: the only threads
+        /// a decision looks at (a run has a dozen threads, rarely more than two of them off the
+        /// CPU at once).
+        var suspended: [Int] = []
         var suspendedCount: Int { suspended.count }
         /// The closure of the job a `.start` decision took off its queue, until it runs.
         var pendingWork: (() -> Void)?
@@ -165,19 +143,22 @@ final class ThreadController {
         /// it with the long way).
         var frozenFastPathCount = 0
         var allowsFrozenFastPath = true
-        /// Scratch: the runnable threads of the current decision.
-        var runnable: [ThreadHandle] = []
-        /// By queue index: the thread running a `sync` block on its own stack while holding that
-        /// serial queue (``ThreadController/runSyncOnCaller(_:holding:caller:in:)``); queues past
-        /// the end have none.
-        var syncHolders: [ThreadHandle?] = []
+        /// Scratch: the ids of the runnable threads of the current decision.
+        var runnable: [Int] = []
+        /// By queue index: the id of the thread running a `sync` block on its own stack while
+        /// holding that serial queue (``ThreadController/runSyncOnCaller(_:holding:caller:in:)``);
+        /// queues past the end have none.
+        var syncHolders: [Int?] = []
     }
 
     @exclusivity(unchecked) var state = State()
 
 
     /// Read-only views of ``state`` for the engine's other types.
-    var current: SimulatedThread? { state.current }
+    /// The id of the running thread (nil at loop level), its label and its queue's index.
+    var currentID: Int? { state.current }
+    var currentLabel: String? { state.current.map { state.threads[$0].label } }
+    var currentQueueIndex: Int? { state.current.map { state.threads[$0].queue } }
     var isUnwinding: Bool { state.isUnwinding }
     var deadlock: DeadlockReport? { state.deadlock }
     var suspendedCount: Int { state.suspendedCount }
@@ -234,9 +215,9 @@ final class ThreadController {
             worker.assignment = .loop(Unretained(self), decision)
             state.handoffCount += 1
             driverWorker.handOff(to: worker)
-        case .resume(let handle):
-            markRunning(handle.thread, in: scheduler)
-            driverWorker.handOff(to: handle.thread.worker!)
+        case .resume(let thread):
+            markRunning(thread, in: scheduler)
+            driverWorker.handOff(to: state.threads[thread].worker!)
         }
         return (state.result, state.stepsTaken)
     }
@@ -267,9 +248,9 @@ final class ThreadController {
         defer { RunThreadMarker.leave(restoring: mark) }
         if state.suspendedCount > 0 { pool.beginPinnedRun() }
         defer { pool.endPinnedRun() }
-        while let thread = state.threads.first(where: { $0.isSuspended }) {
+        while let thread = state.threads.firstIndex(where: { $0.isSuspended }) {
             markRunning(thread, in: scheduler)
-            driverWorker.handOff(to: thread.worker!)
+            driverWorker.handOff(to: state.threads[thread].worker!)
         }
         state.isUnwinding = false
         if pool.lentTo == ObjectIdentifier(self) { pool.lentTo = nil }
@@ -294,18 +275,18 @@ final class ThreadController {
         var decision = first
         while true {
             switch decision {
-            case .start(let handle):
-                runJob(on: handle.thread, worker: worker, in: scheduler)
+            case .start(let thread):
+                runJob(on: thread, worker: worker, in: scheduler)
                 if state.isUnwinding {
                     pool.idle.append(worker)
                     return driverWorker
                 }
                 decision = decide(first: nil, in: scheduler)
-            case .resume(let handle):
-                markRunning(handle.thread, in: scheduler)
+            case .resume(let thread):
+                markRunning(thread, in: scheduler)
                 pool.idle.append(worker)
                 state.handoffCount += 1
-                return handle.thread.worker!
+                return state.threads[thread].worker!
             case .stop(let stop):
                 handStop(stop)
                 pool.idle.append(worker)
@@ -322,35 +303,35 @@ final class ThreadController {
         state.result = stop
         guard state.atStop != nil else { return }
         finishLastRun(stop)
-        if let carried = state.threads.first(where: { $0.worker === driverWorker && $0.isSuspended }) {
+        if let carried = state.threads.firstIndex(where: { $0.worker === driverWorker && $0.isSuspended }) {
             state.isUnwinding = true
             markRunning(carried, in: scheduler)
         }
         state.driverIsIdle = false
     }
 
-    /// Runs the pending job inline on `worker`, as `thread`'s job; returns when it has finished
-    /// (after any number of suspensions), holding the baton.
-    func runJob(on thread: SimulatedThread, worker: PoolWorker, in scheduler: Scheduler) {
+    /// Runs the pending job inline on `worker`, as the job of the thread with id `thread`;
+    /// returns when it has finished (after any number of suspensions), holding the baton.
+    func runJob(on thread: Int, worker: PoolWorker, in scheduler: Scheduler) {
         guard let work = state.pendingWork.take() else { preconditionFailure("start decision without a job") }
         runJob(work, on: thread, worker: worker, in: scheduler)
     }
 
     /// Runs `work` inline on `worker` as `thread`'s job (see ``runJob(on:worker:in:)``).
-    func runJob(_ work: () -> Void, on thread: SimulatedThread, worker: PoolWorker, in scheduler: Scheduler) {
-        thread.state = .running
+    func runJob(_ work: () -> Void, on thread: Int, worker: PoolWorker, in scheduler: Scheduler) {
+        state.threads[thread].state = .running
         state.current = thread
-        scheduler.core.runningQueue = thread.queue
+        scheduler.core.runningQueue = state.threads[thread].queue
         scheduler.reportJobStart()
         work()
         state.current = nil
         scheduler.core.runningQueue = -1
-        thread.state = .idle
-        if thread.worker != nil {
+        state.threads[thread].state = .idle
+        if state.threads[thread].worker != nil {
             // The job was suspended (``suspendCurrent(in:)`` bound it to `worker` then): other jobs
             // ran meanwhile, so the core's running job and the loop's worker are restored.
-            thread.worker = nil
-            scheduler.core.taken = thread.taken
+            state.threads[thread].worker = nil
+            scheduler.core.taken = state.threads[thread].taken
             state.loopWorker = worker
         }
         scheduler.core.finish()
@@ -365,30 +346,30 @@ final class ThreadController {
     func suspendCurrent(in scheduler: Scheduler) {
         guard let me = state.current else { preconditionFailure("suspendCurrent outside a job") }
         let worker: PoolWorker
-        if let bound = me.worker {
+        if let bound = state.threads[me].worker {
             worker = bound
         } else {
             // The job's first suspension: it started on the loop's worker and nothing else has
             // run since, so that worker carries it and the core's running job is its own.
             guard let loopWorker = state.loopWorker else { preconditionFailure("a job ran outside the loop") }
             worker = loopWorker
-            me.worker = loopWorker
-            me.taken = scheduler.core.taken
+            state.threads[me].worker = loopWorker
+            state.threads[me].taken = scheduler.core.taken
         }
         if worker === driverWorker { pool.beginPinnedRun() }  // the last run's first handoff may follow
         state.current = nil
         scheduler.core.runningQueue = -1
         state.insertSuspended(me)
-        scheduler.core.occupyThread(ofQueue: me.queue)
+        scheduler.core.occupyThread(ofQueue: state.threads[me].queue)
         let decision = decide(first: me, in: scheduler)
         switch decision {
-        case .resume(let next) where next.thread === me:
+        case .resume(let next) where next == me:
             markRunning(me, in: scheduler)
             return
         case .resume(let next):
-            markRunning(next.thread, in: scheduler)
+            markRunning(next, in: scheduler)
             state.handoffCount += 1
-            worker.handOff(to: next.thread.worker!)
+            worker.handOff(to: state.threads[next].worker!)
         case .start:
             let loop = takeLoopWorker()
             loop.assignment = .loop(Unretained(self), decision)
@@ -418,38 +399,41 @@ final class ThreadController {
         return driverWorker
     }
 
-    /// Makes a suspended thread the current one (before its OS thread is woken).
-    func markRunning(_ thread: SimulatedThread, in scheduler: Scheduler) {
-        thread.markRunning()
+    /// Makes the suspended thread with id `thread` the current one (before its OS thread is
+    /// woken).
+    func markRunning(_ thread: Int, in scheduler: Scheduler) {
+        state.threads[thread].markRunning()
         state.current = thread
-        scheduler.core.runningQueue = thread.queue
+        let queue = state.threads[thread].queue
+        scheduler.core.runningQueue = queue
         state.removeSuspended(thread)
-        scheduler.core.releaseThread(ofQueue: thread.queue)
+        scheduler.core.releaseThread(ofQueue: queue)
     }
 
-    /// Makes a blocked or sleeping thread runnable.
-    func wake(_ thread: SimulatedThread) {
-        thread.makeRunnable()
+    /// Makes the blocked or sleeping thread with id `thread` runnable.
+    func wake(_ thread: Int) {
+        state.threads[thread].makeRunnable()
         state.wakeCount += 1
     }
 }
 
 extension ThreadController.State {
-    /// Adds a thread going off the CPU to ``suspended``, keeping it in id order (appended, then
-    /// moved down: the array's generic insert was a visible part of a racy run's profile).
-    mutating func insertSuspended(_ thread: SimulatedThread) {
-        suspended.append(ThreadController.ThreadHandle(thread))
+    /// Adds the id of a thread going off the CPU to ``suspended``, keeping it ascending (appended,
+    /// then moved down: the array's generic insert was a visible part of a racy run's profile).
+    mutating func insertSuspended(_ thread: Int) {
+        suspended.append(thread)
         var index = suspended.count - 1
-        while index > 0, suspended[index - 1].thread.id > thread.id {
+        while index > 0, suspended[index - 1] > thread {
             suspended.swapAt(index - 1, index)
             index -= 1
         }
     }
 
-    /// Removes a thread coming back on the CPU from ``suspended`` (moved to the end, then removed).
-    mutating func removeSuspended(_ thread: SimulatedThread) {
-        guard var index = suspended.firstIndex(where: { $0.thread === thread }) else {
-            preconditionFailure("thread \(thread.label) resumed but not suspended")
+    /// Removes the id of a thread coming back on the CPU from ``suspended`` (moved to the end,
+    /// then removed).
+    mutating func removeSuspended(_ thread: Int) {
+        guard var index = suspended.firstIndex(of: thread) else {
+            preconditionFailure("thread \(threads[thread].label) resumed but not suspended")
         }
         while index + 1 < suspended.count {
             suspended.swapAt(index, index + 1)
