@@ -34,24 +34,26 @@ extension ThreadController {
         state.atStop = atStop
         state.loopWorker = driverWorker
         let scheduler = self.scheduler  // one strong reference for the whole call
-        var decision = nextDecision(in: scheduler)
+        // And one for the driver: reading the property for each job retained and released it.
+        let driver = driverWorker
+        var decision = nextDecision(in: scheduler, driver: driver)
         while !state.hasStopped {
             switch decision {
             case .start(let thread):
-                runJob(on: thread, worker: driverWorker, in: scheduler)
+                runJob(on: thread, worker: driver, in: scheduler)
                 if state.hasStopped { break }
-                decision = nextDecision(in: scheduler)
+                decision = nextDecision(in: scheduler, driver: driver)
             case .resume(let thread):
                 markRunning(thread, in: scheduler)
                 state.driverIsIdle = true
                 state.handoffCount += 1
-                driverWorker.handOff(to: state.threads[thread].worker!)
+                driver.handOff(to: state.threads[thread].worker!)
                 // Woken at loop level: handed the loop, or the run stopped.
                 if state.hasStopped { break }
-                guard case .loop(_, let next) = driverWorker.assignment.take() else {
+                guard case .loop(_, let next) = driver.assignment.take() else {
                     preconditionFailure("the last run's driver woken with nothing to do")
                 }
-                state.loopWorker = driverWorker
+                state.loopWorker = driver
                 decision = next
             case .stop(let stop):
                 state.result = stop
@@ -66,9 +68,9 @@ extension ThreadController {
 
     /// The driver's next decision at loop level, running the jobs of the fast path
     /// (``takeInlineJob(in:)``) inline first, with no ``Decision`` made for them.
-    private func nextDecision(in scheduler: Scheduler) -> Decision {
+    private func nextDecision(in scheduler: Scheduler, driver: PoolWorker) -> Decision {
         while let (thread, work) = takeInlineJob(in: scheduler) {
-            runJob(work, on: thread, worker: driverWorker, in: scheduler)
+            runJob(work, on: thread, worker: driver, in: scheduler)
             if state.hasStopped { return .stop(state.result) }
         }
         return decide(first: nil, in: scheduler)
