@@ -51,8 +51,10 @@ struct SimulatedThread {
     var state = State.idle
     /// What it waits for while `.blocked` (set by ``block(on:)``; nil otherwise).
     private(set) var wait: Wait?
-    /// The OS thread carrying its job in progress, once that job has been suspended.
-    var worker: PoolWorker?
+    /// The OS thread carrying its job in progress, once that job has been suspended. Unretained:
+    /// the pool keeps its workers (and the controller its driver) for longer than any job, and
+    /// a strong reference cost a retain and a release per suspension and per resumption.
+    var worker: Unretained<PoolWorker>?
     /// The job in progress, saved at its first suspension (handed back to the core when it
     /// finishes).
     var taken = SchedulerCore.TakenJob()

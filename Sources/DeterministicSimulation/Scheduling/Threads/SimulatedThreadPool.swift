@@ -282,6 +282,13 @@ final class PoolWorker: @unchecked Sendable {
         }
     }
 
+    /// ``handOff(to:)`` between two workers named unretained (a suspended simulated thread's
+    /// worker and the one resuming it): no reference count changes hands.
+    @inline(__always)
+    static func handOff(from current: Unretained<PoolWorker>, to next: Unretained<PoolWorker>) {
+        current.call { worker in next.call { other in worker.handOff(to: other) } }
+    }
+
     /// Ends an idle worker and waits for it to leave its loop.
     func exit() {
         assignment = .exit

@@ -2,7 +2,10 @@ extension ThreadController {
     /// The thread `thread` waits for, when its wait names one: a lock's holder, or the thread
     /// holding the serial queue a `sync` targets (one running a `sync` block of its own on it,
     /// else the one carrying the queue's job in progress).
-    private func waitedThread(of thread: Int) -> Int? {
+    ///
+    /// The scheduler is passed in (every `sync` and contended lock asks): reading the
+    /// controller's `unowned(unsafe)` property retained and released it each time.
+    private func waitedThread(of thread: Int, in scheduler: Scheduler) -> Int? {
         guard let wait = state.threads[thread].blockedWait else { return nil }
         switch wait {
         case .lock(let lock): return lock.holder
@@ -18,12 +21,12 @@ extension ThreadController {
 
     /// Whether following what `start` waits for leads back to it (lock-order inversion, a
     /// `sync` onto the caller's own serial queue, a lock taken twice).
-    func waitCycle(from start: Int) -> Bool {
-        var next = waitedThread(of: start)
+    func waitCycle(from start: Int, in scheduler: Scheduler) -> Bool {
+        var next = waitedThread(of: start, in: scheduler)
         var hops = 0
         while let thread = next, hops <= state.threads.count {
             if thread == start { return true }
-            next = waitedThread(of: thread)
+            next = waitedThread(of: thread, in: scheduler)
             hops += 1
         }
         return false
@@ -64,7 +67,7 @@ extension ThreadController {
             let label = scheduler.core.queues[queue].label
             let holder = syncHolder(of: queue)
             let heldBy = holder.map { $0 == thread ? " (itself)" : " held by \"\(state.threads[$0].label)\"" }
-            return "sync on queue \"\(label)\"\(heldBy ?? (waitedThread(of: thread) == thread ? " (itself)" : ""))"
+            return "sync on queue \"\(label)\"\(heldBy ?? (waitedThread(of: thread, in: scheduler) == thread ? " (itself)" : ""))"
         }
     }
 }

@@ -32,7 +32,7 @@ extension ThreadController {
         state.stepsTaken = 0
         state.movesClockToLimit = true
         state.atStop = atStop
-        state.loopWorker = driverWorker
+        state.loopWorker = Unretained(driverWorker)
         let scheduler = self.scheduler  // one strong reference for the whole call
         // And one for the driver: reading the property for each job retained and released it.
         let driver = driverWorker
@@ -47,13 +47,13 @@ extension ThreadController {
                 markRunning(thread, in: scheduler)
                 state.driverIsIdle = true
                 state.handoffCount += 1
-                driver.handOff(to: state.threads[thread].worker!)
+                state.threads[thread].worker!.call { driver.handOff(to: $0) }
                 // Woken at loop level: handed the loop, or the run stopped.
                 if state.hasStopped { break }
                 guard case .loop(_, let next) = driver.assignment.take() else {
                     preconditionFailure("the last run's driver woken with nothing to do")
                 }
-                state.loopWorker = driver
+                state.loopWorker = Unretained(driver)
                 decision = next
             case .stop(let stop):
                 state.result = stop

@@ -209,7 +209,7 @@ extension ThreadController {
     func blockCurrent(on wait: SimulatedThread.Wait, in scheduler: Scheduler) -> Bool {
         guard let me = state.current, !state.isUnwinding else { return false }
         state.threads[me].block(on: wait)
-        if waitCycle(from: me) { state.deadlock = report() }
+        if waitCycle(from: me, in: scheduler) { state.deadlock = report() }
         callBlockHook(ofQueue: state.threads[me].queue)
         suspendCurrent(in: scheduler)
         return !state.isUnwinding

@@ -10,7 +10,7 @@ extension ThreadController {
     ///
     /// Contract: while `work` runs on a serial queue, the queue offers no job (its thread is
     /// taken) and names `caller` as its holder, so a `sync` onto it waits for `caller` (a
-    /// deadlock when `caller` is the one waiting: see ``waitCycle(from:)``). A concurrent queue
+    /// deadlock when `caller` is the one waiting: see ``waitCycle(from:in:)``). A concurrent queue
     /// is not held: its items go on running beside the block, which takes none of its threads.
     /// `work` may suspend the caller like any other code of its job; a serial queue stays held
     /// meanwhile.

@@ -119,7 +119,9 @@ final class ThreadController {
         var defersPreemption: (() -> Bool)?
         /// The OS thread running the loop, which starts jobs inline (a job is bound to it only if
         /// it suspends: ``SimulatedThread/worker``).
-        var loopWorker: PoolWorker?
+        /// Unretained, like a thread's ``SimulatedThread/worker``: the pool keeps its workers,
+        /// and the controller its driver, for longer than any run call.
+        var loopWorker: Unretained<PoolWorker>?
         /// By queue index: called when a thread of the queue blocks or sleeps
         /// (``Scheduler/onThreadBlocks(on:_:)``); queues past the end have none.
         var blockHooks: [(() -> Void)?] = []
@@ -217,7 +219,7 @@ final class ThreadController {
             driverWorker.handOff(to: worker)
         case .resume(let thread):
             markRunning(thread, in: scheduler)
-            driverWorker.handOff(to: state.threads[thread].worker!)
+            state.threads[thread].worker!.call { driverWorker.handOff(to: $0) }
         }
         return (state.result, state.stepsTaken)
     }
@@ -250,7 +252,7 @@ final class ThreadController {
         defer { pool.endPinnedRun() }
         while let thread = state.threads.firstIndex(where: { $0.isSuspended }) {
             markRunning(thread, in: scheduler)
-            driverWorker.handOff(to: state.threads[thread].worker!)
+            state.threads[thread].worker!.call { driverWorker.handOff(to: $0) }
         }
         state.isUnwinding = false
         if pool.lentTo == ObjectIdentifier(self) { pool.lentTo = nil }
@@ -270,7 +272,7 @@ final class ThreadController {
         let marksThread = !worker.carriesFiber
         let mark = marksThread ? RunThreadMarker.enter(scheduler) : nil
         defer { if marksThread { RunThreadMarker.leave(restoring: mark) } }
-        state.loopWorker = worker
+        state.loopWorker = Unretained(worker)
         let scheduler = self.scheduler  // one strong reference for the loop
         var decision = first
         while true {
@@ -286,7 +288,7 @@ final class ThreadController {
                 markRunning(thread, in: scheduler)
                 pool.idle.append(worker)
                 state.handoffCount += 1
-                return state.threads[thread].worker!
+                return state.threads[thread].worker!.call { $0 }
             case .stop(let stop):
                 handStop(stop)
                 pool.idle.append(worker)
@@ -303,7 +305,8 @@ final class ThreadController {
         state.result = stop
         guard state.atStop != nil else { return }
         finishLastRun(stop)
-        if let carried = state.threads.firstIndex(where: { $0.worker === driverWorker && $0.isSuspended }) {
+        let driver = driverWorker
+        if let carried = state.threads.firstIndex(where: { $0.isSuspended && $0.worker?.call({ $0 === driver }) == true }) {
             state.isUnwinding = true
             markRunning(carried, in: scheduler)
         }
@@ -332,7 +335,7 @@ final class ThreadController {
             // ran meanwhile, so the core's running job and the loop's worker are restored.
             state.threads[thread].worker = nil
             scheduler.core.taken = state.threads[thread].taken
-            state.loopWorker = worker
+            state.loopWorker = Unretained(worker)
         }
         scheduler.core.finish()
         scheduler.releaseDropped()
@@ -345,7 +348,9 @@ final class ThreadController {
     /// resumed. Resuming the thread itself at once costs no handoff.
     func suspendCurrent(in scheduler: Scheduler) {
         guard let me = state.current else { preconditionFailure("suspendCurrent outside a job") }
-        let worker: PoolWorker
+        // The carrying worker unretained (the pool keeps it): held strongly here it cost a retain
+        // and release per suspension, and one more per handoff.
+        let worker: Unretained<PoolWorker>
         if let bound = state.threads[me].worker {
             worker = bound
         } else {
@@ -356,7 +361,8 @@ final class ThreadController {
             state.threads[me].worker = loopWorker
             state.threads[me].taken = scheduler.core.taken
         }
-        if worker === driverWorker { pool.beginPinnedRun() }  // the last run's first handoff may follow
+        let onDriver = worker.call { $0 === driverWorker }
+        if onDriver { pool.beginPinnedRun() }  // the last run's first handoff may follow
         state.current = nil
         scheduler.core.runningQueue = -1
         state.insertSuspended(me)
@@ -369,13 +375,13 @@ final class ThreadController {
         case .resume(let next):
             markRunning(next, in: scheduler)
             state.handoffCount += 1
-            worker.handOff(to: state.threads[next].worker!)
+            PoolWorker.handOff(from: worker, to: state.threads[next].worker!)
         case .start:
             let loop = takeLoopWorker()
             loop.assignment = .loop(Unretained(self), decision)
             state.handoffCount += 1
-            worker.handOff(to: loop)
-        case .stop(let stop) where worker === driverWorker:
+            worker.call { $0.handOff(to: loop) }
+        case .stop(let stop) where onDriver:
             // The last run call stops while the driver's own job suspends: that job is
             // unwound right here, on the driver, after ``atStop``.
             state.result = stop
@@ -386,7 +392,7 @@ final class ThreadController {
         case .stop(let stop):
             handStop(stop)
             state.handoffCount += 1
-            worker.handOff(to: driverWorker)
+            worker.call { $0.handOff(to: driverWorker) }
         }
         // Resumed: whoever resumed this thread called markRunning(me) first.
     }
