@@ -145,7 +145,19 @@ extension Scheduler {
     /// job, or while the run is unwound) or after a deadlock, without running it then.
     @discardableResult
     public func sync(on queue: QueueID, runsOnCallerWhenFree: Bool = false, _ work: @escaping () -> Void) -> Bool {
-        let controller = requireThreads("sync(on:)")
+        // The controller unretained (a strong reference cost a retain and release per `sync`).
+        guard let threadsCall else { _ = requireThreads("sync(on:)"); return false }
+        return threadsCall.call { controller in
+            sync(on: queue, runsOnCallerWhenFree: runsOnCallerWhenFree, work, controller: controller, unretained: threadsCall)
+        }
+    }
+
+    /// ``sync(on:runsOnCallerWhenFree:_:)`` with the controller in hand, and the same controller
+    /// unretained for the job to wake the caller with.
+    private func sync(
+        on queue: QueueID, runsOnCallerWhenFree: Bool, _ work: @escaping () -> Void, controller: ThreadController,
+        unretained: Unretained<ThreadController>
+    ) -> Bool {
         guard let me = controller.currentID, !controller.isUnwinding else { return false }
         let index = core.index(of: queue)
         if runsOnCallerWhenFree {
@@ -159,7 +171,6 @@ extension Scheduler {
         }
         // Unretained: the job runs, or is dropped, before the controller goes (its scheduler
         // owns it), and an `unowned` capture cost four reference count operations per `sync`.
-        let unretained = Unretained(controller)
         async(on: queue) {
             work()
             unretained.call { controller in

@@ -45,7 +45,12 @@ final class ThreadController {
     let configuration: ConcurrencyConfiguration
     /// The OS threads carrying this run's simulated threads: the one given, or a pool of its own
     /// when the given one serves another live scheduler (see ``run(until:maxSteps:movesClock:)``).
-    private(set) var pool: SimulatedThreadPool
+    private(set) var pool: SimulatedThreadPool {
+        didSet { poolCall = Unretained(pool) }
+    }
+    /// The same pool, called without a retain and release by the loop's handoffs (``pool`` keeps
+    /// it alive; reading that property for a call retained it).
+    private var poolCall: Unretained<SimulatedThreadPool>
     let draws: PreemptionDraws
     /// The driver's OS thread seen as a worker (made by the pool, so a fiber when the pool carries
     /// fibers): it parks in it while the loop runs elsewhere, and in the last run call it also
@@ -179,6 +184,7 @@ final class ThreadController {
         self.configuration = configuration
         if case .pct = configuration.strategy { isPCT = true } else { isPCT = false }
         self.pool = pool
+        poolCall = Unretained(pool)
         driverWorker = pool.makeDriverWorker()
         draws = PreemptionDraws(configuration: configuration)
     }
@@ -273,25 +279,30 @@ final class ThreadController {
         let mark = marksThread ? RunThreadMarker.enter(scheduler) : nil
         defer { if marksThread { RunThreadMarker.leave(restoring: mark) } }
         state.loopWorker = Unretained(worker)
-        let scheduler = self.scheduler  // one strong reference for the loop
+        // The scheduler unretained for the loop (its owner is running it): a strong local
+        // reference cost a retain and a release per loop handed on.
+        return Unretained(scheduler).call { runLoop(on: worker, first: first, in: $0) }
+    }
+
+    private func runLoop(on worker: PoolWorker, first: Decision, in scheduler: Scheduler) -> PoolWorker {
         var decision = first
         while true {
             switch decision {
             case .start(let thread):
                 runJob(on: thread, worker: worker, in: scheduler)
                 if state.isUnwinding {
-                    pool.idle.append(worker)
+                    poolCall.call { $0.idle.append(worker) }
                     return driverWorker
                 }
                 decision = decide(first: nil, in: scheduler)
             case .resume(let thread):
                 markRunning(thread, in: scheduler)
-                pool.idle.append(worker)
+                poolCall.call { $0.idle.append(worker) }
                 state.handoffCount += 1
                 return state.threads[thread].worker!.call { $0 }
             case .stop(let stop):
                 handStop(stop)
-                pool.idle.append(worker)
+                poolCall.call { $0.idle.append(worker) }
                 state.handoffCount += 1
                 return driverWorker
             }
@@ -400,7 +411,7 @@ final class ThreadController {
     /// The OS thread to continue the loop on: the last run call's driver when it is idle at loop
     /// level, otherwise a pool thread.
     private func takeLoopWorker() -> PoolWorker {
-        guard state.driverIsIdle else { return pool.takeIdle() }
+        guard state.driverIsIdle else { return poolCall.call { $0.takeIdle() } }
         state.driverIsIdle = false
         return driverWorker
     }
