@@ -10,8 +10,8 @@ extension SimulatedApplication {
     ) -> BackgroundTaskIdentifier {
         // Scheduling points before the call takes effect and after (A3.4: the expiration handler
         // may run on main before the begin returns to a background thread).
-        scheduler.schedulingPoint()
-        defer { scheduler.schedulingPoint() }
+        schedulingPoint()
+        defer { schedulingPoint() }
         let name = name ?? "Called by SimulatedApp, from \(device.workload.name)"  // A1.5
         guard isAlive else { return .invalid }
         if device.drawBeginFailure() {  // A2.1, A2.2: possible, rare on modern systems
@@ -42,8 +42,8 @@ extension SimulatedApplication {
 
     /// `endBackgroundTask(_:)` (A1.2, A5).
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        scheduler.schedulingPoint()
-        defer { scheduler.schedulingPoint() }
+        schedulingPoint()
+        defer { schedulingPoint() }
         guard isAlive else { return }
         guard let index = core.openTasks.firstIndex(where: { $0.id == identifier.rawValue }) else {
             device.emit(.endedUnknownTask(id: identifier.rawValue))
@@ -64,8 +64,8 @@ extension SimulatedApplication {
     /// estimate (A8.5) off by up to ``OSProfile/backgroundTimeRemainingError`` either way, drawn
     /// per read (no draw when that is 0).
     public var backgroundTimeRemaining: Double {
-        scheduler.schedulingPoint()
-        defer { scheduler.schedulingPoint() }
+        schedulingPoint()
+        defer { schedulingPoint() }
         guard isAlive, state == .background, let session = core.session else { return .greatestFiniteMagnitude }
         var left = max(0, (session.deadline - now).microseconds)
         let error = profile.backgroundTimeRemainingError.microseconds
@@ -76,8 +76,8 @@ extension SimulatedApplication {
     }
 
     public var applicationState: ApplicationState {
-        scheduler.schedulingPoint()
-        defer { scheduler.schedulingPoint() }
+        schedulingPoint()
+        defer { schedulingPoint() }
         return state.applicationState
     }
 

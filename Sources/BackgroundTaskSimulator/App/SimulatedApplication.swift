@@ -22,6 +22,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     private let deviceReference: DeviceReference
     /// The device; traps if it no longer exists (the same contract as an `unowned` reference).
     var device: SimulatedDevice { deviceReference.device }
+    /// The run's scheduler, for the scheduling points around every host call: called unretained
+    /// (reaching it through ``device`` retained and released it twice per call).
+    private let schedulerReference: SchedulerReference
     /// The process number in this run, from 1.
     public let process: Int
 
@@ -107,6 +110,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         self.deviceReference = DeviceReference(device, owner: "SimulatedApplication")
         self.process = process
         let scheduler = device.scheduler
+        schedulerReference = SchedulerReference(scheduler, owner: "SimulatedApplication")
         let main = scheduler.makeQueue(label: "p\(process).main", kind: .serial)
         // The main thread runs at the highest priority: a preemption lets other threads run
         // meanwhile (another core), but never keeps it off the CPU for long.
@@ -134,6 +138,12 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     let asyncDomain: (executor: SimulationTaskExecutor, clock: SimulationClock)?
 
     var scheduler: Scheduler { device.scheduler }
+
+    /// A scheduling point (``Scheduler/schedulingPoint()``), as every host call makes before it
+    /// takes effect and after it returns.
+    func schedulingPoint() {
+        schedulerReference.call { $0.schedulingPoint() }
+    }
     var profile: OSProfile { device.profile }
     var now: VirtualTime { device.scheduler.now }
 
@@ -143,8 +153,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     public var backgroundQueue: any WorkQueue { backgroundQueueImpl }
 
     public func makeSerialQueue(label: String) -> any WorkQueue {
-        scheduler.schedulingPoint()
-        defer { scheduler.schedulingPoint() }
+        schedulingPoint()
+        defer { schedulingPoint() }
         let id = scheduler.makeQueue(label: "p\(process).\(label)", kind: .serial)
         core.queues.append(id)
         if core.state == .suspended || !core.isAlive { scheduler.freeze(id) }
@@ -156,8 +166,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     public func addLifecycleObserver(
         _ observer: @escaping @Sendable (LifecycleEvent) -> Void
     ) -> LifecycleObservation {
-        scheduler.schedulingPoint()
-        defer { scheduler.schedulingPoint() }
+        schedulingPoint()
+        defer { schedulingPoint() }
         let id = observers.add(observer)
         return LifecycleObservation { [weak observers] in observers?.remove(id) }
     }
@@ -227,7 +237,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     /// time moves on while nothing else runs.
     public func performBlockingWork(for duration: Duration) {
         if device.hasThreads {
-            scheduler.block(for: VirtualDuration(duration))
+            schedulerReference.call { $0.block(for: VirtualDuration(duration)) }
         } else {
             scheduler.clock.advance(by: VirtualDuration(duration))
         }
