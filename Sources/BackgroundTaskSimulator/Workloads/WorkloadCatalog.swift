@@ -239,7 +239,7 @@ public enum WorkloadCatalog {
                 }),
         Variant(workload: "chat-outbox", variant: "correct", bugPattern: nil, expectedViolation: nil,
                 info: WorkloadInfo(name: "chat-outbox/correct",
-                                   summary: "each send begins its task off main holding the lock its handler takes") {
+                                   summary: "each send begins and records its task in one mainQueue.sync block, on the thread its handler runs on") {
                     RegisteredTaskOutbox()
                 }),
         Variant(workload: "notes-import", variant: "correct", bugPattern: nil, expectedViolation: nil,
