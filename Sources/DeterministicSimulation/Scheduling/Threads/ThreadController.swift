@@ -161,10 +161,13 @@ final class ThreadController {
     @exclusivity(unchecked) var state = State()
 
 
-    /// Read-only views of ``state`` for the engine's other types.
-    /// The id of the running thread (nil at loop level), its label and its queue's index.
+    // Read-only views of `state` for the engine's other types.
+
+    /// The id of the running thread (nil at loop level).
     var currentID: Int? { state.current }
+    /// The running thread's label (nil at loop level).
     var currentLabel: String? { state.current.map { state.threads[$0].label } }
+    /// The index of the running thread's queue (nil at loop level).
     var currentQueueIndex: Int? { state.current.map { state.threads[$0].queue } }
     var isUnwinding: Bool { state.isUnwinding }
     var deadlock: DeadlockReport? { state.deadlock }
