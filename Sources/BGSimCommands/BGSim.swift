@@ -14,14 +14,15 @@ public enum BGSim {
     /// The tool's version, as reports show it.
     public static let version = "0.1.0"
 
-    /// Installs the crash banner's fatal-signal handler (exit 70, ``ExitCode/crashed``): what
+    /// Installs the crash banner's fatal-signal handler (exit 70, ``ExitCode/crashed``; 71,
+    /// ``ExitCode/internalError``, for a fault of bgsim's own follow-up code): what
     /// bgsim's `main` does first, so a crash in workload code names its run. A user's own bgsim
     /// built on this library calls it the same way. `BGSIM_CRASH_HANDLER=off` in the environment
     /// leaves Swift's own crash handling (its backtracer) in place, and the hang watchdog off:
     /// for a debugger, or to measure what the banner costs.
     public static func installCrashHandling() {
         if let value = ProcessInfo.processInfo.environment["BGSIM_CRASH_HANDLER"], value == "off" { return }
-        CrashSignals.install(exitCode: ExitCode.crashed.rawValue)
+        CrashSignals.install(exitCode: ExitCode.crashed.rawValue, internalErrorExitCode: ExitCode.internalError.rawValue)
     }
 
     /// Every command, in the order `bgsim help` lists them.

@@ -62,6 +62,7 @@ enum CampaignExecution {
     /// The exit code a campaign result calls for; `missed`: the scenario missed its expectation.
     static func exitCode(_ result: CampaignResult, missed: Bool) -> ExitCode {
         .mostSevere(missed ? .violation : .success,
+                    result.internalErrors.isEmpty ? .success : .internalError,
                     result.nondeterminism.isEmpty ? .success : .nondeterminism,
                     result.stop == .interrupted ? .interrupted : .success)
     }
@@ -98,12 +99,18 @@ enum Summary {
             if failure.shrink != nil {
                 io.out("    shrunk to \(failure.shrunkSizeText): "
                     + ReplayCommandText(io.invocation).shrunk(scenario, failure))
+            } else if let fault = failure.shrinkFault {
+                io.out(fault.isInternalError
+                    ? "    NOT SHRUNK: bgsim INTERNAL ERROR while shrinking (a fault of bgsim, not of your code; the "
+                        + "failure stands and the replay above reproduces it; please report it): \(fault.message)"
+                    : "    not shrunk: a shrink candidate crashed or hung the workload: \(fault.message)")
             }
         }
         for record in result.nondeterminism {
             io.out("  NONDETERMINISM: run seed \(record.seed) gave digest \(record.actual) on \(record.how), "
                 + "expected \(record.expected). A workload that reads real time, real threads or global state "
                 + "is the usual cause.")
+            if let difference = record.firstDifference { io.out("    where they part: \(difference)") }
         }
     }
 }

@@ -72,6 +72,11 @@ enum CheckCommand: BGSimCommand {
             if !result.nondeterminism.isEmpty {
                 Summary.print(result, scenario: scenario, io: io)
             }
+            for failure in result.internalErrors {
+                io.out("     INTERNAL ERROR of bgsim while shrinking \(failure.failure.invariant) (not your code; the failure "
+                    + "stands unshrunk): \(failure.shrinkFault?.message ?? "")")
+                io.out("     replay: \(replay.failure(scenario, failure))")
+            }
             code = .mostSevere(code, CampaignExecution.exitCode(result, missed: verdict.isMissed))
             if result.stop == .interrupted { break }
         }
@@ -82,6 +87,7 @@ enum CheckCommand: BGSimCommand {
         switch code {
         case .violation: io.err("bgsim check: \(gate.errorLine)")
         case .nondeterminism: io.err("bgsim check: \(GateTally.nondeterminismLine)")
+        case .internalError: io.err("bgsim check: \(GateTally.internalErrorLine)")
         case .interrupted: io.err("bgsim check: interrupted; the numbers cover the scenarios that finished")
         default: break
         }

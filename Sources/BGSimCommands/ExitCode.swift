@@ -19,6 +19,12 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// names the run seed and the replay command (EX_SOFTWARE). Ends the process from the signal
     /// handler (`CrashSignals`), never returned by a command.
     case crashed = 70
+    /// An internal error of bgsim itself (its shrinker or follow-up trapped or made no progress),
+    /// never of the code under test: the failure it was following up is still reported, unshrunk,
+    /// with its run seed and replay command. Isolated (`check`, `fuzz --isolate`), the shrink ran
+    /// in a child and the campaign went on: the command ends with 71 after every scenario;
+    /// without isolation the handler prints the failure and ends the process with 71.
+    case internalError = 71
     /// An output file cannot be written (EX_CANTCREAT).
     case cannotCreate = 73
     /// A run without isolation did not finish within `--run-timeout`; the banner names its seed
@@ -38,6 +44,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .noInput: "an input file does not exist or cannot be read"
         case .cannotCreate: "an output file cannot be written (checked before any work)"
         case .crashed: "workload code crashed in a run without isolation; stderr names the run seed and replay"
+        case .internalError: "an internal error of bgsim (not of your code); the failure it hit is still reported, unshrunk, with its replay"
         case .hung: "a run without isolation exceeded --run-timeout; stderr names the run seed and replay"
         case .interrupted: "interrupted (Ctrl-C); the reports hold the runs that finished"
         }
@@ -50,9 +57,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// ExitCode.mostSevere(.nondeterminism, .interrupted) // .interrupted
     /// ```
     ///
-    /// The one place that decides precedence: success < violation < nondeterminism < interrupted
-    /// (an interrupted campaign is incomplete, whatever it found; a digest that does not replay
-    /// makes every other result doubtful). Errors (64-73) end a command at once, so they only
+    /// The one place that decides precedence: success < violation < internal error <
+    /// nondeterminism < interrupted (an interrupted campaign is incomplete, whatever it found; a
+    /// digest that does not replay makes every other result doubtful; an internal error only cost
+    /// a shrink, its finding stands). Errors (64-73) end a command at once, so they only
     /// meet outcomes here by mistake; they rank above every outcome.
     public static func mostSevere(_ codes: ExitCode...) -> ExitCode {
         codes.max { $0.severity < $1.severity } ?? .success
@@ -62,9 +70,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         switch self {
         case .success: 0
         case .violation: 1
-        case .nondeterminism: 2
-        case .interrupted: 3
-        case .usage, .dataError, .noInput, .cannotCreate, .crashed, .hung: 4
+        case .internalError: 2
+        case .nondeterminism: 3
+        case .interrupted: 4
+        case .usage, .dataError, .noInput, .cannotCreate, .crashed, .hung: 5
         }
     }
 }

@@ -109,6 +109,8 @@ enum FuzzCommand: BGSimCommand {
             io.err("bgsim fuzz: interrupted; the reports hold the runs that finished")
         } else if code == .nondeterminism {
             io.err("bgsim fuzz: \(GateTally.nondeterminismLine)")
+        } else if code == .internalError {
+            io.err("bgsim fuzz: \(GateTally.internalErrorLine)")
         } else if code == .violation {
             io.err("bgsim fuzz: \(gate.errorLine)")
         }

@@ -98,6 +98,10 @@ struct GateTally {
     static let nondeterminismLine = "a run did not replay to the same trace (NONDETERMINISM above); make the "
         + "workload use only what its WorkloadContext gives it (no real time, threads or global state)"
 
+    /// The stderr line when shrinking hit an internal error of bgsim (exit 71).
+    static let internalErrorLine = "an internal error of bgsim while shrinking (INTERNAL ERROR above): the failures "
+        + "it hit stand unshrunk and their replay commands reproduce them; please report it with those commands"
+
     /// The stderr line when a scenario missed its expectation (exit 1).
     var errorLine: String {
         let shown = missed.prefix(3).map { "\($0.scenario): \($0.headline)" }.joined(separator: "; ")

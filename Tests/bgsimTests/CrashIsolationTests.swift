@@ -12,8 +12,10 @@ import Testing
     static let crashing = PackageRoot.scenario("backup-force-unwrapped-task-id-ios17.json")
     static let hanging = PackageRoot.scenario("backup-spins-until-online-ios17.json")
 
-    /// Runs the built `bgsim` with these arguments; exit status, stdout and stderr.
-    static func spawn(_ arguments: [String]) throws -> (code: Int32, stdout: String, stderr: String) {
+    /// Runs the built `bgsim` with these arguments (and these variables added to the
+    /// environment); exit status, stdout and stderr.
+    static func spawn(_ arguments: [String], environment: [String: String] = [:]) throws
+        -> (code: Int32, stdout: String, stderr: String) {
         try #require(FileManager.default.isExecutableFile(atPath: ReplayInNewProcessTests.executable.path),
                      "build bgsim first: swift build --build-tests")
         let process = Process()
@@ -22,6 +24,7 @@ import Testing
         process.currentDirectoryURL = URL(fileURLWithPath: PackageRoot.path)
         // Replay commands start with plain `bgsim` (not `swift run bgsim`), as the tests parse them.
         process.environment = ProcessInfo.processInfo.environment.merging(["BGSIM_INVOCATION": "bgsim"]) { $1 }
+            .merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -14,7 +14,8 @@ public struct CampaignOptions: Sendable, Equatable {
     public var jobs: Int
     /// The slice of the runs this process executes.
     public var shard: Shard
-    /// How many runs (besides the failing ones) are rerun in process to check determinism.
+    /// How many runs (besides the failing ones) are rerun in process to check determinism, spread
+    /// evenly over the runs: by default one in ``determinismSampleInterval`` and at least 3.
     public var determinismSamples: Int
     /// At most this many failure records are kept and shrunk (one per distinct invariant).
     public var maxShrunkFailures: Int
@@ -24,13 +25,18 @@ public struct CampaignOptions: Sendable, Equatable {
     /// independent, from its run seed.
     public var guidance: CoverageGuidance?
 
-    public init(seed: Seed, runs: Int, jobs: Int, shard: Shard = .whole, determinismSamples: Int = 3,
+    /// By default one run in this many is rerun to check determinism (4% of the runs' time, as
+    /// FoundationDB reruns a sample of its simulations), besides every failure it reports.
+    public static let determinismSampleInterval = 25
+
+    /// `determinismSamples` nil: one run in ``determinismSampleInterval``, at least 3.
+    public init(seed: Seed, runs: Int, jobs: Int, shard: Shard = .whole, determinismSamples: Int? = nil,
                 maxShrunkFailures: Int = 8, shrink: ShrinkOptions = .init(), guidance: CoverageGuidance? = nil) {
         self.seed = seed
         self.runs = max(0, runs)
         self.jobs = max(1, jobs)
         self.shard = shard
-        self.determinismSamples = max(0, determinismSamples)
+        self.determinismSamples = max(0, determinismSamples ?? max(3, self.runs / Self.determinismSampleInterval))
         self.maxShrunkFailures = max(0, maxShrunkFailures)
         self.shrink = shrink
         self.guidance = guidance

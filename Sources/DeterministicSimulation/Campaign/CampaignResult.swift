@@ -37,6 +37,10 @@ public struct CampaignResult: Sendable {
     /// What a bounded exhaustive search explored (``ExhaustiveSearch``); nil for a campaign of
     /// seeded runs.
     public var exhaustive: ExhaustiveStats? = nil
+
+    /// The failures whose shrink hit an internal error of bgsim (``ShrinkFault/isInternalError``):
+    /// they stand unshrunk, and the campaign's command ends with its internal-error code.
+    public var internalErrors: [FailureRecord] { failures.filter { $0.shrinkFault?.isInternalError == true } }
 }
 
 /// One failure of a campaign: the first run that violated one invariant, shrunk.
@@ -70,6 +74,9 @@ public struct FailureRecord: Sendable {
     /// a coverage-guided campaign, ``CoverageGuidance``): its replay is `--choices` with these;
     /// `nil` when `bgsim replay --seed` ``seed`` reproduces it.
     public var runChoices: ChoiceSequence? = nil
+    /// Why the failure stands unshrunk although shrinking ran: its isolated shrink ended early (an
+    /// internal error of bgsim, or a candidate that crashed or hung the workload). `nil` otherwise.
+    public var shrinkFault: ShrinkFault? = nil
 }
 
 extension FailureRecord {
@@ -96,4 +103,7 @@ public struct NondeterminismRecord: Sendable, Equatable {
     public var actual: TraceDigest
     /// How the run was repeated, e.g. `"a rerun from its seed"`.
     public var how: String
+    /// Where the runs part: the first event that differs between two traced reruns
+    /// (``TraceDivergence``), or why no event can be named. `nil` when not looked for.
+    public var firstDifference: String? = nil
 }

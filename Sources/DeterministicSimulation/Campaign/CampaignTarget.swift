@@ -31,11 +31,15 @@ public protocol CampaignTarget: Sendable {
     /// ``run(choices:keepTrace:)``. The default ignores the budget.
     func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict
 
-    /// The target a campaign's follow-up shrinks a failure that did not crash on, when it is not
-    /// this one: an isolated target (``IsolatedTarget``) offers its in-process twin, which gives
-    /// the same verdicts without a process round trip per candidate. The default is nil (this
-    /// target).
-    var inProcessShrinkTarget: (any CampaignTarget)? { get }
+    /// Shrinks a failure of `invariant` whose run drew `recorded` somewhere a fault cannot reach
+    /// the campaign: an isolated target (``IsolatedTarget``) shrinks it in a child process, where
+    /// the shrinker and its candidates run in process (no round trip per candidate), so a trap
+    /// or a hang costs only that shrink. The default is nil: the follow-up shrinks in process.
+    ///
+    /// Contract: a `.shrunk` result equals ``Shrinker/shrink(_:target:options:isCancelled:keeps:)``
+    /// of `recorded` on this target with `keeps` = "the run still violates `invariant`".
+    func shrinkInChild(_ recorded: ChoiceSequence, invariant: String, options: ShrinkOptions,
+                       isCancelled: () -> Bool) -> ChildShrink?
 
     /// How many runs a campaign worker hands over at once (``run(seeds:)``); 1 by default. An
     /// isolated target asks for batches: one pipe round trip per batch instead of per run.
@@ -58,7 +62,8 @@ extension CampaignTarget {
         run(choices: choices, keepTrace: keepTrace)
     }
 
-    public var inProcessShrinkTarget: (any CampaignTarget)? { nil }
+    public func shrinkInChild(_ recorded: ChoiceSequence, invariant: String, options: ShrinkOptions,
+                              isCancelled: () -> Bool) -> ChildShrink? { nil }
 
     public var preferredBatchSize: Int { 1 }
 

@@ -34,6 +34,21 @@ public struct CrashBanner: Sendable, Equatable {
         CrashBanner(run: "the follow-up (rerun or shrink) of the failure of " + run, replay: replay)
     }
 
+    /// What a fault of bgsim's own code prints while it follows up the failure of `invariant`
+    /// found by the run of `seed` (``CrashSlot/beginHarness(_:)``): the failure, unshrunk, and
+    /// the command that replays it.
+    ///
+    /// ```swift
+    /// banner.internalError(seed: Seed(0x2a), invariant: "no-double-end", message: "task 3 ended twice")
+    /// // " while following up (rerunning and shrinking) the failure below\n"
+    /// // "bgsim: the failure: no-double-end in run seed 0x000000000000002a of scenario …: task 3 ended twice\n"
+    /// // "bgsim: replay: bgsim replay Scenarios/….json --seed 0x000000000000002a\n"
+    /// ```
+    public func internalError(seed: Seed, invariant: String, message: String) -> String {
+        Self.fill(" while following up (rerunning and shrinking) the failure below\nbgsim: the failure: \(invariant) in "
+            + "\(run): \(message)\nbgsim: replay: \(replay)\n", seed: seed)
+    }
+
     /// The text the handler writes after its first words (`bgsim: CRASH: fatal signal SIGILL`),
     /// with `{seed}` as it stands.
     var template: String {
@@ -41,7 +56,10 @@ public struct CrashBanner: Sendable, Equatable {
     }
 
     /// The text with `seed` in place of every `{seed}`: what a crash during that run prints.
-    public func text(seed: Seed) -> String {
-        template.split(separator: Self.seedPlaceholder, omittingEmptySubsequences: false).joined(separator: seed.description)
+    public func text(seed: Seed) -> String { Self.fill(template, seed: seed) }
+
+    /// `text` with `seed` in place of every `{seed}`.
+    private static func fill(_ text: String, seed: Seed) -> String {
+        text.split(separator: seedPlaceholder, omittingEmptySubsequences: false).joined(separator: seed.description)
     }
 }

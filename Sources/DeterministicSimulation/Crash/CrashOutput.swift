@@ -63,6 +63,16 @@ enum CrashOutput {
         return written
     }
 
+    /// The calling thread's slot when it does harness work with no run in progress on it
+    /// (``CrashSlot/beginHarness(_:)``): a fault there is bgsim's own.
+    static func harnessSlot() -> CrashSlot? {
+        let token = Int(bitPattern: pthread_getspecific(CrashSignals.slotKey))
+        guard token > 0, token <= CrashSlot.count else { return nil }
+        let slot = CrashSlot.table[token - 1]
+        guard slot.inHarness.load(ordering: .acquiring), !slot.running.load(ordering: .acquiring) else { return nil }
+        return slot
+    }
+
     /// An isolated worker's dump of the crashing run's choices to stdout (see the type's
     /// contract); nothing when the thread's slot has no source.
     static func dumpChoices(signal: Int32, scratch: UnsafeMutablePointer<UInt8>) {

@@ -45,8 +45,13 @@ public enum CrashSignals {
     /// What the handler needs, made before the handler is installed and never freed.
     struct State {
         var exitCode: Int32
+        /// The code after a fault of bgsim's own code (``CrashSlot/beginHarness(_:)``).
+        var internalErrorExitCode: Int32
         /// "bgsim: CRASH: <signal text>", by signal number (empty for signals not handled).
         var headers: [[UInt8]]
+        /// "bgsim: INTERNAL ERROR: <signal text>", by signal number.
+        var internalHeaders: [[UInt8]]
+        var internalTrailer: [UInt8]
         var unknownSignal = Array("\nbgsim: CRASH: fatal signal".utf8)
         var outsideRun = Array(" outside any run of a campaign\n".utf8)
         var trailer: [UInt8]
@@ -77,20 +82,32 @@ public enum CrashSignals {
     /// Installs the handler for the fatal signals (process-wide, once; later calls change only
     /// the exit code) and an alternate signal stack on the calling thread.
     ///
+    /// A fault while a thread does harness work and no run is in progress on it (a failure's
+    /// follow-up, ``CrashSlot/beginHarness(_:)``) is bgsim's own: the handler prints
+    /// `bgsim: INTERNAL ERROR: …`, the failure being followed up and its replay command, and
+    /// ends the process with `internalErrorExitCode`, so the finding is never lost.
+    ///
     /// - Parameters:
     ///   - exitCode: the code the process ends with after a crash banner (bgsim: 70).
     ///   - trailer: the banner's last line (default: bgsim's, naming `--isolate`).
-    public static func install(exitCode: Int32, trailer: String? = nil) {
+    ///   - internalErrorExitCode: the code after a fault of bgsim's own code (bgsim: 71).
+    public static func install(exitCode: Int32, trailer: String? = nil, internalErrorExitCode: Int32 = 71) {
         var headers = [[UInt8]](repeating: [], count: 65)
+        var internalHeaders = [[UInt8]](repeating: [], count: 65)
         for (number, text) in signals where Int(number) < headers.count {
             headers[Int(number)] = Array("\nbgsim: CRASH: \(text)".utf8)
+            internalHeaders[Int(number)] = Array("\nbgsim: INTERNAL ERROR: \(text)".utf8)
         }
+        let internalTrailer = "bgsim: the process ends with exit code \(internalErrorExitCode) (an internal error of bgsim, "
+            + "not of your code); the failure above stands, unshrunk: please report the error with its replay command\n"
         let tail = trailer ?? "bgsim: the process ends with exit code \(exitCode) (a crash in workload code); with --isolate, fuzz and check report it as no-crash and go on\n"
         _ = CrashSlot.table
         _ = slotKey
         _ = altStackKey
         let wasInstalled = state != nil
-        state = State(exitCode: exitCode, headers: headers, trailer: Array(tail.utf8))
+        state = State(exitCode: exitCode, internalErrorExitCode: internalErrorExitCode, headers: headers,
+                      internalHeaders: internalHeaders, internalTrailer: Array(internalTrailer.utf8),
+                      trailer: Array(tail.utf8))
         CrashSlot.inUse.store(true, ordering: .releasing)
         prepareThread(inheriting: currentSlotToken)
         guard !wasInstalled else { return }
@@ -109,13 +126,17 @@ public enum CrashSignals {
 
     /// ``install(exitCode:trailer:)`` unless a handler is installed already (keeps its exit code
     /// and words: bgsim's own, in a bgsim process).
-    public static func installIfNeeded(exitCode: Int32, trailer: String? = nil) {
+    public static func installIfNeeded(exitCode: Int32, trailer: String? = nil, internalErrorExitCode: Int32 = 71) {
         guard state == nil else { return }
-        install(exitCode: exitCode, trailer: trailer)
+        install(exitCode: exitCode, trailer: trailer, internalErrorExitCode: internalErrorExitCode)
     }
 
     /// Whether the handler is installed.
     public static var isInstalled: Bool { state != nil }
+
+    /// The code the process ends with after a fault of bgsim's own code (71 unless installed
+    /// with another).
+    public static var internalErrorExitCode: Int32 { state?.internalErrorExitCode ?? 71 }
 
     /// The calling thread's slot, as a token for threads it makes (0: none).
     public static var currentSlotToken: Int {
@@ -164,6 +185,13 @@ private func handleFatalSignal(_ signal: Int32) {
     if CrashSignals.entered.exchange(true, ordering: .acquiringAndReleasing) {
         sleep(1)  // another thread is writing its banner: let it finish
         _exit(state.exitCode)
+    }
+    if let slot = CrashOutput.harnessSlot() {
+        let header = Int(signal) < state.internalHeaders.count ? state.internalHeaders[Int(signal)] : []
+        CrashOutput.write(2, header.isEmpty ? state.unknownSignal : header)
+        CrashOutput.write(2, slot.harnessBytes, slot.harnessLength)
+        CrashOutput.write(2, state.internalTrailer)
+        _exit(state.internalErrorExitCode)
     }
     let header = Int(signal) < state.headers.count ? state.headers[Int(signal)] : []
     CrashOutput.write(2, header.isEmpty ? state.unknownSignal : header)

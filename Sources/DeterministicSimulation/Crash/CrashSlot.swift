@@ -60,10 +60,18 @@ public final class CrashSlot: @unchecked Sendable {
     /// The choice source of the run in progress, in an isolated worker (the crash handler
     /// writes what it drew to the parent); `nil` otherwise.
     var source: ChoiceSource?
+    /// What a fault of bgsim's own code prints while the thread does harness work between runs
+    /// (``beginHarness(_:)``), `harnessLength` bytes long.
+    let harnessBytes: UnsafeMutablePointer<UInt8>
+    private(set) var harnessLength = 0
+    /// The thread does harness work (a failure's follow-up: reruns, shrinking, recording): a fault
+    /// while no run is in progress is bgsim's, not the workload's.
+    let inHarness = Atomic<Bool>(false)
 
     private init(index: Int) {
         self.index = index
         bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.capacity)
+        harnessBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.capacity)
     }
 
     /// The table, made when crash handling is first set up (``CrashSignals/install(exitCode:)``
@@ -89,6 +97,7 @@ public final class CrashSlot: @unchecked Sendable {
     /// Gives the slot back; the thread no longer names it.
     public func release() {
         running.store(false, ordering: .releasing)
+        inHarness.store(false, ordering: .releasing)
         source = nil
         CrashSignals.prepareThread(inheriting: 0)
         claimed.store(false, ordering: .releasing)
@@ -133,6 +142,32 @@ public final class CrashSlot: @unchecked Sendable {
     @inline(__always)
     public func end() {
         running.store(false, ordering: .releasing)
+    }
+
+    /// Marks the start of harness work on this thread (a failure's follow-up), with `text`: what a
+    /// fault of bgsim's own code prints until ``endHarness()``, between the handler's first words
+    /// (`bgsim: INTERNAL ERROR: fatal signal SIGILL (…)`) and its last line. Runs begun meanwhile
+    /// (``beginAgain()``) are still workload code: a fault in one is a crash of the workload.
+    ///
+    /// ```swift
+    /// slot.beginHarness(banner.internalError(seed: seed, invariant: "no-double-end", message: message))
+    /// defer { slot.endHarness() }
+    /// let shrink = Shrinker.shrink(recorded, target: CrashSlotTarget(target)) { … }
+    /// ```
+    public func beginHarness(_ text: String) {
+        inHarness.store(false, ordering: .releasing)
+        let utf8 = Array(text.utf8)
+        harnessLength = min(utf8.count, Self.capacity)
+        if harnessLength > 0 {
+            utf8.withUnsafeBufferPointer { harnessBytes.update(from: $0.baseAddress!, count: harnessLength) }
+        }
+        generation.wrappingAdd(1, ordering: .releasing)
+        inHarness.store(true, ordering: .releasing)
+    }
+
+    /// Marks the end of the harness work begun last.
+    public func endHarness() {
+        inHarness.store(false, ordering: .releasing)
     }
 
     /// Writes the banner's template, with `0x` and 16 zeros for each `{seed}`, into ``bytes``.

@@ -20,13 +20,9 @@ struct CrashSlotTarget<Wrapped: CampaignTarget>: CampaignTarget {
         return wrapped.run(choices: choices, keepTrace: keepTrace)
     }
 
-    var inProcessShrinkTarget: (any CampaignTarget)? {
-        guard let local = wrapped.inProcessShrinkTarget else { return nil }
-        return Self.wrap(local)
-    }
-
-    private static func wrap<Local: CampaignTarget>(_ target: Local) -> any CampaignTarget {
-        CrashSlotTarget<Local>(target)
+    func shrinkInChild(_ recorded: ChoiceSequence, invariant: String, options: ShrinkOptions,
+                       isCancelled: () -> Bool) -> ChildShrink? {
+        wrapped.shrinkInChild(recorded, invariant: invariant, options: options, isCancelled: isCancelled)
     }
 
     func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {

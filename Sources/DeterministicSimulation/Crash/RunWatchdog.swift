@@ -64,20 +64,44 @@ public enum RunWatchdog {
                     + "fuzz and check report it as no-hang and go on; raise --run-timeout if runs are this slow\n").utf8))
     }
 
-    /// Looks at the slots every 50 ms, forever.
+    /// The banner's words around a stuck follow-up's text (``CrashSlot/beginHarness(_:)``): bgsim's
+    /// own code made no progress between two runs for the whole timeout.
+    private static func internalWords(limitMilliseconds: Int, exitCode: Int32) -> (header: [UInt8], trailer: [UInt8]) {
+        let seconds = Double(limitMilliseconds) / 1_000
+        let text = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        return (Array("\nbgsim: INTERNAL ERROR: bgsim's own code made no progress for \(text) s between two runs".utf8),
+                Array(("bgsim: the process ends with exit code \(exitCode) (an internal error of bgsim, not of your "
+                    + "code); the failure above stands, unshrunk: please report the error with its replay command\n").utf8))
+    }
+
+    /// Looks at the slots every 50 ms, forever. A slot is timed from the moment its state last
+    /// changed: a run begun (its generation), or harness work between runs begun or resumed.
     private static func watch() {
-        var seen = [(generation: UInt64, since: UInt64)](repeating: (0, 0), count: CrashSlot.count)
+        var seen = [(state: UInt64, since: UInt64)](repeating: (0, 0), count: CrashSlot.count)
         while true {
             usleep(50_000)  // tidy: allow the watchdog's own pace; it never decides a result
             let limit = timeoutMilliseconds.load(ordering: .acquiring)
             guard limit > 0 else { continue }
             let now = monotonicMilliseconds()
             for slot in CrashSlot.table {
-                guard slot.running.load(ordering: .acquiring) else { continue }
-                let generation = slot.generation.load(ordering: .acquiring)
-                if seen[slot.index].generation != generation || seen[slot.index].since == 0 {
-                    seen[slot.index] = (generation, now)
+                let running = slot.running.load(ordering: .acquiring)
+                let harness = !running && slot.inHarness.load(ordering: .acquiring)
+                guard running || harness else {
+                    seen[slot.index] = (0, 0)
+                    continue
+                }
+                let state = slot.generation.load(ordering: .acquiring) << 1 | (running ? 1 : 0)
+                if seen[slot.index].state != state || seen[slot.index].since == 0 {
+                    seen[slot.index] = (state, now)
                 } else if now - seen[slot.index].since >= UInt64(limit) {
+                    if harness {
+                        let code = CrashSignals.state?.internalErrorExitCode ?? 71
+                        let (header, trailer) = internalWords(limitMilliseconds: limit, exitCode: code)
+                        CrashOutput.write(2, header)
+                        CrashOutput.write(2, slot.harnessBytes, slot.harnessLength)
+                        CrashOutput.write(2, trailer)
+                        _exit(code)
+                    }
                     let (header, trailer) = words(limitMilliseconds: limit)
                     CrashOutput.write(2, header)
                     CrashOutput.write(2, slot.bytes, slot.length)

@@ -121,10 +121,12 @@ final class ChildConnection: @unchecked Sendable {
         return writeAll(&bytes)
     }
 
-    /// Waits for the answer to the oldest request not yet answered.
-    func receive(timeoutMilliseconds: Int?) -> Exchange {
+    /// Waits for the answer to the oldest request not yet answered. With `isCancelled`, polled
+    /// about ten times a second, the child is killed once it returns true (the answer: `.hung`).
+    func receive(timeoutMilliseconds: Int?, isCancelled: (() -> Bool)? = nil) -> Exchange {
         let deadline = timeoutMilliseconds.map { Self.nowMilliseconds() + $0 }
         while true {
+            if let isCancelled, isCancelled() { return killHung() }
             if buffer.first == UInt8(ascii: "X") { return died() }  // the crash dump
             if let newline = buffer.firstIndex(of: 0x0a) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -137,6 +139,7 @@ final class ChildConnection: @unchecked Sendable {
                 if left <= 0 { return killHung() }
                 wait = Int32(min(left, Int(Int32.max)))
             }
+            if isCancelled != nil { wait = wait < 0 ? 100 : min(wait, 100) }
             var poller = pollfd(fd: responses, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, wait)
             if ready < 0 {

@@ -31,11 +31,12 @@ import Synchronization
 ///   back, so campaigns, follow-ups and the shrinker read the same results for every `jobs`.
 /// - A crashed run's choices are those it drew before the signal (the child's handler writes
 ///   them), so the shrinker replays and shrinks crashes like any failure, each candidate in a
-///   child. A failure that did not crash is shrunk on `local`, in process
-///   (``inProcessShrinkTarget``): its candidates are edits of a run that completed, and a round
-///   trip per candidate made `bgsim check` half again as slow; a candidate that crashes there
-///   ends the process with the crash banner (naming the failure's run seed). Its verdict has no
-///   events and a digest made of the draw count, signal and message (deterministic).
+///   child. A failure that did not crash is shrunk whole in one child
+///   (``shrinkInChild(_:invariant:options:isCancelled:)``): the shrinker and its candidates run
+///   there in process (a round trip per candidate made `bgsim check` half again as slow), and a
+///   trap or hang of either ends only that child; the failure then stands unshrunk. A crashed
+///   run's verdict has no events and a digest made of the draw count, signal and message
+///   (deterministic).
 /// - A hung run is killed after `runTimeoutSeconds` of wall-clock time; the same request is not
 ///   run again (each would cost the timeout): its verdict is remembered, and a hang is never
 ///   shrunk (``RunStop/timedOut``).
@@ -185,9 +186,6 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
         pool.rememberHang(request, verdict)
         return verdict
     }
-
-    /// `local`: a failure that did not crash is shrunk in process (see the type's contract).
-    public var inProcessShrinkTarget: (any CampaignTarget)? { local }
 
     public func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
         run(choices: choices, keepTrace: keepTrace, budget: costBudget)

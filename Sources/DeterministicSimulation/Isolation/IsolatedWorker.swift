@@ -5,7 +5,8 @@
 #endif
 
 /// The child's side of isolation: reads run requests on stdin, runs each on the target, writes
-/// one verdict line per run on stdout (``VerdictWire``), until stdin ends.
+/// one verdict line per run on stdout (``VerdictWire``), until stdin ends; a shrink request
+/// (``IsolatedShrinkWire``) is shrunk here whole and answered with its result.
 ///
 /// ```swift
 /// // bgsim's hidden `_isolated-worker SCENARIO` command:
@@ -29,6 +30,11 @@ public enum IsolatedWorker {
             while let newline = pending.firstIndex(of: 0x0a) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
+                if line.hasPrefix("K\t") {
+                    guard let request = IsolatedShrinkWire.parseRequest(line[...]) else { return 65 }
+                    shrink(request, on: target, slot: slot)
+                    continue
+                }
                 guard let request = VerdictWire.parseRequest(line[...]) else { return 65 }
                 let source = request.seed.map { ChoiceSource(seed: $0) }
                     ?? request.fillSeed.map { ChoiceSource(replaying: request.choices!, filling: $0) }

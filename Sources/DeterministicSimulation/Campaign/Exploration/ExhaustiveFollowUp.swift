@@ -29,13 +29,16 @@ struct ExhaustiveFollowUp<Target: CampaignTarget>: Sendable {
             choices: found.choices, shrink: nil, trace: replayed.trace)
         guard replayed.digest == found.verdict.digest else {
             let mismatch = NondeterminismRecord(seed: campaign.seed, runIndex: found.sequence, expected: found.verdict.digest,
-                                                actual: replayed.digest, how: "a replay of its recorded choices")
+                                                actual: replayed.digest, how: "a replay of its recorded choices",
+                                                firstDifference: TraceDivergence.explain(
+                                                    target: target, source: { ChoiceSource(replaying: found.choices) },
+                                                    known: replayed))
             return (record, mismatch)
         }
         let keeps: (RunVerdict) -> Bool = { verdict in verdict.failures.contains { $0.invariant == invariant } }
         guard shrinks, keeps(replayed) else { return (record, nil) }
         record.shrink(found.choices, crashed: replayed.stop == .crashed, target: target, options: campaign.shrink,
-                      isCancelled: isCancelled, keeps: keeps)
+                      isCancelled: isCancelled)
         return (record, nil)
     }
 }

@@ -122,6 +122,9 @@ public enum CampaignReport {
         object.append("shrunkActionCount", JSONValue(record.shrunkActionCount))
         object.append("shrunkMessage", JSONValue(record.shrunkFailure.message))
         object.append("shrink", record.shrink.map(shrinkJSON) ?? .null)
+        if let fault = record.shrinkFault {
+            object.append("shrinkFault", ["internalError": JSONValue(fault.isInternalError), "message": JSONValue(fault.message)])
+        }
         object.append("trace", .array(record.trace.map(traceLineJSON)))
         return .object(object)
     }
@@ -154,9 +157,11 @@ public enum CampaignReport {
     }
 
     static func nondeterminismJSON(_ record: NondeterminismRecord) -> JSONValue {
-        ["runIndex": JSONValue(record.runIndex), "seed": JSONValue(record.seed.description),
-         "expected": JSONValue(record.expected.description), "actual": JSONValue(record.actual.description),
-         "how": JSONValue(record.how)]
+        var object: JSONObject = ["runIndex": JSONValue(record.runIndex), "seed": JSONValue(record.seed.description),
+                                  "expected": JSONValue(record.expected.description),
+                                  "actual": JSONValue(record.actual.description), "how": JSONValue(record.how)]
+        if let difference = record.firstDifference { object.append("firstDifference", JSONValue(difference)) }
+        return .object(object)
     }
 
     static func seconds(_ time: VirtualTime) -> Double { Double(time.microseconds) / 1_000_000 }

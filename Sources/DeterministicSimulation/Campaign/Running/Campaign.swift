@@ -54,12 +54,18 @@ public enum Campaign {
         let followUp = FailureFollowUp(targets: targets.map { slotted($0) }, options: options,
                                        shrinks: !interrupted, isCancelled: isCancelled, runChoices: runChoices)
         let records = WorkerPool.map(selected.count, jobs: options.jobs) { index in
-            let runIndex = selected[index].entry.firstRun
-            let slot = CrashSlot.claim(crashBanners?.value(forRun: runIndex).followingUp)
+            let (entry, verdict) = selected[index]
+            let banner = crashBanners?.value(forRun: entry.firstRun)
+            let slot = CrashSlot.claim(banner?.followingUp)
             defer { slot?.release() }
-            slot?.begin(options.runSeed(runIndex))
+            slot?.begin(options.runSeed(entry.firstRun))
             slot?.end()  // CrashSlotTarget times each rerun and shrink candidate on its own
-            return followUp.record(selected[index].entry, firstVerdict: selected[index].verdict)
+            // Between those runs the code is bgsim's: a fault there prints the failure, unshrunk.
+            if let banner, let failure = verdict.failures.first(where: { $0.invariant == entry.invariant }) {
+                slot?.beginHarness(banner.internalError(seed: options.runSeed(entry.firstRun), invariant: entry.invariant,
+                                                        message: failure.message))
+            }
+            return followUp.record(entry, firstVerdict: verdict)
         }
         let samples = tally.sampleDigests.sorted { $0.key < $1.key }
         let sampleChecks = WorkerPool.map(samples.count, jobs: options.jobs) { index in

@@ -1,6 +1,8 @@
 /// After the runs: reruns a failing run with its trace, checks that it reproduces (from its seed
 /// and from its recorded choices), shrinks it, and reruns determinism samples, each run on the
-/// target of its phase (``RunPhases``).
+/// target of its phase (``RunPhases``). A rerun that does not reproduce is a
+/// ``NondeterminismRecord`` naming the first event where two traced reruns part
+/// (``TraceDivergence``), and its failure is not shrunk.
 struct FailureFollowUp: Sendable {
     let targets: RunPhases<any CampaignTarget>
     let options: CampaignOptions
@@ -28,8 +30,10 @@ struct FailureFollowUp: Sendable {
         var mismatches: [NondeterminismRecord] = []
         func check(_ actual: TraceDigest, _ how: String) {
             guard actual != firstVerdict.digest else { return }
+            let difference = TraceDivergence.explain(target: target, source: { self.source(entry.firstRun) },
+                                                     known: original)
             mismatches.append(NondeterminismRecord(seed: seed, runIndex: entry.firstRun, expected: firstVerdict.digest,
-                                                   actual: actual, how: how))
+                                                   actual: actual, how: how, firstDifference: difference))
         }
         check(original.digest, runChoices[entry.firstRun] == nil ? "a rerun from its seed" : "a replay of its mutant's choices")
         if original.stop == .timedOut {
@@ -54,44 +58,61 @@ struct FailureFollowUp: Sendable {
             trace: original.trace, runChoices: runChoices[entry.firstRun])
         guard shrinks, mismatches.isEmpty, keeps(original) else { return (record, mismatches) }
         record.shrink(recorded, crashed: original.stop == .crashed, target: target, options: options.shrink,
-                      isCancelled: isCancelled, keeps: keeps)
+                      isCancelled: isCancelled)
         return (record, mismatches)
     }
 
     /// Reruns run `runIndex` from its seed; a record if its digest differs from `expected`.
     func recheck(runIndex: Int, expected: TraceDigest) -> NondeterminismRecord? {
         let seed = options.runSeed(runIndex)
-        let actual = targets.value(forRun: runIndex).run(choices: source(runIndex), keepTrace: false).digest
+        let target = targets.value(forRun: runIndex)
+        let actual = target.run(choices: source(runIndex), keepTrace: false).digest
         guard actual != expected else { return nil }
         return NondeterminismRecord(seed: seed, runIndex: runIndex, expected: expected, actual: actual,
-                                    how: runChoices[runIndex] == nil ? "a rerun from its seed" : "a replay of its mutant's choices")
+                                    how: runChoices[runIndex] == nil ? "a rerun from its seed" : "a replay of its mutant's choices",
+                                    firstDifference: TraceDivergence.explain(target: target, source: { source(runIndex) }))
     }
 }
 
 extension FailureRecord {
-    /// Shrinks the failing run `recorded` while `keeps` holds, then reruns the shrunk run with its
-    /// trace and records it: choices, shrink result, event and action counts, trace, and the
-    /// shrunk run's failure of the same invariant (else the original failure). Shared by seeded
-    /// campaigns and exhaustive searches.
+    /// Shrinks the failing run `recorded` while it still violates this record's invariant, then
+    /// reruns the shrunk run with its trace and records it: choices, shrink result, event and
+    /// action counts, trace, and the shrunk run's failure of the same invariant (else the
+    /// original failure). Shared by seeded campaigns and exhaustive searches.
     ///
     /// ```swift
     /// record.shrink(recorded, crashed: verdict.stop == .crashed, target: target, options: .init(),
-    ///               isCancelled: { false }, keeps: keeps)
+    ///               isCancelled: { false })
     /// ```
     ///
-    /// Contract: a failure that did not crash is shrunk in process when the target offers it
-    /// (isolation: its candidates are edits of a run that completed; a pipe round trip each cost
-    /// +50%); the shrunk run itself is rerun on `target`.
+    /// Contract: a failure that did not crash is shrunk where the target puts it
+    /// (``CampaignTarget/shrinkInChild(_:invariant:options:isCancelled:)``: a child process for an
+    /// isolated target), else in process; a crash is shrunk here, each candidate on `target`. A
+    /// child that ends before answering leaves the record unshrunk with its ``shrinkFault``; a
+    /// cancelled shrink leaves it unshrunk. The shrunk run itself is rerun on `target`.
     mutating func shrink(_ recorded: ChoiceSequence, crashed: Bool, target: any CampaignTarget, options: ShrinkOptions,
-                         isCancelled: () -> Bool, keeps: (RunVerdict) -> Bool) {
-        let shrinkTarget: any CampaignTarget = crashed ? target : (target.inProcessShrinkTarget ?? target)
-        let shrink = Shrinker.shrink(recorded, target: shrinkTarget, options: options, isCancelled: isCancelled,
-                                     keeps: keeps)
-        let shrunkSource = ChoiceSource(replaying: shrink.choices)
-        let shrunk = target.run(choices: shrunkSource, keepTrace: true)
+                         isCancelled: () -> Bool) {
         let invariant = failure.invariant
-        choices = shrink.choices
-        self.shrink = shrink
+        let result: ShrinkResult
+        switch crashed ? nil : target.shrinkInChild(recorded, invariant: invariant, options: options,
+                                                    isCancelled: isCancelled) {
+        case .shrunk(let shrunk)?:
+            result = shrunk
+        case .stopped(let fault)?:
+            shrinkFault = fault
+            return
+        case .cancelled?:
+            return
+        case nil:
+            InjectedFault.atShrinkStart()
+            result = Shrinker.shrink(recorded, target: target, options: options, isCancelled: isCancelled) { verdict in
+                verdict.failures.contains { $0.invariant == invariant }
+            }
+        }
+        let shrunkSource = ChoiceSource(replaying: result.choices)
+        let shrunk = target.run(choices: shrunkSource, keepTrace: true)
+        choices = result.choices
+        shrink = result
         shrunkEventCount = shrunk.eventCount
         shrunkActionCount = shrunkSource.actions.count
         trace = shrunk.trace

@@ -1,0 +1,72 @@
+@testable import DeterministicSimulation
+import Synchronization
+import Testing
+
+/// Issue 32, item 6: a sample of runs (one in 25, and every failure a campaign reports) is run
+/// again and compared, and a difference names the first event where the runs part.
+@Suite struct DeterminismSelfCheckTests {
+    /// Five events per run; the third carries a process-wide counter (the nondeterminism).
+    final class DriftingTraceTarget: CampaignTarget {
+        let counter = Atomic<Int64>(0)
+        func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
+            let value = Int64(choices.int(in: 0...9))
+            let tick = counter.wrappingAdd(1, ordering: .relaxed).newValue
+            var trace: [TraceLine] = []
+            if keepTrace {
+                for index in 0..<5 {
+                    let fields = index == 2 ? [TraceField("tick", .int(tick))] : [TraceField("value", .int(value))]
+                    trace.append(TraceLine(time: VirtualTime(microseconds: Int64(index) * 1_500_000), name: "step", fields: fields))
+                }
+            }
+            return RunVerdict(digest: TraceDigest(UInt64(tick)), eventCount: 5, simulatedTime: .zero, failures: [],
+                              trace: trace)
+        }
+    }
+
+    /// The same every time but the first run in the process (a cache that warms up).
+    final class ColdStartTarget: CampaignTarget {
+        let warm = Atomic<Bool>(false)
+        func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
+            _ = choices.int(in: 0...9)
+            let cold = !warm.exchange(true, ordering: .relaxed)
+            return RunVerdict(digest: TraceDigest(cold ? 1 : 2), eventCount: 1, simulatedTime: .zero, failures: [])
+        }
+    }
+
+    @Test("a sampled run that does not replay names the first event where two traced reruns part")
+    func namesTheFirstDifferingEvent() throws {
+        let result = Campaign.run(DriftingTraceTarget(), options: CampaignOptions(seed: Seed(7), runs: 10, jobs: 1))
+        let record = try #require(result.nondeterminism.first)
+        let difference = try #require(record.firstDifference)
+        #expect(difference.hasPrefix("two traced reruns part at event 3: 3.000000s step tick="), "\(difference)")
+        #expect(difference.contains("in one run,") && difference.contains("in the other"), "\(difference)")
+    }
+
+    @Test("reruns that agree with each other but not with the campaign's run blame state left over in the process")
+    func blamesLeftoverState() throws {
+        let options = CampaignOptions(seed: Seed(7), runs: 1, jobs: 1, determinismSamples: 1)
+        let result = Campaign.run(ColdStartTarget(), options: options)
+        let record = try #require(result.nondeterminism.first)
+        #expect(record.firstDifference?.contains("agreed with each other") == true, "\(record.firstDifference ?? "nil")")
+        #expect(record.firstDifference?.contains("state left over from earlier runs") == true)
+    }
+
+    @Test("by default one run in 25 is rerun, and at least 3")
+    func defaultSampleRate() {
+        #expect(CampaignOptions(seed: Seed(1), runs: 20, jobs: 1).determinismSamples == 3)
+        #expect(CampaignOptions(seed: Seed(1), runs: 1_000, jobs: 1).determinismSamples == 40)
+        #expect(CampaignOptions(seed: Seed(1), runs: 10_000, jobs: 1, determinismSamples: 0).determinismSamples == 0)
+        let flaky = Campaign.run(DriftingTraceTarget(), options: CampaignOptions(seed: Seed(1), runs: 500, jobs: 2))
+        #expect(flaky.nondeterminism.count == 20)
+    }
+
+    @Test("equal traces have no divergence; a shorter one parts at its end")
+    func traceComparison() {
+        let line = TraceLine(time: VirtualTime(microseconds: 250), name: "task.end", fields: [TraceField("id", .int(1))],
+                             thread: "p1.main")
+        let engine = TraceDivergence.self
+        #expect(engine.first([line, line], [line, line]) == nil)
+        #expect(engine.first([line, line], [line]) == "event 2: 0.000250s task.end id=1 (thread p1.main) in one run, "
+            + "the end of the run in the other")
+    }
+}
