@@ -32,16 +32,20 @@ struct ShrinkState<Target: CampaignTarget> {
     }
 
     /// Replays the input once to normalize it and learn its event count (not counted as an attempt).
+    ///
+    /// The passes compute positions from the run's marks (actions, idle steps, spans), which are
+    /// positions in what the run drew, so the current sequence is that recording: the input
+    /// itself for any recorded run, else what an edited or truncated input replays as (a value
+    /// past its end reads 0, an unread one drops).
     private mutating func start(_ choices: ChoiceSequence) {
         let source = ChoiceSource(replaying: choices)
         let verdict = target.run(choices: source, keepTrace: false)
-        current = choices
+        current = source.recorded
         currentActions = source.actions
         currentIdleSteps = source.idleSteps
         currentSpans = source.spans
         currentEventCount = verdict.eventCount
         currentCost = verdict.cost
-        if keeps(verdict), source.recorded.isSimpler(than: choices) { current = source.recorded }
         if maxAttempts == 0 { stop = .attemptLimit }
     }
 
