@@ -181,7 +181,7 @@ struct ShrinkState<Target: CampaignTarget> {
     }
 
     /// What caching `candidate` costs: its values, kept whole as the key (8 bytes each), plus 64
-    /// bytes for the array's header and the table's slot (a table at most half empty).
+    /// bytes for the array's header (32) and its share of the table's slots.
     static func cacheBytes(of candidate: ChoiceSequence) -> Int {
         candidate.count * MemoryLayout<UInt64>.stride + 64
     }
