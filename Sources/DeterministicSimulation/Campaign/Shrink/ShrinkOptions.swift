@@ -1,18 +1,44 @@
-/// How hard the shrinker tries.
+/// How hard the shrinker tries, and how much time and memory one shrink may take.
 ///
 /// ```swift
 /// let quick = ShrinkOptions(maxAttempts: 200)
+/// let patient = ShrinkOptions(maxSeconds: 600, maxCacheBytes: 1 << 30)   // 10 minutes, 1 GiB
 /// ```
 ///
-/// Contract: bounded only by attempts (replays), so shrinking is deterministic: the same input
-/// gives the same result on every machine and at every load. Hypothesis caps at 500 shrinks; our
-/// replays are cheaper, hence 2,000.
+/// Contract: attempts (replays) bound the work, so a shrink that ends within its time is
+/// deterministic: the same input gives the same result on every machine and at every load.
+/// Hypothesis caps at 500 shrinks; our replays are cheaper, hence 2,000. Wall time
+/// (``maxSeconds``) never changes which candidates are tried, only when trying stops
+/// (``ShrinkStop/timeLimit``, with the simplest failure found so far); the cache bound
+/// (``maxCacheBytes``) depends only on the candidates, so it keeps results deterministic.
 public struct ShrinkOptions: Sendable, Equatable {
+    /// The default ``maxSeconds``: one minute per failure.
+    public static let defaultMaxSeconds = 60.0
+    /// The default ``maxCacheBytes``: 256 MiB.
+    public static let defaultMaxCacheBytes = 256 << 20
+
     /// The most candidate replays one shrink may run (cached repeats are free).
     public var maxAttempts: Int
+    /// The most wall-clock seconds one failure's shrink may take (default 60). Checked before
+    /// every replay; a replay under way finishes first. Values of a billion seconds or more (or
+    /// `.infinity`) mean no limit.
+    public var maxSeconds: Double
+    /// The most bytes the cache of replayed candidates may hold (default 256 MiB): each entry
+    /// keeps its whole sequence, 8 bytes a value plus 64, which on a run of millions of draws
+    /// (the minimum gap, the maximum horizon) reached gigabytes. When full, later candidates are
+    /// not cached (a repeat is replayed again); the shrink goes on.
+    public var maxCacheBytes: Int
 
-    public init(maxAttempts: Int = 2_000) {
+    public init(maxAttempts: Int = 2_000, maxSeconds: Double = defaultMaxSeconds,
+                maxCacheBytes: Int = defaultMaxCacheBytes) {
         self.maxAttempts = max(0, maxAttempts)
+        self.maxSeconds = maxSeconds.isNaN ? 0 : max(0, maxSeconds)
+        self.maxCacheBytes = max(0, maxCacheBytes)
+    }
+
+    /// ``maxSeconds`` as a duration; `nil` for no limit (a billion seconds or more: about 32 years).
+    var timeLimit: Duration? {
+        maxSeconds < 1e9 ? .seconds(max(0, maxSeconds)) : nil
     }
 }
 
@@ -22,7 +48,11 @@ public enum ShrinkStop: String, Sendable, Equatable {
     case fixpoint
     /// ``ShrinkOptions/maxAttempts`` replays were used.
     case attemptLimit
-    /// The campaign was cancelled.
+    /// ``ShrinkOptions/maxSeconds`` of wall-clock time were used: the simplest failure found so
+    /// far is the result.
+    case timeLimit
+    /// The campaign was cancelled (a Ctrl-C): polled before every replay, so the shrink stops
+    /// within one; the simplest failure found so far is the result.
     case cancelled
 }
 
@@ -38,8 +68,9 @@ public struct ShrinkPassStats: Sendable, Equatable {
 
 /// What a shrink found.
 ///
-/// Contract: ``choices`` is never less simple than the input (fewer actions, then a simpler
-/// sequence) and still keeps the property the shrink was asked to keep.
+/// Contract: ``choices`` is never less simple than the input's recording (fewer actions, then a
+/// simpler sequence; the recording is the input itself for any recorded run, else what the
+/// input replays as) and still keeps the property the shrink was asked to keep if the input did.
 public struct ShrinkResult: Sendable, Equatable {
     /// The simplest sequence found; replays exactly (no fallbacks).
     public var choices: ChoiceSequence

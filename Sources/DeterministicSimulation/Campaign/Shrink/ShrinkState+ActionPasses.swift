@@ -12,7 +12,7 @@ extension ShrinkState {
         var high = currentActions.count
         while high - low > 1, high <= currentActions.count, stop == nil {
             let middle = low + (high - low) / 2
-            let stopDraw = currentActions[middle].stopDraw
+            let stopDraw = min(currentActions[middle].stopDraw, current.count)
             // The prefix before the cut replays as before, so actions before `middle` keep their places.
             if attempt(Array(current.values[..<stopDraw])) { high = middle } else { low = middle }
         }
@@ -104,7 +104,7 @@ extension ShrinkState {
             let action = currentActions[index]
             let cut = currentActions[index + 1].stopDraw
             var replaced = false
-            if action.isSkippable, cut > action.firstDraw {
+            if action.isSkippable, cut > action.firstDraw, cut <= current.count {
                 for choice in 0..<ShrinkPass.replacementChoices where choice != current.values[action.firstDraw] {
                     var values = Array(current.values[..<cut])
                     values[action.firstDraw] = choice
@@ -134,11 +134,14 @@ extension ShrinkState {
     }
 
     /// The draws the actions in `actions` own (up to the next action's first draw, or the end).
+    ///
+    /// Contract: `actions` is a nonempty range of ``currentActions``' indices (its upper bound may
+    /// reach past the last action: the draws then go to the end); the result lies in
+    /// `0...current.count` and is never reversed.
     func drawRange(_ actions: Range<Int>) -> Range<Int> {
-        let start = currentActions[actions.lowerBound].firstDraw
         let end = actions.upperBound < currentActions.count
-            ? currentActions[actions.upperBound].firstDraw : current.count
-        return start..<end
+            ? min(currentActions[actions.upperBound].firstDraw, current.count) : current.count
+        return min(currentActions[actions.lowerBound].firstDraw, end)..<end
     }
 
     /// Replays the current sequence without the actions of the ranges in `groups` (ascending,
@@ -152,6 +155,12 @@ extension ShrinkState {
     /// The current values without the actions of the ranges in `groups` (ascending, disjoint),
     /// removed as `extent` says; `nil` if there is nothing to remove or an action cannot be.
     func values(removing groups: [Range<Int>], _ extent: ActionExtent) -> [UInt64]? {
+        // A caller's range may reach past the last action once a deletion shortened the run
+        // (`startLater`'s search keeps its bounds): clamped to the actions there are, which reads
+        // the same draws as before (``drawRange(_:)`` ends at the end); one left with no action
+        // removes nothing.
+        let groups = groups.map { $0.clamped(to: 0..<currentActions.count) }
+        guard !groups.contains(where: \.isEmpty) else { return nil }
         var values = current.values
         for group in groups.reversed() {
             switch extent {
@@ -163,7 +172,8 @@ extension ShrinkState {
             case .skip:
                 for index in group.reversed() {
                     let action = currentActions[index]
-                    guard action.isSkippable else { return nil }
+                    // A skippable action drew its choice at `firstDraw`, so that draw exists.
+                    guard action.isSkippable, action.firstDraw < values.count else { return nil }
                     // The draws that carried it out end where the next action's go-on draw begins;
                     // idle steps among them only let time pass, and stay.
                     let next = index + 1 < currentActions.count ? currentActions[index + 1].stopDraw : 0
@@ -180,6 +190,7 @@ extension ShrinkState {
     /// Removes the draws of `range` from `values` except those of the current run's idle steps
     /// (``ChoiceSource/idleSteps``) that lie wholly inside it.
     func removeKeepingIdleSteps(_ range: Range<Int>, from values: inout [UInt64]) {
+        let range = range.clamped(to: 0..<values.count)
         var end = range.upperBound
         for step in currentIdleSteps.reversed() where step.upperBound <= end && step.lowerBound >= range.lowerBound {
             if step.upperBound < end { values.removeSubrange(step.upperBound..<end) }

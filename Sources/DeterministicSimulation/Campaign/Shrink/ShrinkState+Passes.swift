@@ -77,13 +77,17 @@ extension ShrinkState {
                 values.swapAt(index, index + 1)
                 attempt(values)
             }
-            let (c, d) = (current.values[index], index + 1 < current.count ? current.values[index + 1] : 0)
-            if index + 1 < current.count, c > 0, d > 0 {
-                var values = current.values
-                let step = min(c, d)
-                values[index] = c - step
-                values[index + 1] = d - step
-                attempt(values)
+            // An adopted swap may have shortened the sequence (its run read fewer draws): the pair
+            // is read only while both values are still there.
+            if index + 1 < current.count {
+                let (c, d) = (current.values[index], current.values[index + 1])
+                if c > 0, d > 0 {
+                    var values = current.values
+                    let step = min(c, d)
+                    values[index] = c - step
+                    values[index + 1] = d - step
+                    attempt(values)
+                }
             }
             index += 1
         }

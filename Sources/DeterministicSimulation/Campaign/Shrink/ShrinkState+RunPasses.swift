@@ -66,13 +66,16 @@ extension ShrinkState {
         guard run.upperBound < currentActions.count else { return false }
         let first = currentActions[run.lowerBound].stopDraw
         let next = currentActions[run.upperBound]
-        guard first < next.stopDraw else { return false }
+        guard first < next.stopDraw, next.stopDraw <= current.count else { return false }
         var values = current.values
         values.removeSubrange(first..<next.stopDraw)
         // The next step's draws after its go-on draw, now right after the action before the run.
-        let step = first + 1..<next.firstDraw - (next.stopDraw - first)
+        // None when the next action has no go-on draw (`firstDraw == stopDraw`: a forced action,
+        // say the only one a scenario enables): the end is clamped, so the range is empty, never
+        // reversed (issue 32's trap).
+        let step = first + 1..<max(first + 1, next.firstDraw - (next.stopDraw - first))
         if attempt(values, requireSimplerCandidate: false) { return true }
-        guard let last = step.last, values[last] > 0 else { return false }
+        guard let last = step.last, last < values.count, values[last] > 0 else { return false }
         // The same draw of every step the run took (its last before the action), summed: the
         // time of a gap drawn linearly (`int(in: 1...90)`) added up.
         let sum = currentActions[run].filter { $0.firstDraw > $0.stopDraw + 1 }
@@ -129,12 +132,12 @@ extension ShrinkState {
                 let removed = current.count - values.count
                 for later in currentActions[run.upperBound...] where later.isSkippable && stop == nil {
                     let position = later.firstDraw - removed
-                    guard position < values.count else { continue }
-                    for step: Int64 in [1, -1] {
-                        let aimed = Int64(clamping: values[position]) + step
-                        guard aimed >= 0 else { continue }
+                    guard position >= 0, position < values.count else { continue }
+                    // One up, then one down, in the value's own type: neither end can overflow.
+                    let value = values[position]
+                    for aimed in [value < .max ? value + 1 : nil, value > 0 ? value - 1 : nil].compactMap({ $0 }) {
                         var candidate = values
-                        candidate[position] = UInt64(aimed)
+                        candidate[position] = aimed
                         if attempt(candidate, requireSimplerCandidate: false) { return true }
                     }
                 }

@@ -43,7 +43,7 @@ extension ShrinkState {
     private mutating func deleteShifted(_ run: Range<Int>) -> Bool {
         let first = currentActions[run.lowerBound]
         let next = currentActions[run.upperBound]
-        guard first.isSkippable, next.isSkippable,
+        guard first.isSkippable, next.isSkippable, next.firstDraw < current.count,
               current.values[first.firstDraw] == current.values[next.firstDraw] else { return false }
         // The shift stays inside both actions' own draws, so neither action's choice goes.
         let firstEnd = drawRange(run.lowerBound..<run.lowerBound + 1).upperBound

@@ -21,7 +21,7 @@ extension ShrinkState {
     mutating func undoSwarm() {
         guard let mix = currentSpans.first(where: { $0.kind == .swarmMix }),
               let coin = currentSpans.first(where: { $0.kind == .strategyCoin }),
-              coin.draws.count == 1, coin.draws.upperBound <= mix.draws.lowerBound,
+              coin.draws.count == 1, coin.draws.upperBound <= mix.draws.lowerBound, mix.draws.upperBound <= current.count,
               current.values[coin.draws.lowerBound] != 0 else { return }
         for unforced in [false, true] where stop == nil {
             var values = unforced ? unforcing(current.values) : current.values
@@ -44,7 +44,9 @@ extension ShrinkState {
     ///
     /// Complexity: at most 2 attempts.
     mutating func zeroSwarm() {
-        guard let mix = currentSpans.first(where: { $0.kind == .swarmMix }) else { return }
+        guard let mix = currentSpans.first(where: { $0.kind == .swarmMix }), mix.draws.upperBound <= current.count else {
+            return
+        }
         for unforced in [false, true] where stop == nil {
             var values = unforced ? unforcing(current.values) : current.values
             for position in mix.draws { values[position] = 0 }
@@ -60,7 +62,7 @@ extension ShrinkState {
     func unforcing(_ values: [UInt64]) -> [UInt64] {
         var unforced = values
         for action in currentActions.dropFirst().dropLast().reversed()
-        where !action.isSkippable && action.firstDraw > action.stopDraw {
+        where !action.isSkippable && action.firstDraw > action.stopDraw && action.firstDraw <= unforced.count {
             unforced.insert(.max, at: action.firstDraw)
         }
         return unforced

@@ -1,9 +1,13 @@
-/// The shrinker's working state: the current best sequence and its actions, the attempt budget,
-/// a cache of replayed candidates and per-pass statistics.
+/// The shrinker's working state: the current best sequence and its actions, the budgets
+/// (attempts, wall time, cache bytes), a cache of replayed candidates and per-pass statistics.
 struct ShrinkState<Target: CampaignTarget> {
     let target: Target
     let maxAttempts: Int
+    /// The most bytes ``seen`` may hold (``ShrinkOptions/maxCacheBytes``).
+    let maxCacheBytes: Int
     let isCancelled: () -> Bool
+    /// Whether the shrink's wall-clock budget (``ShrinkOptions/maxSeconds``) is spent.
+    let isOverTime: () -> Bool
     let keeps: (RunVerdict) -> Bool
 
     /// The simplest sequence found so far (a normalized recording: it replays exactly).
@@ -21,27 +25,38 @@ struct ShrinkState<Target: CampaignTarget> {
     var stop: ShrinkStop?
     var stats: [ShrinkPassStats] = ShrinkPass.allCases.map { ShrinkPassStats(name: $0.name, attempts: 0, accepted: 0) }
     private var activePass = ShrinkPass.endEarlier
-    /// Candidates already replayed, by the candidate as given (not normalized).
+    /// Candidates already replayed, by the candidate as given (not normalized). What grows with
+    /// the candidates (each key holds a whole sequence: on a run of millions of draws, megabytes),
+    /// so it is bounded by ``maxCacheBytes``.
     private var seen: [ChoiceSequence: Bool] = [:]
+    /// The bytes ``seen`` holds, as ``cacheBytes(of:)`` estimates them: at most ``maxCacheBytes``.
+    private(set) var cacheBytes = 0
 
-    init(target: Target, maxAttempts: Int, isCancelled: @escaping () -> Bool, keeps: @escaping (RunVerdict) -> Bool) {
+    init(target: Target, options: ShrinkOptions, isCancelled: @escaping () -> Bool,
+         isOverTime: @escaping () -> Bool, keeps: @escaping (RunVerdict) -> Bool) {
         self.target = target
-        self.maxAttempts = maxAttempts
+        maxAttempts = options.maxAttempts
+        maxCacheBytes = options.maxCacheBytes
         self.isCancelled = isCancelled
+        self.isOverTime = isOverTime
         self.keeps = keeps
     }
 
     /// Replays the input once to normalize it and learn its event count (not counted as an attempt).
+    ///
+    /// The passes compute positions from the run's marks (actions, idle steps, spans), which are
+    /// positions in what the run drew, so the current sequence is that recording: the input
+    /// itself for any recorded run, else what an edited or truncated input replays as (a value
+    /// past its end reads 0, an unread one drops).
     private mutating func start(_ choices: ChoiceSequence) {
         let source = ChoiceSource(replaying: choices)
         let verdict = target.run(choices: source, keepTrace: false)
-        current = choices
+        current = source.recorded
         currentActions = source.actions
         currentIdleSteps = source.idleSteps
         currentSpans = source.spans
         currentEventCount = verdict.eventCount
         currentCost = verdict.cost
-        if keeps(verdict), source.recorded.isSimpler(than: choices) { current = source.recorded }
         if maxAttempts == 0 { stop = .attemptLimit }
     }
 
@@ -125,8 +140,14 @@ struct ShrinkState<Target: CampaignTarget> {
             stop = .attemptLimit
             return false
         }
+        // Polled before every replay, so a Ctrl-C or the time budget stops the shrink within one
+        // replay. Neither decides which candidate comes next, only when trying ends.
         if isCancelled() {
             stop = .cancelled
+            return false
+        }
+        if isOverTime() {
+            stop = .timeLimit
             return false
         }
         attempts += 1
@@ -135,7 +156,7 @@ struct ShrinkState<Target: CampaignTarget> {
         let verdict = target.run(choices: source, keepTrace: false, costBudget: costBudget)
         let drawn = source.recorded
         let accepted = !verdict.overBudget && keeps(verdict) && isSimpler(drawn, actions: source.actions.count)
-        seen[candidate] = accepted
+        remember(candidate, accepted: accepted)
         if accepted {
             current = drawn
             currentActions = source.actions
@@ -146,5 +167,22 @@ struct ShrinkState<Target: CampaignTarget> {
             stats[activePass.rawValue].accepted += 1
         }
         return accepted
+    }
+
+    /// Caches a replayed candidate's outcome while the cache has room. Once it is full, later
+    /// candidates are not cached (a repeat is replayed again and counts as an attempt), so the
+    /// cache never grows past ``maxCacheBytes``; what is cached depends only on the candidates,
+    /// so a shrink stays deterministic.
+    private mutating func remember(_ candidate: ChoiceSequence, accepted: Bool) {
+        let bytes = Self.cacheBytes(of: candidate)
+        guard bytes <= maxCacheBytes - cacheBytes else { return }
+        seen[candidate] = accepted
+        cacheBytes += bytes
+    }
+
+    /// What caching `candidate` costs: its values, kept whole as the key (8 bytes each), plus 64
+    /// bytes for the array's header (32) and its share of the table's slots.
+    static func cacheBytes(of candidate: ChoiceSequence) -> Int {
+        candidate.count * MemoryLayout<UInt64>.stride + 64
     }
 }

@@ -47,16 +47,39 @@
 ///   1), `minimizeValues` (try 0, then binary search down; values above 65,536 are halved while
 ///   that works), `sortAdjacent` (swap out-of-order neighbours, then lower a pair together).
 /// - For a target that marks no actions, the action passes try nothing.
-/// - Deterministic: no time limit, no randomness; the same input gives the same result.
+/// - Deterministic: no randomness; the same input gives the same result. Before every replay
+///   the shrinker polls `isCancelled` (then stops with ``ShrinkStop/cancelled``) and the clock
+///   (``ShrinkOptions/maxSeconds``, default 60 s: ``ShrinkStop/timeLimit``); either ends the
+///   shrink within one replay with the simplest failure so far, and neither changes which
+///   candidates come before that, so a shrink that ends within its time is the same everywhere.
+/// - Memory: the cache of replayed candidates holds at most ``ShrinkOptions/maxCacheBytes``
+///   (default 256 MiB); past it, repeats are replayed again.
 /// - Complexity: at most `options.maxAttempts` target runs; repeats of a candidate are cached.
 public enum Shrinker {
     public static func shrink(_ choices: ChoiceSequence, target: some CampaignTarget, options: ShrinkOptions = .init(),
                               isCancelled: () -> Bool = { false },
                               keeps: (RunVerdict) -> Bool) -> ShrinkResult {
-        withoutActuallyEscaping(isCancelled) { isCancelled in
+        let wallClock = ContinuousClock()  // tidy: allow it only stops a shrink (maxSeconds), never picks a candidate
+        return shrink(choices, target: target, options: options, clock: wallClock, isCancelled: isCancelled, keeps: keeps)
+    }
+
+    /// ``shrink(_:target:options:isCancelled:keeps:)`` timed by `clock` (a test's clock that
+    /// moves when told; the wall clock otherwise).
+    ///
+    /// ```swift
+    /// let result = Shrinker.shrink(failing, target: target, options: ShrinkOptions(maxSeconds: 5),
+    ///                              clock: testClock, keeps: keeps)
+    /// ```
+    public static func shrink(_ choices: ChoiceSequence, target: some CampaignTarget, options: ShrinkOptions = .init(),
+                              clock: some Clock<Duration>, isCancelled: () -> Bool = { false },
+                              keeps: (RunVerdict) -> Bool) -> ShrinkResult {
+        let start = clock.now
+        let limit = options.timeLimit
+        let isOverTime = { limit.map { start.duration(to: clock.now) >= $0 } ?? false }
+        return withoutActuallyEscaping(isCancelled) { isCancelled in
             withoutActuallyEscaping(keeps) { keeps in
-                var state = ShrinkState(target: target, maxAttempts: options.maxAttempts, isCancelled: isCancelled,
-                                        keeps: keeps)
+                var state = ShrinkState(target: target, options: options, isCancelled: isCancelled,
+                                        isOverTime: isOverTime, keeps: keeps)
                 return state.shrink(choices)
             }
         }
