@@ -16,9 +16,13 @@ extension TaskSchedulerService {
         settleLiveActivity(for: task, success: false)  // C6.10: an expired task's item shows failed
         device.emit(.bgTaskExpiring(identifier: task.identifier, task: task.number, hasHandler: handler != nil))
         task.queue?.async { [self, task] in
-            if let handler {
+            // The callout runs on the registration queue (C4.4, C4.5: `_callExpirationHandler`
+            // takes the handler when it runs), behind a launch handler queued before it: one that
+            // the system expired before its first line still sets its handler in time, as on a
+            // device. `hasHandler` above says whether one was set when the system decided.
+            if let handler = handler ?? task.takeExpirationHandler() {
                 handler()
-            } else {
+            } else if !task.isCompleted {  // a launch handler queued before may have completed it
                 complete(task, success: false)  // C4.5
                 task.completedBySystem = true
             }

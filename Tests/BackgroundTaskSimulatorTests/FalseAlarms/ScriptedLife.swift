@@ -61,10 +61,15 @@ struct ScriptedLife {
         self.steps = steps ?? Self.defaultSteps(for: workload, profile: profile)
     }
 
-    /// Launch, home, each kind of background work the workload can be given, open, home.
+    /// Launch, home, each kind of background work the workload can be given (a BGTask launch per
+    /// identifier it may schedule, so a refresh due after a processing task is reached too),
+    /// open, home.
     static func defaultSteps(for workload: WorkloadInfo, profile: OSProfile) -> [EnvironmentAction] {
         var steps: [EnvironmentAction] = [.launch, .home]
-        if workload.usesTaskScheduler && profile.hasTaskScheduler { steps.append(.launchBackgroundTask) }
+        if profile.hasTaskScheduler {
+            let launched = workload.permittedIdentifiers.filter { !workload.isWildcardIdentifier($0) }
+            steps += launched.map { _ in .launchBackgroundTask }
+        }
         if workload.backgroundModes.contains("remote-notification") && profile.silentPushEnabled {
             steps.append(.silentPush)
         }
