@@ -1,8 +1,8 @@
 @testable import BackgroundTaskSimulator
 import DeterministicSimulation
 
-/// A short, scripted life of a real workload (launch, home, the background work it has, open,
-/// home), checked by every invariant that applies, with one environment action injected at one
+/// A short, scripted life of a real workload (launch, the app switcher, open, home, the
+/// background work it has, open, lock), checked by every invariant that applies, with one environment action injected at one
 /// point: the harness of the false-alarm sweep (issue 32: blame only what the code could prevent).
 ///
 /// ```swift
@@ -61,11 +61,11 @@ struct ScriptedLife {
         self.steps = steps ?? Self.defaultSteps(for: workload, profile: profile)
     }
 
-    /// Launch, home, each kind of background work the workload can be given (a BGTask launch per
-    /// identifier it may schedule, so a refresh due after a processing task is reached too),
-    /// open, home.
+    /// Launch, the app switcher (where a force-quit of the app on screen happens), open, home,
+    /// each kind of background work the workload can be given (a BGTask launch per identifier it
+    /// may schedule, so a refresh due after a processing task is reached too), open, lock.
     static func defaultSteps(for workload: WorkloadInfo, profile: OSProfile) -> [EnvironmentAction] {
-        var steps: [EnvironmentAction] = [.launch, .home]
+        var steps: [EnvironmentAction] = [.launch, .appSwitcher, .open, .home]
         if profile.hasTaskScheduler {
             let launched = workload.permittedIdentifiers.filter { !workload.isWildcardIdentifier($0) }
             steps += launched.map { _ in .launchBackgroundTask }
@@ -76,7 +76,7 @@ struct ScriptedLife {
         if workload.backgroundModes.contains("fetch") && !workload.usesTaskScheduler && profile.backgroundFetchAvailable {
             steps.append(.backgroundFetch)
         }
-        return steps + [.open, .home]
+        return steps + [.open, .lock]
     }
 
     /// Runs the life with `action` injected at `point` (nil: the plain life).
