@@ -39,10 +39,51 @@ struct RefreshKilledBeforeHandlerTests {
         #expect(outcome.violations.map(\.invariant) == [Self.invariant], "\(outcome.trace.joined(separator: "\n"))")
     }
 
+    /// The checker's verdict on: a submit, the task launched, the process ended for `reason`, the
+    /// probe of a launch handler that never ran, then (if `relaunched`) a process that submits nothing.
+    static func verdict(_ reason: TerminationReason, relaunched: Bool) -> [String] {
+        let identifier = "com.example.refresh"
+        let info = WorkloadInfo(name: "test", summary: "test", permittedIdentifiers: [identifier],
+                                backgroundModes: ["fetch"], repeatingRefreshIdentifiers: [identifier]) { NoWork() }
+        let invariant = Invariant.named(invariant)!
+        let checker = invariant.makeChecker(RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: info,
+                                                    invariants: [invariant], horizon: .seconds(3_600)))
+        let facts = RunFacts()
+        var events: [SimEvent] = [
+            .requestSubmitted(identifier: identifier, kind: "appRefresh", error: nil),
+            .bgTaskLaunched(identifier: identifier, task: 1, kind: "appRefresh"),
+            .terminated(reason, openTasks: []),
+            .probe(SimulatedBGTask.handlerNeverRanProbe(identifier)),
+        ]
+        if relaunched { events.append(.processLaunched(process: 2, inBackground: false)) }
+        for (index, event) in events.enumerated() {
+            facts.observe(event, at: .seconds(Int64(index)))
+            _ = checker.observe(event, at: .seconds(Int64(index)), facts: facts)
+        }
+        return checker.finish(at: .seconds(3_600), facts: facts)
+    }
+
+    @Test("the excuse lasts until a new process has had its chance to submit")
+    func excuseEndsWithTheNextProcess() {
+        #expect(Self.verdict(.memoryPressure, relaunched: false).isEmpty)
+        #expect(Self.verdict(.memoryPressure, relaunched: true).count == 1)
+    }
+
+    @Test("a process end the app caused (a crash at launch) excuses nothing")
+    func preventableEndIsNotExcused() {
+        let crash = TerminationReason.exception(name: "NSInternalInconsistencyException", reason: "test")
+        #expect(Self.verdict(crash, relaunched: false).count == 1)
+    }
+
     @Test("a correct handler that ran resubmitted at its first line: no violation at any moment",
           arguments: ScriptedLife.Moment.allCases)
     func correctHandlerHolds(moment: ScriptedLife.Moment) {
         let outcome = Self.life(Self.correct, .forceQuit, moment)
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
     }
+}
+
+/// A workload that does nothing (the checker is fed events by hand).
+private final class NoWork: Workload {
+    func didFinishLaunching(_ context: WorkloadContext) {}
 }
