@@ -2,6 +2,14 @@ import DeterministicSimulation
 
 /// `bgtask-completed-once`: every launched BGTask is completed exactly once, on every path,
 /// including the expiration path (C4.5-C4.7).
+///
+/// Excuses a task still running when its process ends for a reason the app cannot prevent
+/// (force-quit B3.2, jetsam B3.4, reboot B3.1, app update C3.7), and the app's first completion
+/// of a task the system already completed because it expired without a handler (C4.5, C4.7). Had
+/// the false alarm of issue 32's class: a task expired before its launch handler ran, whose
+/// handler completed it at once, was reported completed twice (the system's C4.5 completion came
+/// after the app's). The callout now runs behind the launch handler and completes only a task
+/// still running.
 final class BGTaskCompletedOnce: EventFilteringChecker {
     private var running: [(task: Int, identifier: String, launched: VirtualTime)] = []
 

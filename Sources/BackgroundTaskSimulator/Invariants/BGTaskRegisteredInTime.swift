@@ -4,6 +4,9 @@ import DeterministicSimulation
 /// app finishes launching, once per identifier, and before a request for it is submitted or
 /// launched (C1.1, C1.3, C1.4, C2.4). Any of these mistakes crashes the app with
 /// `NSInternalInconsistencyException`; the checker reports the crash in those terms.
+///
+/// Excuses nothing, and needs no excuse: each crash comes from the app's own `register` or
+/// `submit` call, and every process registers again at launch (C1.6), whatever ended the last one.
 final class BGTaskRegisteredInTime: EventFilteringChecker {
     static let reasons = [
         "All launch handlers must be registered before application finishes launching",

@@ -8,7 +8,7 @@ import DeterministicSimulation
 /// snapshot taken too early; called twice or on the wrong wake, some other wake's handler is
 /// never called and its time runs out. A wake whose events were never delivered (the session not
 /// recreated) is `background-session-recreated`'s; a wake whose process the system ended first is
-/// not the app's fault.
+/// not the app's fault: a wake expires only while its process lives (``BackgroundURLSessionService``).
 ///
 /// ```swift
 /// // Caught: "reconnected, done" before any event was delivered.

@@ -7,6 +7,10 @@ import DeterministicSimulation
 /// URLSession object": a session made with another identifier (one new per launch, with a UUID
 /// in it) or not made at all on the relaunch path never gets them.
 ///
+/// Excuses a wake whose process the system ended before the app could make its session (a kill
+/// before the first line of `didFinishLaunching` or the events handler): a wake expires only while
+/// its process lives (``BackgroundURLSessionService``).
+///
 /// ```swift
 /// // Caught: a new identifier per launch; the relaunch's events wait for "uploads-1" forever.
 /// session = context.backgroundURLSession(identifier: "uploads-\(launchID)", …)

@@ -3,6 +3,13 @@ import DeterministicSimulation
 /// `background-work-held`: no declared work is in flight while the app is in the background with
 /// nothing holding it awake (no UIKit task, no BGTask), because the app is about to be suspended
 /// under it (B2.3, A1.1). Catches released tokens (P5) and work started without a task.
+///
+/// Excuses work whose process ended (its record is cleared at every termination). Had the false
+/// alarm of issue 32's class: a BGTask the system expired before its launch handler's first line
+/// was completed (C4.5, no expiration handler yet) under the work the handler then started. The
+/// simulated OS now runs the expiration callout on the registration queue behind the launch
+/// handler and takes the handler then (C4.4, C4.5), as iOS does, so a handler that sets its
+/// expiration handler first is called. A launch handler that set none is still found.
 final class BackgroundWorkHeld: EventFilteringChecker {
     /// What it has seen so far, as one value, only ever read whole or written whole (see
     /// ``update(_:)``).

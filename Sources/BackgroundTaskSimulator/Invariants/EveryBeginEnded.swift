@@ -5,6 +5,12 @@ import DeterministicSimulation
 ///
 /// Reports a task still open when the app is killed for a preventable reason (the watchdog at the
 /// deadline, a crash) and any task still open when the run ends.
+///
+/// Excuses (issue 32: blame only what the code could prevent): tasks open when the process ends
+/// for a reason the app cannot prevent (``TerminationReason/isPreventable``: a force-quit B3.2,
+/// jetsam B3.4, a reboot B3.1, an app update C3.7), since no code of the app runs after such a
+/// kill. Not excused: the watchdog, the task limit, a crash or 0xdead10cc, which the app causes.
+/// An early expiry (A3.3) calls the expiration handlers, which must end the tasks as at any expiry.
 final class EveryBeginEnded: EventFilteringChecker {
     private var open: [(id: Int, name: String, began: VirtualTime)] = []
 

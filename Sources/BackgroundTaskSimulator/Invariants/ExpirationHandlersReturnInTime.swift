@@ -8,6 +8,9 @@ import DeterministicSimulation
 /// Reported when the handlers return late (one simulated thread: the whole run waited for them),
 /// or when the watchdog kills the app while they still run (simulated threads: the kill comes at
 /// the limit, as on a device); the kill itself is also `no-watchdog-kill`'s.
+///
+/// Excuses nothing, and needs no excuse: the time judged is the app's handlers' own; a callout
+/// cut short by a kill the app cannot prevent (a force-quit, jetsam) is forgotten, not judged.
 final class ExpirationHandlersReturnInTime: EventFilteringChecker {
     private let limit: VirtualDuration
     /// When the current expiration callout began, until its handlers return.

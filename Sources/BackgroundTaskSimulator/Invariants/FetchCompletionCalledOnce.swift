@@ -4,7 +4,8 @@ import DeterministicSimulation
 /// handler called exactly once, within its time (about 30 s): "executing this block tells the
 /// system that it can move your app back to the suspended state", and an app that never calls it
 /// is killed when the time is over. A fetch whose process the system ended first is not the
-/// app's fault.
+/// app's fault: the fetch expires only while the process it launched lives
+/// (``BackgroundFetchService``), so a process ended before its handler ran is excused.
 ///
 /// ```swift
 /// // Caught: only the new-data path answers; no data and failures leave the system waiting.

@@ -12,6 +12,9 @@ import DeterministicSimulation
 /// Task(executorPreference: context.taskExecutor) { await uploader.flush() }
 /// ```
 ///
+/// Excuses nothing, and needs no excuse: an escape is the workload's own code; no environment
+/// action makes one.
+///
 /// Contract: reports each `async.escape` event (the device records them at the end of the run,
 /// with the virtual time and simulated thread each was seen on).
 final class NoAsyncEscape: EventFilteringChecker {

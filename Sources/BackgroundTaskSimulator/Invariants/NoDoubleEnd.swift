@@ -1,6 +1,10 @@
 import DeterministicSimulation
 
 /// `no-double-end`: no task id is ended twice, and no unknown or invalid id is ended (A5.2, A5.3).
+///
+/// Excuses nothing, and needs no excuse: only the app's own `endBackgroundTask` calls are judged,
+/// and no environment action ends a task for it (an expiry calls the app's handler, a kill ends
+/// the process and with it the ids, A2.5).
 final class NoDoubleEnd: EventFilteringChecker {
     private var ended: [(id: Int, at: VirtualTime)] = []
 

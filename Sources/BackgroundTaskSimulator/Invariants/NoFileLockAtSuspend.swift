@@ -6,6 +6,10 @@ import DeterministicSimulation
 /// ``OSProfile/killsOnSharedFileLockAtSuspension`` off the suspension itself is reported, since
 /// the widget or extension that shares the file would wait on it.
 ///
+/// Excuses nothing, and needs no excuse: a suspension comes only after the app's last task ends or
+/// expires, and an expiry calls the app's handlers first, which must release the lock; a process
+/// killed while holding a lock (a force-quit, jetsam) is not suspended and not judged.
+///
 /// ```swift
 /// // Caught: the expiration handler ends the task but leaves the write transaction open.
 /// let transaction = context.files.lockShared("group.notes/notes.sqlite")

@@ -14,6 +14,11 @@ import DeterministicSimulation
 /// done but which is never completed. Judged when the idle stretch ends (an end, an expiry, new
 /// work, a kill) and at the end of the run; reported once per stretch. Only time in the
 /// background counts (in the foreground the budget does not run, A4.6).
+///
+/// Excuses a hold its process's end cut short (the record is cleared at every termination), and
+/// time in the foreground. Needs no other excuse: the time judged runs only while the app could
+/// end or complete the task; a BGTask expired before its launch handler ran still gets its
+/// expiration handler (the callout runs behind the launch handler, C4.4).
 final class NoIdleTask: EventFilteringChecker {
     private let limit: VirtualDuration
     /// What it has seen so far, as one value, only ever read whole or written whole (see

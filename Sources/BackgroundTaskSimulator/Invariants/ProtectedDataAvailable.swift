@@ -7,6 +7,9 @@ import DeterministicSimulation
 /// reached the disk, so the work must be kept and retried when the data is available (or
 /// written with a class that is available in the background), never reported done.
 ///
+/// Excuses nothing, and needs no excuse: a lock or a reboot makes the write fail, but what is
+/// judged is the app's decision afterwards to finish the work as done.
+///
 /// ```swift
 /// // Caught: a night-time refresh writes a complete-protection file and ignores the error.
 /// try? context.files.write("articles.json", protection: .complete, for: work)

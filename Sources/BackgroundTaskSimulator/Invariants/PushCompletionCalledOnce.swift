@@ -5,7 +5,9 @@ import DeterministicSimulation
 /// or your app will be terminated"). A second call is the app's bug on some path (a missing
 /// `return` after an early completion); no call in time (`push.expire`) is a path that forgot
 /// it (an error branch, a network failure) and gets the app killed in the background. A push
-/// whose process the system ended first (a jetsam, a force-quit) is not the app's fault.
+/// whose process the system ended first (a jetsam, a force-quit) is not the app's fault: the
+/// push expires only while the process that received it lives (``SilentPushService``), so a
+/// process ended before its handler ran, or while it worked, is excused.
 ///
 /// ```swift
 /// // Caught: the failure path never calls the completion handler.

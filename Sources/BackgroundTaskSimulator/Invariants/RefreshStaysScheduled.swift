@@ -16,6 +16,26 @@ import DeterministicSimulation
 /// C2.2; `notPermitted` from a missing Info.plist entry, C2.3) and was swallowed, so that no
 /// request is pending at the end, is a violation that names the error and its fix. An app that
 /// handles the error (retries later, or uses one identifier) ends with a request pending.
+///
+/// What it excuses, and why: a stopped chain the app had no chance to prevent, until a new
+/// process has had its chance to submit again (a correct app submits on every launch):
+/// - the system dropped the pending request (an app update, C3.7; a dropped submit, C2.5);
+/// - the process ended for a reason the app cannot prevent (force-quit B3.2, jetsam B3.4, reboot
+///   B3.1, app update C3.7) after the system launched the task and before its launch handler was
+///   called: the launch consumed the request (C3.6) and no line of the app's code ran. The
+///   simulator records it as the probe ``SimulatedBGTask/handlerNeverRanProbe(_:)``.
+///
+/// A handler that was called and had not resubmitted when its process ended (one that submits
+/// only when its work succeeds, P8) is still a violation: it had its chance, and resubmitting
+/// at its first line would have kept the chain.
+///
+/// ```swift
+/// // Excused: launch, home, the refresh task launched, force-quit before the handler runs.
+/// // Found: the handler runs, starts its work, and the app is jettisoned before it resubmits.
+/// scheduler.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+///     fetch { schedule(); task.setTaskCompleted(success: true) }   // resubmits only at the end
+/// }
+/// ```
 final class RefreshStaysScheduled: EventFilteringChecker {
     private let identifiers: [String]
     private var pending: [String] = []
@@ -27,9 +47,13 @@ final class RefreshStaysScheduled: EventFilteringChecker {
     private var lastSubmitFailed: [String] = []
     /// Identifiers whose last submit failed with a programming error, the error and its time.
     private var lastSubmitError: [(identifier: String, error: String, time: VirtualTime)] = []
-    /// Identifiers whose pending request the system dropped (an app update, C3.7; a dropped
-    /// submit, C2.5) with no process launched since: the app has had no chance to resubmit yet.
-    private var droppedBySystem: [String] = []
+    /// Identifiers whose chain the system stopped with no process launched since: a pending
+    /// request it dropped (an app update, C3.7; a dropped submit, C2.5), or a launch whose process
+    /// ended before its handler ran, for a reason the app cannot prevent. The app has had no
+    /// chance to resubmit yet.
+    private var stoppedBySystem: [String] = []
+    /// Whether the last process ended for a reason the app could not prevent.
+    private var lastEndUnpreventable = false
     /// Identifiers the system ever dropped a request of (for the message).
     private var everDropped: [String] = []
     /// Running tasks that cancelled their own next request, and when.
@@ -84,15 +108,21 @@ final class RefreshStaysScheduled: EventFilteringChecker {
                 return "refresh task \(task) (\(identifier)) completed at \(time) without submitting the next "
                     + "request: the chain of refreshes stops; resubmit at the start of the launch handler"
             }
-        case .terminated:
+        case .terminated(let reason, _):
             awaiting = []
+            lastEndUnpreventable = !reason.isPreventable
+        case .probe(let name):  // right after `terminated`: a launch that reached no app code
+            guard lastEndUnpreventable,
+                let identifier = identifiers.first(where: { name == SimulatedBGTask.handlerNeverRanProbe($0) })
+            else { return nil }
+            if !stoppedBySystem.contains(identifier) { stoppedBySystem.append(identifier) }
         case .requestDropped(let identifier):  // C2.5, C3.7: gone without the app's knowledge
             guard identifiers.contains(identifier) else { return nil }
             pending.removeAll { $0 == identifier }
-            if !droppedBySystem.contains(identifier) { droppedBySystem.append(identifier) }
+            if !stoppedBySystem.contains(identifier) { stoppedBySystem.append(identifier) }
             if !everDropped.contains(identifier) { everDropped.append(identifier) }
         case .processLaunched:
-            droppedBySystem = []  // a new process can (and must) schedule again
+            stoppedBySystem = []  // a new process can (and must) schedule again
         default:
             break
         }
@@ -103,7 +133,7 @@ final class RefreshStaysScheduled: EventFilteringChecker {
         identifiers.compactMap { identifier in
             guard chainStarted.contains(identifier), !pending.contains(identifier),
                 !lastSubmitFailed.contains(identifier), !awaiting.contains(where: { $0.identifier == identifier }),
-                !droppedBySystem.contains(identifier)
+                !stoppedBySystem.contains(identifier)
             else { return nil }
             if let failure = lastSubmitError.first(where: { $0.identifier == identifier }) {
                 return "no \(identifier) refresh request is pending at the end of the run (\(time)): its last "
@@ -139,7 +169,7 @@ final class RefreshStaysScheduled: EventFilteringChecker {
     static func observes(_ event: SimEvent) -> Bool {
         switch event {
         case .requestSubmitted, .requestCancelled, .bgTaskLaunched, .bgTaskCompleted, .terminated,
-            .requestDropped, .processLaunched: true
+            .requestDropped, .processLaunched, .probe: true
         default: false
         }
     }

@@ -6,6 +6,9 @@ import DeterministicSimulation
 /// may never have reached the server (Apple QA1941), so the work is retried or cancelled, never
 /// reported done. Finishing while the request is still in flight claims a success not yet known.
 ///
+/// Excuses nothing, and needs no excuse: the environment makes a request fail (a lost network, a
+/// suspension), but what is judged is the app's decision afterwards to finish the work as done.
+///
 /// ```swift
 /// // Caught: a lost connection counted as delivered.
 /// if case .failure(.networkConnectionLost) = result { work.finish() }

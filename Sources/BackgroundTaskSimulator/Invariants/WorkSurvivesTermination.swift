@@ -11,6 +11,11 @@ import DeterministicSimulation
 /// `didEnterBackground` (and again before ending the task of any background work that changes
 /// the data).
 ///
+/// Excuses no reason for the process to end: judging every kill is the point, and the app's chance
+/// to act comes before any of them (a save when the data changes, on `didEnterBackground`, before
+/// a task ends). The false-alarm sweep kills correct workloads at every point of their life,
+/// from the app switcher included, and none loses a change.
+///
 /// ```swift
 /// // Caught: the upload queue is only saved in willTerminate.
 /// observation = app.addLifecycleObserver { if $0 == .willTerminate { queue.save() } }

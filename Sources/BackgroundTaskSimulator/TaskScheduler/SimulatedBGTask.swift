@@ -27,6 +27,9 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
     /// app's own first `setTaskCompleted` after that is a silent no-op (C4.7) it could not avoid.
     var completedBySystem = false
     var expiring = false
+    /// Whether the launch handler has been called: a process that ends before it is (the job
+    /// still queued) gave the app's code no chance to act on the launch.
+    var handlerStarted = false
     /// The expiry and kill timers (C4.4, C4.6).
     var timers: [JobID] = []
     /// The no-progress timer of a continued-processing task (C6.7), re-armed on every progress.
@@ -50,6 +53,19 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
             handler = isCompleted ? nil : newValue
             service.device.scheduler.schedulingPoint()
         }
+    }
+
+    /// The probe recorded when a process ends with a task of `identifier` launched but its launch
+    /// handler never called (``TaskSchedulerService/processDied(_:reason:)``): the launch consumed
+    /// the request (C3.6) and no code of the app saw it, so `refresh-stays-scheduled` excuses the
+    /// stopped chain until a new process has had its chance to submit.
+    ///
+    /// ```swift
+    /// SimulatedBGTask.handlerNeverRanProbe("com.example.refresh")
+    /// // "bgtask-handler-never-ran:com.example.refresh"
+    /// ```
+    static func handlerNeverRanProbe(_ identifier: String) -> String {
+        "bgtask-handler-never-ran:\(identifier)"
     }
 
     /// Takes the handler out, leaving nil (C4.4 "cleared after it is called").

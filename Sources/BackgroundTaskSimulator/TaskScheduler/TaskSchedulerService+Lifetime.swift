@@ -16,9 +16,13 @@ extension TaskSchedulerService {
         settleLiveActivity(for: task, success: false)  // C6.10: an expired task's item shows failed
         device.emit(.bgTaskExpiring(identifier: task.identifier, task: task.number, hasHandler: handler != nil))
         task.queue?.async { [self, task] in
-            if let handler {
+            // The callout runs on the registration queue (C4.4, C4.5: `_callExpirationHandler`
+            // takes the handler when it runs), behind a launch handler queued before it: one that
+            // the system expired before its first line still sets its handler in time, as on a
+            // device. `hasHandler` above says whether one was set when the system decided.
+            if let handler = handler ?? task.takeExpirationHandler() {
                 handler()
-            } else {
+            } else if !task.isCompleted {  // a launch handler queued before may have completed it
                 complete(task, success: false)  // C4.5
                 task.completedBySystem = true
             }
@@ -99,9 +103,14 @@ extension TaskSchedulerService {
     }
 
     /// The process died: its tasks are gone; a force-quit cancels queued continued-processing
-    /// requests without telling the app (C6.4, C6.9).
+    /// requests without telling the app (C6.4, C6.9). A task whose launch handler was never
+    /// called is recorded as a probe (``SimulatedBGTask/handlerNeverRanProbe(_:)``), right after
+    /// the `terminated` event: its launch reached no code of the app.
     func processDied(_ app: SimulatedApplication, reason: TerminationReason) {
-        for task in app.core.runningTasks { cancelTimers(of: task) }
+        for task in app.core.runningTasks {
+            cancelTimers(of: task)
+            if !task.handlerStarted { device.emit(.probe(SimulatedBGTask.handlerNeverRanProbe(task.identifier))) }
+        }
         app.core.runningTasks = []
         if reason == .forceQuit {
             pending.removeAll { if case .continuedProcessing = $0.kind { return true } else { return false } }

@@ -202,7 +202,10 @@ final class TaskSchedulerService: @unchecked Sendable {
         armExpiry(of: bound)
         let handler = registration.handler
         let handle = BGTaskHandle(bound, device: device)  // the app's reference (C4.8)
-        bound.queue?.async { handler(handle) }
+        bound.queue?.async {
+            handle.task.handlerStarted = true
+            handler(handle)
+        }
     }
 
     private func armExpiry(of task: SimulatedBGTask) {
