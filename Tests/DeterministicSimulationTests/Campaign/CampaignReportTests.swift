@@ -102,7 +102,7 @@ struct CampaignReportTests {
         // Reports are read by the scenario files' reader: errors name the report and the JSON path.
         #expect(mergeError([first, .object(object)]).contains("report 2: $.summary: missing required key 'summary'"))
         object["summary"] = ["runs": "many"]
-        #expect(mergeError([first, .object(object)]).contains("report 2: $.summary.runs: expected an integer, found \"many\""))
+        #expect(mergeError([first, .object(object)]).contains("report 2: $.summary.runs: expected an integer of at least 0, found \"many\""))
         #expect(mergeError([first, "not a report"]).contains("report 2: $: expected an object, found \"not a report\""))
     }
 
