@@ -77,7 +77,7 @@ enum FuzzCommand: BGSimCommand {
                     + "\(options.jobs) jobs\(options.shard == .whole && shardSource == nil ? "" : ", shard \(options.shard)")"
                     + (shardSource.map { " from \($0)" } ?? ""))
             }
-            let saved = try database?.replay(scenario) ?? SavedFailureReplay()
+            let saved = try database?.replay(scenario, dropsFixed: true) ?? SavedFailureReplay()
             if saved.replayed > 0 { io.out("  \(saved.summary)") }
             let result = try CampaignExecution.run(scenario, options: options, isolation: flags.isolation, io: io,
                                                    showProgress: progress,
