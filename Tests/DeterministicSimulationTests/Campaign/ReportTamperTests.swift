@@ -126,37 +126,28 @@ import Testing
         }
         #expect(Self.pair[1][path] != nil, "\(label): the field exists")
         let tampered = [Self.pair[0], Self.replacing(Self.pair[1], at: path[...], with: value)]
-        #expect(Self.mergeError(tampered).contains(expected), "\(label): \(Self.mergeError(tampered))")
+        #expect(CampaignReportTests.mergeError(tampered).contains(expected), "\(label): \(CampaignReportTests.mergeError(tampered))")
     }
 
     @Test("sums that overflow are errors, not traps: events, simulated time, jobs, coverage")
     func overflowingSums() {
         for field in ["events", "simulatedMicroseconds"] {
             let reports = Self.pair.map { Self.replacing($0, at: [.key("summary"), .key(field)], with: .int(.max)) }
-            #expect(Self.mergeError(reports).contains("report 2: $.summary.\(field): is too large"))
+            #expect(CampaignReportTests.mergeError(reports).contains("report 2: $.summary.\(field): is too large"))
         }
         let jobs = Self.pair.map { Self.replacing($0, at: [.key("campaign"), .key("jobs")], with: .int(.max)) }
-        #expect(Self.mergeError(jobs).contains("report 2: $.campaign.jobs: is too large"))
+        #expect(CampaignReportTests.mergeError(jobs).contains("report 2: $.campaign.jobs: is too large"))
         let coverage = Self.pair.map { Self.replacing($0, at: [.key("coverage"), .key("values"), .key("total")], with: .int(.max)) }
-        #expect(Self.mergeError(coverage).contains("report 2: $.coverage.values.total: is too large"))
+        #expect(CampaignReportTests.mergeError(coverage).contains("report 2: $.coverage.values.total: is too large"))
     }
 
     @Test("a huge shard count is refused at once, naming the first missing shards; never a loop over N")
     func hugeShardCount() {
         let reports = Self.pair.map { Self.replacing($0, at: [.key("campaign"), .key("shard"), .key("count")],
                                                       with: .int(1_000_000_000_000_000)) }
-        let error = Self.mergeError(reports)
+        let error = CampaignReportTests.mergeError(reports)
         #expect(error.contains("shards 3/1000000000000000, 4/1000000000000000, 5/1000000000000000, "
             + "6/1000000000000000, 7/1000000000000000 and 999999999999993 more are missing"), "\(error)")
-    }
-
-    static func mergeError(_ reports: [JSONValue]) -> String {
-        do {
-            _ = try CampaignReport.merge(reports)
-            return "no error"
-        } catch {
-            return error.description
-        }
     }
 }
 

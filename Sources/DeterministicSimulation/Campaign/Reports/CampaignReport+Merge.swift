@@ -102,11 +102,12 @@ extension CampaignReport {
                 problem: "\(other.reader.name): shard \(other.shard) does not belong with \(first.reader.name)'s shard "
                     + "\(first.shard): different N", fix: "merge the reports of one --shard K/\(count) matrix")
         }
-        let indices = shards.map(\.shard.index).sorted()
-        for (position, index) in indices.enumerated() where position > 0 && indices[position - 1] == index {
-            throw CampaignReportError(problem: "shard \(index)/\(count) is given twice",
-                                      fix: "give each shard's report once")
+        let sorted = shards.sorted { $0.shard.index < $1.shard.index }
+        for (previous, current) in zip(sorted, sorted.dropFirst()) where previous.shard == current.shard {
+            throw CampaignReportError(problem: "\(current.reader.name): shard \(current.shard) is given twice (also "
+                + "\(previous.reader.name))", fix: "give each shard's report once")
         }
+        let indices = sorted.map(\.shard.index)
         guard indices.count < count else { return }  // distinct, within 1...count: all there
         var missing: [Int] = []
         var (candidate, next) = (1, 0)
