@@ -44,7 +44,7 @@ enum CheckCommand: BGSimCommand {
         var suites: [(scenario: Scenario, result: CampaignResult, notes: [String])] = []
         for scenario in scenarios {
             let options = flags.options(for: scenario)
-            let saved = try database?.replay(scenario) ?? SavedFailureReplay()
+            let saved = try database?.replay(scenario, dropsFixed: false) ?? SavedFailureReplay()
             let result = try CampaignExecution.run(scenario, options: options, isolation: flags.isolation, io: io,
                                                    showProgress: showProgress,
                                                interrupt: interrupt)

@@ -36,7 +36,9 @@ enum ExhaustiveExecution {
     }
 
     /// Whether `fuzz` skips an exhaustive scenario in this shard: the search is not sharded, so
-    /// it runs whole in shard 1 and the other shards of a CI matrix leave it out.
+    /// it runs whole in shard 1 and the other shards of a CI matrix leave it out; their reports
+    /// have no runs (``CampaignResult/searchedInShardOne(options:depth:)``), so `merge` joins
+    /// them with shard 1's into the unsharded report.
     static func skips(_ scenario: Scenario, options: CampaignOptions) -> Bool {
         scenario.strategy == .exhaustive && options.shard.index > 1
     }

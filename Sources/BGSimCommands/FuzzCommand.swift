@@ -63,6 +63,11 @@ enum FuzzCommand: BGSimCommand {
             if ExhaustiveExecution.skips(scenario, options: options) {
                 io.out("\(scenario.name) (\(scenario.file)): exhaustive search, skipped in shard \(options.shard) "
                     + "(it is not sharded: shard 1 runs it whole)")
+                if let path = reportPaths[safe: index] {  // a report with no runs, which merge joins to shard 1's
+                    let result = CampaignResult.searchedInShardOne(
+                        options: options, depth: flags.exhaustiveOptions(for: scenario).depth)
+                    try writeReport(result, of: scenario, replay: replay, to: path)
+                }
                 continue
             } else if scenario.strategy == .exhaustive {
                 io.out(ExhaustiveExecution.header(scenario, options: options, exhaustive: flags.exhaustiveOptions(for: scenario),
@@ -72,7 +77,7 @@ enum FuzzCommand: BGSimCommand {
                     + "\(options.jobs) jobs\(options.shard == .whole && shardSource == nil ? "" : ", shard \(options.shard)")"
                     + (shardSource.map { " from \($0)" } ?? ""))
             }
-            let saved = try database?.replay(scenario) ?? SavedFailureReplay()
+            let saved = try database?.replay(scenario, dropsFixed: true) ?? SavedFailureReplay()
             if saved.replayed > 0 { io.out("  \(saved.summary)") }
             let result = try CampaignExecution.run(scenario, options: options, isolation: flags.isolation, io: io,
                                                    showProgress: progress,
@@ -91,12 +96,7 @@ enum FuzzCommand: BGSimCommand {
                         + "\(database.directory)/ (\(added.map(\.invariant).joined(separator: ", ")))")
                 }
             }
-            if let path = reportPaths[safe: index] {
-                let report = CampaignReport.json(result, scenarioName: scenario.name, scenarioFile: scenario.file,
-                                                 expectation: scenario.expectation, toolVersion: BGSim.version,
-                                                 replayCommand: { replay.failure(scenario, $0) })
-                try OutputPaths.write(JSONWriter().string(for: report), to: path)
-            }
+            if let path = reportPaths[safe: index] { try writeReport(result, of: scenario, replay: replay, to: path) }
             junitSuites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))
             code = .mostSevere(code, CampaignExecution.exitCode(result, missed: verdict.isMissed))
             if result.stop == .interrupted { break }
@@ -115,6 +115,17 @@ enum FuzzCommand: BGSimCommand {
             io.err("bgsim fuzz: \(gate.errorLine)")
         }
         return code
+    }
+}
+
+extension FuzzCommand {
+    /// Writes the JSON report of `scenario`'s campaign to `path` (atomically).
+    static func writeReport(_ result: CampaignResult, of scenario: Scenario, replay: ReplayCommandText,
+                            to path: String) throws(CLIError) {
+        let report = CampaignReport.json(result, scenarioName: scenario.name, scenarioFile: scenario.file,
+                                         expectation: scenario.expectation, toolVersion: BGSim.version,
+                                         replayCommand: { replay.failure(scenario, $0) })
+        try OutputPaths.write(JSONWriter().string(for: report), to: path)
     }
 }
 

@@ -12,6 +12,7 @@ enum MergeCommand: BGSimCommand {
             .valued("--report", "FILE", required: true, help: "where to write the merged report"),
         ],
         discussion: ["Timing fields aside, the merged report equals the report of one unsharded run.",
+                     "Every number is checked against its report and shard; anything inconsistent is exit 65.",
                      "Exit 0 when the merged campaign met its scenario's expectation (scenario.expect), 1 if not."])
 
     struct Options {
@@ -39,9 +40,9 @@ enum MergeCommand: BGSimCommand {
         }
         let merged: JSONValue
         do {
-            merged = try CampaignReport.merge(reports)
+            merged = try CampaignReport.merge(reports, names: options.inputs)
         } catch {
-            throw CLIError(.dataError, "merge: \(error)")
+            throw CLIError(.dataError, error.description)
         }
         try OutputPaths.write(JSONWriter().string(for: merged), to: output)
         let summary = merged["summary"]

@@ -74,18 +74,28 @@ struct SavedFailure: Equatable {
     }
 
     /// Reads a saved failure; `file` names it in errors.
+    ///
+    /// - Throws: ``CLIError`` 65 naming the file and the field (`$.choices`, `$.seed`, …) for
+    ///   anything that is not what ``json`` writes: another version, a missing field, a wrong
+    ///   type, a bad choices token or seed. Never traps, whatever the file holds.
     init(json value: JSONValue, file: String) throws(CLIError) {
         func fail(_ problem: String) -> CLIError {
             CLIError(.dataError, "\(file): \(problem); delete the file (the failure database rebuilds itself) or "
                 + "run with --no-failure-db")
         }
-        guard let version = value["formatVersion"]?.intValue else { throw fail("not a saved failure (no formatVersion)") }
+        guard let version = value["formatVersion"]?.intValue else {
+            throw fail("not a saved failure ($.formatVersion is missing or not an integer)")
+        }
         guard version == Self.formatVersion else {
             throw fail("formatVersion is \(version); this bgsim reads version \(Self.formatVersion)")
         }
         func string(_ text: JSONValue?, _ name: String) throws(CLIError) -> String {
             guard let text = text?.stringValue else { throw fail("$.\(name) is missing or not a string") }
             return text
+        }
+        func readSeed(_ name: String) throws(CLIError) -> Seed {
+            let text = try string(value[name], name)
+            do { return try Seed(parsing: text) } catch { throw fail("$.\(name): \(error)") }
         }
         scenarioName = try string(value["scenario"]?["name"], "scenario.name")
         scenarioFile = try string(value["scenario"]?["file"], "scenario.file")
@@ -98,14 +108,9 @@ struct SavedFailure: Equatable {
             }
             self.strategy = strategy
         }
-        do {
-            choices = try ChoiceSequence(token: try string(value["choices"], "choices"))
-            seed = try Seed(parsing: try string(value["seed"], "seed"))
-            campaignSeed = try Seed(parsing: try string(value["campaignSeed"], "campaignSeed"))
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw fail("\(error)")
-        }
+        let token = try string(value["choices"], "choices")
+        do { choices = try ChoiceSequence(token: token) } catch { throw fail("$.choices: \(error)") }
+        seed = try readSeed("seed")
+        campaignSeed = try readSeed("campaignSeed")
     }
 }

@@ -93,20 +93,21 @@ struct CampaignReportTests {
         var other = options
         other.seed = Seed(7)
         let wrongSeed = Self.report(other)
-        #expect(mergeError([first, wrongSeed]).contains("report 2: seed is 0x0000000000000007"))
+        #expect(Self.mergeError([first, wrongSeed]).contains("report 2: seed is 0x0000000000000007"))
         var object = try #require(Self.report(options).objectValue)
         object["schemaVersion"] = 2
-        #expect(mergeError([first, .object(object)]).contains("schemaVersion is 2"))
+        #expect(Self.mergeError([first, .object(object)]).contains("schemaVersion is 2"))
         object["schemaVersion"] = 1
         object["summary"] = nil
         // Reports are read by the scenario files' reader: errors name the report and the JSON path.
-        #expect(mergeError([first, .object(object)]).contains("report 2: $.summary: missing required key 'summary'"))
+        #expect(Self.mergeError([first, .object(object)]).contains("report 2: $.summary: missing required key 'summary'"))
         object["summary"] = ["runs": "many"]
-        #expect(mergeError([first, .object(object)]).contains("report 2: $.summary.runs: expected an integer, found \"many\""))
-        #expect(mergeError([first, "not a report"]).contains("report 2: $: expected an object, found \"not a report\""))
+        #expect(Self.mergeError([first, .object(object)]).contains("report 2: $.summary.runs: expected an integer of at least 0, found \"many\""))
+        #expect(Self.mergeError([first, "not a report"]).contains("report 2: $: expected an object, found \"not a report\""))
     }
 
-    private func mergeError(_ reports: [JSONValue]) -> String {
+    /// The error `merge` throws for `reports`, as text (`"no error"` when it merges).
+    static func mergeError(_ reports: [JSONValue]) -> String {
         do {
             _ = try CampaignReport.merge(reports)
             return "no error"

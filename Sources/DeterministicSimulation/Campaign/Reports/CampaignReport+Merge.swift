@@ -16,34 +16,52 @@ extension CampaignReport {
     /// their first appearance in shard order, which equals the unsharded order when every run
     /// lists the same entries (the simulator lists all, zeros included).
     ///
-    /// - Throws: ``CampaignReportError`` when there are no reports, a report is not schema
-    ///   version 1 or lacks a field, the reports differ in seed, tool, scenario or campaign
-    ///   settings, or the shards are not exactly `1...N` of one `N`.
-    package static func merge(_ reports: [JSONValue]) throws(CampaignReportError) -> JSONValue {
+    /// Every number is checked before it is added up (``MergedSummary``, ``RunTotals/init(_:)``):
+    /// counts are integers of at least 0, `passed + failed == runs`, violation counts are at most
+    /// `failed`, `traceDigest` is the digest of `digestSum` and `digestCount`, `digestCount` is
+    /// `runs`, every run index named is one of the shard's runs, each shard has its number of
+    /// runs, and sums never overflow. Each report's `digestSum` adds up digests of runs the report
+    /// does not list, so it cannot be checked from the report alone. An exhaustive search runs
+    /// whole in shard 1; the other shards' reports say so (``mergedSearch(_:)``) and add nothing.
+    ///
+    /// - Parameters:
+    ///   - reports: the shard reports, in any order.
+    ///   - names: how errors name each report (its file); `report N` (from 1) where none is given.
+    /// - Throws: ``CampaignReportError`` naming the report and the field when there are no
+    ///   reports, a report is not schema version 1, lacks a field or contradicts itself, the
+    ///   reports differ in seed, tool, scenario or campaign settings, or the shards are not
+    ///   exactly `1...N` of one `N`. Never traps; work is linear in the reports' size.
+    package static func merge(_ reports: [JSONValue], names: [String] = []) throws(CampaignReportError) -> JSONValue {
         guard !reports.isEmpty else {
             throw CampaignReportError(problem: "no reports to merge", fix: "give every shard's report")
         }
-        let readers = reports.enumerated().map { ReportReader(value: $1, number: $0 + 1) }
+        let readers = reports.indices.map {
+            ReportReader(value: reports[$0], number: $0 + 1, name: $0 < names.count ? names[$0] : nil)
+        }
         var shards: [(shard: Shard, reader: ReportReader)] = []
-        var header: ReportHeader?
+        var first: ReportHeader?
         for reader in readers {
             let version = try reader.int("schemaVersion")
             guard Int64(version) == schemaVersion else {
-                throw CampaignReportError(problem: "report \(reader.number): schemaVersion is \(version), not \(schemaVersion)",
+                throw CampaignReportError(problem: "\(reader.name): schemaVersion is \(version), not \(schemaVersion)",
                                           fix: "merge reports written by this version of bgsim")
             }
             let current = try ReportHeader(reader)
-            if let header { try requireSame(header, current, report: reader.number) }
-            header = header ?? current
+            if let first { try requireSame(first, current, reader, first: readers[0]) }
+            first = first ?? current
             shards.append((try shard(of: reader), reader))
         }
-        try checkShards(shards.map(\.shard))
+        try checkShards(shards)
         shards.sort { $0.shard.index < $1.shard.index }
-        var merged = try MergedSummary(shards.map(\.reader))
-        merged.capFailures(header!.maxShrunkFailures)
-        return assemble(header: header!, jobs: merged.jobs, shard: .whole, summary: merged.summary,
-                        coverage: merged.coverage, failures: merged.failures.map(\.value),
-                        nondeterminism: merged.nondeterminism)
+        let header = first!
+        let search = try mergedSearch(shards)
+        var merged = try MergedSummary(shards, runs: header.runs, maxFailures: header.maxShrunkFailures,
+                                       searched: search != nil)
+        merged.capFailures(header.maxShrunkFailures)
+        let report = assemble(header: header, jobs: merged.jobs, shard: .whole, summary: merged.summary,
+                              coverage: merged.coverage, failures: merged.failures.map(\.value),
+                              nondeterminism: merged.nondeterminism)
+        return search.map { exhaustiveSection(report, $0) } ?? report
     }
 
     private static func shard(of reader: ReportReader) throws(CampaignReportError) -> Shard {
@@ -55,7 +73,8 @@ extension CampaignReport {
         return Shard(index: index, count: count)
     }
 
-    private static func requireSame(_ first: ReportHeader, _ other: ReportHeader, report: Int) throws(CampaignReportError) {
+    private static func requireSame(_ first: ReportHeader, _ other: ReportHeader, _ reader: ReportReader,
+                                    first firstReader: ReportReader) throws(CampaignReportError) {
         let checks: [(String, String, String)] = [
             ("seed", first.seed.description, other.seed.description),
             ("scenario.name", first.scenarioName, other.scenarioName),
@@ -69,27 +88,37 @@ extension CampaignReport {
         ]
         for (field, expected, actual) in checks where expected != actual {
             throw CampaignReportError(
-                problem: "report \(report): \(field) is \(actual) but report 1's is \(expected)",
+                problem: "\(reader.name): \(field) is \(actual) but \(firstReader.name)'s is \(expected)",
                 fix: "merge only the shard reports of one campaign (same scenario, seed, runs and tool)")
         }
     }
 
-    private static func checkShards(_ shards: [Shard]) throws(CampaignReportError) {
-        let count = shards[0].count
-        if let other = shards.first(where: { $0.count != count }) {
-            throw CampaignReportError(problem: "shard \(other) does not belong with shard \(shards[0]): different N",
-                                      fix: "merge the reports of one --shard K/\(count) matrix")
-        }
-        let indices = shards.map(\.index).sorted()
-        for (position, index) in indices.enumerated() where position > 0 && indices[position - 1] == index {
-            throw CampaignReportError(problem: "shard \(index)/\(count) is given twice",
-                                      fix: "give each shard's report once")
-        }
-        let missing = (1...count).filter { !indices.contains($0) }
-        guard missing.isEmpty else {
+    /// The shards must be `1/N ... N/N`, each once. Work is bounded by the number of reports,
+    /// never by `N` (a tampered `N` of 10^15 is an error, not a loop).
+    private static func checkShards(_ shards: [(shard: Shard, reader: ReportReader)]) throws(CampaignReportError) {
+        let (first, count) = (shards[0], shards[0].shard.count)
+        if let other = shards.first(where: { $0.shard.count != count }) {
             throw CampaignReportError(
-                problem: "shards \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) are missing",
-                fix: "give all \(count) shard reports (--shard 1/\(count) ... \(count)/\(count))")
+                problem: "\(other.reader.name): shard \(other.shard) does not belong with \(first.reader.name)'s shard "
+                    + "\(first.shard): different N", fix: "merge the reports of one --shard K/\(count) matrix")
         }
+        let sorted = shards.sorted { $0.shard.index < $1.shard.index }
+        for (previous, current) in zip(sorted, sorted.dropFirst()) where previous.shard == current.shard {
+            throw CampaignReportError(problem: "\(current.reader.name): shard \(current.shard) is given twice (also "
+                + "\(previous.reader.name))", fix: "give each shard's report once")
+        }
+        let indices = sorted.map(\.shard.index)
+        guard indices.count < count else { return }  // distinct, within 1...count: all there
+        var missing: [Int] = []
+        var (candidate, next) = (1, 0)
+        while candidate <= count && missing.count < 5 {  // at most indices.count + 5 steps
+            if next < indices.count && indices[next] == candidate { next += 1 } else { missing.append(candidate) }
+            candidate += 1
+        }
+        let more = count - indices.count - missing.count
+        throw CampaignReportError(
+            problem: "shards \(missing.map { "\($0)/\(count)" }.joined(separator: ", "))"
+                + (more > 0 ? " and \(more) more" : "") + " are missing",
+            fix: "give all \(count) shard reports (--shard 1/\(count) ... \(count)/\(count))")
     }
 }

@@ -47,7 +47,7 @@ public enum CampaignReport {
                               summary: ReportSummary(result), coverage: result.coverage,
                               failures: result.failures.map { failureJSON($0, replay: replayCommand($0)) },
                               nondeterminism: result.nondeterminism.map(nondeterminismJSON))
-        return result.exhaustive.map { exhaustiveSection(report, $0) } ?? report
+        return result.exhaustive.map { exhaustiveSection(report, $0, shard: result.options.shard) } ?? report
     }
 
     /// The whole report from its parts, in the fixed key order (shared by ``json`` and ``merge``).

@@ -35,10 +35,10 @@ struct ReportHeader: Equatable {
         scenarioName = try report.string("scenario", "name")
         scenarioFile = try report.string("scenario", "file")
         expectation = report.value["scenario"]?["expect"]?.stringValue
-        runs = try report.int("campaign", "runs")
-        determinismSamples = try report.int("campaign", "determinismSamples")
-        maxShrunkFailures = try report.int("campaign", "maxShrunkFailures")
-        shrinkMaxAttempts = try report.int("campaign", "shrinkMaxAttempts")
+        runs = try report.int("campaign", "runs", in: 0...Int.max)
+        determinismSamples = try report.int("campaign", "determinismSamples", in: 0...Int.max)
+        maxShrunkFailures = try report.int("campaign", "maxShrunkFailures", in: 0...Int.max)
+        shrinkMaxAttempts = try report.int("campaign", "shrinkMaxAttempts", in: 0...Int.max)
     }
 }
 
@@ -51,6 +51,14 @@ struct ReportSummary {
     var runSeconds: Double
     var interrupted: Bool
 
+    /// No runs: what ``add(_:from:)`` starts from.
+    init() {
+        totals = RunTotals()
+        wallSeconds = 0
+        runSeconds = 0
+        interrupted = false
+    }
+
     init(_ result: CampaignResult) {
         totals = result.totals
         wallSeconds = result.wallSeconds
@@ -58,16 +66,31 @@ struct ReportSummary {
         interrupted = result.stop == .interrupted
     }
 
-    /// Reads one shard's summary.
+    /// Reads one shard's summary, every number checked (``RunTotals/init(_:)``; times at least 0).
     init(_ report: ReportReader) throws(CampaignReportError) {
         totals = try RunTotals(report.member("summary"))
         wallSeconds = try report.double("summary", "wallSeconds")
         runSeconds = try report.double("summary", "runSeconds")
         interrupted = try report.bool("summary", "interrupted")
+        for (name, seconds) in [("wallSeconds", wallSeconds), ("runSeconds", runSeconds)] where !(seconds >= 0) {
+            throw report.inconsistent("summary", name, problem: "is \(seconds), below 0")
+        }
     }
 
-    /// Adds another shard's summary.
-    mutating func add(_ other: ReportSummary) {
+    /// Adds another shard's summary (`other` read from `report`), with checked arithmetic: a sum
+    /// too large for its type is an error naming the field, never a trap.
+    mutating func add(_ other: ReportSummary, from report: ReportReader) throws(CampaignReportError) {
+        let sums: [(String, Bool)] = [
+            ("runs", totals.runs.addingReportingOverflow(other.totals.runs).overflow),
+            ("events", totals.events.addingReportingOverflow(other.totals.events).overflow),
+            ("simulatedMicroseconds",
+             totals.simulatedMicroseconds.addingReportingOverflow(other.totals.simulatedMicroseconds).overflow),
+            ("wallSeconds", !(wallSeconds + other.wallSeconds).isFinite),
+            ("runSeconds", !(runSeconds + other.runSeconds).isFinite),
+        ]
+        for (name, overflows) in sums where overflows {
+            throw report.inconsistent("summary", name, problem: "is too large: the sum over the reports overflows")
+        }
         totals.merge(other.totals)
         wallSeconds += other.wallSeconds
         runSeconds += other.runSeconds
