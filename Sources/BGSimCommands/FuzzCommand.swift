@@ -50,7 +50,9 @@ enum FuzzCommand: BGSimCommand {
         let shardSource = try flags.resolveAutoShard(io.environment)
         let scenarios = flags.applyStrategy(to: try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads))
         let reportPaths = try ReportPaths.resolve(options.report, scenarios: scenarios)
-        try OutputPaths.check(reportPaths + [options.junit])
+        try OutputPaths.checkCampaign(reports: reportPaths, junit: options.junit, scenarios: scenarios,
+                                      scenarioPaths: options.scenarioPaths, savesFailures: true,
+                                      failureDatabase: options.failureDatabase.database(default: io.failureDatabase)?.directory)
         let progress = !options.quiet && io.stderrIsTerminal
 
         var code = ExitCode.success
