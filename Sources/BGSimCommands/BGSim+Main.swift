@@ -1,5 +1,6 @@
 public import BackgroundTaskSimulator
 import Foundation
+import SimulationFormats
 
 extension BGSim {
     /// The whole `bgsim` executable, for this package's workloads or a user's own: reads the
@@ -50,6 +51,7 @@ extension BGSim {
             failureDatabase: CommandIO.defaultFailureDatabase,
             workloads: registry,
             childExecutable: executable)
+        AtomicFile.reportFileSizeLimitAsError()  // `ulimit -f`: a clear exit 73, not a silent SIGXFSZ death
         Interrupt.shared.install()
         installCrashHandling()
         exit(run(Array(CommandLine.arguments.dropFirst()), io: io).rawValue)

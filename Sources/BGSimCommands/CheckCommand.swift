@@ -35,7 +35,9 @@ enum CheckCommand: BGSimCommand {
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         let flags = options.campaign
         let scenarios = flags.applyStrategy(to: try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads))
-        try OutputPaths.check([options.junit])
+        try OutputPaths.checkCampaign(reports: [], junit: options.junit, scenarios: scenarios,
+                                      scenarioPaths: options.scenarioPaths, savesFailures: false,
+                                      failureDatabase: options.failureDatabase.database(default: io.failureDatabase)?.directory)
         let showProgress = io.stderrIsTerminal && !options.quiet
         let replay = ReplayCommandText(io.invocation)
         var gate = GateTally()

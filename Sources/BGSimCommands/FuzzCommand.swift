@@ -28,6 +28,8 @@ enum FuzzCommand: BGSimCommand {
             "A crash in workload code without --isolate prints the run seed and replay command and exits 70;",
             "a run over --run-timeout, 124. With --isolate both are findings (no-crash, no-hang) and it goes on;",
             "scenarios that expect no-crash or no-hang always run isolated unless --no-isolate is given.",
+            "Before any run (exit 73): no output may overwrite a scenario file or another output, or sit in",
+            "a scenario folder being run or the failure database; two scenarios of one name are exit 65.",
         ])
 
     struct Options {
@@ -50,7 +52,9 @@ enum FuzzCommand: BGSimCommand {
         let shardSource = try flags.resolveAutoShard(io.environment)
         let scenarios = flags.applyStrategy(to: try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads))
         let reportPaths = try ReportPaths.resolve(options.report, scenarios: scenarios)
-        try OutputPaths.check(reportPaths + [options.junit])
+        try OutputPaths.checkCampaign(reports: reportPaths, junit: options.junit, scenarios: scenarios,
+                                      scenarioPaths: options.scenarioPaths, savesFailures: true,
+                                      failureDatabase: options.failureDatabase.database(default: io.failureDatabase)?.directory)
         let progress = !options.quiet && io.stderrIsTerminal
 
         var code = ExitCode.success

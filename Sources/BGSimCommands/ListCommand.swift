@@ -14,17 +14,20 @@ enum ListCommand: BGSimCommand {
 
     struct Options {
         var json: Bool
-        var scenariosDirectory: String
+        /// The folder `--scenarios` named, or `nil` for the default `Scenarios`.
+        var scenariosDirectory: String?
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
-        Options(json: args.flag("--json"), scenariosDirectory: args.value("--scenarios") ?? "Scenarios")
+        Options(json: args.flag("--json"), scenariosDirectory: args.value("--scenarios"))
     }
 
+    /// Lists the scenarios of `--scenarios DIR` (a missing or unreadable folder is 66, as for any
+    /// named input), or of `Scenarios` when there is one (a user's own bgsim may have none).
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
-        let directory = options.scenariosDirectory
+        let directory = options.scenariosDirectory ?? "Scenarios"
         let scenarios: [Scenario]
-        if ScenarioPaths.isDirectory(directory) {
+        if options.scenariosDirectory != nil || ScenarioPaths.isDirectory(directory) {
             do {
                 scenarios = try ScenarioLoader.loadAll(in: directory, workloads: io.workloads)
             } catch {

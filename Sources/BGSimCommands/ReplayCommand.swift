@@ -59,7 +59,8 @@ enum ReplayCommand: BGSimCommand {
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         var scenario = try ScenarioPaths.loadFile(options.scenarioPath, workloads: io.workloads)
         scenario.strategyOverride = options.strategy  // else the scenario's runStrategy
-        try OutputPaths.check([options.trace, options.perfetto])
+        try OutputPaths.check([OutputFile("--trace", options.trace), OutputFile("--perfetto", options.perfetto)],
+                              reading: [options.scenarioPath])
         let makeSource: () -> ChoiceSource
         let label: String
         switch options.source {

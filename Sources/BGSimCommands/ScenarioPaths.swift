@@ -8,9 +8,14 @@ enum ScenarioPaths {
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
+    /// The files and folders a command reads scenarios from: as named, or `Scenarios` for none.
+    static func targets(_ paths: [String]) -> [String] {
+        paths.isEmpty ? ["Scenarios"] : paths
+    }
+
     /// Loads the scenarios named on the command line; none means every file in `Scenarios/`.
     static func load(_ paths: [String], workloads: WorkloadRegistry) throws(CLIError) -> [Scenario] {
-        let targets = paths.isEmpty ? ["Scenarios"] : paths
+        let targets = targets(paths)
         for path in targets { try requireJSON(path) }
         do {
             let scenarios = try ScenarioLoader.load(paths: targets, workloads: workloads)

@@ -20,7 +20,11 @@ import Synchronization
 /// - `write` creates `.<name>.tmp-<pid>-<counter>` in the target's directory (exclusive create,
 ///   so concurrent writers never share a temporary file), writes all bytes, `fsync`s, closes and
 ///   `rename`s it over the target, then `fsync`s the directory (best effort).
-/// - On any failure the temporary file is removed and an existing target is left untouched.
+/// - On any failure the temporary file is removed and an existing target is left untouched;
+///   that includes the file size limit (`ulimit -f`), once ``reportFileSizeLimitAsError()`` has
+///   run (without it the kernel ends the process with `SIGXFSZ` mid-write).
+/// - A file name over 255 bytes or a path over `PATH_MAX` is refused by the check and by `write`
+///   before anything is created.
 /// - An existing target keeps its permission bits; a new one gets `0666` minus the umask.
 /// - The target must not be a directory or a non-regular file. A symbolic link at the target is
 ///   replaced by the new file (the file it pointed to is not changed).
@@ -106,7 +110,8 @@ package enum AtomicFile {
         syncDirectory(directory(of: path))
     }
 
-    /// Rejects empty paths, directories, special files, and paths whose directory is missing.
+    /// Rejects empty paths, names too long, directories, special files, and paths whose
+    /// directory is missing.
     private static func checkTarget(_ path: String) throws(OutputError) {
         guard !path.isEmpty else {
             throw OutputError(path: path, reason: .emptyPath, systemMessage: nil)
@@ -114,6 +119,7 @@ package enum AtomicFile {
         if path.hasSuffix("/") {
             throw OutputError(path: path, reason: .isDirectory, systemMessage: nil)
         }
+        try checkLength(path)
         var info = stat()
         if stat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -121,6 +127,8 @@ package enum AtomicFile {
             case S_IFREG: return
             default: throw OutputError(path: path, reason: .notRegularFile, systemMessage: nil)
             }
+        } else if errno != ENOENT {
+            throw error(for: path, operation: "stat", code: errno)
         }
         let directory = directory(of: path)
         guard stat(directory, &info) == 0 else {
@@ -136,12 +144,42 @@ package enum AtomicFile {
         }
     }
 
+    /// The longest file name (one path component) and whole path, in bytes of UTF-8, that
+    /// Linux and macOS file systems accept (`NAME_MAX`, `PATH_MAX` less its final NUL).
+    package static let nameMaxBytes = 255
+    package static let pathMaxBytes = Int(PATH_MAX) - 1
+
+    /// Rejects a component longer than ``nameMaxBytes`` or a path longer than ``pathMaxBytes``:
+    /// found before any work, not by the `rename` after it.
+    package static func checkLength(_ path: String) throws(OutputError) {
+        if path.utf8.count > pathMaxBytes {
+            throw OutputError(path: path, reason: .nameTooLong(bytes: path.utf8.count, limit: pathMaxBytes, whole: true),
+                              systemMessage: String(cString: strerror(ENAMETOOLONG)))
+        }
+        for component in path.split(separator: "/") where component.utf8.count > nameMaxBytes {
+            throw OutputError(path: path, reason: .nameTooLong(bytes: component.utf8.count, limit: nameMaxBytes, whole: false),
+                              systemMessage: String(cString: strerror(ENAMETOOLONG)))
+        }
+    }
+
+    /// Makes a write past the file size limit (`ulimit -f`, `RLIMIT_FSIZE`) fail with `EFBIG`,
+    /// which ``write(_:to:)`` reports as ``OutputError/Reason/fileSizeLimit``, instead of ending
+    /// the process with `SIGXFSZ` and leaving its temporary file behind. The executable calls it
+    /// once at start-up.
+    ///
+    /// ```swift
+    /// AtomicFile.reportFileSizeLimitAsError()   // first thing in main
+    /// ```
+    package static func reportFileSizeLimitAsError() {
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
     /// Creates a new, empty temporary file next to `path`.
     private static func createTemporary(
         for path: String, failing: Bool = false
     ) throws(OutputError) -> (path: String, descriptor: Int32) {
         let directory = directory(of: path)
-        let base = String(path.split(separator: "/").last?.prefix(100) ?? "output")
+        let base = prefix(ofBytes: 100, String(path.split(separator: "/").last ?? "output"))
         if failing { throw error(for: path, operation: "open", code: EACCES) }
         for _ in 0..<100 {
             let serial = counter.add(1, ordering: .relaxed).newValue
@@ -152,6 +190,20 @@ package enum AtomicFile {
             if code != EEXIST && code != EINTR { throw error(for: path, operation: "open", code: code) }
         }
         throw error(for: path, operation: "open", code: EEXIST)
+    }
+
+    /// The longest prefix of `text` of at most `limit` bytes of UTF-8 that ends between two
+    /// Unicode scalars, so the temporary file's name stays under ``nameMaxBytes`` whatever the
+    /// target's script.
+    static func prefix(ofBytes limit: Int, _ text: String) -> String {
+        var bytes = 0
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            bytes += String(scalar).utf8.count
+            if bytes > limit { break }
+            scalars.append(scalar)
+        }
+        return String(scalars)
     }
 
     /// Writes every byte, retrying short writes and interruptions; returns 0 or an errno.
@@ -199,6 +251,7 @@ package enum AtomicFile {
         case EACCES, EPERM: reason = .permissionDenied(directory: directory)
         case EROFS: reason = .readOnlyFileSystem
         case ENOSPC, EDQUOT: reason = .noSpace
+        case EFBIG: reason = .fileSizeLimit
         case ENOTDIR: reason = .parentNotDirectory(directory: directory)
         case EISDIR: reason = .isDirectory
         default: reason = .system(operation: operation, errno: code)

@@ -25,6 +25,8 @@ package struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
         case isDirectory
         /// The path names something that is not a regular file (a device, a socket, a FIFO).
         case notRegularFile
+        /// The path names a file where a folder is needed (``AtomicFile/checkFolderWritable(_:)``).
+        case notAFolder
         /// The containing directory does not exist.
         case directoryMissing(directory: String)
         /// A component of the containing directory's path is not a directory.
@@ -35,6 +37,11 @@ package struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
         case readOnlyFileSystem
         /// The device or quota is full.
         case noSpace
+        /// The file size limit (`ulimit -f`, `RLIMIT_FSIZE`) stopped the write.
+        case fileSizeLimit
+        /// A file name (one component, `whole == false`) or the whole path is `bytes` long in
+        /// UTF-8, over the file system's `limit`.
+        case nameTooLong(bytes: Int, limit: Int, whole: Bool)
         /// Another system error during `operation` (`open`, `write`, `fsync`, `rename`, …).
         case system(operation: String, errno: Int32)
     }
@@ -68,11 +75,16 @@ package struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
         case .emptyPath: return "the path is empty"
         case .isDirectory: return "it is a directory"
         case .notRegularFile: return "it exists and is not a regular file"
+        case .notAFolder: return "it is a file, not a folder"
         case .directoryMissing(let directory): return "the directory '\(directory)' does not exist"
         case .parentNotDirectory(let directory): return "'\(directory)' is not a directory"
         case .permissionDenied(let directory): return "no permission to create files in '\(directory)'"
         case .readOnlyFileSystem: return "the file system is read-only"
         case .noSpace: return "no space left on the device"
+        case .fileSizeLimit: return "the file size limit (ulimit -f) stopped writing it"
+        case .nameTooLong(let bytes, let limit, let whole):
+            return "\(whole ? "the path" : "a file or folder name in it") is \(bytes) bytes long, over the limit of "
+                + "\(limit) bytes"
         case .system(let operation, let code): return "\(operation) failed with error \(code)"
         }
     }
@@ -92,6 +104,8 @@ package struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
             return "Give a file name inside it, such as '\(base)/report.json'."
         case .notRegularFile:
             return "Choose a path that is a regular file or does not exist yet."
+        case .notAFolder:
+            return "Give a folder, or a path where one can be created."
         case .directoryMissing(let directory):
             return "Create it (mkdir -p '\(directory)') or choose another path."
         case .parentNotDirectory:
@@ -102,6 +116,10 @@ package struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
             return "Choose a path on a writable file system."
         case .noSpace:
             return "Free some space or choose another location."
+        case .fileSizeLimit:
+            return "Raise the limit (ulimit -f unlimited) and run again."
+        case .nameTooLong(_, _, let whole):
+            return whole ? "Choose a shorter path." : "Choose a shorter name (a scenario's report is named after the scenario)."
         case .system:
             return "Check the path and the file system, then try again."
         }

@@ -9,9 +9,10 @@ enum ScenarioDecoder {
         _ root: inout JSONObjectReader, file: String, workloads: WorkloadRegistry = .builtIn
     ) throws(ConfigError) -> Scenario {
         let name = try root.required("name", as: String.self)
-        if name.isEmpty || name.contains(where: { $0 == " " || $0 == "/" }) {
-            throw root.error(at: "name", problem: "the name '\(name)' is empty or contains spaces or '/'",
-                             fix: "Use a kebab-case name such as 'token-correct-ios17'.")
+        if let problem = ScenarioName.problem(in: name) {
+            throw root.error(at: "name", problem: problem,
+                             fix: "Use a kebab-case name such as 'token-correct-ios17': printable characters, no spaces, "
+                                + "'/' or '\\', not starting with '.', at most \(ScenarioName.maxBytes) bytes.")
         }
         let summary = try root.optional("description", as: String.self) ?? ""
         let workload = try decodeWorkload(&root, workloads: workloads)

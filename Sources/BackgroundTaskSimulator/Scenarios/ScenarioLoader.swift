@@ -37,30 +37,35 @@ public enum ScenarioLoader {
         let files = try jsonFiles(in: directory)
         var scenarios: [Scenario] = []
         for file in files {
-            let scenario = try load(file: file, workloads: workloads)
-            if let other = scenarios.first(where: { $0.name == scenario.name }) {
-                throw ScenarioError(ConfigError(file: file, path: "$.name",
-                    problem: "duplicate scenario name '\(scenario.name)', also used by \(other.file)",
-                    fix: "Give each scenario a unique name."))
-            }
-            scenarios.append(scenario)
+            try append(try load(file: file, workloads: workloads), to: &scenarios)
         }
         return scenarios
     }
 
-    /// Loads files and directories as given on a command line, in order.
+    /// Loads files and directories as given on a command line, in order. Two scenarios with one
+    /// name (or one file named twice) are an error: reports, JUnit suites and saved failures are
+    /// keyed by the name, so one would overwrite the other's.
     public static func load(
         paths: [String], workloads: WorkloadRegistry = .builtIn
     ) throws(ScenarioError) -> [Scenario] {
         var scenarios: [Scenario] = []
         for path in paths {
-            if isDirectory(path) {
-                scenarios += try loadAll(in: path, workloads: workloads)
-            } else {
-                scenarios.append(try load(file: path, workloads: workloads))
-            }
+            let loaded = isDirectory(path) ? try loadAll(in: path, workloads: workloads) : [try load(file: path, workloads: workloads)]
+            for scenario in loaded { try append(scenario, to: &scenarios) }
         }
         return scenarios
+    }
+
+    /// Appends `scenario` unless one of `scenarios` has its name (an error naming both files).
+    static func append(_ scenario: Scenario, to scenarios: inout [Scenario]) throws(ScenarioError) {
+        if let other = scenarios.first(where: { $0.name == scenario.name }) {
+            let twice = ResolvedPath.file(other.file) == ResolvedPath.file(scenario.file)
+            throw ScenarioError(ConfigError(file: scenario.file, path: "$.name",
+                problem: twice ? "this scenario file is named twice on the command line (also as \(other.file))"
+                    : "duplicate scenario name '\(scenario.name)', also used by \(other.file)",
+                fix: twice ? "Name each scenario once." : "Give each scenario a unique name."))
+        }
+        scenarios.append(scenario)
     }
 
     static func isDirectory(_ path: String) -> Bool {
