@@ -88,6 +88,9 @@ import Testing
             process.standardError = FileHandle.nullDevice
             try process.run()
             let parent = process.processIdentifier
+            // Last: while its children live, Foundation's wait for the killed parent does not return
+            // (seen before the fix), so the defer below ends any that are left first.
+            defer { process.waitUntilExit() }
             var children: [pid_t] = []
             var runningSamples = 0  // runs take milliseconds: a child running in two samples in a row spins
             for _ in 0..<40 where runningSamples < 2 {
@@ -100,7 +103,6 @@ import Testing
             }
             #expect(runningSamples >= 2, "no isolated child was spinning in the hung run: \(children)")
             kill(parent, SIGKILL)
-            process.waitUntilExit()
             var alive = children
             for _ in 0..<50 where !alive.isEmpty {
                 usleep(100_000)
