@@ -23,7 +23,8 @@ extension BGSim {
     ///   - includingBuiltIn: also offer the package's own workloads beside `workloads`.
     ///
     /// Contract: never returns. A workload list that cannot be registered (a bad or repeated name)
-    /// prints one line naming it and exits 65 (bad input data).
+    /// prints one line naming it and exits 65 (bad input data). SIGINT and SIGTERM stop a campaign
+    /// and exit 130 or 143 after writing what finished (``Interrupt``).
     public static func main(workloads: [WorkloadInfo] = [], includingBuiltIn: Bool = false) -> Never {
         let registry: WorkloadRegistry
         if workloads.isEmpty {
@@ -54,6 +55,15 @@ extension BGSim {
         AtomicFile.reportFileSizeLimitAsError()  // `ulimit -f`: a clear exit 73, not a silent SIGXFSZ death
         Interrupt.shared.install()
         installCrashHandling()
-        exit(run(Array(CommandLine.arguments.dropFirst()), io: io).rawValue)
+        exit(status(of: run(Array(CommandLine.arguments.dropFirst()), io: io), interrupt: .shared))
+    }
+
+    /// The process's exit status for a command's code: 128 + the signal's number (130 for SIGINT,
+    /// 143 for SIGTERM) whenever a stop was asked for and the command did not fail with an error,
+    /// even if its campaign had finished when the signal came (its report then says
+    /// `"interrupted": false`); else the code itself.
+    static func status(of code: ExitCode, interrupt: Interrupt) -> Int32 {
+        guard interrupt.isRequested, ExitCode.mostSevere(code, .interrupted) == .interrupted else { return code.rawValue }
+        return interrupt.exitStatus
     }
 }

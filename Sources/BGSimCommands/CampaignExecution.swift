@@ -9,6 +9,7 @@ enum CampaignExecution {
     static func run(_ scenario: Scenario, options: CampaignOptions, isolation: Isolation = Isolation(isolated: false),
                     io: CommandIO, showProgress: Bool, interrupt: Interrupt,
                     exhaustive: ExhaustiveOptions? = nil) throws(CLIError) -> CampaignResult {
+        interrupt.stopsGracefully()  // from here a signal stops the campaign, and the command writes what finished
         if scenario.strategy == .exhaustive {
             let search = exhaustive ?? ExhaustiveOptions(depth: scenario.campaign.depth ?? ExhaustiveOptions.defaultDepth,
                                                          jobs: options.jobs)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import BackgroundTaskSimulator
 import DeterministicSimulation
 
@@ -13,10 +18,16 @@ import DeterministicSimulation
 ///
 /// Contract: exit 0 at the end of its input; 65/66 for a scenario that does not load; 65 for a
 /// request it cannot read. A crash in a run ends it with 70 after writing the run's choices.
+/// Started by a parent bgsim, it dies with that parent, even in a run that never yields
+/// (``ParentLifeline``), and ignores SIGINT and SIGTERM: Ctrl-C reaches the whole process group,
+/// and the parent, which stops gracefully, ends its children itself.
 enum IsolatedWorkerCommand {
     static let name = "_isolated-worker"
 
     static func run(_ arguments: [String], io: CommandIO) -> ExitCode {
+        if ParentLifeline.watch(exitCode: ExitCode.success.rawValue) {
+            for number in [SIGINT, SIGTERM] { signal(number, SIG_IGN) }
+        }
         let strategy = arguments.count == 2 ? ExplorationStrategy(rawValue: arguments[1]) : nil
         guard arguments.count == 1 || strategy != nil else {
             io.err("bgsim \(name): internal command; it takes one scenario file and optionally an exploration "

@@ -160,11 +160,16 @@ enum OutputPaths {
         }
     }
 
+    /// Writes one output atomically; a signal that comes meanwhile waits for the rename
+    /// (``Interrupt/whileWriting(_:)``), so an interrupted bgsim never leaves a torn file or a
+    /// temporary one beside it.
     static func write(_ text: String, to path: String) throws(CLIError) {
-        do {
-            try AtomicFile.write(text, to: path)
-        } catch {
-            throw CLIError(.cannotCreate, error.description)
+        try Interrupt.shared.whileWriting { () throws(CLIError) in
+            do throws(OutputError) {
+                try AtomicFile.write(text, to: path)
+            } catch {
+                throw CLIError(.cannotCreate, error.description)
+            }
         }
     }
 }

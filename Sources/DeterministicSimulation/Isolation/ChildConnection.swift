@@ -3,7 +3,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 
 /// One isolated worker process and the pipes to it: the parent writes a request line to its
 /// stdin and reads the verdict line from its stdout, waiting at most the run timeout; the
@@ -18,8 +17,10 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Contract: every descriptor is made close-on-exec under one lock, so children spawned by other workers at
-/// the same time inherit none of this child's pipes (a stray write end would hide its death).
+/// Contract: every descriptor is made close-on-exec, and children are started one at a time (on
+/// ``SpawnThread``), so children spawned by other workers inherit none of this child's pipes (a
+/// stray write end would hide its death). The child dies with this process (``ParentLifeline``:
+/// it holds the write end of the child's lifeline until ``finish()``).
 /// SIGPIPE must be ignored in the parent (``IsolatedTarget`` does it): a write to a dead child
 /// fails with EPIPE instead of killing the parent. Not thread-safe: one worker uses it at a time.
 final class ChildConnection: @unchecked Sendable {
@@ -44,6 +45,8 @@ final class ChildConnection: @unchecked Sendable {
     private let requests: Int32
     private let responses: Int32
     private let errors: Int32
+    /// The write end of the child's ``ParentLifeline``: never written; closed once the child is reaped.
+    private let lifeline: Int32
     private var buffer: [UInt8] = []
     /// Where `read(2)` puts bytes before they join ``buffer`` (kept: a run's answer is small).
     private var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -52,24 +55,33 @@ final class ChildConnection: @unchecked Sendable {
     var decoder = VerdictWire.Decoder()
 
     init(executable: String, arguments: [String]) throws(SpawnError) {
-        // One spawn at a time: between pipe() and the close-on-exec flag a concurrent spawn would
-        // inherit the new descriptors (pipe2 and mkostemp, which set it at once, are not exported).
-        let spawned = try Self.spawnLock.withLock { _ throws(SpawnError) in
-            try Self.spawn(executable: executable, arguments: arguments)
+        // One spawn at a time, on the thread that lives as long as the process (the child's
+        // parent-death signal follows the thread that started it): between pipe() and the
+        // close-on-exec flag a concurrent spawn would inherit the new descriptors (pipe2 and
+        // mkostemp, which set it at once, are not exported).
+        let spawned = SpawnThread.shared.perform { () -> Result<Spawned, SpawnError> in
+            Result { () throws(SpawnError) in try Self.spawn(executable: executable, arguments: arguments) }
         }
-        (pid, requests, responses, errors) = spawned
+        (pid, requests, responses, errors, lifeline) = try spawned.get()
     }
 
-    private static let spawnLock = Mutex<Void>(())
+    /// A started child: its pid, and this side's ends of its stdin, stdout, stderr file and lifeline.
+    private typealias Spawned = (pid: pid_t, requests: Int32, responses: Int32, errors: Int32, lifeline: Int32)
 
-    private static func spawn(executable: String, arguments: [String])
-        throws(SpawnError) -> (pid_t, Int32, Int32, Int32) {
+    private static func spawn(executable: String, arguments: [String]) throws(SpawnError) -> Spawned {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
+        var lifeline: [Int32] = [0, 0]
         guard pipe(&toChild) == 0 else { throw SpawnError(description: "pipe: errno \(errno)") }
-        guard pipe(&fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
-            throw SpawnError(description: "pipe: errno \(errno)")
+        guard pipe(&fromChild) == 0, pipe(&lifeline) == 0 else {
+            let number = errno
+            for fd in toChild + fromChild + lifeline where fd > 0 { close(fd) }
+            throw SpawnError(description: "pipe: errno \(number)")
+        }
+        if lifeline[0] == ParentLifeline.descriptor {  // dup2 onto itself would keep close-on-exec
+            let moved = fcntl(lifeline[0], F_DUPFD, ParentLifeline.descriptor + 1)
+            close(lifeline[0])
+            lifeline[0] = moved
         }
         var template = Array((temporaryDirectory + "/bgsim-isolated-XXXXXX").utf8CString)
         let errorFile = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -77,25 +89,41 @@ final class ChildConnection: @unchecked Sendable {
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             _ = fcntl(errorFile, F_SETFL, O_APPEND)
         }
-        for fd in toChild + fromChild + [errorFile] where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        for fd in toChild + fromChild + lifeline + [errorFile] where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         if errorFile >= 0 { posix_spawn_file_actions_adddup2(&actions, errorFile, 2) }
+        posix_spawn_file_actions_adddup2(&actions, lifeline[0], ParentLifeline.descriptor)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        let envp = childEnvironment().map { strdup($0) } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(toChild[0])
         close(fromChild[1])
+        close(lifeline[0])
         guard status == 0 else {
-            close(toChild[1]); close(fromChild[0])
+            close(toChild[1]); close(fromChild[0]); close(lifeline[1])
             if errorFile >= 0 { close(errorFile) }
             throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(status)))")
         }
-        return (pid, toChild[1], fromChild[0], errorFile)
+        return (pid, toChild[1], fromChild[0], errorFile, lifeline[1])
+    }
+
+    /// This process's environment for a child, with its ``ParentLifeline`` entry.
+    private static func childEnvironment() -> [String] {
+        var entries: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if !text.hasPrefix(ParentLifeline.variable + "=") { entries.append(text) }
+            cursor += 1
+        }
+        return entries + [ParentLifeline.environment(parent: getpid())]
     }
 
     private static var temporaryDirectory: String {
@@ -159,6 +187,7 @@ final class ChildConnection: @unchecked Sendable {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         close(responses)
+        close(lifeline)
         if errors >= 0 { close(errors) }
     }
 
@@ -192,6 +221,7 @@ final class ChildConnection: @unchecked Sendable {
         close(responses)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
+        close(lifeline)
         let stderr = errorFileText(from: stderrStart)
         if errors >= 0 { close(errors) }
         let (dump, signal) = parseDump()
@@ -205,6 +235,7 @@ final class ChildConnection: @unchecked Sendable {
         close(responses)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
+        close(lifeline)
         if errors >= 0 { close(errors) }
         return .hung
     }
