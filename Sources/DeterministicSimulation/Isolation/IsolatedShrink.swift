@@ -59,7 +59,7 @@ public struct ShrinkFault: Sendable, Equatable {
 /// ```swift
 /// let line = IsolatedShrinkWire.request(ShrinkRequest(choices: recorded, invariant: "no-double-end",
 ///                                                     options: ShrinkOptions(), runTimeoutMilliseconds: 60_000))
-/// // "K\t{\"choices\":\"c1.…\",\"invariant\":\"no-double-end\",\"maxAttempts\":2000,\"runTimeoutMilliseconds\":60000}\n"
+/// // "K\t{\"choices\":\"c1.…\",\"invariant\":\"no-double-end\",\"maxAttempts\":2000,\"maxSeconds\":60, …}\n"
 /// ```
 ///
 /// Contract: the child shrinks with `keeps` = "the run still violates `invariant`" (what every
@@ -79,6 +79,8 @@ enum IsolatedShrinkWire {
         var object: [(String, JSONValue)] = [
             ("choices", JSONValue(request.choices.token)), ("invariant", JSONValue(request.invariant)),
             ("maxAttempts", JSONValue(request.options.maxAttempts)),
+            ("maxSeconds", JSONValue(min(request.options.maxSeconds, 1e12))),  // JSON has no infinity
+            ("maxCacheBytes", JSONValue(request.options.maxCacheBytes)),
         ]
         if let timeout = request.runTimeoutMilliseconds { object.append(("runTimeoutMilliseconds", JSONValue(timeout))) }
         return "K\t" + JSONWriter(style: .compact).string(for: .object(JSONObject(uniqueMembers: object))) + "\n"
@@ -88,11 +90,12 @@ enum IsolatedShrinkWire {
         guard line.hasPrefix("K\t"), let value = try? JSONParser().parse(Array(line.dropFirst(2).utf8)),
               let token = value["choices"]?.stringValue, let choices = try? ChoiceSequence(token: token),
               let invariant = value["invariant"]?.stringValue,
-              let attempts = value["maxAttempts"]?.intValue, let maxAttempts = Int(exactly: attempts)
+              let maxAttempts = int(value["maxAttempts"]), let maxSeconds = value["maxSeconds"]?.doubleValue,
+              let maxCacheBytes = int(value["maxCacheBytes"])
         else { return nil }
-        let timeout = value["runTimeoutMilliseconds"]?.intValue.flatMap { Int(exactly: $0) }
-        return ShrinkRequest(choices: choices, invariant: invariant, options: ShrinkOptions(maxAttempts: maxAttempts),
-                             runTimeoutMilliseconds: timeout)
+        let options = ShrinkOptions(maxAttempts: maxAttempts, maxSeconds: maxSeconds, maxCacheBytes: maxCacheBytes)
+        return ShrinkRequest(choices: choices, invariant: invariant, options: options,
+                             runTimeoutMilliseconds: int(value["runTimeoutMilliseconds"]))
     }
 
     static func answer(_ result: ShrinkResult) -> String {
@@ -128,6 +131,14 @@ enum IsolatedShrinkWire {
 }
 
 extension IsolatedTarget {
+    /// How long the parent waits for a child's shrink before it kills it: the shrink's time budget
+    /// plus two run timeouts (the child's own watchdog stops a stuck candidate or shrinker after
+    /// one); nil, no limit, when either is off.
+    static func shrinkDeadline(_ options: ShrinkOptions, runTimeout: Int?) -> Int? {
+        guard let runTimeout, options.maxSeconds < 1e9 else { return nil }
+        return Int(options.maxSeconds * 1_000) + 2 * runTimeout + 10_000
+    }
+
     /// Shrinks the failure in one of the pool's children (``IsolatedShrinkWire``): a trap or a
     /// hang of the shrinker, or a candidate that crashes or hangs the workload, ends that child
     /// only, and the failure stands unshrunk (``ChildShrink/stopped(_:)``).
@@ -142,7 +153,10 @@ extension IsolatedTarget {
             return .stopped(ShrinkFault(isInternalError: true, message: "the isolated worker could not start: \(error)"))
         }
         let answer = child.send(request)
-            ? withoutActuallyEscaping(isCancelled) { child.receive(timeoutMilliseconds: nil, isCancelled: $0) }
+            ? withoutActuallyEscaping(isCancelled) {
+                child.receive(timeoutMilliseconds: Self.shrinkDeadline(options, runTimeout: pool.timeoutMilliseconds),
+                              isCancelled: $0)
+            }
             : child.receive(timeoutMilliseconds: nil)  // gone: its last words
         switch answer {
         case .line(let line):
@@ -157,7 +171,8 @@ extension IsolatedTarget {
             return .stopped(.ended(stderr: stderr, status: status))
         case .hung:
             return isCancelled() ? .cancelled
-                : .stopped(ShrinkFault(isInternalError: false, message: "the isolated worker stopped answering"))
+                : .stopped(ShrinkFault(isInternalError: true, message: "the isolated worker's shrink went past its time "
+                    + "budget and two run timeouts without answering, and was killed"))
         }
     }
 }
