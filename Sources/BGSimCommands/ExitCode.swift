@@ -32,6 +32,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case hung = 124
     /// Interrupted (SIGINT) after writing what was finished: 128 + 2, as shells report it.
     case interrupted = 130
+    /// Terminated (SIGTERM, as a CI cancel sends) after writing what was finished: 128 + 15. Like
+    /// ``interrupted``, the process's status comes from the first signal (``Interrupt``).
+    case terminated = 143
 
     /// What the code means, for the exit-code table of `bgsim help`.
     var meaning: String {
@@ -46,7 +49,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .crashed: "workload code crashed in a run without isolation; stderr names the run seed and replay"
         case .internalError: "an internal error of bgsim (not of your code); the failure it hit is still reported, unshrunk, with its replay"
         case .hung: "a run without isolation exceeded --run-timeout; stderr names the run seed and replay"
-        case .interrupted: "interrupted (Ctrl-C); the reports hold the runs that finished"
+        case .interrupted: "interrupted (SIGINT, Ctrl-C); the reports hold the runs that finished"
+        case .terminated: "terminated (SIGTERM, as a CI cancel sends); the reports hold the runs that finished"
         }
     }
 
@@ -72,7 +76,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .violation: 1
         case .internalError: 2
         case .nondeterminism: 3
-        case .interrupted: 4
+        case .interrupted, .terminated: 4
         case .usage, .dataError, .noInput, .cannotCreate, .crashed, .hung: 5
         }
     }

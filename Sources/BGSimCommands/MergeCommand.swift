@@ -26,7 +26,7 @@ enum MergeCommand: BGSimCommand {
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         let output = options.output
-        try OutputPaths.check([output])
+        try OutputPaths.check([OutputFile(option: "--report", path: output)], reading: options.inputs, kind: "report")
         var reports: [JSONValue] = []
         for path in options.inputs {
             guard let data = FileManager.default.contents(atPath: path), !ScenarioPaths.isDirectory(path) else {

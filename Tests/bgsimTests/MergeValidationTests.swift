@@ -101,3 +101,18 @@ import Testing
         #expect(alone.code == .dataError && alone.stderr.contains("shards 2/3, 3/3 are missing"), "\(alone.stderr)")
     }
 }
+
+/// `merge --report` naming one of its inputs would overwrite it: refused before any work (73).
+@Suite struct MergeOutputTests {
+    @Test("merge refuses an output that is one of its input reports, and leaves the input as it was")
+    func outputOverInput() throws {
+        let folder = TemporaryFolder()
+        let first = folder.write("s1.json", JSONWriter().string(for: MergeValidationTests.shards[0]))
+        let second = folder.write("s2.json", JSONWriter().string(for: MergeValidationTests.shards[1]))
+        let before = FileManager.default.contents(atPath: first)
+        let run = CLIRun(["merge", first, second, "--report", folder.path + "/./s1.json"])
+        #expect(run.code == .cannotCreate, "\(run.stderr)")
+        #expect(run.stderr.contains("would overwrite the report"), "\(run.stderr)")
+        #expect(FileManager.default.contents(atPath: first) == before)
+    }
+}
