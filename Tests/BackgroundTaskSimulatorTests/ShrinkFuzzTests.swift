@@ -8,32 +8,38 @@ import Testing
 /// shrink must not trap (the test process surviving is the first assertion), and its result must
 /// replay to the failure it kept and be no less simple than its input.
 ///
-/// Quick by default (a few cases per scenario, each shrink capped in replays); the large version
-/// runs with `BGSIM_SHRINK_FUZZ=full` (CI): 50 failures per planted scenario plus 2 with each
-/// of its environment actions enabled alone, and 40 mutants per scenario, with full shrinks. A trap
-/// kills the process before a test can report its case: with `BGSIM_SHRINK_FUZZ` set (`full`, or
-/// `quick` for the quick cases) every case prints its scenario and seed to stderr before it runs
-/// (with `swift test --no-parallel` the last line is the case that trapped), and
-/// `BGSIM_SHRINK_FUZZ_ONLY=<file>` keeps only the scenarios whose file name contains it.
+/// Three sizes, by `BGSIM_SHRINK_FUZZ`: quick by default (a few cases per scenario, each shrink
+/// capped in replays); `ci` (what `.ci/run` sets, sized for its 15 minutes): 5 failures per planted
+/// scenario, each of its environment actions enabled alone once, and 3 mutants per scenario, shrinks
+/// capped as in the quick one; `full`: 50 failures per planted scenario plus 2 with each of its
+/// environment actions enabled alone, and 40 mutants per scenario, with full shrinks (over an hour
+/// in a debug build: run it before a release, or on one scenario with `BGSIM_SHRINK_FUZZ_ONLY`). A
+/// trap kills the process before a test can report its case: with `BGSIM_SHRINK_FUZZ` set every
+/// case prints its scenario and seed to stderr before it runs (with `swift test --no-parallel` the
+/// last line is the case that trapped), and `BGSIM_SHRINK_FUZZ_ONLY=<file>` keeps only the
+/// scenarios whose file name contains it.
 @Suite struct ShrinkFuzzTests {
-    /// The variable's value: `full`, `quick` (the quick cases, printed), or nil (quick, silent).
+    /// The variable's value: `full`, `ci`, `quick` (the quick cases, printed), or nil (quick, silent).
     static let mode = ProcessInfo.processInfo.environment["BGSIM_SHRINK_FUZZ"]
     static let full = mode == "full"
+    static let ci = mode == "ci"
 
-    /// Shrinks of the quick version stop after this many replays; the full version's do not.
+    /// Shrinks of the quick and ci versions stop after this many replays; the full version's do not.
     static let options = full ? ShrinkOptions() : ShrinkOptions(maxAttempts: 100)
     /// A mutant that no longer fails rejects every candidate but one that fails anew: its shrink
     /// still walks the passes over an arbitrary run, for this many replays.
     static let passingOptions = ShrinkOptions(maxAttempts: full ? 300 : 10)
     /// Failing runs shrunk per planted scenario, and campaign runs searched for them, at most.
-    static let failuresPerScenario = full ? 50 : 1
-    static let runsSearched = full ? 2_000 : 40
+    static let failuresPerScenario = full ? 50 : ci ? 5 : 1
+    static let runsSearched = full ? 2_000 : ci ? 400 : 40
     /// The same for each single-action variant of a planted scenario.
     static let singleActionFailures = full ? 2 : 1
     static let singleActionRuns = full ? 200 : 40
+    /// Every action alone (full, ci), or one per scenario in turn (quick).
+    static let everyActionAlone = full || ci
     /// Arbitrary sequences shrunk per scenario, and the runs searched for a failing one to edit.
-    static let mutantsPerScenario = full ? 40 : 1
-    static let mutantBaseRuns = full ? 20 : 2
+    static let mutantsPerScenario = full ? 40 : ci ? 3 : 1
+    static let mutantBaseRuns = full ? 20 : ci ? 5 : 2
     /// `BGSIM_SHRINK_FUZZ_ONLY=text`: only the scenario files whose name contains it (to rerun a case).
     static let only = ProcessInfo.processInfo.environment["BGSIM_SHRINK_FUZZ_ONLY"]
 
@@ -64,7 +70,7 @@ import Testing
         // Issue 32's trap came from forced actions: the scenario with one action enabled alone
         // (every one in the full version; one per scenario, in turn, in the quick one).
         let position = ShrinkToMinimumTests.planted.firstIndex(of: file) ?? 0
-        let alone = Self.full || enabled.isEmpty ? enabled : [enabled[position % enabled.count]]
+        let alone = Self.everyActionAlone || enabled.isEmpty ? enabled : [enabled[position % enabled.count]]
         var variants = [(label: "", scenario: scenario)]
         for action in alone {
             var single = scenario
@@ -125,7 +131,7 @@ import Testing
         let result = Shrinker.shrink(input, target: target, options: inputKept ? options : passingOptions, keeps: keeps)
         let replay = ChoiceSource(replaying: result.choices)
         let verdict = target.run(choices: replay, keepTrace: false)
-        let rerun = "\(context) (shrunk: \(result.choices.token)); rerun: BGSIM_SHRINK_FUZZ=\(full ? "full" : "quick") "
+        let rerun = "\(context) (shrunk: \(result.choices.token)); rerun: BGSIM_SHRINK_FUZZ=\(mode ?? "quick") "
             + "BGSIM_SHRINK_FUZZ_ONLY=\(file) swift test --skip-build --filter ShrinkFuzzTests"
         if inputKept { #expect(keeps(verdict), "the shrunk run no longer fails: \(rerun)") }
         #expect(replay.recorded == result.choices, "the shrunk choices do not replay exactly: \(rerun)")
