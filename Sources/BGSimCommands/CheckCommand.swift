@@ -84,7 +84,7 @@ enum CheckCommand: BGSimCommand {
         }
         io.out(gate.summaryLine)
         if let path = options.junit {
-            try OutputPaths.write(JUnitXML.render(suites, invocation: io.invocation), to: path)
+            try OutputPaths.write(to: path, what: "the JUnit file") { JUnitXML.render(suites, invocation: io.invocation) }
         }
         switch code {
         case .violation: io.err("bgsim check: \(gate.errorLine)")

@@ -107,7 +107,7 @@ enum FuzzCommand: BGSimCommand {
         }
         io.out(gate.summaryLine)
         if let path = options.junit {
-            try OutputPaths.write(JUnitXML.render(junitSuites, invocation: io.invocation), to: path)
+            try OutputPaths.write(to: path, what: "the JUnit file") { JUnitXML.render(junitSuites, invocation: io.invocation) }
         }
         if code == .interrupted {
             io.err("bgsim fuzz: interrupted; the reports hold the runs that finished")
@@ -126,10 +126,11 @@ extension FuzzCommand {
     /// Writes the JSON report of `scenario`'s campaign to `path` (atomically).
     static func writeReport(_ result: CampaignResult, of scenario: Scenario, replay: ReplayCommandText,
                             to path: String) throws(CLIError) {
-        let report = CampaignReport.json(result, scenarioName: scenario.name, scenarioFile: scenario.file,
-                                         expectation: scenario.expectation, toolVersion: BGSim.version,
-                                         replayCommand: { replay.failure(scenario, $0) })
-        try OutputPaths.write(JSONWriter().string(for: report), to: path)
+        try OutputPaths.write(to: path, what: "the report of \(scenario.name)") {
+            JSONWriter().string(for: CampaignReport.json(result, scenarioName: scenario.name, scenarioFile: scenario.file,
+                                                         expectation: scenario.expectation, toolVersion: BGSim.version,
+                                                         replayCommand: { replay.failure(scenario, $0) }))
+        }
     }
 }
 

@@ -71,4 +71,17 @@ import Testing
         #expect(run.stdout.contains("INTERNAL ERROR of bgsim while shrinking"), "\(run.stdout)")
         #expect(run.stdout.contains("ok   token-correct-ios17"), "the gate went on to the next scenario: \(run.stdout)")
     }
+
+    @Test("a trap while writing the report is bgsim's internal error after the printed findings, never a workload crash")
+    func trapWritingTheReport() throws {
+        let folder = TemporaryFolder()
+        let run = try CrashIsolationTests.spawn(["fuzz", Self.planted, "--runs", "10", "--jobs", "1", "--quiet",
+                                                 "--report", folder.path + "/r.json"],
+                                                environment: ["BGSIM_INJECT_INTERNAL_ERROR": "report"])
+        #expect(run.code == ExitCode.internalError.rawValue, "\(run.stderr)")
+        #expect(run.stderr.contains("bgsim: INTERNAL ERROR: fatal signal SIGILL"), "\(run.stderr)")
+        #expect(run.stderr.contains("while writing the report of download-manager-p1-overwritten-task-id-ios17"))
+        #expect(!run.stderr.contains("bgsim: CRASH"))
+        #expect(run.stdout.contains("replay: bgsim replay"), "the findings were printed before: \(run.stdout)")
+    }
 }

@@ -99,7 +99,7 @@ public enum CrashSignals {
             internalHeaders[Int(number)] = Array("\nbgsim: INTERNAL ERROR: \(text)".utf8)
         }
         let internalTrailer = "bgsim: the process ends with exit code \(internalErrorExitCode) (an internal error of bgsim, "
-            + "not of your code); the failure above stands, unshrunk: please report the error with its replay command\n"
+            + "not of your code); the findings above stand (unshrunk): please report the error with their replay commands\n"
         let tail = trailer ?? "bgsim: the process ends with exit code \(exitCode) (a crash in workload code); with --isolate, fuzz and check report it as no-crash and go on\n"
         _ = CrashSlot.table
         _ = slotKey

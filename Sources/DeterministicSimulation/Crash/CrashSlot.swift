@@ -165,6 +165,20 @@ public final class CrashSlot: @unchecked Sendable {
         inHarness.store(true, ordering: .releasing)
     }
 
+    /// Runs `body` as harness work (``beginHarness(_:)``) on a slot of its own: for bgsim's work
+    /// after a campaign (writing its report), so that a fault there is reported as bgsim's own,
+    /// never as a crash of workload code. Without crash handling installed it only runs `body`.
+    ///
+    /// ```swift
+    /// try CrashSlot.harnessWork(" while writing the report Reports/p1.json\n") { try write(report) }
+    /// ```
+    public static func harnessWork<T, E: Error>(_ text: String, _ body: () throws(E) -> T) throws(E) -> T {
+        guard let slot = claim(CrashBanner(run: "", replay: "")) else { return try body() }
+        defer { slot.release() }
+        slot.beginHarness(text)
+        return try body()
+    }
+
     /// Marks the end of the harness work begun last.
     public func endHarness() {
         inHarness.store(false, ordering: .releasing)

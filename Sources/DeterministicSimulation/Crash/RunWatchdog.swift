@@ -71,7 +71,7 @@ public enum RunWatchdog {
         let text = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
         return (Array("\nbgsim: INTERNAL ERROR: bgsim's own code made no progress for \(text) s between two runs".utf8),
                 Array(("bgsim: the process ends with exit code \(exitCode) (an internal error of bgsim, not of your "
-                    + "code); the failure above stands, unshrunk: please report the error with its replay command\n").utf8))
+                    + "code); the findings above stand (unshrunk): please report the error with their replay commands\n").utf8))
     }
 
     /// Looks at the slots every 50 ms, forever. A slot is timed from the moment its state last
