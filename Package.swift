@@ -8,6 +8,7 @@ import PackageDescription
 // - BackgroundTaskSimulator: the simulated iOS, invariants, workloads and scenarios.
 // - bgsim: a thin command-line front end over the libraries.
 // - SimulationFibers (internal, C): the stack switch behind simulated threads' fibers.
+// - SimulationRuntimeShims (internal, C): run marks, virtual clocks, executor installation.
 // - SimulationFormats (internal, not a product): the file formats the others read and write
 //   (deterministic JSON, scenario reading with field paths, JUnit XML, atomic output files).
 let strict: [SwiftSetting] = [
@@ -33,8 +34,12 @@ let package = Package(
         // The engine's one piece of assembly: the user-space stack switch that carries simulated
         // threads as fibers (x86-64 Linux; elsewhere it reports itself unsupported).
         .target(name: "SimulationFibers"),
+        // The engine's C shims: the per-thread run mark, the process's clocks on a run's virtual
+        // time (Linux), and the load-time install of the engine's main and default executors.
+        .target(name: "SimulationRuntimeShims"),
         .target(
-            name: "DeterministicSimulation", dependencies: ["SimulationFormats", "SimulationFibers"],
+            name: "DeterministicSimulation",
+            dependencies: ["SimulationFormats", "SimulationFibers", "SimulationRuntimeShims"],
             swiftSettings: strict),
         .target(
             name: "BackgroundTaskSimulator",

@@ -18,8 +18,10 @@ let package = Package(
         .target(name: "BackgroundTaskKit", swiftSettings: strict),
         .target(name: "SimulationFormats", swiftSettings: strict),
         .target(name: "SimulationFibers"),
+        .target(name: "SimulationRuntimeShims"),
         .target(
-            name: "DeterministicSimulation", dependencies: ["SimulationFormats", "SimulationFibers"],
+            name: "DeterministicSimulation",
+            dependencies: ["SimulationFormats", "SimulationFibers", "SimulationRuntimeShims"],
             swiftSettings: strict),
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         .testTarget(

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import DeterministicSimulation
 import Synchronization
 
 /// SIGINT and SIGTERM (Ctrl-C, a CI cancel): a campaign stops after the runs in flight, writes
@@ -119,10 +120,10 @@ public final class Interrupt: Sendable {
         }
     }
 
-    /// Monotonic milliseconds, never 0 (`clock_gettime` is async-signal-safe).
+    /// Monotonic milliseconds, never 0 (the real `clock_gettime`, async-signal-safe).
     private static func nowMilliseconds() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)  // tidy: allow the grace time of an interrupt; never a result
-        return max(1, Int(time.tv_sec) * 1_000 + Int(time.tv_nsec) / 1_000_000)
+        // The C library's clock, never a run's virtual time: the signal may arrive on a thread
+        // that is running a run (VirtualClocks).
+        max(1, Int(VirtualClocks.realMonotonicNanoseconds() / 1_000_000))
     }
 }

@@ -51,7 +51,7 @@ final class SendHandle: @unchecked Sendable {
 }
 // README-END
 
-/// A workload whose work leaves the run: each background entry starts a detached task.
+/// Each background entry starts a detached task (inside the run: the process's executors keep it).
 final class DetachedFlusher: Workload, @unchecked Sendable {
     private var observation: LifecycleObservation?
 
@@ -62,6 +62,19 @@ final class DetachedFlusher: Workload, @unchecked Sendable {
     }
 
     static func flush() async {}
+}
+
+/// A workload whose work leaves the run: each background entry flushes on a real DispatchQueue.
+final class RealQueueFlusher: Workload, @unchecked Sendable {
+    private var observation: LifecycleObservation?
+    private let queue = DispatchQueue(label: "flush-queue")
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let queue = queue
+        observation = context.onDidEnterBackground {
+            queue.async {}
+        }
+    }
 }
 
 @Suite struct ReadmeAsyncExampleTests {
@@ -75,14 +88,27 @@ final class DetachedFlusher: Workload, @unchecked Sendable {
         #expect(report.passed, "\(report)")
     }
 
-    @Test("a Task.detached in a workload fails the run with no-async-escape, naming the global executor")
-    func aDetachedTaskIsAnEscape() throws {
+    @Test("a Task.detached in a workload runs inside the run: the process's executors keep it, no escape")
+    func aDetachedTaskStaysInside() {
         let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(),
                            workload: WorkloadInfo(name: "detached", summary: "detaches", usesAsync: true) { DetachedFlusher() },
                            invariants: Invariant.all, horizon: .seconds(600))
         let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(3)), keepTrace: true)
+        #expect(outcome.firstViolation(of: "no-async-escape") == nil, "\(outcome.violations)")
+        #expect(!outcome.trace.contains { $0.event.name == "async.escape" })
+    }
+
+    @Test("work a workload sends to a real DispatchQueue fails the run with no-async-escape, naming the queue")
+    func aRealQueueIsAnEscape() throws {
+        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(),
+                           workload: WorkloadInfo(name: "real-queue", summary: "flushes on a real queue", usesAsync: true) {
+                               RealQueueFlusher()
+                           },
+                           invariants: Invariant.all, horizon: .seconds(600))
+        let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(3)), keepTrace: true)
         let escape = try #require(outcome.firstViolation(of: "no-async-escape"), "\(outcome.violations)")
-        #expect(escape.message.contains("Swift's global executor"), "\(escape.message)")
+        #expect(escape.message.contains("work sent to a real DispatchQueue ('flush-queue') (dispatch_async)"),
+                "\(escape.message)")
         #expect(outcome.trace.contains { $0.event.name == "async.escape" })
     }
 

@@ -48,12 +48,11 @@ import Testing
         "token-retained-by-its-handler-ios17": (2, "launch, home: the upload and its idle task need the background"),
         "background-queue-operation-never-finishes-ios17":
             (2, "launch, home: the chain is queued on entering the background and stalls there"),
-        "journal-sync-detached-cursor-save-ios17": (2, "launch, home: the sync and its detached save run in the background"),
+        "journal-sync-cursor-saved-on-real-queue-ios17": (2, "launch, home: the sync and its cursor save run in the background"),
         "journal-sync-handler-ends-in-task-ios17": (2, "launch, home: the expiry needs the background"),
         "photo-import-unawaited-thumbnail-tasks-ios17": (2, "launch, home: the import's token ends before its tasks do"),
         "inbox-sync-child-ignores-cancellation-ios17":
             (2, "launch, home: a contacts fetch longer than the background time (work lasts up to 40 s) outlives the expiry"),
-        "token-async-plain-task-ios17": (2, "launch, home: the save's plain Task starts on entering the background"),
         "podcast-downloads-continuation-never-resumed-ios17":
             (3, "launch, home, launchBackgroundTask: the processing task's expiry needs its launch"),
         "forecast-refresh-retry-ignores-cancellation-ios17":

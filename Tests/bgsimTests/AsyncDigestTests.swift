@@ -9,6 +9,7 @@ import Testing
         "photo-import-correct-ios17.json",  // task groups, cancellation
         "podcast-downloads-continuation-never-resumed-ios17.json",  // continuations, BGTasks, kills
         "journal-sync-handler-ends-in-task-ios17.json",  // @SimulatedMainActor hops
+        "token-async-plain-task-ios17.json",  // a plain Task {} on the process's executors
     ]
 
     static func digest(_ stdout: String) -> Substring? {
@@ -31,27 +32,25 @@ import Testing
         #expect(one.code == two.code && Int32(one.code.rawValue) == child.code)
     }
 
-    /// The planted escapes: a `Task.detached` in an expiration handler, and a plain `Task { }`
-    /// (no executor preference) where the app starts its save.
-    static let escapes = [
-        "journal-sync-detached-cursor-save-ios17.json", "token-async-plain-task-ios17.json",
-    ]
+    /// The planted escape: a cursor store whose completion handler runs on its own real
+    /// DispatchQueue.
+    static let escapes = ["journal-sync-cursor-saved-on-real-queue-ios17.json"]
 
-    @Test("a run whose task escaped to Swift's global executor fails no-async-escape naming it; its replay exits 3",
+    @Test("a run whose work went to a real DispatchQueue fails no-async-escape naming the queue; its replay exits 3",
           arguments: escapes)
     func escapeReplayExitsThree(scenario: String) throws {
         let file = PackageRoot.scenario(scenario)
         let fuzz = CLIRun(["fuzz", file, "--runs", "5", "--jobs", "1", "--quiet"])
         #expect(fuzz.code == .success, "the escape is the scenario's expected finding")
         #expect(fuzz.stdout.contains("- no-async-escape (run seed ")
-                    && fuzz.stdout.contains("a job reached Swift's global executor"), "\(fuzz.stdout)")
+                    && fuzz.stdout.contains("work sent to a real DispatchQueue ('cursor-store')"), "\(fuzz.stdout)")
         let arguments = try #require(ReplayInNewProcessTests.printedReplay(fuzz.stdout, marker: "replay: bgsim replay"),
                                      "\(fuzz.stdout)")
         let replay = CLIRun(arguments)
         #expect(replay.code == .nondeterminism, "\(replay.stderr)")
         #expect(replay.errorLines.count == 1)
         #expect(replay.stderr.contains("bgsim replay: nondeterminism:")
-                    && replay.stderr.contains("a job reached Swift's global executor"),
+                    && replay.stderr.contains("work sent to a real DispatchQueue ('cursor-store')"),
                 "\(replay.stderr)")
     }
 }

@@ -11,8 +11,8 @@ extension WorkloadCatalog {
                      "each save on leaving the foreground runs in a Task under its own token") {
             AsyncDraftSaver()
         },
-        asyncVariant("token-async", "plain-task", "no-async-escape",
-                     "each save runs in a plain Task { }, on Swift's global executor instead of the process's") {
+        asyncVariant("token-async", "plain-task", nil,
+                     "each save runs in a plain Task { }, as apps write it: the process's executors keep it in the run") {
             AsyncDraftSaverPlainTask.make()
         },
         asyncVariant("journal-sync", "correct", nil,
@@ -23,9 +23,9 @@ extension WorkloadCatalog {
                      "the expiration handler ends the task from inside a Task { }") {
             JournalSyncEndingInTask.make()
         },
-        asyncVariant("journal-sync", "detached-cursor-save", "no-async-escape",
-                     "the expiration handler saves the cursor in Task.detached, off the app's executors") {
-            JournalSyncDetachedCursorSave.make()
+        asyncVariant("journal-sync", "cursor-saved-on-real-queue", "no-async-escape",
+                     "the expiration handler saves the cursor through a store that completes on its own real DispatchQueue") {
+            JournalSyncCursorSavedOnRealQueue.make()
         },
         asyncVariant("podcast-downloads", "correct", nil,
                      "a BGProcessingTask awaits a callback SDK through a continuation resumed on every path",

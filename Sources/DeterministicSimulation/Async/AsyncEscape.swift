@@ -14,16 +14,26 @@
 public struct AsyncEscape: Hashable, Sendable, CustomStringConvertible {
     /// What escaped.
     public enum Kind: Hashable, Sendable {
-        /// A job reached the global concurrent executor: `Task {}` or `Task.detached` without
-        /// the run's executor preference, or such a task resuming after an `await`.
+        /// A job reached Swift's real global executor: `Task {}` or `Task.detached` in a run
+        /// whose workload does not declare Swift concurrency, or in a process where the
+        /// engine's executors are not installed (``ProcessExecutors``).
         case globalExecutor
-        /// A real `Task.sleep(nanoseconds:)` (the runtime's delayed global enqueue).
+        /// A real `Task.sleep(nanoseconds:)` that reached the runtime's delayed global enqueue.
         case realSleep(nanoseconds: UInt64)
-        /// A sleep on a real clock: `Task.sleep(for:)`, `Task.sleep(until:)`, `ContinuousClock`
-        /// or `SuspendingClock` (the runtime's deadline enqueue).
-        case realClockSleep
-        /// A job for the real main actor (`@MainActor`, `MainActor.run`).
+        /// A sleep the run could not put on virtual time: on a clock other than
+        /// `ContinuousClock`, `SuspendingClock` and ``SimulationClock`` (named), on those clocks
+        /// where virtual clocks are not built (``VirtualClocks/isSupported``), or in a run with no
+        /// async domain.
+        case realClockSleep(clock: String)
+        /// A job for the process's real main actor (`@MainActor`, `MainActor.run`) that reached
+        /// the real main thread: the run's workload does not declare Swift concurrency, or the
+        /// engine's executors are not installed.
         case realMainActor
+        /// Work sent to a real Dispatch queue from inside a run (`DispatchQueue.async`,
+        /// `asyncAfter`; the queue's label and the C function). It would run on a real thread,
+        /// outside the simulation, so it is not sent: the run goes on as if the queue never ran
+        /// it, and stays reproducible (Linux, where the engine sees Dispatch calls).
+        case realDispatchQueue(label: String, call: String)
         /// A job of a run's task or main executor, or a cancellation of a ``SimulationClock``
         /// sleep, came from a thread that is not running the run: a continuation resumed from a
         /// real thread, a task started outside any scheduler job, or a `cancel()` from outside.
@@ -61,22 +71,32 @@ public struct AsyncEscape: Hashable, Sendable, CustomStringConvertible {
     private var what: String {
         switch kind {
         case .globalExecutor:
-            "a job reached Swift's global executor: an unstructured `Task {}` or `Task.detached` without the "
-                + "run's executor preference, or such a task resuming; start tasks with "
-                + "`Task(executorPreference: scheduler.taskExecutor)`"
+            "a job reached Swift's real global executor (`Task {}`, `Task.detached` or a task resuming): "
+                + Self.notRouted
         case .realSleep(let nanoseconds):
-            "a real `Task.sleep(nanoseconds: \(nanoseconds))`; sleep on the run's clock "  // tidy: allow a message naming the banned API
-                + "(`scheduler.asyncClock.sleep(for:)`)"
-        case .realClockSleep:
-            "a sleep on a real clock (`Task.sleep(for:)`, `ContinuousClock`, `SuspendingClock`); sleep on the "  // tidy: allow a message naming the banned APIs
-                + "run's clock (`scheduler.asyncClock.sleep(for:)`)"
+            "a `Task.sleep(nanoseconds: \(nanoseconds))` on the real clock: " + Self.notRouted  // tidy: allow a message naming the banned API
+        case .realClockSleep(let clock):
+            "`Task.sleep` on the real clock (a sleep on \(clock) could not be put on the run's virtual time): "  // tidy: allow a message naming the banned API
+                + "sleep on `ContinuousClock` or `SuspendingClock` (virtual inside a run on Linux), or on the run's "  // tidy: allow a message naming the clocks
+                + "clock (`scheduler.asyncClock`); or " + Self.notRouted
+        case .realDispatchQueue(let label, let call):
+            "work sent to a real DispatchQueue\(label.isEmpty ? "" : " ('\(label)')") (\(call)): it would run on a real "
+                + "thread, outside the simulation, so the run did not send it; give the code a simulated queue (BackgroundTaskKit's WorkQueue: "
+                + "`application.makeSerialQueue(label:)` in a run) or Swift concurrency, which runs inside the run"
         case .realMainActor:
-            "a job for the real `@MainActor`; isolate workload code to `@SimulatedMainActor`"
+            "a hop to the process's real MainActor (`@MainActor`, `MainActor.run`): " + Self.notRouted
         case .foreignThread(let what):
             "\(what) from a thread outside the run (a continuation resumed by a real thread, a task started "
                 + "outside any scheduler job, or a cancel from outside); it was not let into the run"
         }
     }
+}
+
+extension AsyncEscape {
+    /// Why a job could not be kept in the run, and the fix.
+    static let notRouted =
+        "the run could not keep it: declare `usesAsync: true` in the workload's WorkloadInfo (so the run has an "
+        + "async domain), and do not set BGSIM_PROCESS_EXECUTORS=off (it keeps Swift's own executors)"
 }
 
 extension String {

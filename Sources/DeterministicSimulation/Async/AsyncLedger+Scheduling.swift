@@ -17,6 +17,9 @@ extension AsyncLedger {
             drain(PendingJob(job: job, target: target, scheduled: nil))
             return
         }
+        if stampSerial != 0, #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+            RunJobStamps.stamp(job, serial: stampSerial)
+        }
         let slot = addJob(job, on: target)
         let run = { [self, unowned scheduler] in  // the scheduler owns its jobs: no cycle
             scheduler.schedulingPoint()
@@ -34,6 +37,8 @@ extension AsyncLedger.PendingJob {
         switch target {
         case .task(let executor): job.runSynchronously(on: executor.asUnownedTaskExecutor())
         case .main(let executor): job.runSynchronously(on: executor.asUnownedSerialExecutor())
+        case .realMain(let executor): job.runSynchronously(on: executor)
+        case .defaultTask(let executor): job.runSynchronously(on: executor)
         }
     }
 }

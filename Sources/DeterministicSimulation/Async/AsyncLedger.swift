@@ -25,6 +25,13 @@ final class AsyncLedger {
     enum Target {
         case task(SimulationTaskExecutor)
         case main(SimulationMainExecutor)
+        /// A job of the real main actor, run as the process main executor's
+        /// (``ProcessMainExecutor``) on the run's simulated main queue.
+        case realMain(UnownedSerialExecutor)
+        /// A job of a task without an executor preference (`Task {}`), run as the process
+        /// default executor's (``ProcessDefaultExecutor``) on the run's tasks queue: run as
+        /// another task executor's, the task would hop at each nonisolated call.
+        case defaultTask(UnownedTaskExecutor)
     }
 
     /// One scheduled task job: the runtime's job, its executor and the scheduler job that runs it.
@@ -54,6 +61,9 @@ final class AsyncLedger {
     /// handlers) are made on values read out first, and `withUnsafeCurrentTask` calls its body
     /// synchronously with nothing else in between.
     @exclusivity(unchecked) private var table = Table()
+
+    /// The run's serial in ``RunJobStamps`` (0: not registered, jobs are not stamped).
+    var stampSerial: UInt32 = 0
 
     /// The number of task jobs scheduled and not yet run.
     var pendingJobCount: Int { table.pendingJobCount }

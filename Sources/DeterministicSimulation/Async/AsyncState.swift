@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// scheduler.enableAsync()                // makes the state, the executors and the clock
-/// scheduler.asyncState?.record(.realClockSleep, scheduler: scheduler)   // what the hooks do
+/// scheduler.asyncState?.record(.realMainActor, scheduler: scheduler)   // what the hooks do
 /// ```
 ///
 /// Contract: ``escapes`` is the only part touched from outside the run (a foreign thread that
@@ -39,13 +39,16 @@ final class AsyncState: @unchecked Sendable {
     }
 
     /// Records an escape seen from a thread outside the run (no time, no place: reading the
-    /// scheduler from there would itself be a race).
+    /// scheduler from there would itself be a race). Dropped when the run already recorded an
+    /// escape on its own thread: that one caused this (a real queue's callback follows the call
+    /// that sent it there) and, unlike this one, comes at a reproducible point of the run.
     func recordForeign(_ what: String) {
-        append(AsyncEscape(kind: .foreignThread(what), time: nil, place: nil))
+        append(AsyncEscape(kind: .foreignThread(what), time: nil, place: nil), unlessCaused: true)
     }
 
-    private func append(_ escape: AsyncEscape) {
+    private func append(_ escape: AsyncEscape, unlessCaused: Bool = false) {
         escapes.withLock { log in
+            if unlessCaused, log.kept.contains(where: { $0.time != nil }) { return }
             if log.kept.count < Self.escapeLimit {
                 log.kept.append(escape)
             } else {

@@ -22,14 +22,15 @@
 ///
 /// Each hook asks ``RunThreadMarker`` whether the calling thread runs a run's job. If not (every
 /// ordinary task of the process, the test runner's own), it calls the hook that was installed
-/// before, or the runtime's implementation: one `pthread_getspecific` of overhead. If so:
-/// - a global enqueue (`Task {}`, `Task.detached` without the run's preference) is recorded and
-///   the job is scheduled on the run's task queue instead, so the run stays deterministic;
-/// - a delayed enqueue (`Task.sleep(nanoseconds:)`) is recorded and scheduled after the same
-///   delay of virtual time;
-/// - a deadline enqueue (sleeps on `ContinuousClock`/`SuspendingClock`) is recorded and
-///   scheduled due now (a real deadline has no virtual meaning);
-/// - a main-executor enqueue is recorded and passed on to the real main executor.
+/// before, or the runtime's implementation: one thread-local load of overhead. If so:
+/// - a global or main-executor enqueue goes the runtime's way to the process's executors when
+///   they are the engine's (``ProcessExecutors``), which keep it in the run; without them (the
+///   fallback) it is recorded as an escape, a global job is scheduled on the run's task queue
+///   instead, and a main-actor job goes on to the real main thread;
+/// - a delayed enqueue is scheduled after the same delay of virtual time;
+/// - a deadline enqueue on `ContinuousClock` or `SuspendingClock` is scheduled at the same
+///   virtual instant (those clocks read virtual time inside a run: ``VirtualClocks``); on any
+///   other clock it is recorded and scheduled due now.
 ///
 /// Contract: installing is idempotent and thread-safe (a lazy global); the hooks stay for the
 /// life of the process. Where `dlsym` finds no hook variable (another runtime), nothing is
@@ -104,7 +105,9 @@ enum GlobalExecutorHooks {
     }
 
     static let globalHook: Hook = { job, original in
-        guard let scheduler = RunThreadMarker.current else {
+        guard let scheduler = RunThreadMarker.current, !ProcessExecutors.isInstalled else {
+            // Outside runs, or with the engine's executors: the runtime's own path, which
+            // reaches ProcessDefaultExecutor (it routes a run's job into the run).
             if let previous = previous.global { previous(job, original) } else { original(job) }
             return
         }
@@ -123,10 +126,9 @@ enum GlobalExecutorHooks {
             return
         }
         let state = scheduler.asyncStateMakingIfNeeded
-        state.record(.realSleep(nanoseconds: delay), scheduler: scheduler)
+        if !ProcessExecutors.isInstalled { state.record(.realSleep(nanoseconds: delay), scheduler: scheduler) }
         if let executor = state.taskExecutor {
-            let micros = Int64(clamping: delay / 1_000)
-            executor.schedule(taskJob(job), after: VirtualDuration(microseconds: micros))
+            executor.schedule(taskJob(job), after: VirtualDuration(.nanoseconds(delay)))
         } else {
             original(delay, job)
         }
@@ -142,18 +144,38 @@ enum GlobalExecutorHooks {
             return
         }
         let state = scheduler.asyncStateMakingIfNeeded
-        state.record(.realClockSleep, scheduler: scheduler)
-        if let executor = state.taskExecutor {
-            executor.schedule(taskJob(job))
-        } else {
+        guard let executor = state.taskExecutor else {
+            state.record(.realClockSleep(clock: clockName(clock)), scheduler: scheduler)
             original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
+            return
+        }
+        // Swift's clock ids: 1 continuous, 2 suspending. Inside a run both read the run's virtual
+        // time (VirtualClocks), so the deadline is a virtual instant.
+        if VirtualClocks.isSupported, clock == 1 || clock == 2 {
+            let deadline = Duration.seconds(seconds) + .nanoseconds(nanoseconds)
+            let delay = VirtualDuration(deadline) - (scheduler.now - .zero)
+            executor.schedule(taskJob(job), after: max(.zero, delay))
+        } else {
+            state.record(.realClockSleep(clock: clockName(clock)), scheduler: scheduler)
+            executor.schedule(taskJob(job))
+        }
+    }
+
+    /// The clock a deadline enqueue names, for an escape's message.
+    static func clockName(_ id: Int32) -> String {
+        switch id {
+        case 1: "ContinuousClock"  // tidy: allow a clock's name in a message
+        case 2: "SuspendingClock"  // tidy: allow a clock's name in a message
+        default: "clock #\(id)"
         }
     }
 
     static let mainHook: Hook = { job, original in
-        if let scheduler = RunThreadMarker.current {
+        if let scheduler = RunThreadMarker.current, !ProcessExecutors.isInstalled {
             scheduler.asyncStateMakingIfNeeded.record(.realMainActor, scheduler: scheduler)
         }
+        // With the engine's executors, the runtime's path reaches ProcessMainExecutor, which
+        // keeps a run's main-actor job in the run.
         if let previous = previous.main { previous(job, original) } else { original(job) }
     }
 }

@@ -1,11 +1,8 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+internal import SimulationRuntimeShims
 
 /// Which run, if any, the calling OS thread is executing a job of: the one fact that tells the
-/// async layer whether a piece of Swift concurrency belongs to a simulation, and to which one.
+/// async layer whether a piece of Swift concurrency belongs to a simulation, and to which one,
+/// and tells the process's clocks to answer the run's virtual time (``VirtualClocks``).
 ///
 /// ```swift
 /// let previous = RunThreadMarker.enter(scheduler)   // Scheduler.run does this
@@ -14,27 +11,21 @@
 /// ```
 ///
 /// Why a per-OS-thread mark rather than a task-local value: the places that ask are the
-/// runtime's global-executor hooks (no task context to read), plain callback jobs (no task at
-/// all) and pool threads of controlled concurrency (a task-local bound on the driver thread does
-/// not reach them). Parallel runs in one process each mark only their own threads.
+/// process's executors (``ProcessExecutors``) and clocks (no task context to read), plain
+/// callback jobs (no task at all) and pool threads of controlled concurrency (a task-local bound
+/// on the driver thread does not reach them). Parallel runs in one process each mark only their
+/// own threads.
 ///
 /// Contract: ``Scheduler`` marks the thread for the duration of `run`, `runUntilIdle` and `step`
 /// (the driver) and of each loop on a pool thread (controlled concurrency); a suspended job
 /// resumes on the OS thread that started it, which is still marked. The mark is an unretained
-/// reference: it is only read while the marked run is executing on this thread, so the scheduler
-/// is alive. Cost: one `pthread_getspecific` and one `pthread_setspecific` per mark.
+/// reference in a C thread-local variable (SimulationRuntimeShims), shared with the clock shim:
+/// it is only read while the marked run is executing on this thread, so the scheduler is alive.
+/// Cost: one thread-local load and store per mark.
 enum RunThreadMarker {
-    /// The key, made once per process (a Swift global is initialised once, thread-safely).
-    fileprivate static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
-
     /// The scheduler whose job the calling thread is running; nil outside any run.
     static var current: Scheduler? {
-        guard let raw = pthread_getspecific(key) else { return nil }
+        guard let raw = bgsim_run_mark_get() else { return nil }
         return Unmanaged<Scheduler>.fromOpaque(raw).takeUnretainedValue()
     }
 
@@ -42,15 +33,13 @@ enum RunThreadMarker {
     /// ``leave(restoring:)``.
     @inline(__always)
     static func enter(_ scheduler: Scheduler) -> UnsafeMutableRawPointer? {
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(scheduler).toOpaque())
-        return previous
+        bgsim_run_mark_set(Unmanaged.passUnretained(scheduler).toOpaque())
     }
 
     /// Restores the mark ``enter(_:)`` replaced.
     @inline(__always)
     static func leave(restoring previous: UnsafeMutableRawPointer?) {
-        pthread_setspecific(key, previous)
+        _ = bgsim_run_mark_set(previous)
     }
 }
 
@@ -58,6 +47,6 @@ extension RunThreadMarker {
     /// Whether the calling thread is running `scheduler`'s job (a pointer comparison, no retain).
     @inline(__always)
     static func isMarked(_ scheduler: Scheduler) -> Bool {
-        pthread_getspecific(key) == Unmanaged.passUnretained(scheduler).toOpaque()
+        bgsim_run_mark_get() == Unmanaged.passUnretained(scheduler).toOpaque()
     }
 }

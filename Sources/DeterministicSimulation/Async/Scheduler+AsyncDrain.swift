@@ -103,6 +103,9 @@ extension Scheduler {
     /// tasks never do). ``asyncEscapes`` stays readable.
     public func releaseAsync() {
         guard let state = asyncState else { return }
+        if state.ledger.stampSerial != 0, #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+            RunJobStamps.unregister(state.ledger.stampSerial)
+        }
         state.ledger.removeAll()
         state.taskExecutor = nil
         state.mainExecutor = nil

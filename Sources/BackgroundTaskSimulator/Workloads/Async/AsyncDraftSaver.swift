@@ -39,16 +39,16 @@ final class AsyncDraftSaver: Workload, @unchecked Sendable {
     }
 }
 
-/// The async draft saver started with a plain `Task { … }`, as an app writes it: without the
-/// run's executor preference its jobs go to Swift's global executor, outside the simulation (on
-/// a device: the global concurrent pool). The run is not reproducible, so the simulator reports
-/// the escape and `bgsim replay` exits 3.
+/// The async draft saver started with a plain `Task { … }`, as an app writes it. Inside a run
+/// the process's executors (DeterministicSimulation's `ProcessExecutors`) take its jobs to the
+/// run's tasks queue, as the global concurrent pool takes them on a device. (Before those
+/// executors this was the planted `no-async-escape`.)
 ///
-/// Expected: `no-async-escape`.
+/// Expected: passes every invariant.
 enum AsyncDraftSaverPlainTask {
     static func make() -> AsyncDraftSaver {
         AsyncDraftSaver { _, body in
-            Task { await body() }  // the bug: Swift's global executor, not the process's
+            Task { await body() }
         }
     }
 }

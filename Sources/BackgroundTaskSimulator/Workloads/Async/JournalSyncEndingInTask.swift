@@ -1,4 +1,5 @@
 import BackgroundTaskKit
+import Dispatch
 import DeterministicSimulation
 
 /// The journal sync with an async end: its expiration handler cancels the sync and then starts a
@@ -19,19 +20,38 @@ enum JournalSyncEndingInTask {
     }
 }
 
-/// The journal sync whose expiration handler saves the cursor in `Task.detached` "so it does not
-/// wait for the main actor", then ends the task. On a device that work runs on the global
-/// executor, outside everything the app holds; in the simulator it is work that left the run.
+/// The journal sync whose expiration handler saves the cursor through the app's store, whose
+/// completion handler (as Core Data's and many SDKs' do) arrives on the store's own
+/// `DispatchQueue`, a real one: the task awaiting it is resumed by a real thread, outside the
+/// simulation, and the run can no longer be reproduced. The finding is the simulator's limit,
+/// named: a store the app hands a simulated queue (BackgroundTaskKit's `WorkQueue`) stays inside.
 ///
 /// Expected: `no-async-escape`.
-enum JournalSyncDetachedCursorSave {
+enum JournalSyncCursorSavedOnRealQueue {
     static func make() -> JournalSync {
         JournalSync { sync, id, session, app, _ in
             sync.cancel()
-            Task.detached {  // the bug: Swift's global executor, not the app's
+            Task {
+                await CursorStore.shared.save()  // the escape: completes on a real DispatchQueue
                 await session.saveCursor(0)
             }
             SimulatedMainActor.assumeIsolated { session.end(app, id.id) }
         }
+    }
+}
+
+/// A store with a completion-handler API that calls back on its own real queue.
+final class CursorStore: Sendable {
+    static let shared = CursorStore()
+    private let queue = DispatchQueue(label: "cursor-store")
+
+    /// Writes the cursor; `completion` runs on the store's queue.
+    func save(completion: @escaping @Sendable () -> Void) {
+        queue.async { completion() }
+    }
+
+    /// The async form an app writes around it.
+    func save() async {
+        await withCheckedContinuation { continuation in save { continuation.resume() } }
     }
 }

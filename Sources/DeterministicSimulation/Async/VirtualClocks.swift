@@ -1,0 +1,61 @@
+internal import SimulationRuntimeShims
+
+/// The process's clocks on a run's virtual time: inside a run, `Date()`, `ContinuousClock.now`,
+/// `SuspendingClock.now`, `clock_gettime` and `gettimeofday` answer the run's virtual time, so
+/// app code that reads a clock, or sleeps until an instant of one, sees the simulation's time
+/// without being handed a clock.
+///
+/// ```swift
+/// scheduler.async(on: scheduler.mainQueue) {
+///     let started = ContinuousClock.now          // virtual: the run's time
+///     print(Date())                              // 2026-01-01 00:00:00 +0000 plus the run's time
+/// }
+/// ```
+///
+/// How: SimulationRuntimeShims defines the C library's clock functions in the binary (Linux),
+/// and they ask the calling thread's run mark (``RunThreadMarker``): on a marked thread they
+/// answer the run's virtual time through the callback registered here; on every other thread
+/// they call the C library. CPU-time clocks stay real everywhere.
+///
+/// Contract:
+/// - Inside a run, monotonic and boot-time clocks (`ContinuousClock`, `SuspendingClock`,
+///   `DispatchTime`) read the run's virtual time since its start; the wall clock (`Date()`,
+///   `CLOCK_REALTIME`) reads ``epochSeconds`` plus that time. The simulated device never sleeps,
+///   so `SuspendingClock` (which stops only while the *system* sleeps) and `ContinuousClock` agree.
+/// - Registered once per process, at load (before `main`), with the process executors.
+/// - Where the shim is not built (``isSupported`` false: not Linux), clocks stay real inside
+///   runs; a sleep until a real instant is then reported as an escape (``AsyncEscape``).
+/// - The harness's own timing (watchdogs, run timeouts) calls ``realMonotonicNanoseconds()``,
+///   never the interposed functions, so it stays real on every thread.
+public enum VirtualClocks {
+    /// The wall-clock time of virtual time zero, in seconds since 1970: 2026-01-01T00:00:00Z.
+    /// A constant, so that a run's dates are the same in every process.
+    public static let epochSeconds: Int64 = 1_767_225_600
+
+    /// Whether the process's clocks read virtual time inside runs (the shim is built: Linux).
+    public static var isSupported: Bool { bgsim_virtual_clocks_supported() != 0 }
+
+    /// Registers the callback the shim uses to read a run's virtual time. Idempotent.
+    static func register() {
+        bgsim_virtual_clocks_register({ mark in
+            Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue().now.microseconds
+        }, epochSeconds)
+        // Real Dispatch inside a run: the same mark names the run that escaped.
+        bgsim_real_dispatch_register({ mark, label, function in
+            let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
+            let escape = AsyncEscape.Kind.realDispatchQueue(label: String(cString: label), call: String(cString: function))
+            scheduler.asyncStateMakingIfNeeded.record(escape, scheduler: scheduler)
+        })
+    }
+
+    /// The real monotonic time in nanoseconds, on any thread (the harness's own timing).
+    ///
+    /// ```swift
+    /// let started = VirtualClocks.realMonotonicNanoseconds()
+    /// ```
+    public static func realMonotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        _ = bgsim_real_clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,203 @@
+// See SimulationRuntimeShims.h. The one place the engine interposes C library functions.
+#define _GNU_SOURCE
+#include "SimulationRuntimeShims.h"
+
+#include <stddef.h>
+#include <sys/time.h>
+
+#if defined(__linux__)
+#include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+static __thread void *run_mark;
+
+void *bgsim_run_mark_get(void) { return run_mark; }
+
+void *bgsim_run_mark_set(void *mark) {
+    void *previous = run_mark;
+    run_mark = mark;
+    return previous;
+}
+
+// Written once per process before the first run (registration happens before any thread is
+// marked), read by marked threads: plain atomics keep the read well defined.
+static bgsim_virtual_now_fn virtual_now;
+static int64_t epoch_seconds;
+
+void bgsim_virtual_clocks_register(bgsim_virtual_now_fn now, int64_t epoch) {
+    __atomic_store_n(&epoch_seconds, epoch, __ATOMIC_RELEASE);
+    __atomic_store_n(&virtual_now, now, __ATOMIC_RELEASE);
+}
+
+/// The virtual time of the calling thread's run, in microseconds, or -1 when the thread is not
+/// in a run (or nothing is registered).
+static int64_t virtual_microseconds(void) {
+    void *mark = run_mark;
+    if (mark == NULL) return -1;
+    bgsim_virtual_now_fn now = __atomic_load_n(&virtual_now, __ATOMIC_ACQUIRE);
+    if (now == NULL) return -1;
+    int64_t micros = now(mark);
+    return micros < 0 ? 0 : micros;
+}
+
+#if defined(__linux__)
+
+int bgsim_virtual_clocks_supported(void) { return 1; }
+
+typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
+static clock_gettime_fn libc_clock_gettime;
+
+// Resolved at load time, before any thread but the loader's runs.
+__attribute__((constructor(101))) static void resolve_libc(void) {
+    libc_clock_gettime = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
+}
+
+int bgsim_real_clock_gettime(clockid_t clock, struct timespec *time) {
+    if (libc_clock_gettime != NULL) return libc_clock_gettime(clock, time);
+    return (int)syscall(SYS_clock_gettime, clock, time);
+}
+
+/// Whether `clock` measures elapsed or wall time (virtualised) rather than CPU time (real).
+static int is_time_clock(clockid_t clock) {
+    switch (clock) {
+    case CLOCK_REALTIME:
+    case CLOCK_REALTIME_COARSE:
+    case CLOCK_MONOTONIC:
+    case CLOCK_MONOTONIC_RAW:
+    case CLOCK_MONOTONIC_COARSE:
+    case CLOCK_BOOTTIME:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int clock_gettime(clockid_t clock, struct timespec *time) {
+    int64_t micros = is_time_clock(clock) ? virtual_microseconds() : -1;
+    if (micros < 0) return bgsim_real_clock_gettime(clock, time);
+    int64_t seconds = micros / 1000000;
+    if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE) {
+        seconds += __atomic_load_n(&epoch_seconds, __ATOMIC_ACQUIRE);
+    }
+    time->tv_sec = (time_t)seconds;
+    time->tv_nsec = (long)((micros % 1000000) * 1000);
+    return 0;
+}
+
+int gettimeofday(struct timeval *restrict value, void *restrict zone) {
+    struct timespec now;
+    int status = clock_gettime(CLOCK_REALTIME, &now);
+    if (status != 0) return status;
+    // `value` is declared non-null by the C library's header.
+    value->tv_sec = now.tv_sec;
+    value->tv_usec = (suseconds_t)(now.tv_nsec / 1000);
+    if (zone != NULL) {
+        struct timezone *utc = zone;
+        utc->tz_minuteswest = 0;
+        utc->tz_dsttime = 0;
+    }
+    return 0;
+}
+
+time_t time(time_t *result) {
+    struct timespec now;
+    if (clock_gettime(CLOCK_REALTIME, &now) != 0) return (time_t)-1;
+    if (result != NULL) *result = now.tv_sec;
+    return now.tv_sec;
+}
+
+// Real Dispatch from inside a run: the block would run on a real thread, outside the simulation,
+// racing with the run (a callback that resumes a task before or after the task suspends takes
+// the run two ways). The call is reported to the engine on the calling (marked) thread, at a
+// reproducible point, and not made: the run goes on as if that queue never ran the block, which
+// keeps it reproducible up to and after its reported escape. Declared with untyped pointers: this file does not include Dispatch's
+// headers (their block types need -fblocks); the ABI is the same.
+static bgsim_real_dispatch_fn real_dispatch_observer;
+
+void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) {
+    __atomic_store_n(&real_dispatch_observer, observer, __ATOMIC_RELEASE);
+}
+
+extern const char *dispatch_queue_get_label(void *queue);
+
+/// 1 when the calling thread is in a run: the call was reported and must not be made.
+static int intercepted(void *queue, const char *function) {
+    void *mark = run_mark;
+    if (mark == NULL) return 0;
+    bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
+    if (observer == NULL) return 0;
+    const char *label = queue != NULL ? dispatch_queue_get_label(queue) : NULL;
+    observer(mark, label != NULL ? label : "", function);
+    return 1;
+}
+
+/// The next definition of `name` after this binary's (Dispatch's own), resolved once per slot.
+static void *next_symbol(void **slot, const char *name) {
+    void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (function == NULL) {
+        function = dlsym(RTLD_NEXT, name);
+        __atomic_store_n(slot, function, __ATOMIC_RELEASE);
+    }
+    return function;
+}
+
+typedef void (*async_block_fn)(void *, void *);
+typedef void (*async_function_fn)(void *, void *, void (*)(void *));
+typedef void (*after_block_fn)(uint64_t, void *, void *);
+typedef void (*after_function_fn)(uint64_t, void *, void *, void (*)(void *));
+
+#define BGSIM_NEXT(name, type) \
+    static void *slot_##name; \
+    type next_##name = (type)next_symbol(&slot_##name, #name)
+
+void dispatch_async(void *queue, void *block) {
+    BGSIM_NEXT(dispatch_async, async_block_fn);
+    if (intercepted(queue, "dispatch_async")) return;
+    next_dispatch_async(queue, block);
+}
+
+void dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
+    BGSIM_NEXT(dispatch_async_f, async_function_fn);
+    if (intercepted(queue, "dispatch_async_f")) return;
+    next_dispatch_async_f(queue, context, work);
+}
+
+void dispatch_barrier_async(void *queue, void *block) {
+    BGSIM_NEXT(dispatch_barrier_async, async_block_fn);
+    if (intercepted(queue, "dispatch_barrier_async")) return;
+    next_dispatch_barrier_async(queue, block);
+}
+
+void dispatch_after(uint64_t when, void *queue, void *block) {
+    BGSIM_NEXT(dispatch_after, after_block_fn);
+    if (intercepted(queue, "dispatch_after")) return;
+    next_dispatch_after(when, queue, block);
+}
+
+void dispatch_after_f(uint64_t when, void *queue, void *context, void (*work)(void *)) {
+    BGSIM_NEXT(dispatch_after_f, after_function_fn);
+    if (intercepted(queue, "dispatch_after_f")) return;
+    next_dispatch_after_f(when, queue, context, work);
+}
+
+#else
+
+int bgsim_virtual_clocks_supported(void) { return 0; }
+
+void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) { (void)observer; }
+
+int bgsim_real_clock_gettime(clockid_t clock, struct timespec *time) { return clock_gettime(clock, time); }
+
+#endif
+
+// The engine's installer, if the engine is linked into this binary (a weak reference).
+extern void bgsim_install_process_executors(void) __attribute__((weak));
+
+// After the C library's and the Swift runtime's own initialisers (they belong to shared
+// libraries this binary depends on, which run first), before main and before any thread of the
+// program exists.
+__attribute__((constructor(102))) static void install_process_executors(void) {
+    if (bgsim_install_process_executors != NULL) bgsim_install_process_executors();
+}
