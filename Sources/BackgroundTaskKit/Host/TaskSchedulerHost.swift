@@ -112,8 +112,8 @@ public protocol ScheduledTask: AnyObject, Sendable {
 /// returns false for an identifier that is not permitted (C1.2). `submit` throws
 /// ``TaskSchedulerError`` and replaces a pending request with the same identifier (C2.1).
 public protocol TaskSchedulerHost: AnyObject, Sendable {
-    /// `register(forTaskWithIdentifier:using:launchHandler:)`; `queue` nil means a background
-    /// queue (C1.5).
+    /// `register(forTaskWithIdentifier:using:launchHandler:)`; `queue` nil means a serial
+    /// background queue of the framework's, one per identifier (C1.5).
     func register(
         forTaskWithIdentifier identifier: String, using queue: (any WorkQueue)?,
         launchHandler: @escaping @Sendable (any ScheduledTask) -> Void

@@ -17,7 +17,8 @@ extension BackgroundTaskScheduler {
     /// is cancelled and the `BGTask` completed as failed before the expiration handler returns,
     /// so code that ignores cancellation does not keep the app alive. Thread-safe.
     /// - Parameters:
-    ///   - queue: where the launch and expiration handlers run; nil means a background queue.
+    ///   - queue: where the launch and expiration handlers run; nil means the framework's serial
+    ///     background queue.
     ///   - executorPreference: the task executor the Swift task prefers (a simulator's, in
     ///     tests); nil runs it as `Task {}` would.
     ///   - operation: the work of one launch; it gets the ``LaunchedTask`` (for progress, or to

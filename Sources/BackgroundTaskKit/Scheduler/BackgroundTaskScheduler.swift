@@ -47,8 +47,8 @@ public final class BackgroundTaskScheduler: Sendable {
     /// Registers the launch handler for `identifier` (`BGAppRefreshTask`/`BGProcessingTask`).
     ///
     /// - Parameters:
-    ///   - queue: where the launch and expiration handlers run; nil means a background queue
-    ///     (C1.5).
+    ///   - queue: where the launch and expiration handlers run; nil means the framework's serial
+    ///     background queue (C1.5).
     ///   - launchHandler: gets each launched task; complete it (or let expiry do it).
     /// - Throws: ``TaskRegistrationError``; the system is not called in the first two cases.
     public func register(

@@ -155,6 +155,13 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     public func makeSerialQueue(label: String) -> any WorkQueue {
         schedulingPoint()
         defer { schedulingPoint() }
+        return makeProcessSerialQueue(label: label)
+    }
+
+    /// A serial queue of this process, frozen and thawed with its other queues, made without a
+    /// scheduling point: for the queues the simulated OS makes for the app, such as the
+    /// BGTaskScheduler's default queue (C1.5).
+    func makeProcessSerialQueue(label: String) -> SimulatedWorkQueue {
         let id = scheduler.makeQueue(label: "p\(process).\(label)", kind: .serial)
         core.queues.append(id)
         if core.state == .suspended || !core.isAlive { scheduler.freeze(id) }
@@ -255,6 +262,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
 /// A `register(forTaskWithIdentifier:using:launchHandler:)` that succeeded.
 struct TaskRegistration {
     let identifier: String
-    let queue: SimulatedWorkQueue?
+    /// The queue given, or the framework's own serial queue for nil (C1.5).
+    let queue: SimulatedWorkQueue
     let handler: @Sendable (any ScheduledTask) -> Void
 }

@@ -9,7 +9,10 @@ import DeterministicSimulation
 /// was completed (C4.5, no expiration handler yet) under the work the handler then started. The
 /// simulated OS now runs the expiration callout on the registration queue behind the launch
 /// handler and takes the handler then (C4.4, C4.5), as iOS does, so a handler that sets its
-/// expiration handler first is called. A launch handler that set none is still found.
+/// expiration handler first is called. A launch handler that set none is still found. With no
+/// registration queue the handlers share the framework's serial queue (C1.5), so an expiry that
+/// comes while the launch handler is starting its work waits for it; the simulator once used the
+/// app's concurrent global queue there, and completed such a task under the work just started.
 final class BackgroundWorkHeld: EventFilteringChecker {
     /// What it has seen so far, as one value, only ever read whole or written whole (see
     /// ``update(_:)``).

@@ -8,7 +8,7 @@ extension ModelledRule {
         rule("C1.2", "register returns false for an identifier not permitted", .modelled),
         rule("C1.3", "a second registration of an identifier crashes the app", .modelled),
         rule("C1.4", "registering after launch crashes: 'All launch handlers must be registered…'", .modelled),
-        rule("C1.5", "handlers run on the registration queue; nil means a background queue", .modelled),
+        rule("C1.5", "handlers run on the registration queue; nil means the framework's serial queue", .modelled),
         rule("C1.6", "registrations last for one process", .modelled),
         rule("C1.7", "extensions submit, the host app runs", .notModelled("app extensions are out of scope")),
         rule("C2.1", "a submit with the same identifier replaces the pending request", .modelled),

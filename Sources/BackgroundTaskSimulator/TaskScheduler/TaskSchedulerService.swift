@@ -46,6 +46,9 @@ final class TaskSchedulerService: @unchecked Sendable {
                 reason: "All launch handlers must be registered before application finishes launching"))
             return false
         }
+        // C1.5: with no queue, the handlers run on the framework's own serial queue (a crash
+        // report names it `com.apple.BGTaskScheduler (<identifier>)`), never beside each other.
+        let queue = queue ?? app.makeProcessSerialQueue(label: "com.apple.BGTaskScheduler (\(identifier))")
         app.core.registrations.append(TaskRegistration(identifier: identifier, queue: queue, handler: handler))
         device.emit(.taskRegistered(identifier: identifier, accepted: true))
         return true
@@ -193,7 +196,7 @@ final class TaskSchedulerService: @unchecked Sendable {
             return
         }
         let bound = SimulatedBGTask(identifier: request.identifier, kind: request.kind, number: launch.number,
-                                    queue: registration.queue ?? app.backgroundQueueImpl, service: self)
+                                    queue: registration.queue, service: self)
         bound.process = app.process
         app.core.runningTasks.append(bound)
         app.cancelSuspension()

@@ -78,9 +78,9 @@ import Testing
         #expect(script.terminations.map(\.time) == [.seconds(5)])
     }
 
-    @Test("C1.5: launch and expiration handlers run on the registration queue; nil means a background queue",
+    @Test("C1.5: launch and expiration handlers run on the registration queue; nil means the framework's serial queue",
           arguments: [true, false])
-    func registrationQueue(onMain: Bool) {
+    func registrationQueue(onMain: Bool) throws {
         let script = S.withTasks(identifiers: [])
         let queues = Box<[QueueID?]>([])
         script.hooks.didFinishLaunching = { [unowned script] context in
@@ -98,8 +98,14 @@ import Testing
         script.at(.seconds(10)) { $0.home() }
         script.at(.seconds(20)) { $0.launchEligibleTask() }
         script.run(until: .seconds(60))
-        let expected = onMain ? script.app.mainQueueImpl.id : script.app.backgroundQueueImpl.id
+        let expected = try #require(queues.value.first ?? nil)
         #expect(queues.value == [expected, expected])
+        if onMain {
+            #expect(expected == script.app.mainQueueImpl.id)
+        } else {  // its own serial queue, not the app's concurrent global queue
+            #expect(script.device.scheduler.label(of: expected) == "p1.com.apple.BGTaskScheduler (\(S.refresh))")
+            #expect(script.device.scheduler.kind(of: expected) == .serial)
+        }
     }
 
     @Test("C1.6: registrations last for one process: a new process starts with none and registers again")
