@@ -121,6 +121,11 @@ void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) {
 }
 
 extern const char *dispatch_queue_get_label(void *queue);
+// The blocks runtime (Dispatch links it): a block not sent is kept, never run and never released.
+// Released, its captures would be destroyed, and a captured checked continuation would print
+// Swift's "leaked its continuation" misuse warning on every such run; kept, it leaks a few
+// hundred bytes per reported call, like a task that never resumes.
+extern void *_Block_copy(const void *block);
 
 /// 1 when the calling thread is in a run: the call was reported and must not be made.
 static int intercepted(void *queue, const char *function) {
@@ -154,7 +159,7 @@ typedef void (*after_function_fn)(uint64_t, void *, void *, void (*)(void *));
 
 void dispatch_async(void *queue, void *block) {
     BGSIM_NEXT(dispatch_async, async_block_fn);
-    if (intercepted(queue, "dispatch_async")) return;
+    if (intercepted(queue, "dispatch_async")) { (void)_Block_copy(block); return; }
     next_dispatch_async(queue, block);
 }
 
@@ -166,13 +171,13 @@ void dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
 
 void dispatch_barrier_async(void *queue, void *block) {
     BGSIM_NEXT(dispatch_barrier_async, async_block_fn);
-    if (intercepted(queue, "dispatch_barrier_async")) return;
+    if (intercepted(queue, "dispatch_barrier_async")) { (void)_Block_copy(block); return; }
     next_dispatch_barrier_async(queue, block);
 }
 
 void dispatch_after(uint64_t when, void *queue, void *block) {
     BGSIM_NEXT(dispatch_after, after_block_fn);
-    if (intercepted(queue, "dispatch_after")) return;
+    if (intercepted(queue, "dispatch_after")) { (void)_Block_copy(block); return; }
     next_dispatch_after(when, queue, block);
 }
 

@@ -47,6 +47,10 @@ struct BenchCase: Sendable {
     /// The same on one thread.
     static let asyncTokenOneThread = BenchCase(name: "token-async-ios17-one-thread", workload: "token-async",
                                                variant: "correct", horizonSeconds: 1_800, concurrency: .off)
+    /// Swift concurrency as apps write it: the real `@MainActor` and plain `Task { }` (journal
+    /// sync), with the default threads.
+    static let mainActorJournal = BenchCase(name: "journal-sync-ios17-threads", workload: "journal-sync",
+                                            variant: "correct", horizonSeconds: 1_800)
     static let backgroundQueue = BenchCase(name: "background-queue-ios17-threads", workload: "background-queue",
                                            variant: "correct", horizonSeconds: 1_800)
     static let scheduler = BenchCase(name: "bg-scheduler-app-ios17-threads", workload: "bg-scheduler-app",
@@ -75,8 +79,8 @@ struct BenchCase: Sendable {
                                 "workout-export"]
 
     /// The throughput cases, in table order.
-    static let throughput = [tokenOneThread, tokenNoPreemption, token, asyncTokenOneThread, asyncToken, backgroundQueue,
-                             scheduler, longToken] + races + racesOneThread
+    static let throughput = [tokenOneThread, tokenNoPreemption, token, asyncTokenOneThread, asyncToken, mainActorJournal,
+                             backgroundQueue, scheduler, longToken] + races + racesOneThread
 
     /// The token workload at a horizon, for the run-length curve.
     static func token(horizonSeconds: Int64) -> BenchCase {

@@ -24,7 +24,7 @@ extension WorkloadCatalog {
             JournalSyncEndingInTask.make()
         },
         asyncVariant("journal-sync", "cursor-saved-on-real-queue", "no-async-escape",
-                     "the expiration handler saves the cursor through a store that completes on its own real DispatchQueue") {
+                     "the expiration handler saves the cursor through a store that completes on its own real DispatchQueue") {  // tidy: allow a summary
             JournalSyncCursorSavedOnRealQueue.make()
         },
         asyncVariant("podcast-downloads", "correct", nil,

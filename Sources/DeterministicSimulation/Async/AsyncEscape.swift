@@ -80,7 +80,7 @@ public struct AsyncEscape: Hashable, Sendable, CustomStringConvertible {
                 + "sleep on `ContinuousClock` or `SuspendingClock` (virtual inside a run on Linux), or on the run's "  // tidy: allow a message naming the clocks
                 + "clock (`scheduler.asyncClock`); or " + Self.notRouted
         case .realDispatchQueue(let label, let call):
-            "work sent to a real DispatchQueue\(label.isEmpty ? "" : " ('\(label)')") (\(call)): it would run on a real "
+            "work sent to a real DispatchQueue\(label.isEmpty ? "" : " ('\(label)')") (\(call)): it would run on a real "  // tidy: allow a message naming the API
                 + "thread, outside the simulation, so the run did not send it; give the code a simulated queue (BackgroundTaskKit's WorkQueue: "
                 + "`application.makeSerialQueue(label:)` in a run) or Swift concurrency, which runs inside the run"
         case .realMainActor:

@@ -104,25 +104,14 @@ final class ProcessMainExecutor: MainExecutor, SchedulingExecutor, @unchecked Se
     var isMainExecutor: Bool { true }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        if let scheduler = RunThreadMarker.current {
-            if scheduler.routeMainActorJob(job, on: self) { return }
-        } else if RunJobStamps.keepsOut(job, what: "a main-actor job") {
-            return
+        ProcessExecutors.route(UnownedJob(job), what: "a main-actor job", to: platform) {
+            $0.routeMainActorJob($1, on: self)
         }
-        platform.enqueue(ExecutorJob(job))
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-        let job = UnownedJob(job)
-        if let scheduler = RunThreadMarker.current, scheduler.scheduleWake(job, at: instant, clock: clock) {
-            return
-        }
-        if let platform = platform as? any SchedulingExecutor {
-            platform.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
-        } else {
-            ProcessExecutors.platformDefault.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
-        }
+        ProcessExecutors.routeWake(UnownedJob(job), at: instant, tolerance: tolerance, clock: clock,
+                                   platforms: [platform, ProcessExecutors.platformDefault.platform])
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
@@ -160,25 +149,14 @@ final class ProcessDefaultExecutor: TaskExecutor, SchedulingExecutor, @unchecked
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        if let scheduler = RunThreadMarker.current {
-            if scheduler.routeDefaultJob(job, on: self) { return }
-        } else if RunJobStamps.keepsOut(job, what: "a task") {
-            return
+        ProcessExecutors.route(UnownedJob(job), what: "a task", to: platform) {
+            $0.routeDefaultJob($1, on: self)
         }
-        platform.enqueue(ExecutorJob(job))
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-        let job = UnownedJob(job)
-        if let scheduler = RunThreadMarker.current, scheduler.scheduleWake(job, at: instant, clock: clock) {
-            return
-        }
-        if let platform = platform as? any SchedulingExecutor {
-            platform.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
-        } else {
-            preconditionFailure("the platform's default executor cannot schedule a sleep")
-        }
+        ProcessExecutors.routeWake(UnownedJob(job), at: instant, tolerance: tolerance, clock: clock,
+                                   platforms: [platform])
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
@@ -188,8 +166,34 @@ final class ProcessDefaultExecutor: TaskExecutor, SchedulingExecutor, @unchecked
 
 @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
 extension ProcessExecutors {
-    /// The platform's default executor, for a platform main executor that cannot schedule.
+    /// The installed default executor (its platform executor schedules sleeps for a platform
+    /// main executor that cannot).
     static var platformDefault: ProcessDefaultExecutor {
         unsafeDowncast(installedDefault!, to: ProcessDefaultExecutor.self)
+    }
+
+    /// One enqueue of either executor: into the run on a thread running one (`intoRun` says
+    /// whether the run took it), kept out when it is a run's task coming back from a real
+    /// thread, else to `platform`.
+    static func route(_ job: UnownedJob, what: String, to platform: any Executor,
+                      intoRun: (Scheduler, UnownedJob) -> Bool) {
+        if let scheduler = RunThreadMarker.current {
+            if intoRun(scheduler, job) { return }
+        } else if RunJobStamps.keepsOut(job, what: what) {
+            return
+        }
+        platform.enqueue(ExecutorJob(job))
+    }
+
+    /// A sleep's wake-up job: at its virtual deadline on a thread running a run, else to the
+    /// first of `platforms` that can schedule.
+    static func routeWake<C: Clock>(_ job: UnownedJob, at instant: C.Instant, tolerance: C.Duration?, clock: C,
+                                    platforms: [any Executor]) {
+        if let scheduler = RunThreadMarker.current, scheduler.scheduleWake(job, at: instant, clock: clock) { return }
+        for case let platform as any SchedulingExecutor in platforms {
+            platform.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
+            return
+        }
+        preconditionFailure("no platform executor can schedule a sleep")
     }
 }

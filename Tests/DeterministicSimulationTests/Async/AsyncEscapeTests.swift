@@ -74,49 +74,30 @@ struct AsyncEscapeTests {
         _ = scheduler.discardPendingJobs()
     }
 
-    @Test("a continuation resumed from a real thread is reported and its task is not let back in")
-    func realThreadResumeIsForeign() async throws {
+    @Test("a continuation resumed from a real thread is reported and its task is not let out to a real thread",
+          arguments: [true, false])
+    func realThreadResumeIsForeign(pinnedToTheRunsExecutor pinned: Bool) async throws {
         let scheduler = Scheduler(choices: ChoiceSource(seed: Self.seed))
         let tasks = scheduler.enableAsync()
         let woke = Flag()
-        scheduler.async(on: scheduler.mainQueue) {
-            Task(executorPreference: tasks) {
-                await withCheckedContinuation { continuation in
-                    Thread { usleep(20_000); continuation.resume() }.start()  // an SDK's own thread, later
-                }
-                woke.set()
+        let body: @Sendable () async -> Void = {
+            await withCheckedContinuation { continuation in
+                Thread { usleep(20_000); continuation.resume() }.start()  // an SDK's own thread, later
             }
+            woke.set()
+        }
+        scheduler.async(on: scheduler.mainQueue) {
+            if pinned { Task(executorPreference: tasks) { await body() } } else { Task { await body() } }
         }
         _ = scheduler.run(until: .seconds(1))
         for _ in 0..<500 where scheduler.asyncEscapes.isEmpty {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         let escape = try #require(scheduler.asyncEscapes.first)
-        #expect(escape.kind == .foreignThread("a job of a task with the run's executor preference"))
+        let expected = pinned ? "a job of a task with the run's executor preference"  // its executor's check
+            : "a task of the run resumed (or cancelled) by a real thread"  // the job stamp's
+        #expect(escape.kind == .foreignThread(expected))
         #expect(escape.time == nil)
-        #expect(!woke.isSet)
-        _ = scheduler.discardPendingJobs()
-    }
-
-    @Test("a plain Task {} whose continuation a real thread resumes is reported and not let out to a real thread")
-    func plainTaskResumedFromRealThread() async throws {
-        let scheduler = Scheduler(choices: ChoiceSource(seed: Self.seed))
-        scheduler.enableAsync()
-        let woke = Flag()
-        scheduler.async(on: scheduler.mainQueue) {
-            Task {
-                await withCheckedContinuation { continuation in
-                    Thread { usleep(20_000); continuation.resume() }.start()  // an SDK's own thread, later
-                }
-                woke.set()
-            }
-        }
-        _ = scheduler.run(until: .seconds(1))
-        for _ in 0..<500 where scheduler.asyncEscapes.isEmpty {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        let escape = try #require(scheduler.asyncEscapes.first)
-        #expect(escape.kind == .foreignThread("a task of the run resumed (or cancelled) by a real thread"))
         #expect(escape.description.contains("from a thread outside the run"))
         try await Task.sleep(nanoseconds: 50_000_000)
         #expect(!woke.isSet, "the task must not run on a real thread")

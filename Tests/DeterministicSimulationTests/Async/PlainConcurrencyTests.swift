@@ -10,6 +10,13 @@ import Testing
 struct PlainConcurrencyTests {
     static let seed = Seed(0x33a1_0000_0000_0001)
 
+    /// A scheduler with Swift concurrency enabled, and a log of its virtual times.
+    static func asyncRun(seed: Seed = seed) -> (Scheduler, PlainLog) {
+        let scheduler = Scheduler(choices: ChoiceSource(seed: seed))
+        scheduler.enableAsync()
+        return (scheduler, PlainLog(scheduler))
+    }
+
     @Test("the engine's executors are the process's, and the clocks are virtual on Linux")
     func installed() {
         #expect(ProcessExecutors.isInstalled)
@@ -20,9 +27,7 @@ struct PlainConcurrencyTests {
 
     @Test("a real @MainActor hop and MainActor.run from a Task {} run as jobs of the run's main queue")
     func mainActorHops() {
-        let scheduler = Scheduler(choices: ChoiceSource(seed: Self.seed))
-        scheduler.enableAsync()
-        let log = PlainLog(scheduler)
+        let (scheduler, log) = Self.asyncRun()
         scheduler.async(at: .seconds(1), on: scheduler.mainQueue) {
             Task {
                 log.note("task on \(log.place)")
@@ -40,9 +45,7 @@ struct PlainConcurrencyTests {
 
     @Test("MainActor.assumeIsolated passes in a plain job of the simulated main queue (an expiration handler's place)")
     func assumeIsolatedInMainQueueCallback() {
-        let scheduler = Scheduler(choices: ChoiceSource(seed: Self.seed))
-        scheduler.enableAsync()
-        let log = PlainLog(scheduler)
+        let (scheduler, log) = Self.asyncRun()
         scheduler.async(on: scheduler.mainQueue) {
             MainActor.assumeIsolated { log.note("isolated") }
         }
@@ -53,9 +56,7 @@ struct PlainConcurrencyTests {
 
     @Test("Task.sleep(for:), Task.sleep(nanoseconds:) and a ContinuousClock sleep wake at exact virtual times")
     func sleepsOnVirtualTime() {
-        let scheduler = Scheduler(choices: ChoiceSource(seed: Self.seed))
-        scheduler.enableAsync()
-        let log = PlainLog(scheduler)
+        let (scheduler, log) = Self.asyncRun()
         scheduler.async(at: .seconds(3), on: scheduler.mainQueue) {
             Task {
                 let clock = ContinuousClock()
@@ -98,9 +99,7 @@ struct PlainConcurrencyTests {
 
     @Test("a cancelled Task.sleep wakes at once with CancellationError at the virtual time of the cancel")
     func cancelledSleep() {
-        let scheduler = Scheduler(choices: ChoiceSource(seed: Self.seed))
-        scheduler.enableAsync()
-        let log = PlainLog(scheduler)
+        let (scheduler, log) = Self.asyncRun()
         let box = PlainTaskBox()
         scheduler.async(on: scheduler.mainQueue) {
             box.task = Task {
@@ -115,9 +114,7 @@ struct PlainConcurrencyTests {
 
     @Test("a retry loop with Task.sleep left asleep when the run ends is cancelled at teardown and ends")
     func sleepingLoopEndsAtTeardown() {
-        let scheduler = Scheduler(choices: ChoiceSource(seed: Self.seed))
-        scheduler.enableAsync()
-        let log = PlainLog(scheduler)
+        let (scheduler, log) = Self.asyncRun()
         scheduler.async(on: scheduler.mainQueue) {
             Task {
                 while true {
@@ -174,9 +171,7 @@ struct PlainConcurrencyTests {
 /// run's choices only.
 enum PlainRace {
     static func run(seed: Seed) -> [String] {
-        let scheduler = Scheduler(choices: ChoiceSource(seed: seed))
-        scheduler.enableAsync()
-        let log = PlainLog(scheduler)
+        let (scheduler, log) = PlainConcurrencyTests.asyncRun(seed: seed)
         scheduler.async(on: scheduler.mainQueue) {
             for name in ["a", "b", "c"] {
                 Task {

@@ -1,10 +1,11 @@
 import BackgroundTaskKit
 import DeterministicSimulation
 
-/// The journal app's sync bookkeeping, isolated to the (simulated) main actor as an app's would
-/// be to `@MainActor`: the background task id of the sync in flight, and the last uploaded
-/// cursor. One instance per process.
-@SimulatedMainActor
+/// The journal app's sync bookkeeping, isolated to the main actor as an app's is: the background
+/// task id of the sync in flight, and the last uploaded cursor. One instance per process. The
+/// real `@MainActor`: inside a run its jobs run on the simulated main queue (DeterministicSimulation's
+/// ProcessExecutors), ordered with lifecycle callbacks and expiration handlers.
+@MainActor
 final class JournalSession {
     private(set) var taskID = BackgroundTaskIdentifier.invalid
     private(set) var savedCursor = 0

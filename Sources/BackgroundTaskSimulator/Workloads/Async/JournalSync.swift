@@ -1,9 +1,10 @@
 import BackgroundTaskKit
 import DeterministicSimulation
 
-/// A journaling app's sync in Swift concurrency, done right: on leaving the foreground it begins
-/// a background task and starts a `Task` that uploads the new entries in batches; its
-/// bookkeeping lives on the main actor (``JournalSession``). The expiration handler runs on the
+/// A journaling app's sync in Swift concurrency as apps write it (a plain `Task`, the real
+/// `@MainActor`), done right: on leaving the foreground it begins a background task and starts a
+/// `Task` that uploads the new entries in batches; its bookkeeping lives on the main actor
+/// (``JournalSession``). The expiration handler runs on the
 /// main thread, so it cancels the sync task and ends the background task right there, and the
 /// sync saves its cursor when it sees the cancellation. The sync ends only its own task: a sync
 /// cancelled by expiry that finishes after a newer sync began must not end the newer one's
@@ -24,17 +25,17 @@ final class JournalSync: Workload, @unchecked Sendable {
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let app = context.application
-        let session = SimulatedMainActor.assumeIsolated { JournalSession() }
+        let session = MainActor.assumeIsolated { JournalSession() }
         let onExpiry = onExpiry
         observation = context.onDidEnterBackground {
             let sync = TaskHandle()
             let box = TaskIDBox()
-            let id = SimulatedMainActor.assumeIsolated {
+            let id = MainActor.assumeIsolated {
                 session.begin(app) { onExpiry(sync, box, session, app, context) }
             }
             guard id != .invalid else { return }
             box.id = id
-            sync.task = Task(executorPreference: context.taskExecutor) {
+            sync.task = Task {
                 await Self.upload(context, session: session)
                 await session.end(app, id)  // its own task only: a newer sync may hold another
             }
@@ -45,7 +46,7 @@ final class JournalSync: Workload, @unchecked Sendable {
     @Sendable static func cancelAndEnd(_ sync: TaskHandle, _ id: TaskIDBox, _ session: JournalSession,
                                        _ app: SimulatedApplication, _ context: WorkloadContext) {
         sync.cancel()
-        SimulatedMainActor.assumeIsolated { session.end(app, id.id) }
+        MainActor.assumeIsolated { session.end(app, id.id) }
     }
 
     /// Uploads up to four batches, saving the cursor after each and when cancelled.

@@ -10,9 +10,9 @@ import DeterministicSimulation
 /// Expected: `expiry-ends-task`.
 enum JournalSyncEndingInTask {
     static func make() -> JournalSync {
-        JournalSync { sync, id, session, app, context in
+        JournalSync { sync, id, session, app, _ in
             sync.cancel()
-            Task(executorPreference: context.taskExecutor) {  // the bug: the end comes later
+            Task {  // the bug: the end comes later
                 await session.saveCursor(0)
                 await session.end(app, id.id)
             }
@@ -35,7 +35,7 @@ enum JournalSyncCursorSavedOnRealQueue {
                 await CursorStore.shared.save()  // the escape: completes on a real DispatchQueue
                 await session.saveCursor(0)
             }
-            SimulatedMainActor.assumeIsolated { session.end(app, id.id) }
+            MainActor.assumeIsolated { session.end(app, id.id) }
         }
     }
 }
@@ -43,7 +43,7 @@ enum JournalSyncCursorSavedOnRealQueue {
 /// A store with a completion-handler API that calls back on its own real queue.
 final class CursorStore: Sendable {
     static let shared = CursorStore()
-    private let queue = DispatchQueue(label: "cursor-store")
+    private let queue = DispatchQueue(label: "cursor-store")  // tidy: allow the planted escape itself
 
     /// Writes the cursor; `completion` runs on the store's queue.
     func save(completion: @escaping @Sendable () -> Void) {
