@@ -6,8 +6,12 @@ import Testing
 /// The run monitor calls each built-in checker only for the event kinds it says it observes;
 /// these show that this changes nothing: the same violations, messages and digests as calling
 /// every checker for every event, on every scenario (the buggy ones included).
+///
+/// Runs per scenario: 5 by default, 40 under `BGSIM_TEST_SIZE=ci` (``TestSize``). A checker that
+/// misses an event kind it needs diverges in any run where that kind occurs, and every scenario's
+/// first runs already go through its workload's whole life (launch, background, expiry, relaunch).
 @Suite struct CheckerFilteringTests {
-    static let runs = 40
+    static let runs = TestSize.pick(quick: 5, ci: 40)
 
     static let files: [String] = (try? FileManager.default.contentsOfDirectory(atPath: ScenarioExpectationTests.directory))?
         .filter { $0.hasSuffix(".json") && ScenarioExpectationTests.runsInProcess($0) }.sorted() ?? []

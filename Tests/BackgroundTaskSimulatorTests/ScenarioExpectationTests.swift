@@ -6,7 +6,12 @@ import Testing
 /// Every file in `Scenarios/` loads and, run programmatically with a modest number of runs from
 /// its own seed, meets its expectation (`bgsim check` does the same with the full budgets).
 @Suite struct ScenarioExpectationTests {
+    /// A planted bug's campaign: at most this many runs, stopping at its finding (most bugs trip
+    /// in the first run), at every size.
     static let runs = 100
+    /// A correct scenario's campaign: 25 runs by default, 100 under `BGSIM_TEST_SIZE=ci`
+    /// (``TestSize``); `bgsim check` in CI runs each with its own full budget as well.
+    static let passingRuns = TestSize.pick(quick: 25, ci: runs)
 
     static let directory: String = {
         var url = URL(fileURLWithPath: #filePath)
@@ -58,7 +63,8 @@ import Testing
         if scenario.workload.isDeep, scenario.expectation != .pass { return }
         let spec = scenario.runSpec
         var violated: [(seed: Seed, violation: Violation)] = []
-        for index in 0..<Self.runs {
+        let runs = scenario.expectation == .pass ? Self.passingRuns : Self.runs
+        for index in 0..<runs {
             let seed = scenario.campaign.seed.derive(index: UInt64(index))
             let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: seed))
             violated += outcome.violations.map { (seed, $0) }
@@ -75,7 +81,7 @@ import Testing
             }
         case .violation(let id):
             #expect(violated.contains { $0.violation.invariant == id },
-                    "\(id) not found in \(Self.runs) runs of \(file)")
+                    "\(id) not found in \(runs) runs of \(file)")
         }
     }
 }

@@ -8,10 +8,10 @@ import Testing
 /// shrink must not trap (the test process surviving is the first assertion), and its result must
 /// replay to the failure it kept and be no less simple than its input.
 ///
-/// Three sizes, by `BGSIM_SHRINK_FUZZ`: quick by default (a few cases per scenario, each shrink
-/// capped in replays); `ci` (what `.ci/run` sets, sized for its 15 minutes): 5 failures per planted
-/// scenario, each of its environment actions enabled alone once, and 3 mutants per scenario, shrinks
-/// capped as in the quick one; `full`: 50 failures per planted scenario plus 2 with each of its
+/// Three sizes, by `BGSIM_SHRINK_FUZZ` (unset: `ci` under `BGSIM_TEST_SIZE=ci`, see ``TestSize``):
+/// quick by default (a few cases per scenario, each shrink capped in replays); `ci` (what CI runs,
+/// from a release build): 5 failures per planted scenario, each of its environment actions enabled
+/// alone once, and 3 mutants per scenario, shrinks capped as in the quick one; `full`: 50 failures per planted scenario plus 2 with each of its
 /// environment actions enabled alone, and 40 mutants per scenario, with full shrinks (over an hour
 /// in a debug build: run it before a release, or on one scenario with `BGSIM_SHRINK_FUZZ_ONLY`). A
 /// trap kills the process before a test can report its case: with `BGSIM_SHRINK_FUZZ` set every
@@ -20,7 +20,7 @@ import Testing
 /// scenarios whose file name contains it.
 @Suite struct ShrinkFuzzTests {
     /// The variable's value: `full`, `ci`, `quick` (the quick cases, printed), or nil (quick, silent).
-    static let mode = ProcessInfo.processInfo.environment["BGSIM_SHRINK_FUZZ"]
+    static let mode = ProcessInfo.processInfo.environment["BGSIM_SHRINK_FUZZ"] ?? (TestSize.isCI ? "ci" : nil)
     static let full = mode == "full"
     static let ci = mode == "ci"
 

@@ -4,8 +4,12 @@ import Testing
 
 /// Every catalogue workload meets its expectation over a modest sweep: correct variants violate
 /// nothing on two OS profiles; each planted bug trips its invariant.
+///
+/// A correct workload runs 50 times per profile by default, 200 under `BGSIM_TEST_SIZE=ci`
+/// (``TestSize``); a planted bug runs at most 200 times at every size, stopping at its finding.
 @Suite struct WorkloadExpectationTests {
     static let runs = 200
+    static let correctRuns = TestSize.pick(quick: 50, ci: runs)
 
     /// Planted bugs that need an environment action whose weight is 0 by default, with the
     /// weights their sweep adds: Low Power Mode toggles, App Store updates (C3.7).
@@ -14,7 +18,8 @@ import Testing
         "reading-list/scheduled-once-at-install": [(.appUpdate, 0.2)],
     ]
 
-    static func sweep(_ entry: WorkloadCatalog.Variant, profile: OSProfile, runs: Int = runs)
+    /// Runs `entry` up to `runs` times; stops after the first run that violates `until`.
+    static func sweep(_ entry: WorkloadCatalog.Variant, profile: OSProfile, runs: Int = runs, until: String? = nil)
         -> (violations: [(seed: Seed, violation: Violation)], runs: Int) {
         var environment = EnvironmentConfig()
         for (action, weight) in offByDefaultActions[entry.info.name] ?? [] { environment.weights[action] = weight }
@@ -25,6 +30,8 @@ import Testing
             let seed = Seed(0xc0ffee).derive(index: UInt64(index))
             let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: seed))
             found += outcome.violations.map { (seed, $0) }
+            // The runs after the planted bug's finding cannot change its verdict.
+            if let until, outcome.violations.contains(where: { $0.invariant == until }) { return (found, index + 1) }
         }
         return (found, runs)
     }
@@ -47,7 +54,7 @@ import Testing
         let entry = try #require(Self.entry(name))
         let other: OSProfile = entry.info.usesTaskScheduler ? .ios26 : .ios12
         let profile = profileName == "ios17" ? OSProfile.ios17 : other
-        let result = Self.sweep(entry, profile: profile)
+        let result = Self.sweep(entry, profile: profile, runs: Self.correctRuns)
         for (seed, violation) in result.violations.prefix(3) {
             Issue.record("\(violation) (replay: run seed \(seed), profile \(profile.name))")
         }
@@ -59,7 +66,7 @@ import Testing
         let expected = try #require(entry.expectedViolation)
         // Background fetch exists only on iOS 7-12 (D3): its planted bug runs there.
         let fetchOnly = entry.info.backgroundModes.contains("fetch") && !entry.info.usesTaskScheduler
-        let result = Self.sweep(entry, profile: fetchOnly ? .ios12 : .ios17)
+        let result = Self.sweep(entry, profile: fetchOnly ? .ios12 : .ios17, until: expected)
         #expect(result.violations.contains { $0.violation.invariant == expected },
                 "\(expected) not found in \(result.runs) runs of \(name)")
     }

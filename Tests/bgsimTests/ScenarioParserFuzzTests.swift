@@ -9,10 +9,12 @@ import Testing
 /// mutants are derived from the real `Scenarios/*.json` with a fixed seed, so a failure here
 /// reproduces exactly.
 @Suite struct ScenarioParserFuzzTests {
-    /// 1,000 per file in `swift test` (and in CI); `BGSIM_PARSER_FUZZ_MUTANTS` raises it.
+    /// 250 per file in `swift test`, 2,000 under `BGSIM_TEST_SIZE=ci` (CI; the switch is described
+    /// in BackgroundTaskSimulatorTests' `TestSize`); `BGSIM_PARSER_FUZZ_MUTANTS` sets it.
     static let mutantsPerFile: Int = {
-        let text = ProcessInfo.processInfo.environment["BGSIM_PARSER_FUZZ_MUTANTS"] ?? ""
-        return Int(text).map { max(100, $0) } ?? 1_000
+        let environment = ProcessInfo.processInfo.environment
+        let size = environment["BGSIM_TEST_SIZE"] == "ci" ? 2_000 : 250
+        return Int(environment["BGSIM_PARSER_FUZZ_MUTANTS"] ?? "").map { max(100, $0) } ?? size
     }()
 
     @Test func mutatedScenarioFilesNeverTrap() throws {

@@ -10,7 +10,8 @@ import Testing
 ///
 /// The quick slice (always) injects the process-ending actions and the expiries at the two
 /// points around each step where the app's code has or has not yet reacted; `BGSIM_SWEEP=full`
-/// injects every action below at every moment (CI runs it).
+/// injects every action below at every moment, as `BGSIM_TEST_SIZE=ci` does (``TestSize``; CI
+/// runs it).
 @Suite("False-alarm sweep")
 struct FalseAlarmSweepTests {
     /// What the environment does to an app that its code cannot prevent: ends the process, expires
@@ -22,7 +23,7 @@ struct FalseAlarmSweepTests {
     static let quickActions: [EnvironmentAction] = [.forceQuit, .memoryPressureKill, .earlyExpiry, .expireBackgroundTask]
     static let quickMoments: [ScriptedLife.Moment] = [.beforeAppReacts, .duringWork]
 
-    static let isFull = ProcessInfo.processInfo.environment["BGSIM_SWEEP"] == "full"
+    static let isFull = ProcessInfo.processInfo.environment["BGSIM_SWEEP"] == "full" || TestSize.isCI
 
     /// One passing scenario per correct workload and OS profile (its environment): the first
     /// file in name order that is not a fault-storm (whose faults the sweep injects itself).
