@@ -172,11 +172,12 @@ extension Scheduler {
         }
     }
 
-    /// Finds the crash slot of the calling thread's run, whose progress counter the steps of this
-    /// call bump (``SchedulerCore/noteProgress()``): once per `run` or `step` call, never per job.
+    /// Finds the crash slot of the calling thread's run, whose progress counter the steps bump
+    /// (``SchedulerCore/noteProgress()``): at the first `run` or `step` call that finds one (a
+    /// run owns its scheduler and stays on its worker's slot), never per job.
     @inline(__always)
     func lookUpProgressSlot() {
-        core.progressSlot = CrashSlot.progressTarget
+        if core.progressSlot == nil { core.progressSlot = CrashSlot.progressTarget }
     }
 
     /// Calls ``onJobStart`` for the job the core just took (``SchedulerCore/taken``).
