@@ -143,8 +143,8 @@ public final class CrashSlot: @unchecked Sendable {
     }
 
     /// The slot whose runs the calling thread's scheduler steps count as progress: ``current``
-    /// while anything reads slots, else nil (no lookup at all). A scheduler asks once per `run`
-    /// or `step` call, never per job.
+    /// while anything reads slots, else nil (no lookup at all). A scheduler asks at its `run` or
+    /// `step` calls until it has found one, never per job.
     @inline(__always)
     static var progressTarget: Unretained<CrashSlot>? {
         guard inUse.load(ordering: .relaxed), let slot = current else { return nil }
