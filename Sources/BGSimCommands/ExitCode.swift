@@ -27,7 +27,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case internalError = 71
     /// An output file cannot be written (EX_CANTCREAT).
     case cannotCreate = 73
-    /// A run without isolation did not finish within `--run-timeout`; the banner names its seed
+    /// A run without isolation made no progress for `--run-timeout`; the banner names its seed
     /// and replay command (124, as `timeout(1)`). Ends the process from the watchdog.
     case hung = 124
     /// Interrupted (SIGINT) after writing what was finished: 128 + 2, as shells report it.

@@ -4,7 +4,7 @@ import Foundation
 
 /// How a command protects its campaign from crashes and hangs in workload code: runs in child
 /// processes (`--isolate`; `check`'s default, `--no-isolate` to opt out), and the wall-clock
-/// budget of one run (`--run-timeout`). Declared once here, like ``CampaignFlags``.
+/// time a run may go without progress (`--run-timeout`). Declared once here, like ``CampaignFlags``.
 ///
 /// ```swift
 /// let isolation = try Isolation(Arguments(parsing: ["--isolate", "--run-timeout", "5"],
@@ -19,12 +19,13 @@ import Foundation
 struct Isolation: Equatable {
     /// Runs happen in child processes.
     var isolated: Bool
-    /// Wall-clock seconds one run may take, as given by `--run-timeout` (0: no limit); nil when
+    /// Wall-clock seconds a run may go without progress, as given by `--run-timeout` (0: no limit); nil when
     /// not given (the scenario's `campaign.runTimeoutSeconds`, else 60 s).
     var runTimeoutSeconds: Double?
 
-    /// The default run timeout, in seconds: far above any real run (milliseconds), so only a run
-    /// that never ends reaches it. Not 10 s: on a 2-core machine at load 14, a threaded run of
+    /// The default run timeout, in seconds: far above any job's time (microseconds), so only a
+    /// run that never ends reaches it. It times the gap between two steps of a run, not the run
+    /// (a run at the longest horizon takes a minute and more). Not 10 s: on a 2-core machine at load 14, a threaded run of
     /// 0.1 s (chat-outbox, 3,805 events, a thread handoff every few events) took over 10 s, each
     /// handoff waiting for a CPU.
     static let defaultRunTimeoutSeconds = 60.0
@@ -36,8 +37,9 @@ struct Isolation: Equatable {
         "--no-isolate", help: "run the runs in this process, also a scenario that expects no-crash or no-hang (a crash "
             + "then ends the command with exit 70, a hang with exit 124, after printing the run seed and replay command)")
     static let runTimeoutOption = OptionDeclaration.valued(
-        "--run-timeout", "SECONDS", help: "wall-clock budget of one run, 0 for none (default 60); a run over it is "
-            + "killed and reported as a hang (no-hang), or without isolation stops the command (exit 124)")
+        "--run-timeout", "SECONDS", help: "wall-clock seconds a run may go without progress (no job started, no thread "
+            + "resumed), 0 for none (default 60); a run that makes no progress for that long is stopped and reported as a "
+            + "hang (no-hang), or without isolation stops the command (exit 124); a slow run that progresses is never stopped")
 
     init(isolated: Bool, runTimeoutSeconds: Double? = nil) {
         self.isolated = isolated

@@ -57,6 +57,10 @@ public final class CrashSlot: @unchecked Sendable {
     let running = Atomic<Bool>(false)
     /// Counts runs begun (the watchdog's way to tell a long run from many short ones).
     let generation = Atomic<UInt64>(0)
+    /// Counts the scheduler's steps (jobs started, threads resumed) on this slot's runs: the
+    /// watchdog's way to tell a slow run that makes progress from a stuck one. Written by the run's
+    /// thread of the moment with relaxed stores (``noteProgress()``), read by the watchdog.
+    let progress = Atomic<UInt64>(0)
     /// The choice source of the run in progress, in an isolated worker (the crash handler
     /// writes what it drew to the parent); `nil` otherwise.
     var source: ChoiceSource?
@@ -136,6 +140,22 @@ public final class CrashSlot: @unchecked Sendable {
     static var current: CrashSlot? {
         let token = Int(bitPattern: pthread_getspecific(CrashSignals.slotKey))
         return token > 0 && token <= count ? table[token - 1] : nil
+    }
+
+    /// The slot whose runs the calling thread's scheduler steps count as progress: ``current``
+    /// while anything reads slots, else nil (no lookup at all). A scheduler asks at its `run` or
+    /// `step` calls until it has found one, never per job.
+    @inline(__always)
+    static var progressTarget: Unretained<CrashSlot>? {
+        guard inUse.load(ordering: .relaxed), let slot = current else { return nil }
+        return Unretained(slot)  // slots are never freed
+    }
+
+    /// Counts one step of the run in progress (a job started or a thread resumed): a relaxed
+    /// load and store, no read-modify-write, because only the run's thread of the moment writes.
+    @inline(__always)
+    func noteProgress() {
+        progress.store(progress.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
     }
 
     /// Marks the end of the run begun last.

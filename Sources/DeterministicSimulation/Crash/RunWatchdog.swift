@@ -6,26 +6,28 @@
 import Foundation
 import Synchronization
 
-/// The hang watchdog of a campaign without isolation: a thread that looks at every
-/// ``CrashSlot`` a few times a second, and when one run has been in progress for longer than the
-/// timeout (wall-clock seconds: an endless loop in workload code never gives control back to the
-/// simulator, so virtual time cannot see it), prints that run's seed and replay command and ends
-/// the process with the hang exit code.
+/// The hang watchdog of a campaign without isolation (and of each isolated child): a thread that
+/// looks at every ``CrashSlot`` a few times a second, and when one run has made no progress (no
+/// scheduler step: no job started, no simulated thread resumed; ``CrashSlot/progress``) for
+/// the timeout (wall-clock seconds: an endless loop in workload code never gives control back to
+/// the simulator, so virtual time cannot see it), prints that run's seed and replay command and
+/// ends the process with the hang exit code. A run that is slow but steps (a long horizon, a
+/// loaded machine) is never stopped, however long it takes.
 ///
 /// ```swift
 /// RunWatchdog.start(timeoutSeconds: 60, exitCode: 124)   // bgsim fuzz --no-isolate
 /// ```
 /// prints, for a run stuck in a loop:
 /// ```
-/// bgsim: HANG: a run did not finish within 60 s of wall-clock time (--run-timeout) during run seed 0x… of scenario …
+/// bgsim: HANG: a run made no progress for 60 s of wall-clock time (--run-timeout) during run seed 0x… of scenario …
 /// bgsim: replay: bgsim replay Scenarios/….json --seed 0x…
 /// bgsim: the process ends with exit code 124 (a hang in workload code); with --isolate, …
 /// ```
 ///
 /// Contract: wall-clock time decides only whether the process is stopped, never what a run
 /// computes or a campaign reports (runs are timed by the watchdog thread, not by themselves), so
-/// determinism is untouched; a timeout far above any real run's time (bgsim: 60 s, where runs
-/// take milliseconds) only ever stops a run that would not end. One watchdog per process;
+/// determinism is untouched; a timeout far above any single job's time (bgsim: 60 s, where jobs
+/// take microseconds) only ever stops a run that would not end. One watchdog per process;
 /// starting it again changes the timeout. A timeout of 0 or less pauses it.
 public enum RunWatchdog {
     /// The timeout in milliseconds (0: off); the watchdog thread reads it on every look.
@@ -37,7 +39,8 @@ public enum RunWatchdog {
     /// Starts (or retimes) the watchdog.
     ///
     /// - Parameters:
-    ///   - timeoutSeconds: the wall-clock budget of one run; 0 or less turns the watchdog off.
+    ///   - timeoutSeconds: the wall-clock time a run may go without progress; 0 or less turns the
+    ///     watchdog off.
     ///   - exitCode: the code the process ends with after a hang banner (bgsim: 124).
     public static func start(timeoutSeconds: Double, exitCode: Int32) {
         let milliseconds = max(0, Int(timeoutSeconds * 1_000))
@@ -59,9 +62,10 @@ public enum RunWatchdog {
     private static func words(limitMilliseconds: Int) -> (header: [UInt8], trailer: [UInt8]) {
         let seconds = Double(limitMilliseconds) / 1_000
         let text = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-        return (Array("\nbgsim: HANG: a run did not finish within \(text) s of wall-clock time (--run-timeout)".utf8),
+        return (Array("\nbgsim: HANG: a run made no progress for \(text) s of wall-clock time (--run-timeout)".utf8),
                 Array(("bgsim: the process ends with exit code \(exitCode) (a hang in workload code); with --isolate, "
-                    + "fuzz and check report it as no-hang and go on; raise --run-timeout if runs are this slow\n").utf8))
+                    + "fuzz and check report it as no-hang and go on; raise --run-timeout if one job of your code "
+                    + "takes this long\n").utf8))
     }
 
     /// The banner's words around a stuck follow-up's text (``CrashSlot/beginHarness(_:)``): bgsim's
@@ -75,9 +79,10 @@ public enum RunWatchdog {
     }
 
     /// Looks at the slots every 50 ms, forever. A slot is timed from the moment its state last
-    /// changed: a run begun (its generation), or harness work between runs begun or resumed.
+    /// changed: a run begun (its generation), a step of its run (its progress), or harness work
+    /// between runs begun or resumed.
     private static func watch() {
-        var seen = [(state: UInt64, since: UInt64)](repeating: (0, 0), count: CrashSlot.count)
+        var seen = [(state: UInt64, progress: UInt64, since: UInt64)](repeating: (0, 0, 0), count: CrashSlot.count)
         while true {
             usleep(50_000)  // tidy: allow the watchdog's own pace; it never decides a result
             let limit = timeoutMilliseconds.load(ordering: .acquiring)
@@ -87,12 +92,14 @@ public enum RunWatchdog {
                 let running = slot.running.load(ordering: .acquiring)
                 let harness = !running && slot.inHarness.load(ordering: .acquiring)
                 guard running || harness else {
-                    seen[slot.index] = (0, 0)
+                    seen[slot.index] = (0, 0, 0)
                     continue
                 }
                 let state = slot.generation.load(ordering: .acquiring) << 1 | (running ? 1 : 0)
-                if seen[slot.index].state != state || seen[slot.index].since == 0 {
-                    seen[slot.index] = (state, now)
+                let progress = slot.progress.load(ordering: .relaxed)
+                let last = seen[slot.index]
+                if last.state != state || last.progress != progress || last.since == 0 {
+                    seen[slot.index] = (state, progress, now)
                 } else if now - seen[slot.index].since >= UInt64(limit) {
                     if harness {
                         let code = CrashSignals.state?.internalErrorExitCode ?? 71

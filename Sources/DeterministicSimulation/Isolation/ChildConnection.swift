@@ -5,15 +5,16 @@
 #endif
 
 /// One isolated worker process and the pipes to it: the parent writes a request line to its
-/// stdin and reads the verdict line from its stdout, waiting at most the run timeout; the
-/// child's stderr goes to an unlinked temporary file whose tail becomes a crash's message.
+/// stdin and reads the verdict line from its stdout, waiting at most a deadline when given one
+/// (a run's hang is judged by the child's own watchdog, which ends the child); the child's
+/// stderr goes to an unlinked temporary file whose tail becomes a crash's message.
 ///
 /// ```swift
 /// let child = try ChildConnection(executable: "/proc/self/exe", arguments: ["_isolated-worker", file])
 /// switch child.exchange("S\t7\t0\t-1\n", timeoutMilliseconds: 10_000) {
 /// case .line(let verdict): …
 /// case .died(let dump, let stderr, let status): …   // a crash: the child is gone
-/// case .hung: …                                      // killed after the timeout
+/// case .hung: …                                      // killed after the deadline
 /// }
 /// ```
 ///
@@ -33,7 +34,7 @@ final class ChildConnection: @unchecked Sendable {
         /// The child ended before answering: its crash dump (if it wrote one), the stderr it
         /// wrote since the request, and its wait status.
         case died(dump: VerdictWire.Recorded?, signal: Int32?, stderr: String, status: Int32)
-        /// No answer within the timeout; the child was killed.
+        /// No answer within the deadline (or cancelled); the child was killed.
         case hung
     }
 

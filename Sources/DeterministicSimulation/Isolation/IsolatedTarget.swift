@@ -8,8 +8,8 @@ import Synchronization
 /// A campaign target whose runs happen in child processes (isolated workers, see
 /// ``IsolatedWorker``), so a run that crashes or hangs is reported as a finding and the campaign
 /// goes on: a crash becomes a ``crashInvariant`` (`no-crash`) violation whose message carries the
-/// crash message and signal; a run over the wall-clock timeout is killed and becomes a
-/// ``hangInvariant`` (`no-hang`) violation.
+/// crash message and signal; a run that makes no progress for the wall-clock timeout is stopped
+/// and becomes a ``hangInvariant`` (`no-hang`) violation.
 ///
 /// ```swift
 /// let isolated = IsolatedTarget(local: SimulationTarget(spec: spec), executable: "/proc/self/exe",
@@ -37,15 +37,18 @@ import Synchronization
 ///   trap or hang of either ends only that child; the failure then stands unshrunk. A crashed
 ///   run's verdict has no events and a digest made of the draw count, signal and message
 ///   (deterministic).
-/// - A hung run is killed after `runTimeoutSeconds` of wall-clock time; the same request is not
-///   run again (each would cost the timeout): its verdict is remembered, and a hang is never
-///   shrunk (``RunStop/timedOut``).
+/// - A hung run, one that made no progress (no scheduler step) for `runTimeoutSeconds` of
+///   wall-clock time, is stopped by the child's own ``RunWatchdog`` (the rule of a campaign
+///   without isolation; the parent sends the timeout as each child's first line and waits for
+///   verdicts without a deadline, since it cannot see a run's steps); a slow run that keeps
+///   stepping is never stopped. The same request is not run again (each would cost the
+///   timeout): its verdict is remembered, and a hang is never shrunk (``RunStop/timedOut``).
 /// - Wall-clock time decides nothing else. Children end at ``finishChildren()`` or when the
 ///   target's last copy is released.
 public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     /// The invariant id of a crashed run.
     public static var crashInvariant: String { "no-crash" }
-    /// The invariant id of a run killed after the run timeout.
+    /// The invariant id of a run stopped after making no progress for the run timeout.
     public static var hangInvariant: String { "no-hang" }
 
     /// The same target in this process: traces of surviving runs come from it.
@@ -56,7 +59,7 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     ///   - local: the target the children run (they build it from `arguments`).
     ///   - executable: the program to start (`/proc/self/exe`: this one).
     ///   - arguments: its arguments, which make it an isolated worker for `local`'s twin.
-    ///   - runTimeoutSeconds: the wall-clock budget of one run; nil for none.
+    ///   - runTimeoutSeconds: the wall-clock time a run may go without progress; nil for none.
     public init(local: Local, executable: String, arguments: [String], runTimeoutSeconds: Double?) {
         self.local = local
         pool = ChildPool(executable: executable, arguments: arguments,
@@ -126,7 +129,7 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             var alive = exchange == nil
             var index = 0
             while alive && index < requests.count {
-                let answer = child.receive(timeoutMilliseconds: pool.timeoutMilliseconds)
+                let answer = child.receive(timeoutMilliseconds: nil)  // the child's watchdog times it
                 let verdict = self.verdict(for: answer, request: requests[index], child: child, alive: &alive,
                                            source: source(index))
                 verdicts.append(verdict)
@@ -163,6 +166,7 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             }
         case .died(let dump, let signal, let stderr, let status):
             alive = false
+            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request) }
             if let source, let dump {
                 source.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                              fallbackCount: dump.fallbackCount)
@@ -179,9 +183,9 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
         let seconds = Double(pool.timeoutMilliseconds ?? 0) / 1_000
         let verdict = RunVerdict(
             digest: TraceDigest(Self.hash("hang")), eventCount: 0, simulatedTime: .zero,
-            failures: [RunFailure(invariant: Self.hangInvariant, message: "the run did not finish within "
-                + "\(CrashMessage.seconds(seconds)) s of wall-clock time (--run-timeout) and was killed: an endless "
-                + "loop or a wait on something outside the simulator in workload code", time: .zero)],
+            failures: [RunFailure(invariant: Self.hangInvariant, message: "the run made no progress (no job started, "
+                + "no thread resumed) for \(CrashMessage.seconds(seconds)) s of wall-clock time (--run-timeout) and was "
+                + "stopped: an endless loop or a wait on something outside the simulator in workload code", time: .zero)],
             stop: .timedOut, cost: 0)
         pool.rememberHang(request, verdict)
         return verdict
@@ -200,7 +204,7 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
         } catch {
             return Self.crashVerdict(message: "the isolated worker could not start: \(error)", signal: nil, drawn: 0)
         }
-        switch child.exchange(request, timeoutMilliseconds: pool.timeoutMilliseconds) {
+        switch child.exchange(request, timeoutMilliseconds: nil) {  // the child's watchdog times it
         case .line(let line):
             let decoded: (RunVerdict, VerdictWire.Recorded?)
             do {
@@ -220,6 +224,7 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             }
             return decoded.0
         case .died(let dump, let signal, let stderr, let status):
+            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request) }
             if let dump {
                 choices.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                               fallbackCount: dump.fallbackCount)
@@ -229,6 +234,13 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
         case .hung:
             return hangVerdict(request)
         }
+    }
+
+    /// Whether a child ended by its watchdog's verdict on a run that made no progress: its exit
+    /// code (``IsolatedWorker/hangExitCode``) after its `bgsim: HANG` banner (a workload that
+    /// calls `exit(124)` itself is a crash).
+    static func isHang(stderr: String, status: Int32) -> Bool {
+        status & 0x7f == 0 && (status >> 8) & 0xff == IsolatedWorker.hangExitCode && stderr.contains("bgsim: HANG:")
     }
 
     static func crashVerdict(message: String, signal: Int32?, drawn: Int) -> RunVerdict {
@@ -262,10 +274,15 @@ final class ChildPool: Sendable {
         signal(SIGPIPE, SIG_IGN)  // a write to a dead child must fail with EPIPE, not end us
     }
 
+    /// An idle child, or a new one, told the run timeout first (its watchdog judges hangs).
     func take() throws(ChildConnection.SpawnError) -> ChildConnection {
         if let child = idle.withLock({ $0.popLast() }) { return child }
         started.wrappingAdd(1, ordering: .relaxed)
-        return try ChildConnection(executable: executable, arguments: arguments)
+        let child = try ChildConnection(executable: executable, arguments: arguments)
+        if let timeoutMilliseconds {
+            _ = child.send("W\t\(timeoutMilliseconds)\n")  // a child gone already shows at the next request
+        }
+        return child
     }
 
     func give(_ child: ChildConnection) {

@@ -44,6 +44,7 @@ extension Scheduler {
     /// - Complexity: O(q + w² + log n); no allocation once the scratch buffers have grown.
     @discardableResult
     public func step(until limit: VirtualTime) -> Bool {
+        lookUpProgressSlot()
         let mark = RunThreadMarker.enter(self)
         defer { RunThreadMarker.leave(restoring: mark) }
         return stepMarked(until: limit)
@@ -83,6 +84,7 @@ extension Scheduler {
     ///   - limit: the horizon.
     ///   - maxSteps: the most jobs to run in this call (livelock guard).
     public func run(until limit: VirtualTime, maxSteps: Int = .max) -> SchedulerStop {
+        lookUpProgressSlot()
         let mark = RunThreadMarker.enter(self)
         defer { RunThreadMarker.leave(restoring: mark) }
         if let threads {
@@ -134,6 +136,7 @@ extension Scheduler {
             atStop(stop)
             return stop
         }
+        lookUpProgressSlot()
         let mark = RunThreadMarker.enter(self)
         defer { RunThreadMarker.leave(restoring: mark) }
         return threads.runLast(until: limit.microseconds, maxSteps: maxSteps, atStop: atStop)
@@ -153,6 +156,7 @@ extension Scheduler {
     /// the step limit.
     /// - Parameter maxSteps: the most jobs to run in this call.
     public func runUntilIdle(maxSteps: Int = .max) -> SchedulerStop {
+        lookUpProgressSlot()
         let mark = RunThreadMarker.enter(self)
         defer { RunThreadMarker.leave(restoring: mark) }
         if let threads {
@@ -166,6 +170,14 @@ extension Scheduler {
             if !stepMarked(until: .distantFuture) { return .idle }
             steps += 1
         }
+    }
+
+    /// Finds the crash slot of the calling thread's run, whose progress counter the steps bump
+    /// (``SchedulerCore/noteProgress()``): at the first `run` or `step` call that finds one (a
+    /// run owns its scheduler and stays on its worker's slot), never per job.
+    @inline(__always)
+    func lookUpProgressSlot() {
+        if core.progressSlot == nil { core.progressSlot = CrashSlot.progressTarget }
     }
 
     /// Calls ``onJobStart`` for the job the core just took (``SchedulerCore/taken``).

@@ -51,6 +51,7 @@ extension SchedulerCore {
             work = jobs.work(at: job.slot)  // a repeating timer keeps its slot
         }
         stepsRun += 1
+        noteProgress()
         isRunningJob = true
         taken = TakenJob(
             job: job, queue: chosen.queue, interval: interval, isTimer: isTimer, startTime: now)

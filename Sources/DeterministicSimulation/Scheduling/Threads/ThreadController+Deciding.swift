@@ -50,7 +50,10 @@ extension ThreadController {
             state.stepsLeft -= 1
             state.stepsTaken += 1
             let index = choose(jobCount: readyJobs, in: scheduler)
-            if index < state.runnable.count { return .resume(state.runnable[index]) }
+            if index < state.runnable.count {
+                scheduler.core.noteProgress()  // a job's take counts itself; a resume is a step too
+                return .resume(state.runnable[index])
+            }
             let candidateIndex = index - state.runnable.count
             let thread = thread(forCandidate: candidateIndex, in: scheduler)
             let candidate = scheduler.core.candidates[candidateIndex]
