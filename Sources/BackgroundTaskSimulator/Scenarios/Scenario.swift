@@ -76,8 +76,9 @@ public struct Scenario: Sendable {
         public var seed: Seed
         public var horizon: VirtualTime
         public var maxStepsPerRun: Int
-        /// The wall-clock budget of one run (`campaign.runTimeoutSeconds`), for a scenario whose
-        /// planted bug is a hang; nil: the command's `--run-timeout` (60 s by default).
+        /// How long one run may go without progress, in wall-clock seconds
+        /// (`campaign.runTimeoutSeconds`), for a scenario whose planted bug is a hang; nil: the
+        /// command's `--run-timeout` (60 s by default).
         public var runTimeoutSeconds: Double? = nil
         /// How the campaign explores (`campaign.strategy`): `default` when the file does not say
         /// (its first ``ExplorationStrategy/defaultRandomRuns`` runs are exactly `random`'s, so

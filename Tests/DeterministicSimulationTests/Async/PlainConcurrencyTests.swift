@@ -153,6 +153,41 @@ struct PlainConcurrencyTests {
         #expect(together == alone)
     }
 
+    @Test("an AsyncStream fed by a main-actor producer and read by a task, with a task group and async let, replays exactly")
+    func streamsAndStructuredTasks() {
+        func run(_ seed: Seed) -> [String] {
+            let (scheduler, log) = Self.asyncRun(seed: seed)
+            scheduler.async(on: scheduler.mainQueue) {
+                let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+                Task { @MainActor in
+                    for value in 1...3 {
+                        continuation.yield(value)
+                        try? await Task.sleep(for: .milliseconds(100))
+                    }
+                    continuation.finish()
+                }
+                Task {
+                    var sum = 0
+                    for await value in stream { sum += value }
+                    let total = sum
+                    async let doubled = { total * 2 }()
+                    let squares = await withTaskGroup(of: Int.self) { group in
+                        for value in 1...3 { group.addTask { value * value } }
+                        return await group.reduce(0, +)
+                    }
+                    await Task.yield()
+                    log.note("sum \(total), doubled \(await doubled), squares \(squares)")
+                }
+            }
+            _ = scheduler.run(until: .seconds(1))
+            scheduler.teardownAsync()
+            return log.lines
+        }
+        let first = run(Self.seed)
+        #expect(first == ["0.300000s sum 6, doubled 12, squares 14"])
+        #expect(run(Self.seed) == first)
+    }
+
     @Test("a Task {} in a run without an async domain is an escape that names the fix")
     func noDomainIsNamed() throws {
         let scheduler = Scheduler(choices: ChoiceSource(seed: Self.seed))
