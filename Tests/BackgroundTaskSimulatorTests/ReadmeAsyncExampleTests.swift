@@ -19,14 +19,14 @@ final class OutboxSender: Workload, @unchecked Sendable {
             let token = BackgroundTaskToken(name: "send-outbox", host: context.application) {
                 handle.cancel()  // expiry (or a refused begin): stop sending
             }
-            // Where an app writes `Task { … }`: the run's executor keeps every job simulated.
-            handle.task = Task(executorPreference: context.taskExecutor) {
+            // As an app writes it: inside a run every job of the task runs on the simulator.
+            handle.task = Task {
                 defer { token.invalidate() }
                 for attempt in 0..<4 {
                     let work = context.startWork("send")
                     do {
                         try await context.withTaskCancellationHandler {
-                            try await context.clock.sleep(for: context.drawWorkDuration())  // virtual time
+                            try await Task.sleep(for: context.drawWorkDuration())  // virtual time
                         } onCancel: {
                             work.cancel()
                         }
@@ -35,7 +35,7 @@ final class OutboxSender: Workload, @unchecked Sendable {
                     }
                     work.finish()
                     if context.isNetworkAvailable { return }
-                    do { try await context.clock.sleep(for: .seconds(1 << attempt)) } catch { return }
+                    do { try await Task.sleep(for: .seconds(1 << attempt)) } catch { return }
                 }
             }
         }
