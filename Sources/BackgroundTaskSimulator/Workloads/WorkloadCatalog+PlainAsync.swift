@@ -11,39 +11,45 @@ extension WorkloadCatalog {
     static let plainAsync: [Variant] = [
         asyncVariant("main-actor-uploader", "correct", nil,
                      "an @MainActor uploader ends its task from await MainActor.run only if expiry has not") {
-            MainActorUploaderWorkload(endsOnlyIfHeld: true)
+            MainActorAppWorkload { PhotoUploader(host: $0.application, api: SimulatedAPIClient(context: $0)) }
         },
         asyncVariant("main-actor-uploader", "ends-again-after-expiry", "no-double-end",
                      "the hop back with await MainActor.run ends the task the expiration handler already ended") {
-            MainActorUploaderWorkload(endsOnlyIfHeld: false)
+            MainActorAppWorkload {
+                PhotoUploader(host: $0.application, api: SimulatedAPIClient(context: $0), endsOnlyIfHeld: false)
+            }
         },
         asyncVariant("sleep-retry", "correct", nil,
                      "a backoff loop with try await Task.sleep and Task.checkCancellation stops when expiry cancels it") {
-            SleepRetryWorkload(honoursCancellation: true)
+            MainActorAppWorkload { FeedRefresher(host: $0.application, sdk: SimulatedFeedSDK($0)) }
         },
         asyncVariant("sleep-retry", "sleep-swallows-cancellation", "background-work-held",
                      "the backoff's try? await Task.sleep swallows CancellationError: fetching goes on after expiry") {
-            SleepRetryWorkload(honoursCancellation: false)
+            MainActorAppWorkload {
+                FeedRefresher(host: $0.application, sdk: SimulatedFeedSDK($0), honoursCancellation: false)
+            }
         },
         asyncVariant("unstructured-task", "correct", nil,
                      "originals and thumbnails uploaded with async let, both awaited under the token") {
-            UnstructuredTaskWorkload(awaitsThumbnails: true)
+            MainActorAppWorkload { GallerySync(host: $0.application, api: SimulatedAPIClient(context: $0)) }
         },
         asyncVariant("unstructured-task", "fire-and-forget-thumbnails", "background-work-held",
                      "the thumbnails go in a fire-and-forget Task {} that outlives the token") {
-            UnstructuredTaskWorkload(awaitsThumbnails: false)
+            MainActorAppWorkload {
+                GallerySync(host: $0.application, api: SimulatedAPIClient(context: $0), awaitsThumbnails: false)
+            }
         },
         asyncVariant("main-actor-model-cancel", "correct", nil,
                      "an @MainActor model's expiration handler cancels the backup Task, checkpoints and ends the task") {
-            MainActorModelCancelWorkload(expiry: .checkpointThenEnd)
+            backupModel(.checkpointThenEnd)
         },
         asyncVariant("main-actor-model-cancel", "saves-progress-after-end", "background-work-held",
                      "the handler cancels the Task and ends the task; the Task's cleanup then saves the progress unheld") {
-            MainActorModelCancelWorkload(expiry: .endBeforeCleanup)
+            backupModel(.endBeforeCleanup)
         },
         asyncVariant("main-actor-model-cancel", "handler-only-cancels", "expiry-ends-task",
                      "the handler only cancels the Task and leaves the end to its cleanup, after the handlers returned") {
-            MainActorModelCancelWorkload(expiry: .leaveEndToCleanup)
+            backupModel(.leaveEndToCleanup)
         },
         asyncVariant("refresh-never-cancelled", "correct", nil,
                      "a BGAppRefreshTask's expiration handler cancels the refresh Task, which completes the task",
@@ -56,4 +62,12 @@ extension WorkloadCatalog {
             RefreshNeverCancelledWorkload(cancelsOnExpiry: false)
         },
     ]
+
+    /// The backup model with the harness's API client and progress store.
+    private static func backupModel(_ expiry: BackupModel.Expiry) -> MainActorAppWorkload {
+        MainActorAppWorkload { context in
+            BackupModel(host: context.application, api: SimulatedAPIClient(context: context),
+                        store: SimulatedProgressStore(context: context), expiry: expiry)
+        }
+    }
 }

@@ -15,8 +15,12 @@ import BackgroundTaskKit
 /// ``Expiry`` names the planted bugs: saving the progress in the `Task`'s cleanup after the
 /// handler ended the task (its write runs with nothing holding the app awake, A1.1, B2.3), or
 /// leaving the end to that cleanup (still open when the handlers return, A3.6).
+///
+/// Expected: `main-actor-model-cancel/correct` passes every invariant;
+/// `saves-progress-after-end` violates `background-work-held`, `handler-only-cancels`
+/// `expiry-ends-task`.
 @MainActor
-final class BackupModel {
+final class BackupModel: BackgroundEntryHandling {
     /// What the expiration handler does besides cancelling the backup.
     enum Expiry: Sendable {
         /// Records the progress synchronously, then ends the task: correct.
@@ -98,31 +102,5 @@ final class BackupModel {
         host.endBackgroundTask(id)
         taskID = .invalid
         backup = nil
-    }
-}
-
-/// The harness side: makes the model on the simulated main queue and calls it on every
-/// background entry, with an API client and a store that declare their work.
-///
-/// Expected: `correct` passes every invariant; `saves-progress-after-end` violates
-/// `background-work-held`; `handler-only-cancels` violates `expiry-ends-task`.
-final class MainActorModelCancelWorkload: Workload, @unchecked Sendable {
-    // @unchecked: the observation is touched on the simulated main queue only.
-    private var observation: LifecycleObservation?
-    private let expiry: BackupModel.Expiry
-
-    init(expiry: BackupModel.Expiry) {
-        self.expiry = expiry
-    }
-
-    func didFinishLaunching(_ context: WorkloadContext) {
-        let expiry = expiry
-        let model = MainActor.assumeIsolated {
-            BackupModel(host: context.application, api: SimulatedAPIClient(context: context),
-                        store: SimulatedProgressStore(context: context), expiry: expiry)
-        }
-        observation = context.onDidEnterBackground {
-            MainActor.assumeIsolated { model.didEnterBackground() }
-        }
     }
 }

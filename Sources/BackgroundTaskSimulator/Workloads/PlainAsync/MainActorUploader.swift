@@ -15,8 +15,11 @@ import BackgroundTaskKit
 /// Contract: one upload at a time; every task it begins is ended exactly once (A5.4: the stored
 /// id is reset to `.invalid` on the first end, so a second end is a no-op) unless
 /// ``endsOnlyIfHeld`` is off, the planted bug.
+///
+/// Expected: `main-actor-uploader/correct` passes every invariant;
+/// `ends-again-after-expiry` violates `no-double-end`.
 @MainActor
-final class PhotoUploader {
+final class PhotoUploader: BackgroundEntryHandling {
     private let host: any BackgroundTaskHost
     private let api: any APIClient
     /// The planted bug switches this off: the hop back ends the id it began, unchecked.
@@ -68,31 +71,5 @@ final class PhotoUploader {
         host.endBackgroundTask(taskID)
         taskID = .invalid
         upload = nil
-    }
-}
-
-/// The harness side: makes the uploader on the simulated main queue and calls it on every
-/// background entry, with uploads that declare their work.
-///
-/// Expected: `correct` passes every invariant; `ends-again-after-expiry` violates
-/// `no-double-end`.
-final class MainActorUploaderWorkload: Workload, @unchecked Sendable {
-    // @unchecked: the observation is touched on the simulated main queue only.
-    private var observation: LifecycleObservation?
-    private let endsOnlyIfHeld: Bool
-
-    init(endsOnlyIfHeld: Bool) {
-        self.endsOnlyIfHeld = endsOnlyIfHeld
-    }
-
-    func didFinishLaunching(_ context: WorkloadContext) {
-        let endsOnlyIfHeld = endsOnlyIfHeld
-        let uploader = MainActor.assumeIsolated {
-            PhotoUploader(host: context.application, api: SimulatedAPIClient(context: context),
-                          endsOnlyIfHeld: endsOnlyIfHeld)
-        }
-        observation = context.onDidEnterBackground {
-            MainActor.assumeIsolated { uploader.didEnterBackground() }
-        }
     }
 }

@@ -16,8 +16,11 @@ import BackgroundTaskKit
 /// Contract: one refresh at a time, under its own token; with ``honoursCancellation`` off (the
 /// planted bug: `try?` on the sleep, no check) a cancelled refresh goes on fetching after the
 /// token ended, with nothing holding the app awake (A1.1, B2.3).
+///
+/// Expected: `sleep-retry/correct` passes every invariant; `sleep-swallows-cancellation`
+/// violates `background-work-held`.
 @MainActor
-final class FeedRefresher {
+final class FeedRefresher: BackgroundEntryHandling {
     static let attempts = 6
 
     private let host: any BackgroundTaskHost
@@ -75,32 +78,6 @@ final class FeedRefresher {
             } else {
                 try? await Task.sleep(for: backoff)  // the bug: CancellationError swallowed
             }
-        }
-    }
-}
-
-/// The harness side: makes the refresher on the simulated main queue and calls it on every
-/// background entry, with an SDK that declares its requests as work.
-///
-/// Expected: `correct` passes every invariant; `sleep-swallows-cancellation` violates
-/// `background-work-held`.
-final class SleepRetryWorkload: Workload, @unchecked Sendable {
-    // @unchecked: the observation is touched on the simulated main queue only.
-    private var observation: LifecycleObservation?
-    private let honoursCancellation: Bool
-
-    init(honoursCancellation: Bool) {
-        self.honoursCancellation = honoursCancellation
-    }
-
-    func didFinishLaunching(_ context: WorkloadContext) {
-        let honoursCancellation = honoursCancellation
-        let refresher = MainActor.assumeIsolated {
-            FeedRefresher(host: context.application, sdk: SimulatedFeedSDK(context),
-                          honoursCancellation: honoursCancellation)
-        }
-        observation = context.onDidEnterBackground {
-            MainActor.assumeIsolated { refresher.didEnterBackground() }
         }
     }
 }

@@ -14,8 +14,11 @@ import BackgroundTaskKit
 /// ``awaitsThumbnails`` off (the planted bug) the thumbnails go in a fire-and-forget `Task {}`,
 /// an unstructured task: it is neither awaited nor cancelled with the sync, and runs on after
 /// the token ended, with nothing holding the app awake (A1.1, B2.3).
+///
+/// Expected: `unstructured-task/correct` passes every invariant;
+/// `fire-and-forget-thumbnails` violates `background-work-held`.
 @MainActor
-final class GallerySync {
+final class GallerySync: BackgroundEntryHandling {
     private let host: any BackgroundTaskHost
     private let api: any APIClient
     private let awaitsThumbnails: Bool
@@ -51,32 +54,6 @@ final class GallerySync {
         } else {
             Task { try? await api.send("upload-thumbnails") }  // the bug: nobody awaits or cancels it
             try await api.send("upload-originals")
-        }
-    }
-}
-
-/// The harness side: makes the sync on the simulated main queue and calls it on every
-/// background entry, with an API client that declares its requests as work.
-///
-/// Expected: `correct` passes every invariant; `fire-and-forget-thumbnails` violates
-/// `background-work-held`.
-final class UnstructuredTaskWorkload: Workload, @unchecked Sendable {
-    // @unchecked: the observation is touched on the simulated main queue only.
-    private var observation: LifecycleObservation?
-    private let awaitsThumbnails: Bool
-
-    init(awaitsThumbnails: Bool) {
-        self.awaitsThumbnails = awaitsThumbnails
-    }
-
-    func didFinishLaunching(_ context: WorkloadContext) {
-        let awaitsThumbnails = awaitsThumbnails
-        let sync = MainActor.assumeIsolated {
-            GallerySync(host: context.application, api: SimulatedAPIClient(context: context),
-                        awaitsThumbnails: awaitsThumbnails)
-        }
-        observation = context.onDidEnterBackground {
-            MainActor.assumeIsolated { sync.didEnterBackground() }
         }
     }
 }
