@@ -5,8 +5,9 @@ import BackgroundTaskKit
 /// retries with backoff, `Task.sleep(for:)` between attempts (at most 8 s: the task is held
 /// meanwhile, and a task held idle only burns the app's background time). The SDK knows
 /// nothing of task cancellation, so the token's expiration handler (on main, A3.1) stops its
-/// requests and cancels the `Task`; the token then ends the task (A3.2). The loop stops when cancelled: the
-/// backoff sleep throws, and a cancelled task starts no new attempt (`Task.checkCancellation()`).
+/// requests and cancels the `Task`; the token then ends the task (A3.2). The loop stops when
+/// cancelled: the backoff sleep throws, and a cancelled task starts no new attempt
+/// (`Task.checkCancellation()`).
 ///
 /// ```swift
 /// let refresher = FeedRefresher(host: UIKitApplicationHost(), sdk: FeedSDKClient.shared)
