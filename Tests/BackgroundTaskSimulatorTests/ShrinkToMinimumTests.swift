@@ -98,6 +98,18 @@ import Testing
         "reading-list-scheduled-once-at-install-ios17":
             (5, "launch (the flag is set), home (an update comes only off screen), appUpdate (the request is dropped), "
                 + "launch (the flag is trusted) and the settling home: the chain is judged at the end of the run"),
+        "main-actor-uploader-ends-again-after-expiry-ios17":
+            (2, "launch, home: the upload's task is begun on entering the background and its expiry needs the background"),
+        "sleep-retry-sleep-swallows-cancellation-ios17":
+            (2, "launch, home: a request cut by the expiry is sent again after the token ended"),
+        "unstructured-task-fire-and-forget-thumbnails-ios17":
+            (2, "launch, home: the sync's token ends before its fire-and-forget thumbnails upload does"),
+        "main-actor-model-cancel-saves-progress-after-end-ios17":
+            (2, "launch, home: the backup's task is begun on entering the background and its expiry needs the background"),
+        "main-actor-model-cancel-handler-only-cancels-ios17":
+            (2, "launch, home: the handler runs only at an expiry, which needs the background"),
+        "refresh-never-cancelled-expiry-never-cancels-task-ios17":
+            (3, "launch, home (the request is submitted on entering the background), launchBackgroundTask"),
         "audiobook-download-without-expiry-handler-ios17":
             (2, "launch and the settling home: the shortest chapter (20 s) ends while the app is open, so the download "
                 + "begun on entering the background meets the expiry with no handler"),

@@ -10,7 +10,21 @@ import Testing
         "podcast-downloads-continuation-never-resumed-ios17.json",  // continuations, BGTasks, kills
         "journal-sync-handler-ends-in-task-ios17.json",  // @SimulatedMainActor hops
         "token-async-plain-task-ios17.json",  // a plain Task {} on the process's executors
-    ]
+    ] + plainAsync
+
+    /// Every scenario of the workloads written in plain Swift concurrency (real `@MainActor`,
+    /// `MainActor.run`, `Task {}`, `Task.sleep`: Workloads/PlainAsync), correct and planted.
+    static let plainAsync: [String] = {
+        let families = ["main-actor-uploader", "sleep-retry", "unstructured-task", "main-actor-model-cancel",
+                        "refresh-never-cancelled"]
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: PackageRoot.path + "/Scenarios")) ?? []
+        return files.filter { file in file.hasSuffix(".json") && families.contains { file.hasPrefix($0 + "-") } }.sorted()
+    }()
+
+    @Test("the digest list holds every plain-async scenario: five families, each planted bug with its correct twin")
+    func plainAsyncScenariosListed() {
+        #expect(Self.plainAsync.count == 21, "\(Self.plainAsync)")
+    }
 
     static func digest(_ stdout: String) -> Substring? {
         guard let range = stdout.range(of: "; digest ") else { return nil }

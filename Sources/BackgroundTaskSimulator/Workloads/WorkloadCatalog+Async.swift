@@ -73,7 +73,7 @@ extension WorkloadCatalog {
         },
     ]
 
-    private static func asyncVariant(
+    static func asyncVariant(
         _ workload: String, _ variant: String, _ violation: String?, _ summary: String,
         scheduler: Bool = false, repeating: Bool = false, make: @escaping @Sendable () -> any Workload
     ) -> Variant {

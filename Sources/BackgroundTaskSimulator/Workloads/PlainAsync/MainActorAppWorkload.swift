@@ -1,0 +1,38 @@
+import BackgroundTaskKit
+
+/// An app object that does its background work when the app leaves the foreground, on the main
+/// actor (what an app calls from `sceneDidEnterBackground`).
+@MainActor
+protocol BackgroundEntryHandling: AnyObject, Sendable {
+    func didEnterBackground()
+}
+
+/// The harness side of the plain-async workloads that act on leaving the foreground: makes the
+/// app's `@MainActor` object on the simulated main queue at launch (one per process, as an app
+/// delegate's), and calls it on every background entry.
+///
+/// ```swift
+/// MainActorAppWorkload { context in
+///     PhotoUploader(host: context.application, api: SimulatedAPIClient(context: context))
+/// }
+/// ```
+///
+/// Contract: `make` and every call run on the simulated main queue, where
+/// `MainActor.assumeIsolated` holds inside a run.
+final class MainActorAppWorkload: Workload, @unchecked Sendable {
+    // @unchecked: the observation is touched on the simulated main queue only.
+    private var observation: LifecycleObservation?
+    private let make: @MainActor @Sendable (WorkloadContext) -> any BackgroundEntryHandling
+
+    init(make: @escaping @MainActor @Sendable (WorkloadContext) -> any BackgroundEntryHandling) {
+        self.make = make
+    }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let make = make
+        let app = MainActor.assumeIsolated { make(context) }
+        observation = context.onDidEnterBackground {
+            MainActor.assumeIsolated { app.didEnterBackground() }
+        }
+    }
+}
