@@ -20,11 +20,11 @@ extension WorkloadCatalog {
             }
         },
         asyncVariant("sleep-retry", "correct", nil,
-                     "a backoff loop with try await Task.sleep and Task.checkCancellation stops when expiry cancels it") {
+                     "a backoff loop with try await Task.sleep and Task.checkCancellation stops when expiry cancels it") {  // tidy: allow virtual in a run
             MainActorAppWorkload { FeedRefresher(host: $0.application, sdk: SimulatedFeedSDK($0)) }
         },
         asyncVariant("sleep-retry", "sleep-swallows-cancellation", "background-work-held",
-                     "the backoff's try? await Task.sleep swallows CancellationError: fetching goes on after expiry") {
+                     "the backoff's try? await Task.sleep swallows CancellationError: fetching goes on after expiry") {  // tidy: allow virtual in a run
             MainActorAppWorkload {
                 FeedRefresher(host: $0.application, sdk: SimulatedFeedSDK($0), honoursCancellation: false)
             }

@@ -54,7 +54,7 @@ struct SimulatedAPIClient: APIClient {
         // The context's cancellation handler, not the standard one: it keeps a preemption out of
         // the handler (see WorkloadContext.withTaskCancellationHandler).
         try await context.withTaskCancellationHandler {
-            try await Task.sleep(for: context.drawWorkDuration())
+            try await Task.sleep(for: context.drawWorkDuration())  // tidy: allow virtual in a run
             guard context.isNetworkAvailable else {
                 work.cancel()
                 throw PlainAsyncError.offline

@@ -75,9 +75,9 @@ final class FeedRefresher: BackgroundEntryHandling {
             }
             let backoff = Duration.seconds(min(1 << attempt, 8))
             if honoursCancellation {
-                try await Task.sleep(for: backoff)
+                try await Task.sleep(for: backoff)  // tidy: allow virtual in a run
             } else {
-                try? await Task.sleep(for: backoff)  // the bug: CancellationError swallowed
+                try? await Task.sleep(for: backoff)  // tidy: allow virtual in a run. The bug: swallows CancellationError
             }
         }
     }
