@@ -127,15 +127,14 @@ extern const char *dispatch_queue_get_label(void *queue);
 // hundred bytes per reported call, like a task that never resumes.
 extern void *_Block_copy(const void *block);
 
-/// 1 when the calling thread is in a run: the call was reported and must not be made.
+/// 1 when the calling thread is in a run that reported the call: it must not be made.
 static int intercepted(void *queue, const char *function) {
     void *mark = run_mark;
     if (mark == NULL) return 0;
     bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
     if (observer == NULL) return 0;
     const char *label = queue != NULL ? dispatch_queue_get_label(queue) : NULL;
-    observer(mark, label != NULL ? label : "", function);
-    return 1;
+    return observer(mark, label != NULL ? label : "", function);
 }
 
 /// The next definition of `name` after this binary's (Dispatch's own), resolved once per slot.

@@ -40,11 +40,15 @@ public enum VirtualClocks {
         bgsim_virtual_clocks_register({ mark in
             Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue().now.microseconds
         }, epochSeconds)
-        // Real Dispatch inside a run: the same mark names the run that escaped.
+        // Real Dispatch inside a run: the same mark names the run that escaped. Kept out only
+        // where `no-async-escape` reports it (a run with Swift concurrency enabled); elsewhere the
+        // call goes through as before, rather than losing the work unreported.
         bgsim_real_dispatch_register({ mark, label, function in
             let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
+            guard let state = scheduler.asyncState, state.taskExecutor != nil else { return 0 }
             let escape = AsyncEscape.Kind.realDispatchQueue(label: String(cString: label), call: String(cString: function))
-            scheduler.asyncStateMakingIfNeeded.record(escape, scheduler: scheduler)
+            state.record(escape, scheduler: scheduler)
+            return 1
         })
     }
 

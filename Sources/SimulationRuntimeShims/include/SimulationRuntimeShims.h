@@ -37,15 +37,16 @@ typedef int64_t (*bgsim_virtual_now_fn)(void *_Nonnull mark);
 void bgsim_virtual_clocks_register(bgsim_virtual_now_fn _Nonnull now, int64_t epochSeconds);
 
 /// Told about each call that sends work to a real Dispatch queue from a thread with a run mark:
-/// the mark, the queue's label ("" when it has none) and the function's name.
-typedef void (*bgsim_real_dispatch_fn)(void *_Nonnull mark, const char *_Nonnull label,
-                                       const char *_Nonnull function);
+/// the mark, the queue's label ("" when it has none) and the function's name. Returns 1 when the
+/// run reported the call (the work is then not sent), 0 to let the call through.
+typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, const char *_Nonnull label,
+                                      const char *_Nonnull function);
 
 /// Registers the observer of real Dispatch calls inside runs (Linux: this target defines
 /// `dispatch_async`, `dispatch_async_f`, `dispatch_barrier_async`, `dispatch_after` and
-/// `dispatch_after_f`; on a thread with a run mark they tell the observer and do not send the
-/// work, which would run outside the simulation; elsewhere they call Dispatch's own). Where
-/// the shim is not built nothing is observed.
+/// `dispatch_after_f`; on a thread with a run mark they tell the observer and, when it reported
+/// the call, do not send the work, which would run outside the simulation; otherwise they call
+/// Dispatch's own). Where the shim is not built nothing is observed.
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn _Nonnull observer);
 
 /// 1 where this target defines the process's clock functions (Linux), else 0: elsewhere clocks
