@@ -67,4 +67,14 @@ import Testing
                     && replay.stderr.contains("work sent to a real DispatchQueue ('cursor-store')"),
                 "\(replay.stderr)")
     }
+
+    @Test("with BGSIM_PROCESS_EXECUTORS=off (the fallback), a plain Task {} is reported as an escape")
+    func fallbackNamesThePlainTask() throws {
+        let file = PackageRoot.scenario("token-async-plain-task-ios17.json")
+        let child = try ReplayInNewProcessTests.runProcess(
+            ["fuzz", file, "--runs", "5", "--jobs", "1", "--no-failure-db"],
+            environment: ["BGSIM_PROCESS_EXECUTORS": "off"])
+        #expect(child.stdout.contains("- no-async-escape (run seed "), "\(child.stdout.prefix(600))")
+        #expect(child.stdout.contains("a job reached Swift's real global executor"), "\(child.stdout.prefix(600))")
+    }
 }

@@ -10,10 +10,14 @@ import Testing
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bgsim")
     }
 
-    static func runProcess(_ arguments: [String]) throws -> (code: Int32, stdout: String) {
+    static func runProcess(_ arguments: [String], environment: [String: String] = [:]) throws
+        -> (code: Int32, stdout: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: PackageRoot.path)
         let pipe = Pipe()
         process.standardOutput = pipe
