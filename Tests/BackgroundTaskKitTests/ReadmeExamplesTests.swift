@@ -3,15 +3,17 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The examples of the README section, compiled and run against the fake host, and checked to
-/// appear verbatim in the Markdown file, so the docs cannot rot.
+/// The examples of the library's guide (and the one README.md shows), compiled and run against
+/// the fake host, and checked to appear verbatim in the guide, so the docs cannot rot.
 ///
 /// Each example sits between `// README-BEGIN name` and `// README-END`; the test dedents it
 /// and looks for it inside a ```swift block of ``ReadmeExamplesTests/markdownPath``.
 @Suite("README examples")
 struct ReadmeExamplesTests {
-    /// The Markdown file that shows the examples, relative to the package root.
-    static let markdownPath = "README.md"
+    /// The Markdown file that shows every example, relative to the package root.
+    static let markdownPath = "Sources/BackgroundTaskKit/BackgroundTaskKit.docc/UsingBackgroundTaskKit.md"
+    /// The examples README.md shows too.
+    static let readmeExamples = ["token"]
 
     @Test("the token example ends its task when the save completes")
     func token() {
@@ -238,6 +240,11 @@ struct ReadmeExamplesTests {
         for (name, code) in examples {
             #expect(blocks.contains { $0.contains(code) },
                     "example '\(name)' is not verbatim in \(Self.markdownPath); copy it from \(#filePath)")
+        }
+        let readme = Self.swiftBlocks(in: try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8))
+        for (name, code) in examples where Self.readmeExamples.contains(name) {
+            #expect(readme.contains { $0.contains(code) },
+                    "example '\(name)' is not verbatim in README.md; copy it from \(#filePath)")
         }
     }
 

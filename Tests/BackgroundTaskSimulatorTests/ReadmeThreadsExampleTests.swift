@@ -41,6 +41,6 @@ final class PhotoUploader: Workload, @unchecked Sendable {
     }
 
     @Test func readmeShowsTheThreadsExample() throws {
-        try ReadmeExample.expectShown("threads", from: #filePath)
+        try ReadmeExample.expectShown("threads", from: #filePath, in: ReadmeExample.testingArticle)
     }
 }
