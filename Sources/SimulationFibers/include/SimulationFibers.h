@@ -22,8 +22,8 @@
 extern "C" {
 #endif
 
-/// 1 when this build can switch stacks in user space (x86-64 Linux, no sanitizer); 0 otherwise,
-/// and then the two functions below must not be called.
+/// 1 when this build can switch stacks in user space (x86-64 Linux, arm64 Linux, arm64 Darwin;
+/// no sanitizer); 0 otherwise, and then the two functions below must not be called.
 int bgsim_fibers_supported(void);
 
 /// Lays out a new fiber at the top of `stack_top` (the stack's highest address, exclusive) so that
