@@ -35,6 +35,12 @@ enum { fiber_count = 32, total_switches = 60000, stack_bytes = 256 << 10, dive_d
 unsigned long checked_switch(void **save, void *next, uint64_t seed);
 
 #if defined(__aarch64__) && defined(__linux__)
+// Each callee-saved register with its sentinel's offset from the seed, as an X-macro: the
+// fills and the checks below walk the same list.
+#define REGISTERS(X, X_D) \
+    X(x19, 0) X(x20, 1) X(x21, 2) X(x22, 3) X(x23, 4) X(x24, 5) X(x25, 6) X(x26, 7) X(x27, 8) X(x28, 9) \
+    X(x29, 10) X_D(d8, 11) X_D(d9, 12) X_D(d10, 13) X_D(d11, 14) X_D(d12, 15) X_D(d13, 16) X_D(d14, 17) \
+    X_D(d15, 18)
 #define FILL(reg, k) "add x9, x2, #" #k "\n mov " #reg ", x9\n"
 #define FILL_D(reg, k) "add x9, x2, #" #k "\n fmov " #reg ", x9\n"
 #define CHECK(reg, k) "add x9, x2, #" #k "\n cmp " #reg ", x9\n cinc x0, x0, ne\n"
@@ -46,16 +52,10 @@ __asm__(
     "stp x25, x26, [sp, #48]\n stp x27, x28, [sp, #64]\n stp x29, x30, [sp, #80]\n"
     "stp d8, d9, [sp, #96]\n stp d10, d11, [sp, #112]\n stp d12, d13, [sp, #128]\n"
     "stp d14, d15, [sp, #144]\n str x2, [sp, #160]\n"
-    FILL(x19, 0) FILL(x20, 1) FILL(x21, 2) FILL(x22, 3) FILL(x23, 4) FILL(x24, 5) FILL(x25, 6)
-    FILL(x26, 7) FILL(x27, 8) FILL(x28, 9) FILL(x29, 10)
-    FILL_D(d8, 11) FILL_D(d9, 12) FILL_D(d10, 13) FILL_D(d11, 14) FILL_D(d12, 15) FILL_D(d13, 16)
-    FILL_D(d14, 17) FILL_D(d15, 18)
+    REGISTERS(FILL, FILL_D)
     "bl bgsim_fiber_switch\n"
     "ldr x2, [sp, #160]\n mov x0, #0\n"
-    CHECK(x19, 0) CHECK(x20, 1) CHECK(x21, 2) CHECK(x22, 3) CHECK(x23, 4) CHECK(x24, 5) CHECK(x25, 6)
-    CHECK(x26, 7) CHECK(x27, 8) CHECK(x28, 9) CHECK(x29, 10)
-    CHECK_D(d8, 11) CHECK_D(d9, 12) CHECK_D(d10, 13) CHECK_D(d11, 14) CHECK_D(d12, 15) CHECK_D(d13, 16)
-    CHECK_D(d14, 17) CHECK_D(d15, 18)
+    REGISTERS(CHECK, CHECK_D)
     "ldp x19, x20, [sp, #0]\n ldp x21, x22, [sp, #16]\n ldp x23, x24, [sp, #32]\n"
     "ldp x25, x26, [sp, #48]\n ldp x27, x28, [sp, #64]\n ldp x29, x30, [sp, #80]\n"
     "ldp d8, d9, [sp, #96]\n ldp d10, d11, [sp, #112]\n ldp d12, d13, [sp, #128]\n"
@@ -63,16 +63,17 @@ __asm__(
     ".size checked_switch, .-checked_switch\n"
     ".section .note.GNU-stack,\"\",%progbits\n.text\n");
 #elif defined(__x86_64__) && defined(__linux__)
+#define REGISTERS(X) X(%rbx, 0) X(%rbp, 1) X(%r12, 2) X(%r13, 3) X(%r14, 4) X(%r15, 5)
 #define FILL(reg, k) "leaq " #k "(%rdx), " #reg "\n"
 #define CHECK(reg, k) "leaq " #k "(%rdx), %r8\n cmpq %r8, " #reg "\n setne %cl\n movzbl %cl, %ecx\n addq %rcx, %rax\n"
 __asm__(
     ".text\n.globl checked_switch\n.type checked_switch,@function\n.p2align 4\nchecked_switch:\n"
     "pushq %rbp\n pushq %rbx\n pushq %r12\n pushq %r13\n pushq %r14\n pushq %r15\n"
     "pushq %rdx\n" // the seed, kept for the checks; it also aligns the call below to 16 bytes
-    FILL(%rbx, 0) FILL(%rbp, 1) FILL(%r12, 2) FILL(%r13, 3) FILL(%r14, 4) FILL(%r15, 5)
+    REGISTERS(FILL)
     "callq bgsim_fiber_switch\n"
     "popq %rdx\n xorl %eax, %eax\n"
-    CHECK(%rbx, 0) CHECK(%rbp, 1) CHECK(%r12, 2) CHECK(%r13, 3) CHECK(%r14, 4) CHECK(%r15, 5)
+    REGISTERS(CHECK)
     "popq %r15\n popq %r14\n popq %r13\n popq %r12\n popq %rbx\n popq %rbp\n ret\n"
     ".size checked_switch, .-checked_switch\n"
     ".section .note.GNU-stack,\"\",@progbits\n.text\n");
