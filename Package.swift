@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "BackgroundTaskKit", swiftSettings: strict),
         .target(name: "SimulationFormats", swiftSettings: strict),
         // The engine's one piece of assembly: the user-space stack switch that carries simulated
-        // threads as fibers (x86-64 Linux; elsewhere it reports itself unsupported).
+        // threads as fibers (x86-64 Linux, arm64 Linux and Darwin; elsewhere it reports itself unsupported).
         .target(name: "SimulationFibers"),
         // The engine's C shims: the per-thread run mark, the process's clocks on a run's virtual
         // time (Linux), and the load-time install of the engine's main and default executors.
