@@ -35,7 +35,7 @@ struct KnownPCTDecisionTests {
         let choices = ChoiceSource(seed: Seed(seed))
         let s = Scheduler(choices: choices)
         s.enableControlledConcurrency(.pct(depth: 1 + Int(seed % 3), stepBound: 80), pool: .forCurrentThread)
-        s.threads?.state.policy.pct?.allowsKnownDecision = knowsDecisions
+        s.threads?.state.policy.allowKnownDecisions(knowsDecisions)
         let trace = TraceRecorder<CounterStep>(keepsEntries: false)
         func record(_ action: String) {
             trace.record(CounterStep(thread: s.currentThreadLabel ?? "-", action: action), at: s.now)

@@ -103,6 +103,7 @@ struct PCTPolicy: ThreadSchedulingPolicy {
         }.filter { $0 > 0 }.sorted()
     }
 
+    @inline(__always)
     mutating func weigh(_ thread: Int, at index: Int) {
         if bestThread >= 0, !outranks(thread, bestThread) { return }
         best = index
@@ -110,6 +111,7 @@ struct PCTPolicy: ThreadSchedulingPolicy {
     }
 
     /// The highest-priority candidate weighed; draws nothing.
+    @inline(__always)
     mutating func chooseRunner(count: Int, progress: RunProgress, choices: ChoiceSource) -> Int {
         observe(progress)
         let chosen = best
@@ -118,6 +120,7 @@ struct PCTPolicy: ThreadSchedulingPolicy {
         return chosen
     }
 
+    @inline(__always)
     mutating func observe(_ progress: RunProgress) {
         seen = progress
     }

@@ -68,6 +68,7 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
     func weigh(_ thread: Int, at index: Int) {}
 
     /// A uniform draw among the candidates (none for one); exhaustive search explores each.
+    @inline(__always)
     func chooseRunner(count: Int, progress: RunProgress, choices: ChoiceSource) -> Int {
         guard count > 1 else { return 0 }
         let chosen = Int(choices.draw(below: UInt64(count)))
