@@ -11,7 +11,7 @@ private final class ReleaseMark {
 }
 
 /// A PCT point after new jobs skips the decision when none of them can start now
-/// (`ThreadController.knowsPCTDecision`): the runs must be exactly those of the long way, which
+/// (`PCTPolicy.point`, `.keepRunning`): the runs must be exactly those of the long way, which
 /// these tests force by turning the known decision off.
 @Suite("PCT decisions known without deciding")
 struct KnownPCTDecisionTests {
@@ -35,7 +35,7 @@ struct KnownPCTDecisionTests {
         let choices = ChoiceSource(seed: Seed(seed))
         let s = Scheduler(choices: choices)
         s.enableControlledConcurrency(.pct(depth: 1 + Int(seed % 3), stepBound: 80), pool: .forCurrentThread)
-        s.threads?.state.allowsKnownPCTDecision = knowsDecisions
+        s.threads?.state.policy.allowKnownDecisions(knowsDecisions)
         let trace = TraceRecorder<CounterStep>(keepsEntries: false)
         func record(_ action: String) {
             trace.record(CounterStep(thread: s.currentThreadLabel ?? "-", action: action), at: s.now)
@@ -89,7 +89,7 @@ struct KnownPCTDecisionTests {
         }
         let stop = s.run(until: .seconds(1), maxSteps: 10_000)
         let preemptions = s.preemptionCount
-        let known = s.threads?.state.knownPCTDecisionCount ?? 0
+        let known = s.threads?.state.policy.pct?.knownDecisionCount ?? 0
         s.discardPendingJobs()
         return Outcome(
             digest: trace.digest, recorded: choices.recorded, preemptions: preemptions, stop: stop, now: s.now,

@@ -62,22 +62,23 @@ extension ExplorationStrategy {
     /// let runSpec = ExplorationStrategy.default.spec(for: scenario.runSpec, choices: choices)
     /// ```
     ///
-    /// Contract: draws nothing for `random` and `exhaustive` (whose spec is
-    /// ``ExhaustiveEnvironment``'s); for `default`, one coin (`false`, the simplest, is a
-    /// random run) with ``defaultSwarmShare``, then the swarm draws if it came up swarm. The coin
-    /// and the swarm draws are marked as spans (``ChoiceSpan/Kind/strategyCoin``,
+    /// Contract: draws what the strategy's type says a run draws first
+    /// (``CampaignExploration/firstDraws``): nothing for `random` and `exhaustive` (whose spec is
+    /// ``ExhaustiveEnvironment``'s); for `default` and `coverage`, one coin (`false`, the
+    /// simplest, is a random run) with ``defaultSwarmShare``, then the swarm draws if it came up
+    /// swarm. The coin and the swarm draws are marked as spans (``ChoiceSpan/Kind/strategyCoin``,
     /// ``ChoiceSpan/Kind/swarmMix``) for the shrinker; marking changes no draw.
     public func spec(for spec: RunSpec, choices: ChoiceSource) -> RunSpec {
-        switch self {
-        case .random: return spec
-        case .swarm: return SwarmEnvironment.draw(for: spec, choices: choices)
-        case .default, .coverage:
+        switch exploration.firstDraws {
+        case .nothing: return spec
+        case .swarmMix: return SwarmEnvironment.draw(for: spec, choices: choices)
+        case .swarmCoin(let swarmShare):
             let coinDraw = choices.drawCount
-            let swarms = choices.bool(probability: Self.defaultSwarmShare)
+            let swarms = choices.bool(probability: swarmShare)
             choices.markSpan(.strategyCoin, from: coinDraw)
             guard swarms else { return spec }
             return SwarmEnvironment.draw(for: spec, choices: choices)
-        case .exhaustive: return ExhaustiveEnvironment.spec(for: spec)
+        case .exhaustiveEnvironment: return ExhaustiveEnvironment.spec(for: spec)
         }
     }
 }

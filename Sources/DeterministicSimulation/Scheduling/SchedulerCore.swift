@@ -72,7 +72,7 @@ struct SchedulerCore {
     /// frozen or thawed, a cancelled job uncovered at a queue's front by a take, a repeating timer
     /// put back. A new job behind another on a serial queue, or due later, or on a busy or frozen
     /// queue, changes nothing now and is not counted. Conservative: a count that moves may change
-    /// nothing; a change it misses would be a bug (``ThreadController/knowsPCTDecision(in:)``
+    /// nothing; a change it misses would be a bug (``PCTPolicy/point(running:progress:mayKnowDecision:choices:)``
     /// relies on it).
     var candidateEpoch: UInt64 = 0
     /// Whether ``candidateEpoch`` is kept (PCT runs only; others pay nothing for it).

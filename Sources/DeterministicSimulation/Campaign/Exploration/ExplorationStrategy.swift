@@ -11,44 +11,52 @@
 /// of the run, so a run still replays alone from its run seed (`bgsim replay --seed`) or its
 /// recorded choices (`--choices`) under the same strategy, and `--jobs` and `--shard` change
 /// speed, never results. `random` draws nothing extra: its runs are exactly those of a campaign
-/// without exploration strategies.
+/// without exploration strategies. Each case is the name of one strategy; what it decides is its
+/// type's, in its own file (``exploration``, ``CampaignExploration``).
 public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringConvertible {
-    /// Every run from the scenario's one mix of environment actions (uniform random testing).
+    /// Every run from the scenario's one mix of environment actions (``RandomExploration``).
     case random
-    /// Swarm testing (Groce et al., ISSTA 2012): each run first draws which environment
-    /// actions (user actions and faults alike) are enabled and their weights, then runs like
-    /// `random` under that mix.
+    /// Swarm testing: each run first draws which environment actions are enabled and their
+    /// weights (``SwarmExploration``).
     case swarm
-    /// The mix, and the strategy of a scenario without `campaign.strategy` and of `fuzz`
-    /// without `--strategy`. A campaign of it is phased (``effective(forRun:)``): its first
-    /// ``defaultRandomRuns`` runs are plain `random` runs that draw nothing extra (exactly the
-    /// runs, failures and shrinks of a `random` campaign: shallow bugs are found there), and
-    /// every later run first draws one coin (recorded like every choice): a `random` run or a
-    /// `swarm` run, half and half. A single run of it (`bgsim replay --strategy default`, a
-    /// ``RunSpec``) is a coin run. A coverage-guided share was measured and not adopted (the
-    /// README's "Exploration strategies").
+    /// The mix, and the strategy when none is named: random runs first, then each run a random
+    /// or a swarm run (``DefaultExploration``).
     case `default`
-    /// Bounded exhaustive search (``ExhaustiveSearch``): every sequence of environment actions
-    /// and scheduling choices up to a depth, deduplicated by a hash of the simulated state, for
-    /// small workloads. Its runs draw nothing at random: a run is its choices.
+    /// Bounded exhaustive search up to a depth, deduplicated by state (``ExhaustiveExploration``).
     case exhaustive
-    /// Coverage-guided (libFuzzer, AFL): after a first generation of fresh runs, most runs are
-    /// mutants of a corpus of earlier runs that reached new coverage (``CoverageGuidance``);
-    /// each run's own first draws are those of a `default` run.
+    /// Coverage-guided: mutants of a corpus of runs that reached new coverage
+    /// (``CoverageExploration``).
     case coverage
 
-    /// The share of `default` coin runs that are swarm runs.
-    public static let defaultSwarmShare = 0.5
+    /// The type that decides for this strategy: the one switch over the cases.
+    package var exploration: any CampaignExploration.Type {
+        switch self {
+        case .random: RandomExploration.self
+        case .swarm: SwarmExploration.self
+        case .default: DefaultExploration.self
+        case .exhaustive: ExhaustiveExploration.self
+        case .coverage: CoverageExploration.self
+        }
+    }
 
-    /// How many runs a `default` campaign starts with as plain `random` runs (no coin). Every
-    /// shipped shallow planted bug fails within its first runs under `random` (median run 1),
-    /// so they keep today's first failure, shrink and pins; the deep bugs, which `random`
-    /// reaches in fewer than 1 of 10,000 runs, lose at most this many of their 5,000-10,000.
-    public static let defaultRandomRuns = 100
+    /// The share of `default` coin runs that are swarm runs (``DefaultExploration/swarmShare``).
+    public static let defaultSwarmShare = DefaultExploration.swarmShare
+
+    /// How many runs a `default` campaign starts with as plain `random` runs
+    /// (``DefaultExploration/randomRuns``).
+    public static let defaultRandomRuns = DefaultExploration.randomRuns
 
     /// How many runs, from run 0, a campaign of this strategy runs as `random` runs:
     /// ``defaultRandomRuns`` for `default`, 0 for the others.
-    public var randomRuns: Int { self == .default ? Self.defaultRandomRuns : 0 }
+    public var randomRuns: Int { exploration.randomRuns }
+
+    /// The coverage guidance a campaign of this strategy runs with (``CampaignOptions/guidance``):
+    /// ``CoverageGuidance/coverage`` for `coverage`, none (independent runs) for the others.
+    ///
+    /// ```swift
+    /// let options = CampaignOptions(seed: seed, runs: 1_000, jobs: 2, guidance: scenario.strategy.guidance)
+    /// ```
+    public var guidance: CoverageGuidance? { exploration.guidance }
 
     /// The strategy run `runIndex` of a campaign of this strategy runs under, which its replay
     /// commands and saved failures name: `random` for a `default` campaign's first
@@ -68,15 +76,7 @@ public enum ExplorationStrategy: String, Sendable, CaseIterable, CustomStringCon
     public var description: String { rawValue }
 
     /// One line for `bgsim list` and `bgsim help`.
-    public var summary: String {
-        switch self {
-        case .random: "every run from the scenario's one mix of actions"
-        case .swarm: "each run first draws which actions and faults are enabled, and their weights"
-        case .default: "when a scenario names none: runs 0 to \(Self.defaultRandomRuns - 1) are random runs, each later run a random or a swarm run, half and half (drawn from its choices)"
-        case .exhaustive: "every sequence of actions and scheduling choices up to --depth, deduplicated by state (no --runs)"
-        case .coverage: "mutants of a corpus of runs that reached new coverage, evolved in generations of 100 runs"
-        }
-    }
+    public var summary: String { exploration.summary }
 
     /// The names, for error messages: `random, swarm, default, exhaustive, coverage`.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }

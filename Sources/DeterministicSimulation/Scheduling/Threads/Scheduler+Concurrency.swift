@@ -30,7 +30,7 @@ extension Scheduler {
         controller.state.defersPreemption = defersPreemption
         threads = controller
         pointsUntilPreemption = controller.initialCountdown
-        core.tracksCandidateChanges = controller.isPCT
+        core.tracksCandidateChanges = controller.weighsEveryPoint
     }
 
     /// Never keeps a preempted thread of `queue` off the CPU: its preemptions let other threads

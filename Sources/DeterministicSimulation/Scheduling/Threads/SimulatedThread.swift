@@ -58,8 +58,6 @@ struct SimulatedThread {
     /// The job in progress, saved at its first suspension (handed back to the core when it
     /// finishes).
     var taken = SchedulerCore.TakenJob()
-    /// PCT priority: higher runs first; change points give negative values.
-    var priority: Int64 = 0
 
     init(id: Int, queue: Int, slot: Int, label: String) {
         self.id = id

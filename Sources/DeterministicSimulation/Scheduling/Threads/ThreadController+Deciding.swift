@@ -6,7 +6,7 @@ extension ThreadController {
     /// Candidates are, in order: `first` (the thread being suspended) if it is runnable, the
     /// other runnable threads by id, then the ready jobs as the core gathers them. Random walk
     /// draws `below: count` when there is more than one (0, the first, is "no preemption" at a
-    /// scheduling point); PCT takes the highest priority. With no suspended thread this is the
+    /// scheduling point); PCT takes the highest priority (the policy's choice). With no suspended thread this is the
     /// plain scheduler's step, draw for draw.
     func decide(first: Int?) -> Decision {
         decide(first: first, in: scheduler)
@@ -64,12 +64,12 @@ extension ThreadController {
 
     /// The fast path of a decision at loop level: while no thread is suspended on a queue that
     /// is not frozen (so none is runnable or wakes; see ``frozenFastPathApplies(in:)``) and the
-    /// strategy is not PCT, the next job is exactly the plain step's
+    /// policy does not weigh every point, the next job is exactly the plain step's
     /// (the same gathering and the same draw), on its queue's free thread. Nil when that does
     /// not apply or no job is due by the limit: then ``decide(first:in:)`` goes the long way.
     @inline(__always)
     func takeInlineJob(in scheduler: Scheduler) -> (Int, () -> Void)? {
-        guard state.deadlock == nil, state.stepsLeft > 0, !isPCT,
+        guard state.deadlock == nil, state.stepsLeft > 0, !weighsEveryPoint,
             state.suspendedCount == 0 || frozenFastPathApplies(in: scheduler),
             let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
         else { return nil }
@@ -163,42 +163,25 @@ extension ThreadController {
         }
     }
 
-    /// The index of the next runner among ``runnable`` then `jobCount` ready jobs.
+    /// The index of the next runner among ``runnable`` then `jobCount` ready jobs, as the policy
+    /// chooses; a policy that weighs every point is first shown each candidate's thread (made
+    /// now if need be, drawing its priority), in index order.
     private func choose(jobCount: Int, in scheduler: Scheduler) -> Int {
         let count = state.runnable.count + jobCount
-        guard isPCT else {
-            guard count > 1 else { return 0 }
-            let chosen = Int(choices.draw(below: UInt64(count)))
-            // Exhaustive search: each runner is explored; 0 (no preemption) costs nothing.
-            choices.exploration?.branch(position: choices.drawCount - 1,
-                                        alternatives: (0..<UInt64(count)).map { $0 }, extraCost: 1)
-            return chosen
+        if weighsEveryPoint {
+            for index in 0..<count {
+                let candidate = index < state.runnable.count
+                    ? state.runnable[index]
+                    : thread(forCandidate: index - state.runnable.count, in: scheduler)
+                state.policy.weigh(candidate, at: index)
+            }
         }
-        state.seenJobNumber = scheduler.core.jobs.nextNumber
-        state.seenWakeCount = state.wakeCount
-        state.seenCandidateEpoch = scheduler.core.candidateEpoch
-        var best = 0
-        var bestThread = -1
-        for index in 0..<count {
-            let candidate = index < state.runnable.count
-                ? state.runnable[index]
-                : thread(forCandidate: index - state.runnable.count, in: scheduler)
-            if bestThread >= 0, !outranks(candidate, bestThread) { continue }
-            best = index
-            bestThread = candidate
-        }
-        return best
-    }
-
-    /// PCT order between two thread ids: higher priority first, then lower id.
-    private func outranks(_ a: Int, _ b: Int) -> Bool {
-        let (priorityA, priorityB) = (state.threads[a].priority, state.threads[b].priority)
-        return priorityA != priorityB ? priorityA > priorityB : a < b
+        return state.policy.chooseRunner(count: count, progress: progress(in: scheduler), choices: choices)
     }
 
     /// The id of the thread a gathered candidate job would start on: its queue's thread, or for
-    /// the k-th candidate of a concurrent queue the k-th idle slot. Made on first use (PCT draws
-    /// its priority then).
+    /// the k-th candidate of a concurrent queue the k-th idle slot. Made on first use (the policy
+    /// sees it appear: PCT draws its priority then).
     private func thread(forCandidate index: Int, in scheduler: Scheduler) -> Int {
         let queue = scheduler.core.candidates[index].queue
         var ordinal = 0
@@ -236,10 +219,10 @@ extension ThreadController {
         let slot = state.queueThreads[queue].count
         let label = scheduler.core.queues[queue].label
         let isConcurrent = scheduler.core.queues[queue].width > 1
-        var thread = SimulatedThread(
+        let thread = SimulatedThread(
             id: state.threads.count, queue: queue, slot: slot,
             label: isConcurrent ? "\(label)#\(slot + 1)" : label)
-        if isPCT { thread.priority = Int64(choices.draw(below: 1 << 16)) }
+        state.policy.threadAppeared(choices: choices)
         state.threads.append(thread)
         state.queueThreads[queue].append(thread.id)
     }

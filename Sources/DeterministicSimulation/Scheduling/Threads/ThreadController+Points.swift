@@ -1,8 +1,7 @@
 extension ThreadController {
     /// The slow path of ``Scheduler/schedulingPoint()``, taken when the countdown of points
-    /// until the next preemption reaches zero (random walk), or at every point (PCT).
-    /// The running thread is read where a preemption needs it, not here: holding it in a local
-    /// retained and released it at every PCT point.
+    /// until the next preemption reaches zero (random walk), or at every point (PCT): the policy
+    /// says what happens (``PointOutcome``), and this carries it out.
     func schedulingPointSlowPath(in scheduler: Scheduler) {
         guard state.current != nil, !state.isUnwinding else {
             // Outside a job (the driver's own code) points do nothing; while unwinding they
@@ -15,10 +14,27 @@ extension ThreadController {
             scheduler.pointsUntilPreemption = 0
             return
         }
-        if isPCT {
-            pctPoint(in: scheduler)
-        } else {
-            randomWalkPoint(in: scheduler)
+        let me = running
+        let outcome = state.policy.point(
+            running: me, progress: progress(in: scheduler),
+            mayKnowDecision: state.stepsLeft > 0 && state.deadlock == nil, choices: choices)
+        switch outcome {
+        case .wait(let countdown):
+            scheduler.pointsUntilPreemption = countdown
+        case .preempt(let countdown):
+            // Set first: the threads that run while this one is off the CPU count it down.
+            scheduler.pointsUntilPreemption = countdown
+            preempt(me, in: scheduler)
+        case .yield:
+            state.preemptionCount += 1
+            state.threads[me].state = .runnable
+            suspendCurrent(in: scheduler)
+        case .keepRunning:
+            // The decision a yield would make is known: the step is counted as the long way
+            // counts it (``PCTPolicy`` says when this holds).
+            state.preemptionCount += 1
+            state.stepsLeft -= 1
+            state.stepsTaken += 1
         }
     }
 
@@ -28,86 +44,13 @@ extension ThreadController {
         return me
     }
 
-    /// Random walk: the first point draws the first gap; a point whose countdown ran out draws
-    /// the next gap, a delay and the next runner.
-    private func randomWalkPoint(in scheduler: Scheduler) {
-        if !state.gapDrawn {
-            state.gapDrawn = true
-            let gap = draws.gap(choices)
-            if gap != 1 {
-                scheduler.pointsUntilPreemption = gap == 0 ? .max : Int(gap - 2)
-                return
-            }
-        }
-        let gap = draws.gap(choices)
-        scheduler.pointsUntilPreemption = gap == 0 ? .max : Int(gap - 1)
-        preempt(running, in: scheduler)
-    }
-
-    /// PCT: counts the point, lowers the running thread's priority at a change point, and lets
-    /// the highest-priority thread run when something may have changed (a change point, a new
-    /// job, a woken thread).
-    private func pctPoint(in scheduler: Scheduler) {
-        if !state.pctStarted { startPCT() }
-        state.pctStep += 1
-        var lowered = false
-        while state.nextChangePoint < state.changePoints.count, state.changePoints[state.nextChangePoint] <= state.pctStep {
-            if state.changePoints[state.nextChangePoint] == state.pctStep { lowered = true }
-            state.nextChangePoint += 1
-        }
-        if lowered {
-            let me = running
-            state.lowestPriority -= 1
-            state.threads[me].priority = state.lowestPriority
-            preempt(me, in: scheduler)
-        } else if scheduler.core.jobs.nextNumber != state.seenJobNumber || state.wakeCount != state.seenWakeCount {
-            state.preemptionCount += 1
-            if knowsPCTDecision(in: scheduler) { return }
-            state.threads[running].state = .runnable
-            suspendCurrent(in: scheduler)
-        }
-    }
-
-    /// PCT's decision at a point after new jobs, made without suspending when it is known: when no
-    /// thread woke and no new job can start now (``SchedulerCore/candidateEpoch`` has not moved:
-    /// each is due later, or queued behind another on a serial queue, or on a busy or frozen
-    /// queue), the threads and ready jobs a decision would weigh are those of the last decision,
-    /// less the job this thread took then. This thread had the highest priority then, so it has
-    /// now, and the long way would resume it. Does the long way's bookkeeping (the step counted,
-    /// what it has seen) and returns `true`; `false`, changing nothing, when the long way could
-    /// differ or stop (a wake, a candidate change, the step budget spent, a deadlock).
-    ///
-    /// A main thread that queues a batch of jobs onto a busy serial queue (notes-import queues
-    /// about 80 statements per import) made a full decision, and two thread switches' worth of
-    /// bookkeeping, for each one.
-    @inline(__always)
-    private func knowsPCTDecision(in scheduler: Scheduler) -> Bool {
-        guard state.allowsKnownPCTDecision, state.wakeCount == state.seenWakeCount,
-            scheduler.core.candidateEpoch == state.seenCandidateEpoch, state.stepsLeft > 0, state.deadlock == nil
-        else { return false }
-        state.stepsLeft -= 1
-        state.stepsTaken += 1
-        state.seenJobNumber = scheduler.core.jobs.nextNumber
-        state.knownPCTDecisionCount += 1
-        return true
-    }
-
-    /// Draws PCT's `depth - 1` change points (0, from a replayed recording, means none).
-    private func startPCT() {
-        state.pctStarted = true
-        guard case .pct(let depth, let stepBound) = configuration.strategy else { return }
-        state.changePoints = (0..<max(0, depth - 1)).map { _ in
-            draws.changePoint(choices, stepBound: stepBound)
-        }.filter { $0 > 0 }.sorted()
-    }
-
     /// A preemption of the running thread: it may be kept off the CPU for a drawn delay, then
     /// the scheduler decides what runs next (outcome 0: the thread itself).
     private func preempt(_ me: Int, in scheduler: Scheduler) {
         state.preemptionCount += 1
         let queue = state.threads[me].queue
         let undelayed = queue < state.undelayedQueues.count && state.undelayedQueues[queue]
-        let delay = undelayed ? 0 : draws.delay(choices)
+        let delay = undelayed ? 0 : self.delay.draw(choices)
         if delay > 0 {
             // Kept off the CPU: the long way is a sleep's, and so is its fast path.
             let wake = Saturating.add(clock.now.microseconds, delay)
@@ -176,11 +119,7 @@ extension ThreadController {
         state.stepsLeft -= 1
         state.stepsTaken += 1
         state.sleepsInPlaceCount += 1
-        if isPCT {
-            state.seenJobNumber = scheduler.core.jobs.nextNumber
-            state.seenWakeCount = state.wakeCount
-            state.seenCandidateEpoch = scheduler.core.candidateEpoch
-        }
+        state.policy.observe(progress(in: scheduler))
         return true
     }
 

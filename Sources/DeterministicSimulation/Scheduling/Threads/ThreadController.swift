@@ -50,8 +50,9 @@ final class ThreadController {
     }
     /// The same pool, called without a retain and release by the loop's handoffs (``pool`` keeps
     /// it alive; reading that property for a call retained it).
-    private var poolCall: Unretained<SimulatedThreadPool>
-    let draws: PreemptionDraws
+    private(set) var poolCall: Unretained<SimulatedThreadPool>
+    /// How long a preempted thread is kept off the CPU (either policy).
+    let delay: PreemptionDelay
     /// The driver's OS thread seen as a worker (made by the pool, so a fiber when the pool carries
     /// fibers): it parks in it while the loop runs elsewhere, and in the last run call it also
     /// runs the loop and starts jobs inline, like a pool worker (it is never put in the pool).
@@ -98,26 +99,10 @@ final class ThreadController {
         /// progress: the next loop or the stop may be handed to it.
         var driverIsIdle = false
 
-        /// Random walk: whether the first gap has been drawn (lazily, at the first point).
-        var gapDrawn = false
-        /// PCT: started (change points drawn), points so far, the sorted change points, the next
-        /// one's index, the lowest priority given so far, and the job number and wake count seen at
-        /// the last decision (a new job or a woken thread may outrank the running one).
-        var pctStarted = false
-        var pctStep = 0
-        var changePoints: [Int] = []
-        var nextChangePoint = 0
-        var lowestPriority: Int64 = 0
-        var seenJobNumber: UInt64 = 0
+        /// The strategy's state and statistics, asked at points and decisions (``ThreadPolicy``).
+        var policy: ThreadPolicy
+        /// Threads made runnable after blocking or sleeping so far (a policy may watch it).
         var wakeCount = 0
-        var seenWakeCount = 0
-        /// The core's ``SchedulerCore/candidateEpoch`` at the last decision (PCT).
-        var seenCandidateEpoch: UInt64 = .max
-        /// PCT points with new jobs whose decision was known without being made
-        /// (``knowsPCTDecision(in:)``), and whether that may be done (tests turn it off to compare it
-        /// with the long way).
-        var knownPCTDecisionCount = 0
-        var allowsKnownPCTDecision = true
 
         /// Asked at a point that would preempt: `true` postpones it (see
         /// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)``).
@@ -158,7 +143,7 @@ final class ThreadController {
         var syncHolders: [Int?] = []
     }
 
-    @exclusivity(unchecked) var state = State()
+    @exclusivity(unchecked) var state: State
 
 
     // Read-only views of `state` for the engine's other types.
@@ -185,53 +170,32 @@ final class ThreadController {
         clock = scheduler.clock
         choices = scheduler.choices
         self.configuration = configuration
-        if case .pct = configuration.strategy { isPCT = true } else { isPCT = false }
+        let policy = ThreadPolicy(configuration: configuration)
+        state = State(policy: policy)
+        weighsEveryPoint = policy.weighsEveryPoint
         self.pool = pool
         poolCall = Unretained(pool)
         driverWorker = pool.makeDriverWorker()
-        draws = PreemptionDraws(configuration: configuration)
+        delay = PreemptionDelay(configuration: configuration)
     }
 
-    /// Whether the strategy is PCT (every point takes the slow path; no inline fast path).
-    let isPCT: Bool
+    /// Whether the policy looks at every point and weighs every candidate's thread (PCT): then
+    /// no inline fast path (``ThreadSchedulingPolicy/weighsEveryPoint``). Held here, as a
+    /// constant, for the fast path's check.
+    let weighsEveryPoint: Bool
 
-    /// The countdown a scheduler starts with: PCT looks at every point, random walk with a rate
-    /// draws its first gap at the first point, no rate never preempts.
-    var initialCountdown: Int {
-        if isPCT { return 0 }
-        return configuration.preemptionRate > 0 ? 0 : .max
+    /// The countdown a scheduler starts with (the policy's).
+    var initialCountdown: Int { state.policy.initialCountdown }
+
+    /// What has happened so far, for the policy.
+    @inline(__always)
+    func progress(in scheduler: Scheduler) -> RunProgress {
+        RunProgress(
+            jobNumber: scheduler.core.jobs.nextNumber, wakeCount: state.wakeCount,
+            candidateEpoch: scheduler.core.candidateEpoch)
     }
 
-    // MARK: The driver
-
-    /// Runs until nothing can run by `limit`, `maxSteps` jobs were started or threads resumed,
-    /// or a deadlock; returns the stop and the steps taken. Called by the driver (never from a
-    /// job); returns without any handoff when nothing is due.
-    func run(until limit: Int64, maxSteps: Int, movesClock: Bool) -> (stop: SchedulerStop, steps: Int) {
-        precondition(state.current == nil, "Scheduler.run or step called from inside a job: steps do not nest")
-        if state.deadlock != nil { return (.idle, 0) }
-        lendPool()
-        state.limit = limit
-        state.stepsLeft = maxSteps
-        state.stepsTaken = 0
-        state.movesClockToLimit = movesClock
-        let decision = decide(first: nil)
-        if case .stop(let stop) = decision { return (stop, state.stepsTaken) }
-        pool.beginPinnedRun()
-        defer { pool.endPinnedRun() }
-        switch decision {
-        case .stop: preconditionFailure("handled above")
-        case .start:
-            let worker = pool.takeIdle()
-            worker.assignment = .loop(Unretained(self), decision)
-            state.handoffCount += 1
-            driverWorker.handOff(to: worker)
-        case .resume(let thread):
-            markRunning(thread, in: scheduler)
-            state.threads[thread].worker!.call { driverWorker.handOff(to: $0) }
-        }
-        return (state.result, state.stepsTaken)
-    }
+    // MARK: The pool
 
     /// Takes the pool for this scheduler at its first run, or a pool of its own when the given
     /// one serves another live scheduler (two devices at once on one OS thread, or one never
@@ -246,25 +210,6 @@ final class ThreadController {
         if pool.lentTo != nil { pool = SimulatedThreadPool(stackSize: pool.stackSize, carriers: pool.carriers) }
         pool.lentTo = ObjectIdentifier(self)
         if driverWorker.carriesFiber != (pool.carriers == .fibers) { driverWorker = pool.makeDriverWorker() }
-    }
-
-    /// Resumes every suspended thread in turn with ``isUnwinding`` set, so its job runs to its
-    /// end with every scheduling point and blocking call returning at once, then gives the pool
-    /// back. Called by the driver; afterwards no pool thread carries this run.
-    func unwind() {
-        precondition(state.current == nil, "discardPendingJobs called from inside a job")
-        state.isUnwinding = true
-        // Unwound jobs run on this thread's fibers (or on pool threads, marked by their loops).
-        let mark = RunThreadMarker.enter(scheduler)
-        defer { RunThreadMarker.leave(restoring: mark) }
-        if state.suspendedCount > 0 { pool.beginPinnedRun() }
-        defer { pool.endPinnedRun() }
-        while let thread = state.threads.firstIndex(where: { $0.isSuspended }) {
-            markRunning(thread, in: scheduler)
-            state.threads[thread].worker!.call { driverWorker.handOff(to: $0) }
-        }
-        state.isUnwinding = false
-        if pool.lentTo == ObjectIdentifier(self) { pool.lentTo = nil }
     }
 
     // MARK: The loop, on pool threads
@@ -353,112 +298,5 @@ final class ThreadController {
         }
         scheduler.core.finish()
         scheduler.releaseDropped()
-    }
-
-    // MARK: Suspending
-
-    /// Suspends the current thread, whose state the caller has set (runnable, sleeping or
-    /// blocked), lets the scheduler decide what runs next, and returns when the thread is
-    /// resumed. Resuming the thread itself at once costs no handoff.
-    func suspendCurrent(in scheduler: Scheduler) {
-        guard let me = state.current else { preconditionFailure("suspendCurrent outside a job") }
-        // The carrying worker unretained (the pool keeps it): held strongly here it cost a retain
-        // and release per suspension, and one more per handoff.
-        let worker: Unretained<PoolWorker>
-        if let bound = state.threads[me].worker {
-            worker = bound
-        } else {
-            // The job's first suspension: it started on the loop's worker and nothing else has
-            // run since, so that worker carries it and the core's running job is its own.
-            guard let loopWorker = state.loopWorker else { preconditionFailure("a job ran outside the loop") }
-            worker = loopWorker
-            state.threads[me].worker = loopWorker
-            state.threads[me].taken = scheduler.core.taken
-        }
-        let onDriver = worker.call { $0 === driverWorker }
-        if onDriver { pool.beginPinnedRun() }  // the last run's first handoff may follow
-        state.current = nil
-        scheduler.core.runningQueue = -1
-        state.insertSuspended(me)
-        scheduler.core.occupyThread(ofQueue: state.threads[me].queue)
-        let decision = decide(first: me, in: scheduler)
-        switch decision {
-        case .resume(let next) where next == me:
-            markRunning(me, in: scheduler)
-            return
-        case .resume(let next):
-            markRunning(next, in: scheduler)
-            state.handoffCount += 1
-            PoolWorker.handOff(from: worker, to: state.threads[next].worker!)
-        case .start:
-            let loop = takeLoopWorker()
-            loop.assignment = .loop(Unretained(self), decision)
-            state.handoffCount += 1
-            worker.call { $0.handOff(to: loop) }
-        case .stop(let stop) where onDriver:
-            // The last run call stops while the driver's own job suspends: that job is
-            // unwound right here, on the driver, after ``atStop``.
-            state.result = stop
-            finishLastRun(stop)
-            state.isUnwinding = true
-            markRunning(me, in: scheduler)
-            return
-        case .stop(let stop):
-            handStop(stop)
-            state.handoffCount += 1
-            worker.call { $0.handOff(to: driverWorker) }
-        }
-        // Resumed: whoever resumed this thread called markRunning(me) first.
-    }
-
-    /// The OS thread to continue the loop on: the last run call's driver when it is idle at loop
-    /// level, otherwise a pool thread.
-    private func takeLoopWorker() -> PoolWorker {
-        guard state.driverIsIdle else { return poolCall.call { $0.takeIdle() } }
-        state.driverIsIdle = false
-        return driverWorker
-    }
-
-    /// Makes the suspended thread with id `thread` the current one (before its OS thread is
-    /// woken).
-    func markRunning(_ thread: Int, in scheduler: Scheduler) {
-        state.threads[thread].markRunning()
-        state.current = thread
-        let queue = state.threads[thread].queue
-        scheduler.core.runningQueue = queue
-        state.removeSuspended(thread)
-        scheduler.core.releaseThread(ofQueue: queue)
-    }
-
-    /// Makes the blocked or sleeping thread with id `thread` runnable.
-    func wake(_ thread: Int) {
-        state.threads[thread].makeRunnable()
-        state.wakeCount += 1
-    }
-}
-
-extension ThreadController.State {
-    /// Adds the id of a thread going off the CPU to ``suspended``, keeping it ascending (appended,
-    /// then moved down: the array's generic insert was a visible part of a racy run's profile).
-    mutating func insertSuspended(_ thread: Int) {
-        suspended.append(thread)
-        var index = suspended.count - 1
-        while index > 0, suspended[index - 1] > thread {
-            suspended.swapAt(index - 1, index)
-            index -= 1
-        }
-    }
-
-    /// Removes the id of a thread coming back on the CPU from ``suspended`` (moved to the end,
-    /// then removed).
-    mutating func removeSuspended(_ thread: Int) {
-        guard var index = suspended.firstIndex(of: thread) else {
-            preconditionFailure("thread \(threads[thread].label) resumed but not suspended")
-        }
-        while index + 1 < suspended.count {
-            suspended.swapAt(index, index + 1)
-            index += 1
-        }
-        suspended.removeLast()
     }
 }
