@@ -23,7 +23,7 @@ import SimulationFibers
 /// open. Nothing thread-local is switched: Swift concurrency's current task, for one, so runs
 /// with Swift tasks use OS threads (``SimulatedThreadPool/Carriers``).
 final class Fiber {
-    /// Whether this build can switch stacks in user space (x86-64 Linux without a sanitizer).
+    /// Whether this build can switch stacks in user space (x86-64 Linux, arm64 Linux and Darwin, without a sanitizer).
     static let isSupported = bgsim_fibers_supported() != 0
 
     /// Where the stack pointer is saved while the fiber is switched away. It lives as long as

@@ -51,7 +51,7 @@ public final class SimulatedThreadPool: @unchecked Sendable {
         /// Real OS threads handing a baton over semaphores (works everywhere).
         case osThreads
 
-        /// Fibers where this build supports them (x86-64 Linux without a sanitizer) unless the
+        /// Fibers where this build supports them (x86-64 Linux, arm64 Linux and Darwin, without a sanitizer) unless the
         /// environment variable `BGSIM_CARRIERS` is `threads`; OS threads otherwise. Changes speed,
         /// never results.
         public static let preferred: Carriers = {
@@ -96,7 +96,7 @@ public final class SimulatedThreadPool: @unchecked Sendable {
         self.carriers = Fiber.isSupported ? carriers : .osThreads
     }
 
-    /// Whether this build can carry simulated threads on fibers (x86-64 Linux without a
+    /// Whether this build can carry simulated threads on fibers (x86-64 Linux, arm64 Linux and Darwin, without a
     /// sanitizer); where it cannot, a pool asked for fibers carries OS threads.
     public static var fibersAreSupported: Bool { Fiber.isSupported }
 
