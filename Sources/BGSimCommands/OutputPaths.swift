@@ -169,13 +169,13 @@ enum OutputPaths {
 
     /// Renders an output and writes it (``write(_:to:)``) as bgsim's own work: a fault while
     /// rendering or writing is reported as an internal error of bgsim (exit 71) after the
-    /// findings already printed, never as a crash of workload code (``CrashSlot/harnessWork(_:_:)``).
+    /// findings already printed, never as a crash of workload code (``CrashSignals/harnessWork(_:_:)``).
     ///
     /// ```swift
     /// try OutputPaths.write(to: "junit.xml", what: "the JUnit file") { JUnitXML.render(suites, invocation: prefix) }
     /// ```
     static func write(to path: String, what: String, _ render: () -> String) throws(CLIError) {
-        try CrashSlot.harnessWork(" while writing \(what) \(path)\n") { () throws(CLIError) in
+        try CrashSignals.harnessWork(" while writing \(what) \(path)\n") { () throws(CLIError) in
             InjectedFault.atReport()
             try write(render(), to: path)
         }

@@ -87,7 +87,7 @@ public struct SavedFailure: Sendable, Equatable {
             throw fail("not a saved failure ($.formatVersion is missing or not an integer)")
         }
         guard version == Self.formatVersion else {
-            throw fail("formatVersion is \(version); this version reads version \(Self.formatVersion)")
+            throw fail("formatVersion is \(version); this bgsim reads version \(Self.formatVersion)")
         }
         func string(_ text: JSONValue?, _ name: String) throws(FailureStoreError) -> String {
             guard let text = text?.stringValue else { throw fail("$.\(name) is missing or not a string") }

@@ -206,3 +206,16 @@ private func handleFatalSignal(_ signal: Int32) {
     if CrashSignals.dumpsChoices { CrashOutput.dumpChoices(signal: signal, scratch: state.scratch) }
     _exit(state.exitCode)
 }
+
+extension CrashSignals {
+    /// Runs `body`, the front end's own work after the runs (writing a report), so that a fault
+    /// in it is reported as the harness's internal error with `text`, never as a crash of
+    /// workload code (``CrashSlot/harnessWork(_:_:)``).
+    ///
+    /// ```swift
+    /// try CrashSignals.harnessWork(" while writing the report Reports/x.json\n") { try write(report) }
+    /// ```
+    public static func harnessWork<T, E: Error>(_ text: String, _ body: () throws(E) -> T) throws(E) -> T {
+        try CrashSlot.harnessWork(text, body)
+    }
+}
