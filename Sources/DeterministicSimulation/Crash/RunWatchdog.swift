@@ -29,7 +29,7 @@ import Synchronization
 /// determinism is untouched; a timeout far above any single job's time (bgsim: 60 s, where jobs
 /// take microseconds) only ever stops a run that would not end. One watchdog per process;
 /// starting it again changes the timeout. A timeout of 0 or less pauses it.
-public enum RunWatchdog {
+package enum RunWatchdog {
     /// The timeout in milliseconds (0: off); the watchdog thread reads it on every look.
     static let timeoutMilliseconds = Atomic<Int>(0)
     static let started = Atomic<Bool>(false)
@@ -42,7 +42,7 @@ public enum RunWatchdog {
     ///   - timeoutSeconds: the wall-clock time a run may go without progress; 0 or less turns the
     ///     watchdog off.
     ///   - exitCode: the code the process ends with after a hang banner (bgsim: 124).
-    public static func start(timeoutSeconds: Double, exitCode: Int32) {
+    package static func start(timeoutSeconds: Double, exitCode: Int32) {
         let milliseconds = max(0, Int(timeoutSeconds * 1_000))
         if !started.load(ordering: .acquiring) {
             _ = CrashSlot.table

@@ -45,7 +45,7 @@ import Synchronization
 ///   timeout): its verdict is remembered, and a hang is never shrunk (``RunStop/timedOut``).
 /// - Wall-clock time decides nothing else. Children end at ``finishChildren()`` or when the
 ///   target's last copy is released.
-public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
+package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     /// The invariant id of a crashed run.
     public static var crashInvariant: String { "no-crash" }
     /// The invariant id of a run stopped after making no progress for the run timeout.
