@@ -22,8 +22,17 @@ public enum BGSim {
     /// for a debugger, or to measure what the banner costs.
     public static func installCrashHandling() {
         if let value = ProcessInfo.processInfo.environment["BGSIM_CRASH_HANDLER"], value == "off" { return }
-        CrashSignals.install(exitCode: ExitCode.crashed.rawValue, internalErrorExitCode: ExitCode.internalError.rawValue)
+        CrashSignals.install(exitCode: ExitCode.crashed.rawValue, wording: crashWording,
+                             internalErrorExitCode: ExitCode.internalError.rawValue)
     }
+
+    /// bgsim's words in crash and hang banners: its name, and its options (the engine prints no
+    /// command line of its own).
+    static let crashWording = CrashWording(
+        program: "bgsim", timeoutSetting: "--run-timeout",
+        crashAdvice: "; with --isolate, fuzz and check report it as no-crash and go on",
+        hangAdvice: "; with --isolate, fuzz and check report it as no-hang and go on; raise --run-timeout if one job "
+            + "of your code takes this long")
 
     /// Every command, in the order `bgsim help` lists them.
     static var commands: [any BGSimCommand.Type] {

@@ -2,62 +2,47 @@ import BackgroundTaskSimulator
 import DeterministicSimulation
 import Foundation
 
-/// Runs one scenario's campaign with progress on stderr (only on a terminal) and interruption,
-/// in child processes when `isolation` says so (``Isolation``), else in this process with the
-/// crash banner and, when bgsim's handler is installed, the hang watchdog.
+/// Runs one scenario's campaign for `fuzz` and `check` through the simulator's pipeline
+/// (``ScenarioCampaign``): the command's flags become a ``ScenarioPlan`` (isolation, run
+/// timeout, crash banners in bgsim's words, the failure database, progress on stderr only on a
+/// terminal, interruption). The CLI builds no run plan of its own: phases, exhaustive search,
+/// isolated targets and the watchdog are the engine's.
 enum CampaignExecution {
-    static func run(_ scenario: Scenario, options: CampaignOptions, isolation: Isolation = Isolation(isolated: false),
-                    io: CommandIO, showProgress: Bool, interrupt: Interrupt,
-                    exhaustive: ExhaustiveOptions? = nil) throws(CLIError) -> CampaignResult {
+    static func run(_ scenario: Scenario, options: CampaignOptions, flags: CampaignFlags,
+                    store: (any FailureStore)?, maintainsStore: Bool, io: CommandIO, showProgress: Bool,
+                    interrupt: Interrupt) throws(CLIError) -> ScenarioOutcome {
+        var plan = ScenarioPlan(options: options)
+        plan.exhaustiveDepth = flags.depth
+        plan.runTimeoutSeconds = flags.isolation.runTimeoutSeconds
+        plan.hangExitCode = ExitCode.hung.rawValue
+        plan.wording = BGSim.crashWording
+        plan.failureStore = store
+        plan.maintainsStore = maintainsStore
+        plan.toolVersion = BGSim.version
+        let invocation = io.invocation
+        plan.crashBanner = { Isolation.banner(for: $0, invocation: invocation) }
+        // An exhaustive search runs in this process (the engine never isolates it).
+        if flags.isolation.isolates(scenario) && scenario.strategy != .exhaustive {
+            plan.isolation = .childProcesses(executable: try Isolation.childExecutable(io))
+            plan.workerArguments = { Isolation.workerArguments(for: $0) }
+        }
+        if showProgress { plan.progress = { io.writeErr(progressLine($0)) } }
+        plan.isCancelled = { interrupt.isRequested }
         interrupt.stopsGracefully()  // from here a signal stops the campaign, and the command writes what finished
-        if scenario.strategy == .exhaustive {
-            let search = exhaustive ?? ExhaustiveOptions(depth: scenario.campaign.depth ?? ExhaustiveOptions.defaultDepth,
-                                                         jobs: options.jobs)
-            return ExhaustiveExecution.run(scenario, options: options, exhaustive: search, interrupt: interrupt)
+        let outcome: ScenarioOutcome
+        do {
+            outcome = try ScenarioCampaign.run(scenario, plan: plan)
+        } catch {
+            throw CLIError(error)
         }
-        // Each phase's runs (``Scenario/forRun(_:)``: a default campaign's first runs are random
-        // runs) on that phase's target; a strategy without phases gives one scenario twice.
-        let phases = RunPhases(first: scenario.strategy.randomRuns, use: scenario.forRun(0),
-                               then: scenario.forRun(scenario.strategy.randomRuns))
-        let locals = phases.map { SimulationTarget(spec: $0.runSpec) }
-        let timeout = isolation.timeout(for: scenario)
-        let banners = phases.map { Isolation.banner(for: $0, invocation: io.invocation) }
-        if isolation.isolates(scenario) {
-            let executable = try Isolation.childExecutable(io)
-            let early = IsolatedTarget(local: locals.early, executable: executable,
-                                       arguments: Isolation.workerArguments(for: phases.early), runTimeoutSeconds: timeout)
-            let late = IsolatedTarget(local: locals.late, executable: executable,
-                                      arguments: Isolation.workerArguments(for: phases.late), runTimeoutSeconds: timeout)
-            defer {
-                early.finishChildren()
-                late.finishChildren()
-            }
-            let targets = RunPhases<any CampaignTarget>(first: phases.earlyRuns, use: early, then: late)
-            return run(targets, banners, options: options, io: io, showProgress: showProgress, interrupt: interrupt)
-        }
-        if CrashSignals.isInstalled {
-            RunWatchdog.start(timeoutSeconds: timeout ?? 0, exitCode: ExitCode.hung.rawValue)
-        }
-        let targets = RunPhases<any CampaignTarget>(first: phases.earlyRuns, use: locals.early, then: locals.late)
-        return run(targets, banners, options: options, io: io, showProgress: showProgress, interrupt: interrupt)
+        if showProgress { io.writeErr("\r" + String(repeating: " ", count: 72) + "\r") }
+        return outcome
     }
 
-    private static func run(_ targets: RunPhases<any CampaignTarget>, _ banners: RunPhases<CrashBanner>,
-                            options: CampaignOptions, io: CommandIO, showProgress: Bool,
-                            interrupt: Interrupt) -> CampaignResult {
-        var progress: (@Sendable (CampaignProgress) -> Void)?
-        if showProgress {
-            progress = { update in
-                let left = update.secondsLeft.map { String(format: ", %.0f s left", $0) } ?? ""
-                let line = String(format: "\r  %d/%d runs, %.0f runs/s, %d failing", update.runsDone,
-                                  update.runsTotal, update.runsPerSecond, update.failures)
-                io.writeErr(line + left + "   ")
-            }
-        }
-        let result = Campaign.run(phases: targets, options: options, progress: progress,
-                                  isCancelled: { interrupt.isRequested }, crashBanners: banners)
-        if showProgress { io.writeErr("\r" + String(repeating: " ", count: 72) + "\r") }
-        return result
+    private static func progressLine(_ update: CampaignProgress) -> String {
+        let left = update.secondsLeft.map { String(format: ", %.0f s left", $0) } ?? ""
+        return String(format: "\r  %d/%d runs, %.0f runs/s, %d failing", update.runsDone, update.runsTotal,
+                      update.runsPerSecond, update.failures) + left + "   "
     }
 
     /// The exit code a campaign result calls for; `missed`: the scenario missed its expectation.

@@ -35,36 +35,34 @@ enum CheckCommand: BGSimCommand {
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         let flags = options.campaign
         let scenarios = flags.applyStrategy(to: try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads))
+        let store = options.failureDatabase.store(default: io.failureDatabase)
         try OutputPaths.checkCampaign(reports: [], junit: options.junit, scenarios: scenarios,
                                       scenarioPaths: options.scenarioPaths, savesFailures: false,
-                                      failureDatabase: options.failureDatabase.database(default: io.failureDatabase)?.directory)
-        let showProgress = io.stderrIsTerminal && !options.quiet
-        let replay = ReplayCommandText(io.invocation)
-        var gate = GateTally()
-        let database = options.failureDatabase.database(default: io.failureDatabase)
-        var code = ExitCode.success
-        var suites: [(scenario: Scenario, result: CampaignResult, notes: [String])] = []
-        for scenario in scenarios {
-            let options = flags.options(for: scenario)
-            let saved = try database?.replay(scenario, dropsFixed: false) ?? SavedFailureReplay()
-            let result = try CampaignExecution.run(scenario, options: options, isolation: flags.isolation, io: io,
-                                                   showProgress: showProgress,
-                                               interrupt: interrupt)
-            suites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))
-            let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
-                                                       savedFailures: saved.stillFailing.map(\.invariant),
-                                                       requiredProbes: scenario.requiredProbes)
-            gate.add(verdict, scenario: scenario.name)
-            gate.add(saved)
+                                      failureDatabase: store?.directory)
+        var presenter = Presenter(io: io)
+        let loop = GateLoop(command: "check", flags: flags, store: store, maintainsStore: false, junit: options.junit,
+                            interruptedLine: "interrupted; the numbers cover the scenarios that finished")
+        return try loop.run(scenarios, presenter: &presenter, io: io, showProgress: io.stderrIsTerminal && !options.quiet,
+                            interrupt: interrupt)
+    }
+
+    /// `check`'s view of each scenario: one line, and for a missed expectation its failures.
+    struct Presenter: GatePresenter {
+        let io: CommandIO
+
+        func begin(_ index: Int, _ scenario: Scenario, options: CampaignOptions) -> Bool { true }
+
+        func present(_ index: Int, _ outcome: ScenarioOutcome, options: CampaignOptions) {
+            let (scenario, result, verdict, saved) = (outcome.scenario, outcome.result, outcome.verdict, outcome.saved)
+            let replay = ReplayCommandText(io.invocation)
             io.out("\(verdict.isMissed ? "FAIL" : "ok  ") \(scenario.name) (expect \(scenario.expectation); seed "
                 + "\(options.seed), \(result.totals.runs) runs): \(verdict.headline)")
             if saved.replayed > 0 { io.out("     \(saved.summary)") }
             if verdict.isMissed {
-                for failure in saved.stillFailing where !result.failures.contains(where: { $0.failure.invariant == failure.invariant }) {
+                for failure in saved.stillFailing
+                where !result.failures.contains(where: { $0.failure.invariant == failure.invariant }) {
                     io.out("     \(failure.invariant) (saved failure): \(failure.message)")
-                    var savedRun = scenario  // its choices are a run of the strategy that saved them
-                    savedRun.strategyOverride = failure.strategy
-                    io.out("     replay: \(replay.choices(savedRun, failure.choices))")
+                    io.out("     replay: \(replay.command(.saved(failure, in: scenario)))")
                 }
                 for failure in result.failures.prefix(3) {
                     io.out("     \(failure.failure.invariant): \(failure.failure.message)")
@@ -79,20 +77,6 @@ enum CheckCommand: BGSimCommand {
                     + "stands unshrunk): \(failure.shrinkFault?.message ?? "")")
                 io.out("     replay: \(replay.failure(scenario, failure))")
             }
-            code = .mostSevere(code, CampaignExecution.exitCode(result, missed: verdict.isMissed))
-            if result.stop == .interrupted { break }
         }
-        io.out(gate.summaryLine)
-        if let path = options.junit {
-            try OutputPaths.write(to: path, what: "the JUnit file") { JUnitXML.render(suites, invocation: io.invocation) }
-        }
-        switch code {
-        case .violation: io.err("bgsim check: \(gate.errorLine)")
-        case .nondeterminism: io.err("bgsim check: \(GateTally.nondeterminismLine)")
-        case .internalError: io.err("bgsim check: \(GateTally.internalErrorLine)")
-        case .interrupted: io.err("bgsim check: interrupted; the numbers cover the scenarios that finished")
-        default: break
-        }
-        return code
     }
 }

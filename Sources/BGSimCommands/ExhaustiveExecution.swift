@@ -2,24 +2,13 @@ import BackgroundTaskSimulator
 import DeterministicSimulation
 import Foundation
 
-/// Runs a scenario whose strategy is `exhaustive` (``ExhaustiveSearch``) for `fuzz` and
-/// `check`, and prints what it explored.
+/// What `fuzz` prints about a scenario whose strategy is `exhaustive` (the engine searches it,
+/// in this process, never isolated: ``ScenarioCampaign``), and whether a shard skips it.
 ///
 /// ```swift
-/// let result = ExhaustiveExecution.run(scenario, options: campaignOptions,
-///                                      exhaustive: ExhaustiveOptions(depth: 6, jobs: 2), interrupt: interrupt)
+/// io.out(ExhaustiveExecution.header(scenario, options: options, exhaustive: ExhaustiveOptions(depth: 6, jobs: 2)))
 /// ```
-///
-/// Contract: the search runs in this process, never isolated (a crash in workload code ends
-/// the command as without `--isolate`); the result is a ``CampaignResult`` with
-/// ``CampaignResult/exhaustive`` set, judged by the scenario's expectation like any campaign.
 enum ExhaustiveExecution {
-    static func run(_ scenario: Scenario, options: CampaignOptions, exhaustive: ExhaustiveOptions,
-                    interrupt: Interrupt) -> CampaignResult {
-        ExhaustiveSearch.run(SimulationTarget(spec: scenario.runSpec), options: exhaustive, campaign: options,
-                             isCancelled: { interrupt.isRequested })
-    }
-
     /// The first line `fuzz` prints for an exhaustive scenario.
     static func header(_ scenario: Scenario, options: CampaignOptions, exhaustive: ExhaustiveOptions, note: String = "")
         -> String {
@@ -50,13 +39,5 @@ enum ExhaustiveExecution {
         if flags.runs != nil { notes.append("--runs does not apply") }
         if options.shard != .whole { notes.append("run whole in shard 1 of \(options.shard.count), not sharded") }
         return notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
-    }
-}
-
-extension ReplayCommandText {
-    /// The command that replays a failure: by its run seed, or by its choices for an exhaustive
-    /// search (whose runs have no seed) and a coverage-guided mutant (``original(_:_:)``).
-    func failure(_ scenario: Scenario, _ record: FailureRecord) -> String {
-        scenario.strategy == .exhaustive ? choices(scenario, record.choices) : original(scenario, record)
     }
 }

@@ -52,18 +52,28 @@ enum FuzzCommand: BGSimCommand {
         let shardSource = try flags.resolveAutoShard(io.environment)
         let scenarios = flags.applyStrategy(to: try ScenarioPaths.load(options.scenarioPaths, workloads: io.workloads))
         let reportPaths = try ReportPaths.resolve(options.report, scenarios: scenarios)
+        let store = options.failureDatabase.store(default: io.failureDatabase)
         try OutputPaths.checkCampaign(reports: reportPaths, junit: options.junit, scenarios: scenarios,
                                       scenarioPaths: options.scenarioPaths, savesFailures: true,
-                                      failureDatabase: options.failureDatabase.database(default: io.failureDatabase)?.directory)
-        let progress = !options.quiet && io.stderrIsTerminal
+                                      failureDatabase: store?.directory)
+        var presenter = Presenter(io: io, flags: flags, shardSource: shardSource, reportPaths: reportPaths,
+                                  storeDirectory: store?.directory)
+        let loop = GateLoop(command: "fuzz", flags: flags, store: store, maintainsStore: true, junit: options.junit,
+                            interruptedLine: "interrupted; the reports hold the runs that finished")
+        return try loop.run(scenarios, presenter: &presenter, io: io, showProgress: !options.quiet && io.stderrIsTerminal,
+                            interrupt: interrupt)
+    }
 
-        var code = ExitCode.success
-        var gate = GateTally()
-        var junitSuites: [(scenario: Scenario, result: CampaignResult, notes: [String])] = []
-        let replay = ReplayCommandText(io.invocation)
-        let database = options.failureDatabase.database(default: io.failureDatabase)
-        for (index, scenario) in scenarios.enumerated() {
-            let options = flags.options(for: scenario)
+    /// `fuzz`'s view of each scenario: a header, the summary and verdict, the report.
+    struct Presenter: GatePresenter {
+        let io: CommandIO
+        let flags: CampaignFlags
+        let shardSource: String?
+        let reportPaths: [String]
+        let storeDirectory: String?
+
+        func begin(_ index: Int, _ scenario: Scenario, options: CampaignOptions) throws(CLIError) -> Bool {
+            let replay = ReplayCommandText(io.invocation)
             if ExhaustiveExecution.skips(scenario, options: options) {
                 io.out("\(scenario.name) (\(scenario.file)): exhaustive search, skipped in shard \(options.shard) "
                     + "(it is not sharded: shard 1 runs it whole)")
@@ -72,7 +82,7 @@ enum FuzzCommand: BGSimCommand {
                         options: options, depth: flags.exhaustiveOptions(for: scenario).depth)
                     try writeReport(result, of: scenario, replay: replay, to: path)
                 }
-                continue
+                return false
             } else if scenario.strategy == .exhaustive {
                 io.out(ExhaustiveExecution.header(scenario, options: options, exhaustive: flags.exhaustiveOptions(for: scenario),
                                                   note: ExhaustiveExecution.note(flags, options: options)))
@@ -81,55 +91,31 @@ enum FuzzCommand: BGSimCommand {
                     + "\(options.jobs) jobs\(options.shard == .whole && shardSource == nil ? "" : ", shard \(options.shard)")"
                     + (shardSource.map { " from \($0)" } ?? ""))
             }
-            let saved = try database?.replay(scenario, dropsFixed: true) ?? SavedFailureReplay()
-            if saved.replayed > 0 { io.out("  \(saved.summary)") }
-            let result = try CampaignExecution.run(scenario, options: options, isolation: flags.isolation, io: io,
-                                                   showProgress: progress,
-                                               interrupt: interrupt, exhaustive: flags.exhaustiveOptions(for: scenario))
-            Summary.print(result, scenario: scenario, io: io)
-            let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
-                                                       savedFailures: saved.stillFailing.map(\.invariant),
-                                                       requiredProbes: scenario.requiredProbes)
-            Summary.printVerdict(verdict, io: io)
-            gate.add(verdict, scenario: scenario.name)
-            gate.add(saved)
-            if let database {
-                let added = try database.save(result, of: scenario, keeping: saved, toolVersion: BGSim.version)
-                if !added.isEmpty {
-                    io.out("  saved \(added.count) new \(added.count == 1 ? "failure" : "failures") to "
-                        + "\(database.directory)/ (\(added.map(\.invariant).joined(separator: ", ")))")
-                }
-            }
-            if let path = reportPaths[safe: index] { try writeReport(result, of: scenario, replay: replay, to: path) }
-            junitSuites.append((scenario, result, saved.replayed > 0 ? [saved.summary] : []))
-            code = .mostSevere(code, CampaignExecution.exitCode(result, missed: verdict.isMissed))
-            if result.stop == .interrupted { break }
+            return true
         }
-        io.out(gate.summaryLine)
-        if let path = options.junit {
-            try OutputPaths.write(to: path, what: "the JUnit file") { JUnitXML.render(junitSuites, invocation: io.invocation) }
-        }
-        if code == .interrupted {
-            io.err("bgsim fuzz: interrupted; the reports hold the runs that finished")
-        } else if code == .nondeterminism {
-            io.err("bgsim fuzz: \(GateTally.nondeterminismLine)")
-        } else if code == .internalError {
-            io.err("bgsim fuzz: \(GateTally.internalErrorLine)")
-        } else if code == .violation {
-            io.err("bgsim fuzz: \(gate.errorLine)")
-        }
-        return code
-    }
-}
 
-extension FuzzCommand {
+        func present(_ index: Int, _ outcome: ScenarioOutcome, options: CampaignOptions) throws(CLIError) {
+            let scenario = outcome.scenario
+            if outcome.saved.replayed > 0 { io.out("  \(outcome.saved.summary)") }
+            Summary.print(outcome.result, scenario: scenario, io: io)
+            Summary.printVerdict(outcome.verdict, io: io)
+            if !outcome.added.isEmpty, let directory = storeDirectory {
+                io.out("  saved \(outcome.added.count) new \(outcome.added.count == 1 ? "failure" : "failures") to "
+                    + "\(directory)/ (\(outcome.added.map(\.invariant).joined(separator: ", ")))")
+            }
+            if let path = reportPaths[safe: index] {
+                try writeReport(outcome.result, of: scenario, replay: ReplayCommandText(io.invocation), to: path)
+            }
+        }
+    }
+
     /// Writes the JSON report of `scenario`'s campaign to `path` (atomically).
     static func writeReport(_ result: CampaignResult, of scenario: Scenario, replay: ReplayCommandText,
                             to path: String) throws(CLIError) {
         try OutputPaths.write(to: path, what: "the report of \(scenario.name)") {
             JSONWriter().string(for: CampaignReport.json(result, scenarioName: scenario.name, scenarioFile: scenario.file,
                                                          expectation: scenario.expectation, toolVersion: BGSim.version,
-                                                         replayCommand: { replay.failure(scenario, $0) }))
+                                                         toolName: "bgsim", replayCommand: { replay.failure(scenario, $0) }))
         }
     }
 }

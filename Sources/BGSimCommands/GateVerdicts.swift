@@ -127,6 +127,6 @@ enum JUnitXML {
                 notes: entry.notes)
             junit.requiredProbes = entry.scenario.requiredProbes
             return junit
-        })
+        }, toolName: "bgsim")
     }
 }

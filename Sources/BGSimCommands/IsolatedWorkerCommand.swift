@@ -42,7 +42,7 @@ enum IsolatedWorkerCommand {
             return error.code
         }
         scenario.strategyOverride = strategy
-        CrashSignals.installIfNeeded(exitCode: ExitCode.crashed.rawValue,
+        CrashSignals.installIfNeeded(exitCode: ExitCode.crashed.rawValue, wording: BGSim.crashWording,
                                      internalErrorExitCode: ExitCode.internalError.rawValue)
         let banner = CrashBanner(run: "an isolated run of scenario \(scenario.name)", replay: "(the parent prints it)")
         let code = IsolatedWorker.serve(SimulationTarget(spec: scenario.runSpec), banner: banner)

@@ -20,15 +20,8 @@ struct Isolation: Equatable {
     /// Runs happen in child processes.
     var isolated: Bool
     /// Wall-clock seconds a run may go without progress, as given by `--run-timeout` (0: no limit); nil when
-    /// not given (the scenario's `campaign.runTimeoutSeconds`, else 60 s).
+    /// not given (the scenario's `campaign.runTimeoutSeconds`, else ``ScenarioPlan/defaultRunTimeoutSeconds``).
     var runTimeoutSeconds: Double?
-
-    /// The default run timeout, in seconds: far above any job's time (microseconds), so only a
-    /// run that never ends reaches it. It times the gap between two steps of a run, not the run
-    /// (a run at the longest horizon takes a minute and more). Not 10 s: on a 2-core machine at load 14, a threaded run of
-    /// 0.1 s (chat-outbox, 3,805 events, a thread handoff every few events) took over 10 s, each
-    /// handoff waiting for a CPU.
-    static let defaultRunTimeoutSeconds = 60.0
 
     static let isolateOption = OptionDeclaration.flag(
         "--isolate", help: "run the runs in child processes: a crash or hang in workload code becomes a no-crash or "
@@ -70,12 +63,6 @@ struct Isolation: Equatable {
     /// unless `--no-isolate` said otherwise.
     func isolates(_ scenario: Scenario) -> Bool {
         isolated || (scenario.needsIsolation && !optedOut)
-    }
-
-    /// The run timeout for `scenario` in seconds; nil for none.
-    func timeout(for scenario: Scenario) -> Double? {
-        let seconds = runTimeoutSeconds ?? scenario.campaign.runTimeoutSeconds ?? Self.defaultRunTimeoutSeconds
-        return seconds > 0 ? seconds : nil
     }
 
     /// The banner a crash or hang during one of `scenario`'s runs prints (without isolation).

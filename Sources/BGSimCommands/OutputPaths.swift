@@ -21,20 +21,27 @@ struct ReplayCommandText {
         "\(prefix) replay \(Invocation.shellWord(scenario.file)) --seed \(seed)\(scenario.strategyArgument)"
     }
 
-    /// The command that replays a failure's original run: `--seed`, or `--choices` for a
-    /// coverage-guided mutant, which its seed alone does not reproduce.
-    func original(_ scenario: Scenario, _ failure: FailureRecord) -> String {
-        let run = scenario.forRun(failure.runIndex)
-        return failure.runChoices.map { choices(run, $0) } ?? seed(run, failure.seed)
+    func choices(_ scenario: Scenario, _ choices: ChoiceSequence) -> String {
+        "\(prefix) replay \(Invocation.shellWord(scenario.file)) --choices \(choices.token)\(scenario.strategyArgument)"
+    }
+
+    /// A replay recipe (``ReplayRecipe``) spelled as the `bgsim replay` command that runs it.
+    func command(_ recipe: ReplayRecipe) -> String {
+        switch recipe.source {
+        case .seed(let runSeed): self.seed(recipe.scenario, runSeed)
+        case .choices(let sequence): self.choices(recipe.scenario, sequence)
+        }
+    }
+
+    /// The command that replays a failure: by its run seed, or by its choices for an exhaustive
+    /// search and a coverage-guided mutant (``ReplayRecipe/original(of:in:)``).
+    func failure(_ scenario: Scenario, _ failure: FailureRecord) -> String {
+        command(.original(of: failure, in: scenario))
     }
 
     /// The command that replays a failure's shrunk choices, under its run's effective strategy.
     func shrunk(_ scenario: Scenario, _ failure: FailureRecord) -> String {
-        choices(scenario.forRun(failure.runIndex), failure.choices)
-    }
-
-    func choices(_ scenario: Scenario, _ choices: ChoiceSequence) -> String {
-        "\(prefix) replay \(Invocation.shellWord(scenario.file)) --choices \(choices.token)\(scenario.strategyArgument)"
+        command(.shrunk(of: failure, in: scenario))
     }
 }
 
@@ -162,13 +169,13 @@ enum OutputPaths {
 
     /// Renders an output and writes it (``write(_:to:)``) as bgsim's own work: a fault while
     /// rendering or writing is reported as an internal error of bgsim (exit 71) after the
-    /// findings already printed, never as a crash of workload code (``CrashSlot/harnessWork(_:_:)``).
+    /// findings already printed, never as a crash of workload code (``CrashSignals/harnessWork(_:_:)``).
     ///
     /// ```swift
     /// try OutputPaths.write(to: "junit.xml", what: "the JUnit file") { JUnitXML.render(suites, invocation: prefix) }
     /// ```
     static func write(to path: String, what: String, _ render: () -> String) throws(CLIError) {
-        try CrashSlot.harnessWork(" while writing \(what) \(path)\n") { () throws(CLIError) in
+        try CrashSignals.harnessWork(" while writing \(what) \(path)\n") { () throws(CLIError) in
             InjectedFault.atReport()
             try write(render(), to: path)
         }

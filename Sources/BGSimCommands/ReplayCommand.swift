@@ -72,13 +72,15 @@ enum ReplayCommand: BGSimCommand {
             label = "choices (\(sequence.values.count) values)"
         }
 
-        let slot = CrashSlot.claim(Isolation.replayBanner(scenario, options.source, invocation: io.invocation))  // a crash names this replay
-        defer { slot?.release() }
-        if CrashSignals.isInstalled { RunWatchdog.start(timeoutSeconds: Isolation.defaultRunTimeoutSeconds, exitCode: ExitCode.hung.rawValue) }
-        if case .seed(let seed) = options.source { slot?.begin(seed) } else { slot?.begin(Seed(0)) }
-        let outcome = SimulationRunner.run(scenario.runSpec, choices: makeSource(), keepTrace: true)
-        let again = SimulationRunner.run(scenario.runSpec, choices: makeSource(), keepTrace: false)
-        slot?.end()
+        var seed = Seed(0)
+        if case .seed(let given) = options.source { seed = given }
+        // A crash or hang names this replay.
+        let (outcome, again) = Campaign.replaying(
+            banner: Isolation.replayBanner(scenario, options.source, invocation: io.invocation), seed: seed,
+            runTimeoutSeconds: ScenarioPlan.defaultRunTimeoutSeconds, hangExitCode: ExitCode.hung.rawValue) {
+            (SimulationRunner.run(scenario.runSpec, choices: makeSource(), keepTrace: true),
+             SimulationRunner.run(scenario.runSpec, choices: makeSource(), keepTrace: false))
+        }
         io.out("\(label)  \(scenario.name) (\(scenario.file)) on \(scenario.profile.displayName)")
         TracePrinter.print(outcome, io: io)
         if let path = options.trace {

@@ -197,11 +197,11 @@ int bgsim_real_clock_gettime(clockid_t clock, struct timespec *time) { return cl
 #endif
 
 // The engine's installer, if the engine is linked into this binary (a weak reference).
-extern void bgsim_install_process_executors(void) __attribute__((weak));
+extern void simulation_install_process_executors(void) __attribute__((weak));
 
 // After the C library's and the Swift runtime's own initialisers (they belong to shared
 // libraries this binary depends on, which run first), before main and before any thread of the
 // program exists.
 __attribute__((constructor(102))) static void install_process_executors(void) {
-    if (bgsim_install_process_executors != NULL) bgsim_install_process_executors();
+    if (simulation_install_process_executors != NULL) simulation_install_process_executors();
 }

@@ -27,7 +27,7 @@ final class RunawayPoller: Workload, @unchecked Sendable {
     @Test func theCampaignCountsStepLimitedRuns() {
         let result = Campaign.run(SimulationTarget(spec: Self.spec), options: CampaignOptions(seed: Seed(2), runs: 5, jobs: 1))
         #expect(result.totals.stops[.stepLimit] == 5 && result.totals.stops.hitLimit == 5)
-        let report = CampaignReport.json(result, scenarioName: "runaway", scenarioFile: "(test)", toolVersion: "test",
+        let report = CampaignReport.json(result, scenarioName: "runaway", scenarioFile: "(test)", toolVersion: "test", toolName: "bgsim",
                                          replayCommand: { _ in "" })
         #expect(report["summary"]?["stepLimitRuns"] == .int(5))
     }

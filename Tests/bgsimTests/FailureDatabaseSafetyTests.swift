@@ -36,15 +36,16 @@ import Testing
         let (_, file, folder, entry) = Self.setUp(Self.saved())
         let scenario = try ScenarioLoader.load(file: file)
         // The seam reads as a racing `fuzz` would leave it: the file was listed, then dropped.
-        let racing = FailureDatabase(directory: folder, readFile: { path in
+        var racing = DirectoryFailureStore(directory: folder)
+        racing.readFile = { path in
             try? FileManager.default.removeItem(atPath: path)
             return FileManager.default.contents(atPath: path)
-        })
-        let entries = try racing.entries(for: scenario)  // before the fix: exit 66, "cannot read this saved failure"
+        }
+        let entries = try racing.entries(of: scenario.name)  // before the fix: exit 66, "cannot read this saved failure"
         #expect(entries.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: entry))
         // Dropping a file that is already gone is no error either.
-        #expect(try FailureDatabase(directory: folder).replay(scenario, dropsFixed: true).replayed == 0)
+        #expect(try DirectoryFailureStore(directory: folder).replay(scenario, dropsFixed: true).replayed == 0)
     }
 
     @Test("check never deletes a saved failure that no longer fails; fuzz drops it")

@@ -67,7 +67,7 @@ import Testing
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 70, "\(stderr)")
-        #expect(stderr.contains("bgsim: CRASH: fatal signal"), "\(stderr)")
+        #expect(stderr.contains("WorkloadCampaign: CRASH: fatal signal"), "\(stderr)")  // the engine names no bgsim
         #expect(stderr.contains("of WorkloadCampaign \"backup/\(variant)\""), "\(stderr)")
         #expect(stderr.contains("WorkloadCampaign: the test process ends with exit code 70"))
         let seeds = CrashIsolationTests.bannerSeeds(stderr)

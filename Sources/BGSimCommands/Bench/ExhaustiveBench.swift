@@ -36,8 +36,9 @@ struct ExhaustiveBench: Sendable {
         var spec = benchCase.spec
         spec.exploration = .exhaustive
         let reset = PeakMemory.reset()
-        let result = ExhaustiveSearch.run(SimulationTarget(spec: spec), options: ExhaustiveOptions(depth: depth, jobs: jobs),
-                                          campaign: CampaignOptions(seed: benchCase.seed, runs: 0, jobs: jobs))
+        var plan = CampaignPlan(options: CampaignOptions(seed: benchCase.seed, runs: 0, jobs: jobs))
+        plan.exhaustiveDepth = depth
+        let result = Campaign.run(CampaignPhases(CampaignPhase(SimulationTarget(spec: spec))), plan: plan)
         let stats = result.exhaustive ?? ExhaustiveStats(depth: depth)
         return ExhaustiveBench(benchCase: benchCase.name, depth: depth, jobs: jobs, sequences: stats.sequences,
                                distinctStates: stats.distinctStates, prunedBranches: stats.prunedBranches,

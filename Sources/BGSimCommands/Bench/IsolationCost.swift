@@ -51,11 +51,12 @@ struct IsolationCost: Sendable {
                     case .crashSlot:
                         result = Campaign.run(local, options: options, crashBanner: Isolation.banner(for: scenario, invocation: "bgsim"))
                     case .isolated:
-                        let target = IsolatedTarget(local: local, executable: executable ?? "",
-                                                    arguments: Isolation.workerArguments(for: scenario),
-                                                    runTimeoutSeconds: Isolation.defaultRunTimeoutSeconds)
-                        result = Campaign.run(target, options: options)
-                        target.finishChildren()  // the campaign is over: its children end now (not timed)
+                        // The campaign ends its children when it is over (timed, as in fuzz).
+                        var plan = CampaignPlan(options: options)
+                        plan.isolation = .childProcesses(executable: executable ?? "")
+                        plan.runTimeoutSeconds = ScenarioPlan.defaultRunTimeoutSeconds
+                        result = Campaign.run(CampaignPhases(CampaignPhase(local, workerArguments: Isolation.workerArguments(for: scenario))),
+                                              plan: plan)
                     }
                     rates[index].add(result)
                     digests[index] = result.totals.digest.digest

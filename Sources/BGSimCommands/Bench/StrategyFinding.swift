@@ -48,14 +48,14 @@ struct StrategyFinding: Sendable {
         spec.exploration = strategy
         var early = spec  // a phased strategy's first runs (`default`: random runs)
         early.exploration = strategy.effective(forRun: 0)
-        let targets = RunPhases<any CampaignTarget>(first: strategy.randomRuns, use: SimulationTarget(spec: early),
-                                                    then: SimulationTarget(spec: spec))
+        let targets = CampaignPhases(first: strategy.randomRuns, use: CampaignPhase(SimulationTarget(spec: early)),
+                                     then: CampaignPhase(SimulationTarget(spec: spec)))
         let budget = scenario.campaign.runs
         let found = (0..<seeds).map { seedIndex in
             let campaignSeed = Seed(0x5eed_0000_0000_0000 &+ UInt64(seedIndex))
             let options = CampaignOptions(seed: campaignSeed, runs: budget, jobs: 1, determinismSamples: 0,
                                           guidance: strategy.guidance)
-            return Campaign.runsToFirstFailure(phases: targets, of: invariant, options: options) ?? budget + 1
+            return Campaign.runsToFirstFailure(targets, of: invariant, options: options) ?? budget + 1
         }
         return StrategyFinding(scenario: scenario.name, strategy: strategy, budget: budget, runsToFind: found)
     }

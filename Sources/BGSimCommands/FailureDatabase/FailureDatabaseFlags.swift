@@ -1,8 +1,11 @@
-/// `--failure-db DIR` and `--no-failure-db`, shared by `fuzz` and `check`.
+import BackgroundTaskSimulator
+
+/// `--failure-db DIR` and `--no-failure-db`, shared by `fuzz` and `check`: which
+/// ``DirectoryFailureStore`` (the simulator's failure database) a command uses.
 ///
 /// ```swift
 /// let flags = try FailureDatabaseFlags(args)
-/// let database = flags.database(default: io.failureDatabase)   // nil: off
+/// let store = flags.store(default: io.failureDatabase)   // nil: off
 /// ```
 ///
 /// Contract: `--no-failure-db` turns the database off; `--failure-db DIR` uses DIR; neither uses
@@ -26,8 +29,52 @@ struct FailureDatabaseFlags {
         }
     }
 
-    func database(default folder: String?) -> FailureDatabase? {
+    /// The store, its files written as every output is (``OutputPaths/write(_:to:)``: a signal
+    /// waits for the rename); nil when off.
+    func store(default folder: String?) -> DirectoryFailureStore? {
         if disabled { return nil }
-        return (directory ?? folder).map { FailureDatabase(directory: $0) }
+        return (directory ?? folder).map { folder in
+            var store = DirectoryFailureStore(directory: folder)
+            store.writeFile = { (text: String, path: String) throws(FailureStoreError) in
+                do throws(CLIError) {
+                    try OutputPaths.write(text, to: path)
+                } catch {
+                    throw FailureStoreError(.cannotWrite, error.message)
+                }
+            }
+            return store
+        }
+    }
+}
+
+extension CLIError {
+    /// A failure store's error in bgsim's terms: its exit code, and a fix naming the options.
+    init(_ error: FailureStoreError) {
+        switch error.kind {
+        case .unreadable:
+            self.init(.noInput, "\(error.message); fix its permissions, delete it, or run with --no-failure-db")
+        case .notASavedFailure, .uncheckedInvariant:
+            self.init(.dataError, "\(error.message); delete the file or run with --no-failure-db")
+        case .badField:
+            self.init(.dataError, "\(error.message); delete the file (the failure database rebuilds itself) or run "
+                + "with --no-failure-db")
+        case .cannotCreate:
+            self.init(.cannotCreate, "\(error.message); give --failure-db a writable folder or --no-failure-db")
+        case .cannotWrite:
+            self.init(.cannotCreate, error.message)
+        }
+    }
+}
+
+extension SavedFailureReplay {
+    /// `replayed 2 saved failures: 1 still fail (every-begin-ended); 1 no longer fails, dropped`
+    /// (`check`: `…; 1 no longer fails (fuzz drops it)`).
+    var summary: String {
+        let names = stillFailing.isEmpty ? "" : " (" + stillFailing.map(\.invariant).joined(separator: ", ") + ")"
+        let fixed = noLongerFailing.count
+        let gone = fixed == 0 ? "" : "; \(fixed) no longer \(fixed == 1 ? "fails" : "fail")"
+            + (dropsFixed ? ", dropped" : " (fuzz drops \(fixed == 1 ? "it" : "them"))")
+        return "replayed \(replayed) saved \(replayed == 1 ? "failure" : "failures"): \(stillFailing.count) still "
+            + "\(stillFailing.count == 1 ? "fails" : "fail")\(names)\(gone)"
     }
 }

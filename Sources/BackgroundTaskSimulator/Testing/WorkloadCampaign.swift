@@ -14,7 +14,8 @@ public import DeterministicSimulation
 /// ```
 ///
 /// Contract: deterministic: the same campaign gives the same report (timing fields aside) in any
-/// process and for any `jobs`. A failure names its run seed; ``replay(seed:)`` reruns exactly that
+/// process and for any `jobs`; the same as `bgsim fuzz` over a scenario file of the same
+/// workload, profile, environment, runs, seed and strategy (one pipeline, ``ScenarioCampaign``). A failure names its run seed; ``replay(seed:)`` reruns exactly that
 /// run with its trace, and ``replay(choices:)`` the shrunk one. Your workload must only use the
 /// context it is given (simulated queues, drawn durations), never real threads or timers.
 public struct WorkloadCampaign: Sendable {
@@ -36,6 +37,36 @@ public struct WorkloadCampaign: Sendable {
     public var jobs: Int
     /// Whether ``run()`` installs the crash banner's signal handler (default `true`).
     public var installsCrashHandler = true
+    /// How the runs explore (default `.default`, as scenarios: the first 100 runs are random
+    /// runs, later ones mix in swarm runs; `.exhaustive` searches to ``exhaustiveDepth``).
+    public var strategy: ExplorationStrategy = .default
+    /// The depth of an `.exhaustive` search (nil: ``ExhaustiveOptions/defaultDepth``).
+    public var exhaustiveDepth: Int?
+    /// Saved failures, replayed before the runs; new failures are saved there (nil, the
+    /// default: none. ``InMemoryFailureStore`` for one process, ``DirectoryFailureStore`` to
+    /// share `bgsim`'s `.bgsim/failures/`).
+    public var failureStore: (any FailureStore)?
+    /// Runs in child processes of your own command-line tool (built with `BGSimCommands`), so a
+    /// crash or hang in workload code is a `no-crash` or `no-hang` finding and the test goes on
+    /// (nil, the default: runs in the test process).
+    public var isolation: Isolation?
+    /// Wall-clock time a run may go without progress before it is a hang (nil: 60 s; `.zero`:
+    /// no limit). In process a hang ends the test process after printing the run; isolated,
+    /// it is a `no-hang` finding.
+    public var runTimeout: Duration?
+
+    /// How isolated runs start: `executable` is your tool (`BGSim.main(workloads:)`), and
+    /// `scenarioFile` a scenario file naming this campaign's workload, profile and environment,
+    /// which the children load (they cannot receive a workload made in code).
+    public struct Isolation: Sendable, Equatable {
+        public var executable: String
+        public var scenarioFile: String
+
+        public init(executable: String, scenarioFile: String) {
+            self.executable = executable
+            self.scenarioFile = scenarioFile
+        }
+    }
 
     public init(
         workload: WorkloadInfo, profile: OSProfile = .ios17, environment: EnvironmentConfig = EnvironmentConfig(),
@@ -52,40 +83,86 @@ public struct WorkloadCampaign: Sendable {
         self.jobs = jobs
     }
 
-    /// The run specification every run of the campaign uses.
-    public var spec: RunSpec {
-        RunSpec(profile: profile, environment: environment, workload: workload, invariants: invariants,
-                horizon: VirtualTime(microseconds: VirtualDuration(horizon).microseconds))
+    /// The run specification of one run outside the campaign (a `random` run, as ``replay(seed:)``).
+    public var spec: RunSpec { scenario.runSpec }
+
+    /// The campaign as a scenario made in code: what ``run()`` gives ``ScenarioCampaign``, the
+    /// pipeline `bgsim fuzz` and `bgsim check` use.
+    public var scenario: Scenario {
+        let variant = WorkloadCatalog.Variant(workload: workload.name, variant: "swift-api", bugPattern: nil,
+                                              expectedViolation: nil, info: workload, isBuiltIn: false)
+        let campaign = Scenario.CampaignDefaults(
+            runs: max(1, runs), seed: seed, horizon: VirtualTime(microseconds: VirtualDuration(horizon).microseconds),
+            maxStepsPerRun: 1_000_000, strategy: strategy, namesStrategy: false, depth: exhaustiveDepth)
+        return Scenario(name: workload.name, file: isolation?.scenarioFile ?? "(Swift API)", summary: workload.summary,
+                        workload: variant, profile: profile, environment: environment, campaign: campaign,
+                        invariants: invariants, expectation: .pass)
     }
 
-    /// Runs the campaign: every run, then re-runs of the failures (nondeterminism check) and
-    /// shrinking of the first failure of each invariant.
+    /// Runs the campaign through ``ScenarioCampaign``: the saved failures first, every run, then
+    /// re-runs of the failures (nondeterminism check) and shrinking of the first failure of each
+    /// invariant; new failures go to the store.
     ///
-    /// A crash in workload code (a trap such as a force unwrap of nil) ends the test process, as
-    /// any crash does, but first prints the run seed and the Swift call that replays it: the
-    /// first `run()` installs bgsim's fatal-signal handler (``CrashSignals``) if nothing did
+    /// A crash in workload code (a trap such as a force unwrap of nil) in process ends the test
+    /// process, as any crash does, but first prints the run seed and the Swift call that replays
+    /// it: the first `run()` installs the fatal-signal handler (``CrashSignals``) if nothing did
     /// (exit code 70); ``installsCrashHandler`` `false` leaves the process's handlers alone.
+    /// With ``isolation`` it is a `no-crash` finding instead.
+    ///
+    /// Store errors (an unreadable or malformed saved failure) are reported as a failed report
+    /// naming the file, never a crash.
     public func run() -> WorkloadReport {
-        let options = CampaignOptions(seed: seed, runs: max(1, runs), jobs: max(1, jobs))
-        if installsCrashHandler { CrashSignals.installIfNeeded(exitCode: 70, trailer: Self.crashTrailer) }
-        let result = Campaign.run(SimulationTarget(spec: spec), options: options, crashBanner: crashBanner)
-        return WorkloadReport(result: result, workload: workload.name)
+        if installsCrashHandler { CrashSignals.installIfNeeded(exitCode: 70, wording: Self.wording) }
+        let scenario = self.scenario
+        var plan = ScenarioPlan(for: scenario, jobs: max(1, jobs))
+        plan.exhaustiveDepth = exhaustiveDepth
+        plan.failureStore = failureStore
+        plan.toolVersion = "swift-api"
+        plan.wording = Self.wording
+        plan.runTimeoutSeconds = runTimeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        plan.crashBanner = { run in WorkloadReport.banner(workload: run.name, strategy: run.strategy) }
+        if let isolation {
+            plan.isolation = .childProcesses(executable: isolation.executable)
+            plan.workerArguments = { run in ["_isolated-worker", isolation.scenarioFile, run.strategy.rawValue] }
+        }
+        do {
+            return WorkloadReport(outcome: try ScenarioCampaign.run(scenario, plan: plan))
+        } catch {
+            return WorkloadReport(storeError: error, workload: workload.name, options: plan.options)
+        }
     }
 
     /// What a crash during one of this campaign's runs prints after the signal.
-    public var crashBanner: CrashBanner {
-        CrashBanner(run: "run seed {seed} of WorkloadCampaign \"\(workload.name)\"",
-                    replay: "campaign.replay(seed: {seed})")
-    }
+    public var crashBanner: CrashBanner { WorkloadReport.banner(workload: workload.name, strategy: .random) }
 
-    static let crashTrailer = "WorkloadCampaign: the test process ends with exit code 70 (a crash in workload code); "
-        + "replay the run with the call above to debug it\n"
-
+    /// The words of the crash banner and hang watchdog in a test process.
+    static let wording = CrashWording(
+        program: "WorkloadCampaign", timeoutSetting: "runTimeout",
+        hangAdvice: "; raise runTimeout if one job of your code takes this long",
+        crashTrailer: "WorkloadCampaign: the test process ends with exit code 70 (a crash in workload code); "
+            + "replay the run with the call above to debug it\n")
 
     /// Reruns one run exactly, keeping its trace (``RunOutcome/traceText`` prints it as
     /// `bgsim replay` does; ``RunOutcome/perfettoJSON`` opens in ui.perfetto.dev).
     public func replay(seed runSeed: Seed) -> RunOutcome {
         SimulationRunner.run(spec, choices: ChoiceSource(seed: runSeed), keepTrace: true)
+    }
+
+    /// ``replay(seed:)`` of a run of another strategy: a `default` campaign's later runs are
+    /// `swarm` runs, and a report's replay call names the strategy when it is not `random`.
+    public func replay(seed runSeed: UInt64, strategy: ExplorationStrategy) -> RunOutcome {
+        var spec = self.spec
+        spec.exploration = strategy
+        return SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(runSeed)), keepTrace: true)
+    }
+
+    /// ``replay(choices:)`` of a run of another strategy (as the report names it).
+    ///
+    /// - Throws: ``ChoiceTokenError`` when the token is not one.
+    public func replay(choices token: String, strategy: ExplorationStrategy) throws(ChoiceTokenError) -> RunOutcome {
+        var spec = self.spec
+        spec.exploration = strategy
+        return SimulationRunner.run(spec, choices: ChoiceSource(replaying: try ChoiceSequence(token: token)), keepTrace: true)
     }
 
     /// ``replay(seed:)`` with the seed as a number, the way a report prints it:

@@ -34,21 +34,49 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         /// How far the failure shrank, e.g. "4 actions, 44 events (from 151 actions, 753 events)".
         public var shrunkSizeText: String
         /// The Swift call that replays the run; it compiles with `import BackgroundTaskSimulator`.
-        public var replay: String { "campaign.replay(seed: \(seed))" }
+        public var replay: String
+        /// The Swift call that replays the shrunk run (it throws: call it with `try`).
+        public var shrunkReplay: String
     }
 
     /// The engine's result.
     public let result: CampaignResult
     /// The workload's name.
     public let workload: String
+    /// The scenario campaign's outcome (nil when the failure store could not be read).
+    public let outcome: ScenarioOutcome?
+    /// Why the failure store could not be read or written (the report then fails).
+    public let storeError: FailureStoreError?
 
     init(result: CampaignResult, workload: String) {
         self.result = result
         self.workload = workload
+        outcome = nil
+        storeError = nil
     }
 
-    /// Whether every run held every invariant and replays were deterministic.
-    public var passed: Bool { result.totals.failed == 0 && result.nondeterminism.isEmpty }
+    init(outcome: ScenarioOutcome) {
+        result = outcome.result
+        workload = outcome.scenario.name
+        self.outcome = outcome
+        storeError = nil
+    }
+
+    init(storeError: FailureStoreError, workload: String, options: CampaignOptions) {
+        result = .nothingRun(options: options)
+        self.workload = workload
+        outcome = nil
+        self.storeError = storeError
+    }
+
+    /// Whether every run held every invariant, replays were deterministic and no saved failure
+    /// still fails.
+    public var passed: Bool {
+        result.totals.failed == 0 && result.nondeterminism.isEmpty && storeError == nil && savedStillFailing.isEmpty
+    }
+
+    /// Saved failures (``WorkloadCampaign/failureStore``) replayed first that still fail.
+    public var savedStillFailing: [SavedFailure] { outcome?.saved.stillFailing ?? [] }
 
     /// The failures, one per violated invariant, in order of first appearance.
     public var failures: [Failure] {
@@ -56,8 +84,27 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
             Failure(invariant: record.failure.invariant, message: record.failure.message, seed: record.seed,
                     choices: record.choices.token, originalEventCount: record.originalEventCount,
                     shrunkEventCount: record.shrunkEventCount, originalActionCount: record.originalActionCount,
-                    shrunkActionCount: record.shrunkActionCount, shrunkSizeText: record.shrunkSizeText)
+                    shrunkActionCount: record.shrunkActionCount, shrunkSizeText: record.shrunkSizeText,
+                    replay: outcome.map { Self.call($0.replay(of: record)) } ?? "campaign.replay(seed: \(record.seed))",
+                    shrunkReplay: outcome.map { Self.call($0.shrunkReplay(of: record)) }
+                        ?? "try campaign.replay(choices: \"\(record.choices.token)\")")
         }
+    }
+
+    /// A recipe spelled as the Swift call that replays it (the strategy named unless `random`).
+    static func call(_ recipe: ReplayRecipe) -> String {
+        let strategy = recipe.strategy == .random ? "" : ", strategy: .\(recipe.strategy)"
+        switch recipe.source {
+        case .seed(let seed): return "campaign.replay(seed: \(seed)\(strategy))"
+        case .choices(let choices): return "try campaign.replay(choices: \"\(choices.token)\"\(strategy))"
+        }
+    }
+
+    /// What a crash during a run of `workload` under `strategy` prints after the signal.
+    static func banner(workload: String, strategy: ExplorationStrategy) -> CrashBanner {
+        let strategyText = strategy == .random ? "" : ", strategy: .\(strategy)"
+        return CrashBanner(run: "run seed {seed} of WorkloadCampaign \"\(workload)\"",
+                           replay: "campaign.replay(seed: {seed}\(strategyText))")
     }
 
     /// The report's text, byte for byte as `bgsim fuzz --report` writes it.
@@ -69,18 +116,25 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
 
     /// The report as a JSON value (for the package's own tests and commands).
     package var json: JSONValue {
-        CampaignReport.json(result, scenarioName: workload, scenarioFile: "(Swift API)", toolVersion: "swift-api",
-                            replayCommand: { "campaign.replay(seed: \($0.seed))" })
+        CampaignReport.json(result, scenarioName: workload, scenarioFile: "(Swift API)", toolVersion: "swift-api", toolName: "bgsim",
+                            replayCommand: { record in
+                                outcome.map { Self.call($0.replay(of: record)) } ?? "campaign.replay(seed: \(record.seed))"
+                            })
     }
 
     public var description: String {
         let totals = result.totals
         var lines = ["\(workload): \(totals.runs) runs, \(totals.passed) passed, \(totals.failed) failed "
             + "(seed \(result.options.seed), digest \(totals.digest.digest))"]
+        if let storeError { lines.append("  FAILURE STORE: \(storeError)") }
+        for saved in savedStillFailing {
+            lines.append("  \(saved.invariant) (saved failure, still failing): \(saved.message)")
+            let strategy = saved.strategy == .random ? "" : ", strategy: .\(saved.strategy)"
+            lines.append("    replay: try campaign.replay(choices: \"\(saved.choices.token)\"\(strategy))")
+        }
         for failure in failures {
             lines.append("  \(failure.invariant) (run seed \(failure.seed)): \(failure.message)")
-            lines.append("    replay: \(failure.replay); shrunk to \(failure.shrunkSizeText): "
-                + "campaign.replay(choices: \"\(failure.choices)\")")
+            lines.append("    replay: \(failure.replay); shrunk to \(failure.shrunkSizeText): \(failure.shrunkReplay)")
         }
         for record in result.nondeterminism {
             lines.append("  NONDETERMINISM: run seed \(record.seed) gave \(record.actual), expected \(record.expected) "

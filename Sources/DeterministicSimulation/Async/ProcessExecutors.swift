@@ -78,7 +78,7 @@ enum SimulationExecutorFactory: ExecutorFactory {
 }
 
 /// Loaded-time entry point for SimulationRuntimeShims' constructor (a weak C reference).
-@_cdecl("bgsim_install_process_executors")
+@_cdecl("simulation_install_process_executors")
 func installProcessExecutorsAtLoad() {
     ProcessExecutors.install()
 }

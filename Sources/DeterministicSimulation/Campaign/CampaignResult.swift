@@ -107,3 +107,11 @@ public struct NondeterminismRecord: Sendable, Equatable {
     /// (``TraceDivergence``), or why no event can be named. `nil` when not looked for.
     public var firstDifference: String? = nil
 }
+
+extension CampaignResult {
+    /// The result of a campaign that ran nothing (a front end that stopped before its runs).
+    package static func nothingRun(options: CampaignOptions) -> CampaignResult {
+        CampaignResult(totals: RunTotals(), wallSeconds: 0, runSeconds: 0, stop: .completed, failures: [],
+                       nondeterminism: [], coverage: Coverage(), options: options)
+    }
+}

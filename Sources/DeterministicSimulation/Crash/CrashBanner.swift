@@ -45,14 +45,15 @@ public struct CrashBanner: Sendable, Equatable {
     /// // "bgsim: replay: bgsim replay Scenarios/….json --seed 0x000000000000002a\n"
     /// ```
     public func internalError(seed: Seed, invariant: String, message: String) -> String {
-        Self.fill(" while following up (rerunning and shrinking) the failure below\nbgsim: the failure: \(invariant) in "
-            + "\(run): \(message)\nbgsim: replay: \(replay)\n", seed: seed)
+        let program = CrashWording.current.program
+        return Self.fill(" while following up (rerunning and shrinking) the failure below\n\(program): the failure: "
+            + "\(invariant) in \(run): \(message)\n\(program): replay: \(replay)\n", seed: seed)
     }
 
     /// The text the handler writes after its first words (`bgsim: CRASH: fatal signal SIGILL`),
     /// with `{seed}` as it stands.
     var template: String {
-        " during \(run)\nbgsim: replay: \(replay)\n"
+        " during \(run)\n\(CrashWording.current.program): replay: \(replay)\n"
     }
 
     /// The text with `seed` in place of every `{seed}`: what a crash during that run prints.

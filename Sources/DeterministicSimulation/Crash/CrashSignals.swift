@@ -47,14 +47,16 @@ public enum CrashSignals {
         var exitCode: Int32
         /// The code after a fault of bgsim's own code (``CrashSlot/beginHarness(_:)``).
         var internalErrorExitCode: Int32
-        /// "bgsim: CRASH: <signal text>", by signal number (empty for signals not handled).
+        /// "PROGRAM: CRASH: <signal text>", by signal number (empty for signals not handled).
         var headers: [[UInt8]]
-        /// "bgsim: INTERNAL ERROR: <signal text>", by signal number.
+        /// "PROGRAM: INTERNAL ERROR: <signal text>", by signal number.
         var internalHeaders: [[UInt8]]
         var internalTrailer: [UInt8]
-        var unknownSignal = Array("\nbgsim: CRASH: fatal signal".utf8)
+        var unknownSignal: [UInt8]
         var outsideRun = Array(" outside any run of a campaign\n".utf8)
         var trailer: [UInt8]
+        /// The front end's words (``CrashWording``), also read by the watchdog and isolation.
+        var wording: CrashWording
         /// 4 KiB for the choice dump's numbers.
         var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4_096)
     }
@@ -80,34 +82,35 @@ public enum CrashSignals {
     static let altStackSize = 64 << 10
 
     /// Installs the handler for the fatal signals (process-wide, once; later calls change only
-    /// the exit code) and an alternate signal stack on the calling thread.
+    /// the exit codes and words) and an alternate signal stack on the calling thread.
     ///
     /// A fault while a thread does harness work and no run is in progress on it (a failure's
-    /// follow-up, ``CrashSlot/beginHarness(_:)``) is bgsim's own: the handler prints
-    /// `bgsim: INTERNAL ERROR: …`, the failure being followed up and its replay command, and
+    /// follow-up, ``CrashSlot/beginHarness(_:)``) is the harness's own: the handler prints
+    /// `PROGRAM: INTERNAL ERROR: …`, the failure being followed up and its replay command, and
     /// ends the process with `internalErrorExitCode`, so the finding is never lost.
     ///
     /// - Parameters:
     ///   - exitCode: the code the process ends with after a crash banner (bgsim: 70).
-    ///   - trailer: the banner's last line (default: bgsim's, naming `--isolate`).
-    ///   - internalErrorExitCode: the code after a fault of bgsim's own code (bgsim: 71).
-    public static func install(exitCode: Int32, trailer: String? = nil, internalErrorExitCode: Int32 = 71) {
+    ///   - wording: the front end's words: the banner lines' program name, the last line's advice.
+    ///   - internalErrorExitCode: the code after a fault of the harness's own code (bgsim: 71).
+    public static func install(exitCode: Int32, wording: CrashWording = CrashWording(), internalErrorExitCode: Int32 = 71) {
+        let program = wording.program
         var headers = [[UInt8]](repeating: [], count: 65)
         var internalHeaders = [[UInt8]](repeating: [], count: 65)
         for (number, text) in signals where Int(number) < headers.count {
-            headers[Int(number)] = Array("\nbgsim: CRASH: \(text)".utf8)
-            internalHeaders[Int(number)] = Array("\nbgsim: INTERNAL ERROR: \(text)".utf8)
+            headers[Int(number)] = Array("\n\(program): CRASH: \(text)".utf8)
+            internalHeaders[Int(number)] = Array("\n\(program): INTERNAL ERROR: \(text)".utf8)
         }
-        let internalTrailer = "bgsim: the process ends with exit code \(internalErrorExitCode) (an internal error of bgsim, "
-            + "not of your code); the findings above stand (unshrunk): please report the error with their replay commands\n"
-        let tail = trailer ?? "bgsim: the process ends with exit code \(exitCode) (a crash in workload code); with --isolate, fuzz and check report it as no-crash and go on\n"
+        let internalTrailer = wording.internalErrorLine(exitCode: internalErrorExitCode)
+        let tail = wording.crashLine(exitCode: exitCode)
         _ = CrashSlot.table
         _ = slotKey
         _ = altStackKey
         let wasInstalled = state != nil
         state = State(exitCode: exitCode, internalErrorExitCode: internalErrorExitCode, headers: headers,
                       internalHeaders: internalHeaders, internalTrailer: Array(internalTrailer.utf8),
-                      trailer: Array(tail.utf8))
+                      unknownSignal: Array("\n\(program): CRASH: fatal signal".utf8), trailer: Array(tail.utf8),
+                      wording: wording)
         CrashSlot.inUse.store(true, ordering: .releasing)
         prepareThread(inheriting: currentSlotToken)
         guard !wasInstalled else { return }
@@ -124,11 +127,12 @@ public enum CrashSignals {
         }
     }
 
-    /// ``install(exitCode:trailer:)`` unless a handler is installed already (keeps its exit code
-    /// and words: bgsim's own, in a bgsim process).
-    public static func installIfNeeded(exitCode: Int32, trailer: String? = nil, internalErrorExitCode: Int32 = 71) {
+    /// ``install(exitCode:wording:internalErrorExitCode:)`` unless a handler is installed already
+    /// (keeps its exit code and words: the front end's own, in a command-line process).
+    public static func installIfNeeded(exitCode: Int32, wording: CrashWording = CrashWording(),
+                                       internalErrorExitCode: Int32 = 71) {
         guard state == nil else { return }
-        install(exitCode: exitCode, trailer: trailer, internalErrorExitCode: internalErrorExitCode)
+        install(exitCode: exitCode, wording: wording, internalErrorExitCode: internalErrorExitCode)
     }
 
     /// Whether the handler is installed.
@@ -201,4 +205,17 @@ private func handleFatalSignal(_ signal: Int32) {
     CrashOutput.write(2, state.trailer)
     if CrashSignals.dumpsChoices { CrashOutput.dumpChoices(signal: signal, scratch: state.scratch) }
     _exit(state.exitCode)
+}
+
+extension CrashSignals {
+    /// Runs `body`, the front end's own work after the runs (writing a report), so that a fault
+    /// in it is reported as the harness's internal error with `text`, never as a crash of
+    /// workload code (``CrashSlot/harnessWork(_:_:)``).
+    ///
+    /// ```swift
+    /// try CrashSignals.harnessWork(" while writing the report Reports/x.json\n") { try write(report) }
+    /// ```
+    public static func harnessWork<T, E: Error>(_ text: String, _ body: () throws(E) -> T) throws(E) -> T {
+        try CrashSlot.harnessWork(text, body)
+    }
 }

@@ -34,7 +34,7 @@ import Synchronization
 ///
 /// Contract: ``begin(_:)`` and ``end()`` are called by the owning thread only; the handler and
 /// the hang watchdog only read. Cost per run: the hex digits and two relaxed/release stores.
-public final class CrashSlot: @unchecked Sendable {
+package final class CrashSlot: @unchecked Sendable {
     // @unchecked: `bytes`, `length` and `seedOffsets` are written by the owner thread before it
     // publishes them with a release store of `generation`/`running`; readers load those first.
 

@@ -33,14 +33,14 @@ public enum InjectedFault: String, Sendable {
     /// Plants the trap the environment asks for, if it is the report's.
     public static func atReport() {
         guard let value = getenv(variable), String(cString: value) == InjectedFault.report.rawValue else { return }
-        fatalError("\(variable)=report: a fault planted in bgsim's report writing")
+        fatalError("\(variable)=report: a fault planted in the report writing")
     }
 
     static func atShrinkStart() {
         guard let value = getenv(variable), let fault = InjectedFault(rawValue: String(cString: value)) else { return }
         switch fault {
         case .shrink:
-            fatalError("\(variable)=\(fault.rawValue): a fault planted in bgsim's shrinker")
+            fatalError("\(variable)=\(fault.rawValue): a fault planted in the shrinker")
         case .shrinkHang:
             while true { usleep(1_000) }  // tidy: allow a planted hang; it never decides a result
         case .report:

@@ -29,7 +29,7 @@ import Synchronization
 /// determinism is untouched; a timeout far above any single job's time (bgsim: 60 s, where jobs
 /// take microseconds) only ever stops a run that would not end. One watchdog per process;
 /// starting it again changes the timeout. A timeout of 0 or less pauses it.
-public enum RunWatchdog {
+package enum RunWatchdog {
     /// The timeout in milliseconds (0: off); the watchdog thread reads it on every look.
     static let timeoutMilliseconds = Atomic<Int>(0)
     static let started = Atomic<Bool>(false)
@@ -42,7 +42,7 @@ public enum RunWatchdog {
     ///   - timeoutSeconds: the wall-clock time a run may go without progress; 0 or less turns the
     ///     watchdog off.
     ///   - exitCode: the code the process ends with after a hang banner (bgsim: 124).
-    public static func start(timeoutSeconds: Double, exitCode: Int32) {
+    package static func start(timeoutSeconds: Double, exitCode: Int32) {
         let milliseconds = max(0, Int(timeoutSeconds * 1_000))
         if !started.load(ordering: .acquiring) {
             _ = CrashSlot.table
@@ -53,29 +53,32 @@ public enum RunWatchdog {
         CrashSlot.inUse.store(true, ordering: .releasing)
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { watch() }
-        thread.name = "bgsim-run-watchdog"
+        thread.name = "run-watchdog"
         thread.start()
     }
 
-    /// The banner's words around the run's text. The watchdog is an ordinary thread (the stuck
-    /// one is only spinning), so it may format them when it needs them.
+    /// The banner's words around the run's text (``CrashWording``). The watchdog is an ordinary
+    /// thread (the stuck one is only spinning), so it may format them when it needs them.
     private static func words(limitMilliseconds: Int) -> (header: [UInt8], trailer: [UInt8]) {
-        let seconds = Double(limitMilliseconds) / 1_000
-        let text = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-        return (Array("\nbgsim: HANG: a run made no progress for \(text) s of wall-clock time (--run-timeout)".utf8),
-                Array(("bgsim: the process ends with exit code \(exitCode) (a hang in workload code); with --isolate, "
-                    + "fuzz and check report it as no-hang and go on; raise --run-timeout if one job of your code "
-                    + "takes this long\n").utf8))
+        let wording = CrashWording.current
+        return (Array(("\n\(wording.program)\(CrashWording.hangOpening)a run made no progress for "
+                    + "\(seconds(limitMilliseconds)) s of wall-clock time\(wording.timeoutNote)").utf8),
+                Array(wording.hangLine(exitCode: exitCode).utf8))
     }
 
-    /// The banner's words around a stuck follow-up's text (``CrashSlot/beginHarness(_:)``): bgsim's
-    /// own code made no progress between two runs for the whole timeout.
+    /// The banner's words around a stuck follow-up's text (``CrashSlot/beginHarness(_:)``): the
+    /// harness's own code made no progress between two runs for the whole timeout.
     private static func internalWords(limitMilliseconds: Int, exitCode: Int32) -> (header: [UInt8], trailer: [UInt8]) {
-        let seconds = Double(limitMilliseconds) / 1_000
-        let text = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-        return (Array("\nbgsim: INTERNAL ERROR: bgsim's own code made no progress for \(text) s between two runs".utf8),
-                Array(("bgsim: the process ends with exit code \(exitCode) (an internal error of bgsim, not of your "
-                    + "code); the findings above stand (unshrunk): please report the error with their replay commands\n").utf8))
+        let program = CrashWording.current.program
+        return (Array(("\n\(program): INTERNAL ERROR: \(program)'s own code made no progress for "
+                    + "\(seconds(limitMilliseconds)) s between two runs").utf8),
+                Array(CrashWording.current.internalErrorLine(exitCode: exitCode).utf8))
+    }
+
+    /// A limit in whole seconds when it is one (`60`), else with its fraction (`0.5`).
+    private static func seconds(_ milliseconds: Int) -> String {
+        let seconds = Double(milliseconds) / 1_000
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     /// Looks at the slots every 50 ms, forever. A slot is timed from the moment its state last

@@ -84,7 +84,7 @@ final class ChildConnection: @unchecked Sendable {
             close(lifeline[0])
             lifeline[0] = moved
         }
-        var template = Array((temporaryDirectory + "/bgsim-isolated-XXXXXX").utf8CString)
+        var template = Array((temporaryDirectory + "/isolated-run-XXXXXX").utf8CString)
         let errorFile = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if errorFile >= 0 {
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }

@@ -17,9 +17,9 @@
 ///
 /// Contract: deterministic for a deterministic crash (no addresses or process ids are kept).
 enum CrashMessage {
-    static func text(stderr: String, signal: Int32?, status: Int32) -> String {
+    static func text(stderr: String, signal: Int32?, status: Int32, program: String) -> String {
         let lines = stderr.split(separator: "\n").map { $0.trimmingWhitespace }
-            .filter { !$0.isEmpty && !$0.hasPrefix("bgsim") && !$0.hasPrefix("Current stack trace") }
+            .filter { !$0.isEmpty && !CrashWording.isBannerLine($0) && !$0.hasPrefix("Current stack trace") }
         // The last line only: a batch's earlier runs may have written lines of their own, and the
         // message (part of the verdict's digest) must not depend on how runs were batched.
         let said = lines.last ?? ""
@@ -31,19 +31,19 @@ enum CrashMessage {
         } else {
             how = "exit code \((status >> 8) & 0xff) before answering"
         }
-        let words = said.isEmpty ? silentCrash(signal: signal) : String(said.prefix(400))
+        let words = said.isEmpty ? silentCrash(signal: signal, program: program) : String(said.prefix(400))
         return "the workload crashed: \(words) (\(how))"
     }
 
     /// What a crash that wrote no message of its own most likely was, by its signal.
-    static func silentCrash(signal: Int32?) -> String {
+    static func silentCrash(signal: Int32?, program: String) -> String {
         switch signal {
         case SIGSEGV, SIGBUS:
             "no message (a bad memory access; in Swift code usually a stack overflow from endless recursion, which "
                 + "runs into the guard page under the thread's stack; replay it under a debugger to see the frames)"
         default:
             "no message (an optimized build traps without one: a force unwrap of nil, an index out of range, an "
-                + "arithmetic overflow; replay it with a debug build of bgsim to see Swift's message)"
+                + "arithmetic overflow; replay it with a debug build of \(program) to see Swift's message)"
         }
     }
 

@@ -44,8 +44,8 @@ public struct ShrinkFault: Sendable, Equatable {
         let signal = status & 0x7f
         let code = (status >> 8) & 0xff
         let lines = stderr.split(separator: "\n").map { $0.trimmingWhitespace }.filter { !$0.isEmpty }
-        let banner = lines.first { $0.hasPrefix("bgsim: ") }
-        let said = lines.last { !$0.hasPrefix("bgsim") && !$0.hasPrefix("Current stack trace") }
+        let banner = lines.first { CrashWording.isBannerLine($0) }
+        let said = lines.last { !CrashWording.isBannerLine($0) && !$0.hasPrefix("Current stack trace") }
         let how = signal != 0 ? "killed by signal \(CrashMessage.name(signal))" : "exit code \(code)"
         let words = [said, banner].compactMap { $0.map { String($0.prefix(400)) } }
         return ShrinkFault(isInternalError: signal == 0 && code == CrashSignals.internalErrorExitCode,

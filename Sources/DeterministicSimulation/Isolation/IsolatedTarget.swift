@@ -45,7 +45,7 @@ import Synchronization
 ///   timeout): its verdict is remembered, and a hang is never shrunk (``RunStop/timedOut``).
 /// - Wall-clock time decides nothing else. Children end at ``finishChildren()`` or when the
 ///   target's last copy is released.
-public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
+package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     /// The invariant id of a crashed run.
     public static var crashInvariant: String { "no-crash" }
     /// The invariant id of a run stopped after making no progress for the run timeout.
@@ -54,14 +54,20 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     /// The same target in this process: traces of surviving runs come from it.
     public let local: Local
     let pool: ChildPool
+    /// The front end's words, for a crash's and a hang's message (``CrashWording``).
+    let wording: CrashWording
 
     /// - Parameters:
     ///   - local: the target the children run (they build it from `arguments`).
     ///   - executable: the program to start (`/proc/self/exe`: this one).
     ///   - arguments: its arguments, which make it an isolated worker for `local`'s twin.
     ///   - runTimeoutSeconds: the wall-clock time a run may go without progress; nil for none.
-    public init(local: Local, executable: String, arguments: [String], runTimeoutSeconds: Double?) {
+    ///   - wording: the front end's words: its program's name and run-timeout setting, named in
+    ///     crash and hang messages.
+    public init(local: Local, executable: String, arguments: [String], runTimeoutSeconds: Double?,
+                wording: CrashWording = CrashWording()) {
         self.local = local
+        self.wording = wording
         pool = ChildPool(executable: executable, arguments: arguments,
                          timeoutMilliseconds: runTimeoutSeconds.map { max(1, Int($0 * 1_000)) })
     }
@@ -171,7 +177,7 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
                 source.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                              fallbackCount: dump.fallbackCount)
             }
-            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
+            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status, program: wording.program),
                                      signal: signal, drawn: dump?.outcomes.count ?? 0)
         case .hung:
             alive = false
@@ -184,7 +190,8 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
         let verdict = RunVerdict(
             digest: TraceDigest(Self.hash("hang")), eventCount: 0, simulatedTime: .zero,
             failures: [RunFailure(invariant: Self.hangInvariant, message: "the run made no progress (no job started, "
-                + "no thread resumed) for \(CrashMessage.seconds(seconds)) s of wall-clock time (--run-timeout) and was "
+                + "no thread resumed) for \(CrashMessage.seconds(seconds)) s of wall-clock time"
+                + "\(wording.timeoutNote) and was "
                 + "stopped: an endless loop or a wait on something outside the simulator in workload code", time: .zero)],
             stop: .timedOut, cost: 0)
         pool.rememberHang(request, verdict)
@@ -229,7 +236,7 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
                 choices.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                               fallbackCount: dump.fallbackCount)
             }
-            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
+            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status, program: wording.program),
                                      signal: signal, drawn: dump?.outcomes.count ?? 0)
         case .hung:
             return hangVerdict(request)
@@ -237,10 +244,10 @@ public struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     }
 
     /// Whether a child ended by its watchdog's verdict on a run that made no progress: its exit
-    /// code (``IsolatedWorker/hangExitCode``) after its `bgsim: HANG` banner (a workload that
+    /// code (``IsolatedWorker/hangExitCode``) after its `PROGRAM: HANG:` banner (a workload that
     /// calls `exit(124)` itself is a crash).
     static func isHang(stderr: String, status: Int32) -> Bool {
-        status & 0x7f == 0 && (status >> 8) & 0xff == IsolatedWorker.hangExitCode && stderr.contains("bgsim: HANG:")
+        status & 0x7f == 0 && (status >> 8) & 0xff == IsolatedWorker.hangExitCode && stderr.contains(CrashWording.hangOpening)
     }
 
     static func crashVerdict(message: String, signal: Int32?, drawn: Int) -> RunVerdict {

@@ -49,7 +49,7 @@ public enum ParentLifeline {
                 if count == 0 || (count < 0 && errno != EINTR) { _exit(exitCode) }
             }
         }
-        thread.name = "bgsim-parent-watch"
+        thread.name = "parent-watch"
         thread.stackSize = 64 << 10
         thread.start()
         return true

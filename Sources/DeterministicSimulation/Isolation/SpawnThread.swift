@@ -21,7 +21,7 @@ final class SpawnThread: @unchecked Sendable {
 
     private init() {
         let thread = Thread { [unowned self] in serve() }
-        thread.name = "bgsim-spawner"
+        thread.name = "isolation-spawner"
         thread.start()
     }
 

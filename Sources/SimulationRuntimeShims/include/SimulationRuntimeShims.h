@@ -11,7 +11,7 @@
 // - Real Dispatch inside a run (Linux): `dispatch_async` and friends, called on a marked thread,
 //   are reported to the engine and not made (the block would run outside the simulation).
 // - Process executors: a load-time constructor calls the engine's
-//   `bgsim_install_process_executors` (a weak reference: nothing happens in a binary without the
+//   `simulation_install_process_executors` (a weak reference: nothing happens in a binary without the
 //   engine), so Swift's main and default executors are the engine's before any task exists.
 #ifndef SIMULATION_RUNTIME_SHIMS_H
 #define SIMULATION_RUNTIME_SHIMS_H

@@ -8,7 +8,7 @@ struct CampaignReportTests {
 
     static func report(_ options: CampaignOptions) -> JSONValue {
         let result = Campaign.run(ThresholdTarget(), options: options)
-        return CampaignReport.json(result, scenarioName: "toy", scenarioFile: "Scenarios/toy.json", toolVersion: "9.9",
+        return CampaignReport.json(result, scenarioName: "toy", scenarioFile: "Scenarios/toy.json", toolVersion: "9.9", toolName: "bgsim",
                                    replayCommand: { "bgsim replay Scenarios/toy.json --seed \($0.seed)" })
     }
 
@@ -127,7 +127,7 @@ struct CampaignReportTests {
                                   shrunkReplayCommand: { "bgsim replay toy.json --choices \($0.choices.token)" })
             }
         }
-        let xml = JUnitReport.xml(entries(result))
+        let xml = JUnitReport.xml(entries(result), toolName: "bgsim")
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bgsim\" tests=\"3\" failures=\"2\">"))
         // The planted bug found as expected passes, with what was found in system-out.
         #expect(xml.contains("<testcase classname=\"planted\" name=\"expect violation big-value\">\n      <system-out>"
@@ -141,6 +141,6 @@ struct CampaignReportTests {
         #expect(xml.contains("held: never-seen"))
         var options = Self.options
         options.jobs = 1
-        #expect(JUnitReport.xml(entries(Campaign.run(ThresholdTarget(), options: options))) == xml)
+        #expect(JUnitReport.xml(entries(Campaign.run(ThresholdTarget(), options: options)), toolName: "bgsim") == xml)
     }
 }

@@ -55,7 +55,7 @@ struct PhasedCampaignTests {
         #expect(ResultFingerprint(Campaign.run(phases: Self.phases, options: options)) == ResultFingerprint(one))
         func report(_ options: CampaignOptions) -> JSONValue {
             CampaignReport.json(Campaign.run(phases: Self.phases, options: options), scenarioName: "toy",
-                                scenarioFile: "Scenarios/toy.json", toolVersion: "9.9",
+                                scenarioFile: "Scenarios/toy.json", toolVersion: "9.9", toolName: "bgsim",
                                 replayCommand: { "bgsim replay Scenarios/toy.json --seed \($0.seed)" })
         }
         let whole = report(Self.options)

@@ -67,7 +67,7 @@ struct RunTotalsTests {
     func reportRoundTrip() throws {
         let result = Campaign.run(ThresholdTarget(), options: CampaignOptions(seed: Self.seed, runs: 300, jobs: 2))
         #expect(result.totals.stops.hitLimit > 0, "the sample should include step-limited runs")
-        let report = CampaignReport.json(result, scenarioName: "toy", scenarioFile: "toy.json", toolVersion: "1",
+        let report = CampaignReport.json(result, scenarioName: "toy", scenarioFile: "toy.json", toolVersion: "1", toolName: "bgsim",
                                          replayCommand: { _ in "" })
         var read = try RunTotals(ReportReader(value: report, number: 1).member("summary"))
         #expect(read.stops.hitLimit == result.totals.stops.hitLimit)
@@ -79,9 +79,9 @@ struct RunTotalsTests {
     func reportText() {
         let result = Campaign.run(ThresholdTarget(), options: CampaignOptions(seed: Self.seed, runs: 50, jobs: 1))
         let replay: (FailureRecord) -> String = { "replay \($0.seed)" }
-        let text = CampaignReport.jsonText(result, scenarioName: "toy", scenarioFile: "toy.json", toolVersion: "1",
+        let text = CampaignReport.jsonText(result, scenarioName: "toy", scenarioFile: "toy.json", toolVersion: "1", toolName: "bgsim",
                                            replayCommand: replay)
-        let value = CampaignReport.json(result, scenarioName: "toy", scenarioFile: "toy.json", toolVersion: "1",
+        let value = CampaignReport.json(result, scenarioName: "toy", scenarioFile: "toy.json", toolVersion: "1", toolName: "bgsim",
                                         replayCommand: replay)
         #expect(text == JSONWriter().string(for: value))
         #expect(text.hasPrefix("{\n  \"schemaVersion\": 1,\n  \"seed\": \"0x0000000000007a11\""))

@@ -63,10 +63,10 @@ import Testing
         #expect(VerdictWire.parseRequest("S\tnot-a-seed\t0\t-1") == nil)
     }
 
-    @Test("a crash banner puts the run seed wherever {seed} stands")
+    @Test("a crash banner puts the run seed wherever {seed} stands, its lines in the installed program's name")
     func bannerText() {
-        let banner = CrashBanner(run: "run seed {seed} of scenario s (s.json)", replay: "bgsim replay s.json --seed {seed}")
+        let banner = CrashBanner(run: "run seed {seed} of scenario s (s.json)", replay: "tool replay s.json --seed {seed}")
         #expect(banner.text(seed: Seed(0x2a)) == " during run seed 0x000000000000002a of scenario s (s.json)\n"
-            + "bgsim: replay: bgsim replay s.json --seed 0x000000000000002a\n")
+            + "\(CrashWording.current.program): replay: tool replay s.json --seed 0x000000000000002a\n")
     }
 }

@@ -85,8 +85,7 @@ extension CampaignResult {
     ///   - options: the campaign's options, with its shard.
     ///   - depth: the search's depth bound (as shard 1's).
     package static func searchedInShardOne(options: CampaignOptions, depth: Int) -> CampaignResult {
-        var result = CampaignResult(totals: RunTotals(), wallSeconds: 0, runSeconds: 0, stop: .completed, failures: [],
-                                    nondeterminism: [], coverage: Coverage(), options: options)
+        var result = CampaignResult.nothingRun(options: options)
         result.exhaustive = ExhaustiveStats(depth: depth)
         return result
     }

@@ -44,7 +44,7 @@ extension CampaignReport {
             let version = try reader.int("schemaVersion")
             guard Int64(version) == schemaVersion else {
                 throw CampaignReportError(problem: "\(reader.name): schemaVersion is \(version), not \(schemaVersion)",
-                                          fix: "merge reports written by this version of bgsim")
+                                          fix: "merge reports written by this version of \((try? reader.string("tool", "name")) ?? "the tool")")
             }
             let current = try ReportHeader(reader)
             if let first { try requireSame(first, current, reader, first: readers[0]) }
@@ -100,7 +100,7 @@ extension CampaignReport {
         if let other = shards.first(where: { $0.shard.count != count }) {
             throw CampaignReportError(
                 problem: "\(other.reader.name): shard \(other.shard) does not belong with \(first.reader.name)'s shard "
-                    + "\(first.shard): different N", fix: "merge the reports of one --shard K/\(count) matrix")
+                    + "\(first.shard): different N", fix: "merge the reports of one matrix of shards K/\(count)")
         }
         let sorted = shards.sorted { $0.shard.index < $1.shard.index }
         for (previous, current) in zip(sorted, sorted.dropFirst()) where previous.shard == current.shard {
@@ -119,6 +119,6 @@ extension CampaignReport {
         throw CampaignReportError(
             problem: "shards \(missing.map { "\($0)/\(count)" }.joined(separator: ", "))"
                 + (more > 0 ? " and \(more) more" : "") + " are missing",
-            fix: "give all \(count) shard reports (--shard 1/\(count) ... \(count)/\(count))")
+            fix: "give all \(count) shard reports (shards 1/\(count) ... \(count)/\(count))")
     }
 }

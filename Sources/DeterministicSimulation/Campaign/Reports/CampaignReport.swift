@@ -28,7 +28,7 @@ public enum CampaignReport {
     /// writer: fixed key order, no timestamps beyond the timing fields).
     public static func jsonText(_ result: CampaignResult, scenarioName: String, scenarioFile: String,
                                 expectation: CampaignExpectation? = nil,
-                                toolVersion: String, toolName: String = "bgsim",
+                                toolVersion: String, toolName: String,
                                 replayCommand: (FailureRecord) -> String) -> String {
         JSONWriter().string(for: json(result, scenarioName: scenarioName, scenarioFile: scenarioFile,
                                       expectation: expectation, toolVersion: toolVersion, toolName: toolName,
@@ -38,7 +38,7 @@ public enum CampaignReport {
     /// The report as a JSON value (for the package's own targets: the commands and merge).
     package static func json(_ result: CampaignResult, scenarioName: String, scenarioFile: String,
                              expectation: CampaignExpectation? = nil,
-                             toolVersion: String, toolName: String = "bgsim",
+                             toolVersion: String, toolName: String,
                              replayCommand: (FailureRecord) -> String) -> JSONValue {
         let header = ReportHeader(seed: result.options.seed, toolName: toolName, toolVersion: toolVersion,
                                   scenarioName: scenarioName, scenarioFile: scenarioFile, expectation: expectation,

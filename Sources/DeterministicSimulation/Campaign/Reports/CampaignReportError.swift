@@ -4,7 +4,7 @@ import SimulationFormats
 ///
 /// ```swift
 /// do { _ = try CampaignReport.merge([a, b]) } catch { print(error) }
-/// // report 2: $.summary.runs: missing required key 'runs'; give reports written by 'bgsim fuzz --report' (schemaVersion 1)
+/// // report 2: $.summary.runs: missing required key 'runs'; give campaign reports of schemaVersion 1, as a campaign wrote them
 /// ```
 public struct CampaignReportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong, already naming the report (1-based, in argument order) and field.
@@ -22,6 +22,6 @@ public struct CampaignReportError: Error, Equatable, Sendable, CustomStringConve
     /// A reading error of the shared JSON reader, as a report error: `report N: $.path: problem`.
     init(_ error: ConfigError) {
         self.init(problem: "\(error.file): \(error.path): \(error.problem)",
-                  fix: "give reports written by 'bgsim fuzz --report' (schemaVersion 1)")
+                  fix: "give campaign reports of schemaVersion 1, as a campaign wrote them")
     }
 }

@@ -45,11 +45,12 @@ public enum JUnitReport {
         }
     }
 
-    public static func xml(_ entries: [Entry]) -> String {
+    /// - Parameter toolName: the `<testsuites>` element's name: the front end that ran them.
+    public static func xml(_ entries: [Entry], toolName: String) -> String {
         let cases = entries.map(testCase)
         let failures = cases.filter { $0.failure != nil }.count
         var writer = XMLWriter()
-        writer.open("testsuites", [("name", "bgsim"), ("tests", String(cases.count)), ("failures", String(failures))])
+        writer.open("testsuites", [("name", toolName), ("tests", String(cases.count)), ("failures", String(failures))])
         for (entry, testCase) in zip(entries, cases) {
             writer.open("testsuite", [("name", entry.scenario), ("tests", "1"),
                                       ("failures", testCase.failure == nil ? "0" : "1"),

@@ -80,7 +80,7 @@ struct ReportReader {
     /// not its parts'): the report was edited or damaged, so the fix is the unedited one.
     func inconsistent(_ path: String..., problem: String) -> CampaignReportError {
         CampaignReportError(problem: "\(reader.file): \(jsonPath(path)): \(problem)",
-                            fix: "the report was edited or damaged; merge the reports bgsim fuzz --report wrote")
+                            fix: "the report was edited or damaged; merge the reports as the campaign wrote them")
     }
 
     /// The JSON path of `keys` below this value, as the reader writes it (`$.a["odd key"]`).

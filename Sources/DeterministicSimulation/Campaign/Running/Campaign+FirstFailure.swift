@@ -17,7 +17,7 @@ extension Campaign {
 
     /// ``runsToFirstFailure(_:of:options:)`` for a phased campaign (``RunPhases``): the runs of
     /// ``run(phases:options:progress:isCancelled:crashBanners:)`` with the same targets and options.
-    public static func runsToFirstFailure(phases targets: RunPhases<any CampaignTarget>, of invariant: String,
+    package static func runsToFirstFailure(phases targets: RunPhases<any CampaignTarget>, of invariant: String,
                                           options: CampaignOptions) -> Int? {
         if let guidance = options.guidance {
             let outcome = guided(targets.late, options: options, guidance: guidance, isCancelled: { false },

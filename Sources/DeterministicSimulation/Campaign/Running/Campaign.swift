@@ -42,7 +42,7 @@ public enum Campaign {
     /// let targets = RunPhases<any CampaignTarget>(first: 100, use: randomTarget, then: mixTarget)
     /// let result = Campaign.run(phases: targets, options: options)
     /// ```
-    public static func run(phases targets: RunPhases<any CampaignTarget>, options: CampaignOptions,
+    package static func run(phases targets: RunPhases<any CampaignTarget>, options: CampaignOptions,
                            progress: (@Sendable (CampaignProgress) -> Void)? = nil,
                            isCancelled: @Sendable @escaping () -> Bool = { false },
                            crashBanners: RunPhases<CrashBanner>? = nil) -> CampaignResult {

@@ -10,36 +10,36 @@
 /// Contract: a function of the run index alone (never of the shard, the job count or the order
 /// runs finish in), so a phased campaign still gives the same results for every `--jobs` and
 /// `--shard`, and each run replays alone from its seed under ``value(forRun:)``.
-public struct RunPhases<Value: Sendable>: Sendable {
+package struct RunPhases<Value: Sendable>: Sendable {
     /// The value of runs `0..<earlyRuns`.
-    public let early: Value
+    package let early: Value
     /// The value of every later run (and of every run when ``earlyRuns`` is 0).
-    public let late: Value
+    package let late: Value
     /// How many runs, from run 0, use ``early``.
-    public let earlyRuns: Int
+    package let earlyRuns: Int
 
     /// One value for every run.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         early = value
         late = value
         earlyRuns = 0
     }
 
     /// `early` for runs `0..<runs`, `late` from run `runs` on.
-    public init(first runs: Int, use early: Value, then late: Value) {
+    package init(first runs: Int, use early: Value, then late: Value) {
         self.early = early
         self.late = late
         earlyRuns = max(0, runs)
     }
 
     /// The value of run `runIndex`.
-    public func value(forRun runIndex: Int) -> Value { runIndex < earlyRuns ? early : late }
+    package func value(forRun runIndex: Int) -> Value { runIndex < earlyRuns ? early : late }
 
     /// Whether runs `a` and `b` are in the same phase.
     func samePhase(_ a: Int, _ b: Int) -> Bool { (a < earlyRuns) == (b < earlyRuns) }
 
     /// The same phases with `transform` applied to each value.
-    public func map<T: Sendable>(_ transform: (Value) -> T) -> RunPhases<T> {
+    package func map<T: Sendable>(_ transform: (Value) -> T) -> RunPhases<T> {
         RunPhases<T>(first: earlyRuns, use: transform(early), then: transform(late))
     }
 }

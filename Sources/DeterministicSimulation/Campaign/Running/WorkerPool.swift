@@ -23,7 +23,7 @@ enum WorkerPool {
                 work(worker)
                 finished.done()
             }
-            thread.name = "bgsim-worker-\(worker)"
+            thread.name = "campaign-worker-\(worker)"
             thread.stackSize = 8 << 20
             thread.start()
         }

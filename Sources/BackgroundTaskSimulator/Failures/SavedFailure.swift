@@ -1,42 +1,45 @@
-import DeterministicSimulation
-import SimulationFormats
+public import DeterministicSimulation
+package import SimulationFormats
 
-/// One failure `bgsim fuzz` saved in the failure database: which scenario and invariant, and
-/// the shrunk choices that reproduce it. One JSON file each (format version 1, documented in
-/// README.md, "The failure database").
+/// One failure a campaign saved in a ``FailureStore`` (`bgsim fuzz`: the failure database):
+/// which scenario and invariant, and the shrunk choices that reproduce it. One JSON file each
+/// in a ``DirectoryFailureStore`` (format version 1, documented in README.md, "The failure
+/// database").
 ///
 /// ```swift
 /// let saved = SavedFailure(scenarioName: "token-correct-ios17", scenarioFile: "Scenarios/token-correct-ios17.json",
 ///                          invariant: "every-begin-ended", message: "task 3 never ended",
 ///                          choices: record.choices, seed: record.seed, campaignSeed: Seed(0x2a),
-///                          toolVersion: BGSim.version)
+///                          toolVersion: "0.1.0")
 /// saved.fileName   // "token-correct-ios17--every-begin-ended.json"
 /// ```
 ///
 /// Contract: ``json`` and ``init(json:file:)`` round-trip; a file of another `formatVersion`, or
-/// one that lacks a field, is rejected with a message naming the file and the fix.
-struct SavedFailure: Equatable {
-    static let formatVersion: Int64 = 1
+/// one that lacks a field, is rejected with a ``FailureStoreError`` naming the file and field.
+public struct SavedFailure: Sendable, Equatable {
+    public static let formatVersion: Int64 = 1
 
-    var scenarioName: String
-    var scenarioFile: String
-    var invariant: String
+    public var scenarioName: String
+    public var scenarioFile: String
+    public var invariant: String
     /// The violation's message when it was found.
-    var message: String
+    public var message: String
     /// The shrunk choice sequence: what is replayed.
-    var choices: ChoiceSequence
-    /// The run seed of the original failing run (for `bgsim replay --seed`).
-    var seed: Seed
-    var campaignSeed: Seed
-    /// The bgsim version that saved it.
-    var toolVersion: String
+    public var choices: ChoiceSequence
+    /// The run seed of the original failing run (a replay by seed).
+    public var seed: Seed
+    public var campaignSeed: Seed
+    /// The version of the tool that saved it.
+    public var toolVersion: String
+    /// The name of the tool that saved it (`tool.name` in the file).
+    public var toolName = "bgsim"
     /// The exploration strategy the run came from (`strategy` in the file): the choices mean
     /// that strategy's run. A file without it was saved before strategies, by a `random` run.
-    var strategy: ExplorationStrategy = .random
+    public var strategy: ExplorationStrategy = .random
 
     /// `<scenario>--<invariant>.json`, with characters other than letters, digits, `.`, `_` and
     /// `-` replaced by `_`: one file per scenario and invariant.
-    var fileName: String {
+    public var fileName: String {
         func safe(_ text: String) -> String {
             String(text.unicodeScalars.map { scalar in
                 scalar.value < 128 && (scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))
@@ -46,7 +49,7 @@ struct SavedFailure: Equatable {
         return "\(safe(scenarioName))--\(safe(invariant)).json"
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         object.append("formatVersion", .int(Self.formatVersion))
         object.append("scenario", ["name": JSONValue(scenarioName), "file": JSONValue(scenarioFile)])
@@ -55,12 +58,12 @@ struct SavedFailure: Equatable {
         object.append("choices", JSONValue(choices.token))
         object.append("seed", JSONValue(seed.description))
         object.append("campaignSeed", JSONValue(campaignSeed.description))
-        object.append("tool", ["name": "bgsim", "version": JSONValue(toolVersion)])
+        object.append("tool", ["name": JSONValue(toolName), "version": JSONValue(toolVersion)])
         object.append("strategy", JSONValue(strategy.rawValue))
         return .object(object)
     }
 
-    init(scenarioName: String, scenarioFile: String, invariant: String, message: String, choices: ChoiceSequence,
+    public init(scenarioName: String, scenarioFile: String, invariant: String, message: String, choices: ChoiceSequence,
          seed: Seed, campaignSeed: Seed, toolVersion: String, strategy: ExplorationStrategy = .random) {
         self.scenarioName = scenarioName
         self.scenarioFile = scenarioFile
@@ -75,25 +78,22 @@ struct SavedFailure: Equatable {
 
     /// Reads a saved failure; `file` names it in errors.
     ///
-    /// - Throws: ``CLIError`` 65 naming the file and the field (`$.choices`, `$.seed`, …) for
-    ///   anything that is not what ``json`` writes: another version, a missing field, a wrong
-    ///   type, a bad choices token or seed. Never traps, whatever the file holds.
-    init(json value: JSONValue, file: String) throws(CLIError) {
-        func fail(_ problem: String) -> CLIError {
-            CLIError(.dataError, "\(file): \(problem); delete the file (the failure database rebuilds itself) or "
-                + "run with --no-failure-db")
-        }
+    /// - Throws: ``FailureStoreError`` (``FailureStoreError/Kind/badField``) naming the file and
+    ///   the field (`$.choices`, `$.seed`, …) for anything that is not what ``json`` writes:
+    ///   another version, a missing field, a wrong type, a bad choices token or seed. Never traps.
+    package init(json value: JSONValue, file: String) throws(FailureStoreError) {
+        func fail(_ problem: String) -> FailureStoreError { FailureStoreError(.badField, "\(file): \(problem)") }
         guard let version = value["formatVersion"]?.intValue else {
             throw fail("not a saved failure ($.formatVersion is missing or not an integer)")
         }
         guard version == Self.formatVersion else {
             throw fail("formatVersion is \(version); this bgsim reads version \(Self.formatVersion)")
         }
-        func string(_ text: JSONValue?, _ name: String) throws(CLIError) -> String {
+        func string(_ text: JSONValue?, _ name: String) throws(FailureStoreError) -> String {
             guard let text = text?.stringValue else { throw fail("$.\(name) is missing or not a string") }
             return text
         }
-        func readSeed(_ name: String) throws(CLIError) -> Seed {
+        func readSeed(_ name: String) throws(FailureStoreError) -> Seed {
             let text = try string(value[name], name)
             do { return try Seed(parsing: text) } catch { throw fail("$.\(name): \(error)") }
         }

@@ -1,0 +1,73 @@
+public import DeterministicSimulation
+
+extension FailureStore {
+    /// Replays every saved failure of `scenario` (its shrunk choices, one run each, as a run of
+    /// the strategy that saved it) and keeps those that still violate their invariant; with
+    /// `dropsFixed` (a campaign that maintains the store) it removes the others.
+    ///
+    /// ```swift
+    /// let replay = try store.replay(scenario, dropsFixed: false)
+    /// replay.stillFailing.map(\.invariant)   // ["every-begin-ended"]
+    /// ```
+    ///
+    /// - Throws: ``FailureStoreError`` when the store cannot be read, or
+    ///   (``FailureStoreError/Kind/uncheckedInvariant``) when a saved failure names an invariant
+    ///   the scenario does not check (so its replay could never show it again).
+    public func replay(_ scenario: Scenario, dropsFixed: Bool) throws(FailureStoreError) -> SavedFailureReplay {
+        var replay = SavedFailureReplay(dropsFixed: dropsFixed)
+        let checked = scenario.invariants.map(\.id) + Invariant.processLevel.map(\.id)
+        for entry in try entries(of: scenario.name) {
+            let saved = entry.failure
+            guard checked.contains(saved.invariant) else {
+                throw FailureStoreError(.uncheckedInvariant, "\(entry.location): $.invariant: \"\(saved.invariant)\" is "
+                    + "not an invariant scenario \(scenario.name) checks "
+                    + "(\(scenario.invariants.map(\.id).joined(separator: ", ")))")
+            }
+            var spec = scenario.runSpec
+            spec.exploration = saved.strategy  // the choices mean a run of the strategy that saved them
+            let outcome = SimulationRunner.run(spec, choices: ChoiceSource(replaying: saved.choices), keepTrace: false)
+            replay.replayed += 1
+            if outcome.violations.contains(where: { $0.invariant == saved.invariant }) {
+                replay.stillFailing.append(saved)
+            } else {
+                if dropsFixed { remove(entry) }
+                replay.noLongerFailing.append(saved)
+            }
+        }
+        return replay
+    }
+
+    /// Saves the campaign's failures that go against the scenario's expectation (every failure of
+    /// a scenario that expects to pass; none of a planted-bug scenario, whose violations are what
+    /// it asks for), unless a saved failure of the same invariant still fails. Returns what it saved.
+    public func save(_ result: CampaignResult, of scenario: Scenario, keeping replay: SavedFailureReplay,
+                     toolVersion: String) throws(FailureStoreError) -> [SavedFailure] {
+        guard scenario.expectation == .pass else { return [] }
+        let kept = replay.stillFailing.map(\.invariant)
+        var saved: [SavedFailure] = []
+        for record in result.failures where !kept.contains(record.failure.invariant) {
+            let failure = SavedFailure(scenarioName: scenario.name, scenarioFile: scenario.file,
+                                       invariant: record.failure.invariant, message: record.failure.message,
+                                       choices: record.choices, seed: record.seed, campaignSeed: result.options.seed,
+                                       toolVersion: toolVersion, strategy: scenario.forRun(record.runIndex).strategy)
+            try save(failure)
+            saved.append(failure)
+        }
+        return saved
+    }
+}
+
+/// What replaying a scenario's saved failures gave.
+public struct SavedFailureReplay: Sendable, Equatable {
+    /// Whether the saved failures that no longer fail were removed (`fuzz`) or kept (`check`).
+    public var dropsFixed = false
+    public var replayed = 0
+    /// Saved failures that still violate their invariant (kept).
+    public var stillFailing: [SavedFailure] = []
+    /// Saved failures that no longer do (removed when ``dropsFixed``).
+    public var noLongerFailing: [SavedFailure] = []
+
+    public init(dropsFixed: Bool = false) {
+        self.dropsFixed = dropsFixed
+    }
+}

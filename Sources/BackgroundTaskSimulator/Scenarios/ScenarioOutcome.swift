@@ -1,0 +1,80 @@
+public import DeterministicSimulation
+
+/// What one scenario campaign gave (``ScenarioCampaign``): the engine's result, the verdict of
+/// the scenario's expectation, the saved failures replayed first and those saved after, and
+/// each failure's replay recipe as a value. A front end renders the recipes its own way: the
+/// command line as `bgsim replay` commands, the Swift API as Swift calls.
+///
+/// ```swift
+/// for failure in outcome.failures {
+///     print(failure.record.failure.invariant, failure.replay.source, failure.shrunkReplay.source)
+/// }
+/// ```
+public struct ScenarioOutcome: Sendable {
+    public var scenario: Scenario
+    public var result: CampaignResult
+    public var verdict: ExpectationVerdict
+    /// The saved failures replayed before the campaign.
+    public var saved: SavedFailureReplay
+    /// The failures the campaign saved to the store.
+    public var added: [SavedFailure]
+
+    /// Each failure of the campaign with its recipes, in the result's order.
+    public var failures: [(record: FailureRecord, replay: ReplayRecipe, shrunkReplay: ReplayRecipe)] {
+        result.failures.map { ($0, replay(of: $0), shrunkReplay(of: $0)) }
+    }
+
+    /// The recipe of a failure's original run (``ReplayRecipe/original(of:in:)``).
+    public func replay(of failure: FailureRecord) -> ReplayRecipe { .original(of: failure, in: scenario) }
+
+    /// The recipe of a failure's shrunk choices (``ReplayRecipe/shrunk(of:in:)``).
+    public func shrunkReplay(of failure: FailureRecord) -> ReplayRecipe { .shrunk(of: failure, in: scenario) }
+}
+
+/// How to replay one run of a scenario: by its run seed or by recorded choices, under the
+/// scenario's (effective) strategy. A value: each front end spells it (`bgsim replay FILE --seed
+/// S`, `campaign.replay(seed: S)`).
+///
+/// ```swift
+/// let recipe = outcome.replay(of: outcome.result.failures[0])
+/// if case .seed(let seed) = recipe.source { print("replay seed", seed) }
+/// ```
+public struct ReplayRecipe: Sendable {
+    public enum Source: Sendable, Equatable {
+        case seed(Seed)
+        case choices(ChoiceSequence)
+    }
+
+    /// The scenario, its strategy the run's effective one.
+    public var scenario: Scenario
+    public var source: Source
+
+    public init(scenario: Scenario, source: Source) {
+        self.scenario = scenario
+        self.source = source
+    }
+
+    /// The run's exploration strategy.
+    public var strategy: ExplorationStrategy { scenario.strategy }
+
+    /// The recipe of a failure's original run: its seed, or its choices for an exhaustive
+    /// search (whose runs have no seed) and a coverage-guided mutant (which its seed alone does
+    /// not reproduce), under the run's effective strategy.
+    public static func original(of failure: FailureRecord, in scenario: Scenario) -> ReplayRecipe {
+        if scenario.strategy == .exhaustive { return ReplayRecipe(scenario: scenario, source: .choices(failure.choices)) }
+        let run = scenario.forRun(failure.runIndex)
+        return ReplayRecipe(scenario: run, source: failure.runChoices.map { .choices($0) } ?? .seed(failure.seed))
+    }
+
+    /// The recipe of a failure's shrunk choices, under its run's effective strategy.
+    public static func shrunk(of failure: FailureRecord, in scenario: Scenario) -> ReplayRecipe {
+        ReplayRecipe(scenario: scenario.forRun(failure.runIndex), source: .choices(failure.choices))
+    }
+
+    /// The recipe of a saved failure: its choices, under the strategy that saved it.
+    public static func saved(_ failure: SavedFailure, in scenario: Scenario) -> ReplayRecipe {
+        var run = scenario
+        run.strategyOverride = failure.strategy
+        return ReplayRecipe(scenario: run, source: .choices(failure.choices))
+    }
+}
