@@ -10,6 +10,6 @@
 /// search with no run budget, and is not sharded.
 package enum ExhaustiveExploration: CampaignExploration {
     package static let summary =
-        "every sequence of actions and scheduling choices up to --depth, deduplicated by state (no --runs)"
+        "every sequence of actions and scheduling choices up to a depth, deduplicated by state (no run budget)"
     package static let firstDraws = RunFirstDraws.exhaustiveEnvironment
 }
