@@ -31,7 +31,11 @@ let package = Package(
         // The harness's view of it: workloads that drive UploadKit on the simulated iOS.
         .target(
             name: "UploadKitWorkloads",
-            dependencies: ["UploadKit", .product(name: "BackgroundTaskSimulator", package: kit)]),
+            dependencies: [
+                "UploadKit",
+                .product(name: "BackgroundTaskKit", package: kit),
+                .product(name: "BackgroundTaskSimulator", package: kit),
+            ]),
         // The team's own bgsim: every command over the team's scenario files.
         .executableTarget(
             name: "upload-bgsim",

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 public import BackgroundTaskSimulator
 import UploadKit
 
