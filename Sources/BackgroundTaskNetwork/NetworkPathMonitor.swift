@@ -41,7 +41,8 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
 /// Contract (as `NWPathMonitor`'s): after ``start(queue:)`` the handler runs on `queue`, once with
 /// the current path and then on every change of status, in order; ``currentPath`` is the last path
 /// reported (`.unsatisfied` before the first); after ``cancel()`` the handler is not called again
-/// and the monitor cannot be started again. A second ``start(queue:)`` does nothing.
+/// and the monitor cannot be started again. A second ``start(queue:)`` does nothing. Keep a
+/// reference to the monitor for as long as you want its updates, as with `NWPathMonitor`.
 public protocol NetworkPathMonitor: AnyObject, Sendable {
     /// Called on the start queue with each new path.
     var pathUpdateHandler: (@Sendable (NetworkPath) -> Void)? { get set }

@@ -188,13 +188,14 @@ import Testing
     @Test("a path monitor hears the current path on start and every network change on its queue, until cancelled")
     func pathMonitor() {
         let script = Self.device(requestSeconds: 1)
-        let heard = Box<[(VirtualTime, NetworkPath.Status)]>([])
+        let heard = Box<[(VirtualTime, NetworkPath.Status, onMain: Bool)]>([])
         let monitor = Box<SimulatedPathMonitor?>(nil)
         script.at(.zero) { $0.launch() }
         script.at(.seconds(1)) { script in
             let device = script.device
+            let app = script.app
             let made = script.context.pathMonitor()
-            made.pathUpdateHandler = { path in heard.value.append((device.now, path.status)) }
+            made.pathUpdateHandler = { path in heard.value.append((device.now, path.status, app.isMainThread)) }
             made.start(queue: script.app.mainQueue)
             monitor.value = made
         }
@@ -205,6 +206,7 @@ import Testing
         script.run(until: .seconds(20))
         #expect(heard.value.map(\.0) == [.seconds(1), .seconds(5), .seconds(9)])
         #expect(heard.value.map(\.1) == [.satisfied, .unsatisfied, .satisfied])
+        #expect(heard.value.map(\.onMain) == [true, true, true])  // the queue it was started on
         #expect(monitor.value?.currentPath.status == .satisfied)
     }
 }
