@@ -133,6 +133,26 @@ import Testing
         #expect(!works.isEmpty && works.allSatisfy { $0.value != 0 })
     }
 
+    @Test("a download hands back a location and its response; the shared session is one per process")
+    func download() {
+        let script = Self.device(requestSeconds: 2)
+        let received = Box<[(VirtualTime, String?, Int?)]>([])
+        script.at(.zero) { $0.launch() }
+        script.at(.seconds(1)) { script in
+            let device = script.device
+            #expect(script.context.urlSession === script.context.urlSession)
+            script.context.urlSession.downloadTask(with: URLRequest(url: URL(string: "https://example.com/episode.mp3")!)) {
+                location, response, _ in
+                received.value.append((device.now, location?.lastPathComponent, (response as? HTTPURLResponse)?.statusCode))
+            }.resume()
+        }
+        script.run(until: .seconds(10))
+        #expect(received.value.map(\.0) == [.seconds(3)])
+        #expect(received.value.map(\.1) == ["CFNetworkDownload_1.tmp"])
+        #expect(received.value.map(\.2) == [200])
+        #expect(Self.outcomes(script) == ["start", "success"])
+    }
+
     @Test("data(for:) returns the response; cancelling its task throws URLError(.cancelled) at once")
     func asyncForms() {
         let script = Self.device(requestSeconds: 10, usesAsync: true)
