@@ -5,7 +5,8 @@ import PackageDescription
 // - BackgroundTaskKit: the token/expiry core an app links. Knows nothing of the simulator.
 // - BackgroundTaskNetwork: a URLSession-shaped network seam and reachability monitor, with their
 //   production forms (URLSession, NWPathMonitor). Apart from the core because URLSession is in
-//   FoundationNetworking on Linux, which the core does not link.
+//   FoundationNetworking on Linux (libcurl), which the core does not link; the simulator does,
+//   through it.
 // - DeterministicSimulation: the domain-free engine (PRNG, choices, clock, scheduler, traces,
 //   campaigns, shrinking, reports).
 // - BackgroundTaskSimulator: the simulated iOS, invariants, workloads and scenarios.
