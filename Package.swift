@@ -3,6 +3,10 @@ import PackageDescription
 
 // Three libraries and one executable, no package dependencies (README.md describes each):
 // - BackgroundTaskKit: the token/expiry core an app links. Knows nothing of the simulator.
+// - BackgroundTaskNetwork: a URLSession-shaped network seam and reachability monitor, with their
+//   production forms (URLSession, NWPathMonitor). Apart from the core because URLSession is in
+//   FoundationNetworking on Linux (libcurl), which the core does not link; the simulator does,
+//   through it.
 // - DeterministicSimulation: the domain-free engine (PRNG, choices, clock, scheduler, traces,
 //   campaigns, shrinking, reports).
 // - BackgroundTaskSimulator: the simulated iOS, invariants, workloads and scenarios.
@@ -21,6 +25,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "BackgroundTaskKit", targets: ["BackgroundTaskKit"]),
+        .library(name: "BackgroundTaskNetwork", targets: ["BackgroundTaskNetwork"]),
         .library(name: "DeterministicSimulation", targets: ["DeterministicSimulation"]),
         .library(name: "BackgroundTaskSimulator", targets: ["BackgroundTaskSimulator"]),
         // A user's own bgsim: `BGSim.main(workloads:)` in one main.swift (README, "Your own
@@ -30,6 +35,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "BackgroundTaskKit", swiftSettings: strict),
+        .target(name: "BackgroundTaskNetwork", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         .target(name: "SimulationFormats", swiftSettings: strict),
         // The engine's one piece of assembly: the user-space stack switch that carries simulated
         // threads as fibers (x86-64 Linux, arm64 Linux and Darwin; elsewhere it reports itself unsupported).
@@ -43,7 +49,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "BackgroundTaskSimulator",
-            dependencies: ["BackgroundTaskKit", "DeterministicSimulation", "SimulationFormats"],
+            dependencies: ["BackgroundTaskKit", "BackgroundTaskNetwork", "DeterministicSimulation", "SimulationFormats"],
             swiftSettings: strict),
         // The commands live in a library target so tests call them with an argument array;
         // the executable is only `main.swift`.
@@ -52,7 +58,8 @@ let package = Package(
             dependencies: ["BackgroundTaskSimulator", "DeterministicSimulation", "SimulationFormats", "BackgroundTaskKit"],
             swiftSettings: strict),
         .executableTarget(name: "bgsim", dependencies: ["BGSimCommands"], swiftSettings: strict),
-        .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
+        .testTarget(
+            name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit", "BackgroundTaskNetwork"], swiftSettings: strict),
         // Declares its own `BackgroundTask`, as SwiftUI does, and uses the token unqualified.
         .testTarget(name: "NameClashTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         .testTarget(
@@ -61,7 +68,10 @@ let package = Package(
         .testTarget(name: "SimulationFormatsTests", dependencies: ["SimulationFormats"], swiftSettings: strict),
         .testTarget(
             name: "BackgroundTaskSimulatorTests",
-            dependencies: ["BackgroundTaskSimulator", "BackgroundTaskKit", "DeterministicSimulation", "SimulationFormats"],
+            dependencies: [
+                "BackgroundTaskSimulator", "BackgroundTaskKit", "BackgroundTaskNetwork", "DeterministicSimulation",
+                "SimulationFormats",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "bgsimTests",

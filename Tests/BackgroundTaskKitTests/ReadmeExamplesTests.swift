@@ -1,5 +1,9 @@
 import BackgroundTaskKit
+import BackgroundTaskNetwork
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Synchronization
 import Testing
 
@@ -212,6 +216,31 @@ struct ReadmeExamplesTests {
         #expect(app.openTasks.isEmpty && app.beganCount == 1)
     }
 
+    @Test("the network example keeps a lost upload for a retry and hears the network come back")
+    func network() {
+        let app = FakeHost()
+        let session = StandInSession(app: app, failingWith: URLError(.networkConnectionLost))
+        let monitor = StandInPathMonitor()
+        let outbox = Recorder<String>()
+        let request = URLRequest(url: URL(string: "https://mail.example.com/outbox")!)
+        // README-BEGIN network
+        BackgroundTaskToken.runUntilDone(name: "send-outbox", host: app) { done in
+            let upload = session.uploadTask(with: request, from: Data("hello".utf8)) { _, _, error in
+                // A lost connection is not a success: the server may never have seen it (QA1941).
+                app.mainQueue.async { outbox.append(error == nil ? "sent" : "kept for retry"); done() }
+            }
+            upload.resume()
+        }
+        monitor.pathUpdateHandler = { path in
+            if path.status == .satisfied { outbox.append("online: retry") }
+        }
+        monitor.start(queue: app.mainQueue)
+        // README-END
+        app.runUntilIdle()
+        #expect(outbox.all == ["online: retry", "kept for retry"])  // the path came first: one hop less
+        #expect(app.openTasks.isEmpty && app.misuses.isEmpty)
+    }
+
     @Test("the fake-host example is a passing test")
     func fakeHost() {
         // README-BEGIN fake-host
@@ -235,7 +264,7 @@ struct ReadmeExamplesTests {
         let markdown = try String(contentsOf: root.appendingPathComponent(Self.markdownPath), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let examples = Self.examples(in: source)
-        #expect(examples.count == 11)
+        #expect(examples.count == 12)
         let blocks = Self.swiftBlocks(in: markdown)
         for (name, code) in examples {
             #expect(blocks.contains { $0.contains(code) },

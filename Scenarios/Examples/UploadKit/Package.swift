@@ -21,8 +21,13 @@ let package = Package(
         .package(path: kitPath.path)
     ],
     targets: [
-        // The app's code: knows BackgroundTaskKit's host protocols, nothing of the simulator.
-        .target(name: "UploadKit", dependencies: [.product(name: "BackgroundTaskKit", package: kit)]),
+        // The app's code: knows BackgroundTaskKit's host and network protocols, nothing of the simulator.
+        .target(
+            name: "UploadKit",
+            dependencies: [
+                .product(name: "BackgroundTaskKit", package: kit),
+                .product(name: "BackgroundTaskNetwork", package: kit),  // URLSession, as a protocol
+            ]),
         // The harness's view of it: workloads that drive UploadKit on the simulated iOS.
         .target(
             name: "UploadKitWorkloads",
@@ -30,7 +35,6 @@ let package = Package(
                 "UploadKit",
                 .product(name: "BackgroundTaskKit", package: kit),
                 .product(name: "BackgroundTaskSimulator", package: kit),
-                .product(name: "DeterministicSimulation", package: kit),  // SimulatedLock
             ]),
         // The team's own bgsim: every command over the team's scenario files.
         .executableTarget(

@@ -11,6 +11,8 @@ public enum NetworkError: String, Error, Sendable, CaseIterable, CustomStringCon
     case notConnectedToInternet
     /// -1001: no answer within the request's timeout.
     case timedOut
+    /// -999: the app cancelled the request (``SimulatedNetwork/cancel(_:)``).
+    case cancelled
 
     public var description: String { rawValue }
 }
@@ -32,8 +34,9 @@ public enum NetworkError: String, Error, Sendable, CaseIterable, CustomStringCon
 ///   ``NetworkError/networkConnectionLost``, and the app learns it when it runs again (the
 ///   completion waits on the frozen main queue until the app is resumed). A process that dies
 ///   never hears back.
-/// - Completions run on the main queue, exactly once per request; each start and outcome is a
-///   `network.request` event naming the work item it serves.
+/// - Completions run on the main queue (or the queue the request names), exactly once per
+///   request; ``cancel(_:)`` of a request in flight fails it with ``NetworkError/cancelled``.
+///   Each start and outcome is a `network.request` event naming the work item it serves.
 public final class SimulatedNetwork: @unchecked Sendable {
     // @unchecked: one simulated thread of the run touches it at a time.
     private struct InFlight {
@@ -41,12 +44,17 @@ public final class SimulatedNetwork: @unchecked Sendable {
         let name: String
         let work: Int
         let timer: JobID
+        let queue: any WorkQueue
         let completion: @Sendable (Result<Void, NetworkError>) -> Void
     }
 
     private unowned let application: SimulatedApplication
     private var inFlight: [InFlight] = []
     private var nextID = 1
+    /// The started path monitors, told of every network change (``SimulatedPathMonitor``).
+    var pathMonitors: [SimulatedPathMonitor] = []
+    /// The process's shared session (``WorkloadContext/urlSession``), made on first use.
+    var sharedSession: SimulatedURLSession?
 
     init(application: SimulatedApplication) {
         self.application = application
@@ -56,21 +64,33 @@ public final class SimulatedNetwork: @unchecked Sendable {
     public var hasRequestsInFlight: Bool { !inFlight.isEmpty }
 
     /// Starts a request named `name` for `work` (0 when none); `completion` runs once on the
-    /// main queue with its outcome.
+    /// main queue with its outcome. Returns the request's number, for ``cancel(_:)`` (0 when the
+    /// process is gone and nothing started).
+    @discardableResult
     public func request(
         _ name: String, for work: WorkItem? = nil, timeout: Duration = .seconds(60),
         completion: @escaping @Sendable (Result<Void, NetworkError>) -> Void
-    ) {
+    ) -> Int {
+        request(name, for: work, timeout: timeout, on: nil, completion: completion)
+    }
+
+    /// ``request(_:for:timeout:completion:)`` whose completion runs on `queue` (the main queue
+    /// when nil): a ``SimulatedURLSession``'s delegate queue.
+    func request(
+        _ name: String, for work: WorkItem?, timeout: Duration, on queue: (any WorkQueue)?,
+        completion: @escaping @Sendable (Result<Void, NetworkError>) -> Void
+    ) -> Int {
         let device = application.device
         device.scheduler.schedulingPoint()
-        guard application.isAlive else { return }
+        guard application.isAlive else { return 0 }
         let id = nextID
         nextID += 1
         let workID = work?.id ?? 0
+        let queue = queue ?? application.mainQueue
         device.emit(.networkRequest(request: id, name: name, work: workID, outcome: "start"))
         guard device.isNetworkAvailable else {
-            deliver(id: id, name: name, work: workID, .failure(.notConnectedToInternet), to: completion)
-            return
+            deliver(id: id, name: name, work: workID, .failure(.notConnectedToInternet), on: queue, to: completion)
+            return id
         }
         let timing = device.environment.work
         let duration = device.choices.duration(in: timing.minimum...timing.maximum)
@@ -79,7 +99,20 @@ public final class SimulatedNetwork: @unchecked Sendable {
         let timer = device.scheduler.asyncAfter(min(duration, limit), on: device.systemQueue) { [self] in
             finish(id, outcome)
         }
-        inFlight.append(InFlight(id: id, name: name, work: workID, timer: timer, completion: completion))
+        inFlight.append(InFlight(id: id, name: name, work: workID, timer: timer, queue: queue, completion: completion))
+        return id
+    }
+
+    /// Cancels request `id` if it is in flight: its completion gets ``NetworkError/cancelled``.
+    /// Returns whether it was in flight (false once its outcome is decided).
+    @discardableResult
+    public func cancel(_ id: Int) -> Bool {
+        application.device.scheduler.schedulingPoint()
+        guard let index = inFlight.firstIndex(where: { $0.id == id }) else { return false }
+        let request = inFlight.remove(at: index)
+        application.device.scheduler.cancel(request.timer)
+        deliver(request, .failure(.cancelled))
+        return true
     }
 
     /// Fails every request in flight with `error` (suspension, network loss).
@@ -89,18 +122,21 @@ public final class SimulatedNetwork: @unchecked Sendable {
         inFlight = []
         for request in failing {
             application.device.scheduler.cancel(request.timer)
-            deliver(id: request.id, name: request.name, work: request.work, .failure(error), to: request.completion)
+            deliver(request, .failure(error))
         }
     }
 
     private func finish(_ id: Int, _ outcome: Result<Void, NetworkError>) {
         guard application.isAlive, let index = inFlight.firstIndex(where: { $0.id == id }) else { return }
-        let request = inFlight.remove(at: index)
-        deliver(id: id, name: request.name, work: request.work, outcome, to: request.completion)
+        deliver(inFlight.remove(at: index), outcome)
+    }
+
+    private func deliver(_ request: InFlight, _ outcome: Result<Void, NetworkError>) {
+        deliver(id: request.id, name: request.name, work: request.work, outcome, on: request.queue, to: request.completion)
     }
 
     private func deliver(
-        id: Int, name: String, work: Int, _ outcome: Result<Void, NetworkError>,
+        id: Int, name: String, work: Int, _ outcome: Result<Void, NetworkError>, on queue: any WorkQueue,
         to completion: @escaping @Sendable (Result<Void, NetworkError>) -> Void
     ) {
         let text: String
@@ -109,7 +145,7 @@ public final class SimulatedNetwork: @unchecked Sendable {
         case .failure(let error): text = error.rawValue
         }
         application.device.emit(.networkRequest(request: id, name: name, work: work, outcome: text))
-        application.mainQueue.async { completion(outcome) }
+        queue.async { completion(outcome) }
     }
 }
 

@@ -142,6 +142,7 @@ extension EnvironmentDriver {
             device.isNetworkAvailable = action == .networkUp
             device.emit(.networkChanged(available: device.isNetworkAvailable))
             if action == .networkDown { app?.failRequestsInFlight(.networkConnectionLost) }  // loss fails work in flight
+            app?.networkPathChanged()  // path monitors hear of it on their queues
             device.urlSessionServiceIfMade?.networkChanged(available: device.isNetworkAvailable)  // D1: transfers wait
         case .powerConnected, .powerDisconnected: device.isOnExternalPower = action == .powerConnected
         case .launchBackgroundTask: _ = device.taskScheduler.launchFirstEligible()

@@ -30,12 +30,14 @@ final class ScriptedDevice: @unchecked Sendable {
     init(
         profile: OSProfile = .ios17, permitted: [String] = [], modes: [String] = ["fetch", "processing"],
         environment: EnvironmentConfig = .scripted, hooks: ScriptedHooks = ScriptedHooks(),
-        choices: ChoiceSource = ChoiceSource(replaying: ChoiceSequence()), entitlements: [String] = []
+        choices: ChoiceSource = ChoiceSource(replaying: ChoiceSequence()), entitlements: [String] = [],
+        usesAsync: Bool = false
     ) {
         self.hooks = hooks
         var info = WorkloadInfo(name: "scripted", summary: "a test script", permittedIdentifiers: permitted,
                                 backgroundModes: modes) { ScriptedWorkload(hooks: hooks) }
         info.entitlements = entitlements
+        info.usesAsync = usesAsync
         device = SimulatedDevice(profile: profile, environment: environment, workload: info,
                                  choices: choices)
         device.addSink { [unowned self] event, time in log.append((time, event)) }
