@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     targets: [
         .target(name: "BackgroundTaskKit", swiftSettings: strict),
+        .target(name: "BackgroundTaskNetwork", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         .target(name: "SimulationFormats", swiftSettings: strict),
         .target(name: "SimulationFibers"),
         .target(name: "SimulationRuntimeShims"),
@@ -23,7 +24,9 @@ let package = Package(
             name: "DeterministicSimulation",
             dependencies: ["SimulationFormats", "SimulationFibers", "SimulationRuntimeShims"],
             swiftSettings: strict),
-        .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
+        .testTarget(
+            name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit", "BackgroundTaskNetwork"],
+            swiftSettings: strict),
         .testTarget(
             name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation", "SimulationFormats"],
             swiftSettings: strict),
