@@ -26,8 +26,9 @@ extension Scheduler {
     }
 
     /// Calls `callback`, which the SDK declares `@MainActor`, from a job of the simulated main
-    /// thread: how the simulated `UIApplication` calls expiration handlers (A3.1) and lifecycle
-    /// observers, so that app code with an `@MainActor` model reads as it does against UIKit.
+    /// thread, and returns its result: how the simulated `UIApplication` calls expiration
+    /// handlers (A3.1) and lifecycle observers, so that app code with an `@MainActor` model reads
+    /// as it does against UIKit, and how a workload makes that model at launch.
     ///
     /// ```swift
     /// let handler: @MainActor @Sendable () -> Void = task.handler
@@ -47,18 +48,16 @@ extension Scheduler {
     /// - Anywhere but a job of the simulated main thread (another queue, a thread outside every
     ///   run) it traps with a message naming `what`: a simulator that calls a main-thread
     ///   callback elsewhere has a bug, and running it would misjudge the app.
-    public func callOnMainActor(_ what: @autoclosure () -> String, _ callback: @MainActor () -> Void) {
+    @discardableResult
+    public func callOnMainActor<T: Sendable>(_ what: @autoclosure () -> String, _ callback: @MainActor () -> T) -> T {
         guard isOnSimulatedMainThread else {
             fatalError(Self.offMainThread(what(), queue: runningPlace))  // printed in release builds too
         }
-        if ProcessExecutors.isInstalled {
-            MainActor.assumeIsolated(callback)
-        } else {
-            // The check above is what makes this call the main thread's; the cast only drops the
-            // attribute, which the platform's main executor cannot be made to agree with.
-            withoutActuallyEscaping(callback) { isolated in
-                unsafeBitCast(isolated, to: (() -> Void).self)()
-            }
+        if ProcessExecutors.isInstalled { return MainActor.assumeIsolated(callback) }
+        // The check above is what makes this call the main thread's; the cast only drops the
+        // attribute, which the platform's main executor cannot be made to agree with.
+        return withoutActuallyEscaping(callback) { isolated in
+            unsafeBitCast(isolated, to: (() -> T).self)()
         }
     }
 

@@ -19,7 +19,8 @@ protocol BackgroundEntryHandling: AnyObject, Sendable {
 ///
 /// Contract: `make` and every call run on the simulated main queue, the run's main actor: the
 /// lifecycle observer is `@MainActor` (``LifecycleObserver``); `make` runs in the workload's
-/// `didFinishLaunching`, which is not, hence its `MainActor.assumeIsolated`.
+/// `didFinishLaunching`, which is not, so it is called on the main actor as the simulated app
+/// calls its callbacks (``Scheduler/callOnMainActor(_:_:)``: also with the executors off).
 final class MainActorAppWorkload: Workload, @unchecked Sendable {
     // @unchecked: the observation is touched on the simulated main queue only.
     private var observation: LifecycleObservation?
@@ -31,7 +32,7 @@ final class MainActorAppWorkload: Workload, @unchecked Sendable {
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let make = make
-        let app = MainActor.assumeIsolated { make(context) }
+        let app = context.application.scheduler.callOnMainActor("the app's launch") { make(context) }
         observation = context.application.addLifecycleObserver { event in  // @MainActor, as UIKit's
             if event == .didEnterBackground { app.didEnterBackground() }
         }
