@@ -5,13 +5,15 @@ import Synchronization
 /// `UIApplication` would only log.
 ///
 /// ```swift
-/// let app = FakeHost()
-/// let uploads = BackgroundOperationQueue(name: "uploads", host: app)
-/// uploads.addOperation { upload(photo) }
-/// app.enterBackground()
-/// app.runUntilIdle()                       // runs the queued work
-/// #expect(app.openTasks.isEmpty)           // the queue ended its task
-/// #expect(app.misuses.isEmpty)             // no double or unknown end
+/// @MainActor @Test func uploadsEndTheirTask() {    // the test plays the main thread
+///     let app = FakeHost()
+///     let uploads = BackgroundOperationQueue(name: "uploads", host: app)
+///     uploads.addOperation { upload(photo) }
+///     app.enterBackground()
+///     app.runUntilIdle()                       // runs the queued work
+///     #expect(app.openTasks.isEmpty)           // the queue ended its task
+///     #expect(app.misuses.isEmpty)             // no double or unknown end
+/// }
 /// ```
 ///
 /// Contract:
