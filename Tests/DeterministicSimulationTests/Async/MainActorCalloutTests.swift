@@ -21,6 +21,18 @@ struct MainActorCalloutTests {
         #expect(stderr.contains("the expiration handler of background task 1 is @MainActor"), "\(stderr)")
     }
 
+    @Test("a main-actor callout from a thread outside any run stops the process with the same message")
+    func callOutOutsideTheRunTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let scheduler = Scheduler(choices: ChoiceSource(replaying: ChoiceSequence()))
+            scheduler.setMainThread(scheduler.makeQueue(label: "p1.main", kind: .serial))
+            scheduler.callOnMainActor("a lifecycle observer (didEnterBackground)") {}  // not in a job
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("a lifecycle observer (didEnterBackground) is @MainActor"), "\(stderr)")
+        #expect(stderr.contains("outside any job of this run"), "\(stderr)")
+    }
+
     @Test("the off-main-thread message names the callback, the queue and the fix")
     func offMainThreadMessage() {
         let message = Scheduler.offMainThread("the expiration handler of background task 1", queue: "p1.global")
