@@ -19,8 +19,9 @@ import Synchronization
 /// later). `beginBackgroundTask`/`endBackgroundTask` are called on the caller's thread (they
 /// are thread-safe, A1.4); UIKit calls the expiration handler on the main actor, as its
 /// signature (``ExpirationHandler``) says, and observers are called on the main actor from the
-/// main queue's notifications (``LifecycleObserver``); the application state is tracked from the lifecycle notifications
-/// so it can be read from any thread; `backgroundTimeRemaining` is read on the main thread.
+/// main queue's notifications (``LifecycleObserver``); the application state is tracked from
+/// the lifecycle notifications so it can be read from any thread; `backgroundTimeRemaining` is
+/// read on the main thread.
 public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
     // @unchecked: UIApplication is main-actor bound; it is touched off the main thread only
     // through its thread-safe begin/end methods. Our own state is atomic or Mutex-guarded.

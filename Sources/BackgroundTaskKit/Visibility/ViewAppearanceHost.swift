@@ -29,10 +29,10 @@ public typealias ViewAppearanceObserver = @MainActor @Sendable (ViewAppearanceEv
 /// ```
 ///
 /// Contract: the observer is called on the host's main queue, on the main actor
-/// (``ViewAppearanceObserver``), once per event, until the returned
-/// observation is cancelled or released. Navigation alone drives it: going home or locking the
-/// device sends no `willDisappear` (UIKit does not call `viewWillDisappear` when the app leaves
-/// the foreground), which is why ``ViewVisibility`` also watches the app's state.
+/// (``ViewAppearanceObserver``), once per event, until the returned observation is cancelled or
+/// released. Navigation alone drives it: going home or locking the device sends no
+/// `willDisappear` (UIKit does not call `viewWillDisappear` when the app leaves the foreground),
+/// which is why ``ViewVisibility`` also watches the app's state.
 public protocol ViewAppearanceHost: AnyObject, Sendable {
     /// Starts observing the view's appearance.
     func addViewAppearanceObserver(_ observer: @escaping ViewAppearanceObserver) -> LifecycleObservation
