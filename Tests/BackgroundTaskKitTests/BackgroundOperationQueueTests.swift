@@ -2,6 +2,7 @@ import BackgroundTaskKit
 import Testing
 
 @Suite("BackgroundOperationQueue")
+@MainActor  // FakeHost's expiry and lifecycle verbs are, as UIKit's callouts (A3.1)
 struct BackgroundOperationQueueTests {
     @Test("holds one task while it has work and none when idle")
     func oneTaskWhileBusy() {
@@ -190,6 +191,7 @@ struct BackgroundOperationQueueTests {
 }
 
 @Suite("BackgroundWork")
+@MainActor  // FakeHost's expiry and lifecycle verbs are, as UIKit's callouts (A3.1)
 struct BackgroundWorkTests {
     @Test("inTheBackground runs the closure on the background queue under a task")
     func inTheBackground() {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @Suite("BackgroundTaskScheduler async launch handlers")
+@MainActor  // FakeHost's expiry and lifecycle verbs are, as UIKit's callouts (A3.1)
 struct BackgroundTaskSchedulerAsyncTests {
     let refresh = "com.example.refresh"
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @Suite("BackgroundTaskScheduler")
+@MainActor  // FakeHost's expiry and lifecycle verbs are, as UIKit's callouts (A3.1)
 struct BackgroundTaskSchedulerTests {
     let refresh = "com.example.refresh"
 

@@ -2,6 +2,7 @@ import BackgroundTaskKit
 import Testing
 
 @Suite("BackgroundTaskToken token")
+@MainActor  // FakeHost's expiry and lifecycle verbs are, as UIKit's callouts (A3.1)
 struct BackgroundTaskTests {
     @Test("begins on creation with its name and ends once on invalidate")
     func beginEndPairing() {

@@ -15,8 +15,8 @@ struct ConcurrencyStressTests {
         for _ in 0..<rounds {
             let tokens = (0..<perRound).map { BackgroundTaskToken(name: "stress \($0)", host: host) }
             let group = DispatchGroup()
-            // The "main thread": the system's expiry callout.
-            DispatchQueue.global().async(group: group) { host.expireAll() }
+            // The main thread: the system's expiry callout, on the main actor (A3.1).
+            DispatchQueue.main.async(group: group) { MainActor.assumeIsolated { host.expireAll() } }
             DispatchQueue.concurrentPerform(iterations: perRound * 2) { index in
                 tokens[index % perRound].invalidate()
             }
@@ -73,9 +73,11 @@ struct ConcurrencyStressTests {
         let tracker = InFlightWorkTracker(name: "stress", host: host)
         let items = (0..<256).map { tracker.beginWork(name: "\($0)") }
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            for index in 0..<100 { host.send(index.isMultiple(of: 2) ? .didEnterBackground : .willEnterForeground) }
-            host.send(.didEnterBackground)
+        DispatchQueue.main.async(group: group) {  // the notifications come on the main actor
+            MainActor.assumeIsolated {
+                for index in 0..<100 { host.send(index.isMultiple(of: 2) ? .didEnterBackground : .willEnterForeground) }
+                host.send(.didEnterBackground)
+            }
         }
         DispatchQueue.concurrentPerform(iterations: items.count) { items[$0].finish() }
         group.wait()
@@ -92,7 +94,8 @@ private func usleepShort() {
 }
 
 /// A thread-safe host that counts begins and ends, catches double and unknown ends, and plays
-/// the system's expiry callout on whatever thread calls ``expireAll()``.
+/// the system's expiry callout and notifications on the main actor (``expireAll()``, ``send(_:)``),
+/// racing begins and ends from any thread.
 final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
     private struct State {
         var next = 1
@@ -104,7 +107,7 @@ final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
         var doubleEnds = 0
         var unknownEnds = 0
         var leftOpenByExpiry = 0
-        var observers: [Int: @Sendable (LifecycleEvent) -> Void] = [:]
+        var observers: [Int: LifecycleObserver] = [:]
     }
 
     private let state = Mutex(State())
@@ -138,6 +141,7 @@ final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
     }
 
     /// Calls every open task's handler (outside the lock), then counts tasks left open.
+    @MainActor
     func expireAll() {
         let callout = state.withCriticalSection { $0.open.map { ($0.key, $0.value) } }
         for (_, handler) in callout { handler?() }
@@ -146,7 +150,7 @@ final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
         }
     }
 
-    func addLifecycleObserver(_ observer: @escaping @Sendable (LifecycleEvent) -> Void) -> LifecycleObservation {
+    func addLifecycleObserver(_ observer: @escaping LifecycleObserver) -> LifecycleObservation {
         let key = state.withCriticalSection { state in
             let key = state.next
             state.next += 1
@@ -156,6 +160,7 @@ final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
         return LifecycleObservation { [weak self] in _ = self?.state.withCriticalSection { $0.observers.removeValue(forKey: key) } }
     }
 
+    @MainActor
     func send(_ event: LifecycleEvent) {
         let observers = state.withCriticalSection { Array($0.observers.values) }
         for observer in observers { observer(event) }

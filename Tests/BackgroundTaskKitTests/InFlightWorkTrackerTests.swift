@@ -2,6 +2,7 @@ import BackgroundTaskKit
 import Testing
 
 @Suite("InFlightWorkTracker")
+@MainActor  // FakeHost's expiry and lifecycle verbs are, as UIKit's callouts (A3.1)
 struct InFlightWorkTrackerTests {
     @Test("no task in the foreground; one task from background entry until the work is done")
     func backgroundEntry() {

@@ -13,6 +13,7 @@ import Testing
 /// Each example sits between `// README-BEGIN name` and `// README-END`; the test dedents it
 /// and looks for it inside a ```swift block of ``ReadmeExamplesTests/markdownPath``.
 @Suite("README examples")
+@MainActor  // FakeHost's expiry and lifecycle verbs are, as UIKit's callouts (A3.1)
 struct ReadmeExamplesTests {
     /// The Markdown file that shows every example, relative to the package root.
     static let markdownPath = "Sources/BackgroundTaskKit/BackgroundTaskKit.docc/UsingBackgroundTaskKit.md"

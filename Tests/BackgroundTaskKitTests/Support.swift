@@ -20,6 +20,7 @@ final class Recorder<Value: Sendable>: Sendable {
 
 /// A host that calls the expiration handler inside `beginBackgroundTask`, before returning the
 /// identifier: the worst case a token must survive (A3.4 on a host that does it synchronously).
+/// Call `begin` on the main actor.
 final class ImmediateExpiryHost: BackgroundTaskHost {
     private let state = Mutex<(next: Int, ended: [BackgroundTaskIdentifier])>((1, []))
 
@@ -28,7 +29,7 @@ final class ImmediateExpiryHost: BackgroundTaskHost {
             defer { state.next += 1 }
             return BackgroundTaskIdentifier(rawValue: state.next)
         }
-        expirationHandler?()
+        MainActor.assumeIsolated { expirationHandler?() }  // A3.1: the caller plays the main thread
         return id
     }
 
@@ -43,7 +44,8 @@ final class ImmediateExpiryHost: BackgroundTaskHost {
 
 /// Waits (on the real clock: these tests run real Swift tasks) until `condition` holds, for at
 /// most `seconds`; returns whether it did.
-func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Double = 10, isolation: isolated (any Actor)? = #isolation,
+                _ condition: () -> Bool) async -> Bool {
     let step = Duration.milliseconds(1)
     var waited = Duration.zero
     while !condition() {

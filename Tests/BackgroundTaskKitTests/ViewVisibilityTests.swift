@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test("going home hides the view though UIKit sends no viewWillDisappear; coming back shows it again")
-    func homeHidesTheView() {
+    @MainActor func homeHidesTheView() {
         let host = FakeHost(applicationState: .inactive, hasFinishedLaunching: false)
         let changes = Changes()
         let visibility = ViewVisibility(host: host) { changes.append($0) }
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test("a view that appears while the app is inactive becomes visible only when the app is active")
-    func appearanceBeforeActive() {
+    @MainActor func appearanceBeforeActive() {
         let host = FakeHost(applicationState: .inactive, hasFinishedLaunching: false)
         let changes = Changes()
         let visibility = ViewVisibility(host: host) { changes.append($0) }
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test("onChange may read isVisible; releasing the helper stops the callbacks")
-    func readsInsideTheCallbackAndStops() {
+    @MainActor func readsInsideTheCallbackAndStops() {
         let host = FakeHost()
         let seen = Changes()
         let slot = Mutex<ViewVisibility?>(nil)
@@ -64,18 +64,22 @@ import Testing
             let host = FakeHost()
             let changes = Changes()
             let visibility = ViewVisibility(host: host) { changes.append($0) }
-            DispatchQueue.concurrentPerform(iterations: 8) { index in
-                for step in 0..<20 {
-                    switch (index + step) % 4 {
-                    case 0: visibility.viewDidAppear()
-                    case 1: visibility.viewWillDisappear()
-                    case 2: host.enterBackground()
-                    default: host.enterForeground()
-                    }
+            // Lifecycle notifications come on the main actor (LifecycleObserver); view events
+            // race with them from other threads.
+            let lifecycle = DispatchGroup()
+            DispatchQueue.main.async(group: lifecycle) {
+                MainActor.assumeIsolated {
+                    for step in 0..<40 { step.isMultiple(of: 2) ? host.enterBackground() : host.enterForeground() }
                 }
             }
-            // Settle into a known state from one thread: visible.
-            host.enterForeground()
+            DispatchQueue.concurrentPerform(iterations: 8) { index in
+                for step in 0..<20 {
+                    (index + step).isMultiple(of: 2) ? visibility.viewDidAppear() : visibility.viewWillDisappear()
+                }
+            }
+            lifecycle.wait()
+            // Settle into a known state: visible.
+            DispatchQueue.main.sync { MainActor.assumeIsolated { host.enterForeground() } }
             visibility.viewDidAppear()
             let values = changes.all
             #expect(zip(values, values.dropFirst()).allSatisfy { $0 != $1 }, "round \(round): \(values)")

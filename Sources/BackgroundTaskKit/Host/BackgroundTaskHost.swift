@@ -1,7 +1,39 @@
-/// The expiration handler of a background task. UIKit declares it `@MainActor @Sendable`; our
-/// hosts promise to call it on their main queue, synchronously, inside the system's expiry
-/// callout (reference A3.1), so code that ends its task here ends it in time.
-public typealias ExpirationHandler = @Sendable () -> Void
+/// The expiration handler of a background task, typed as the iOS 18 SDK declares it:
+/// `beginBackgroundTask(withName:expirationHandler: (@MainActor @Sendable () -> Void)?)`. Hosts
+/// call it on their main queue, synchronously, inside the system's expiry callout (reference
+/// A3.1), so an `@MainActor` model touches its state here directly and ends its task in time.
+///
+/// ```swift
+/// @MainActor final class Uploader {
+///     var upload: Task<Void, Never>?
+///     var taskID = BackgroundTaskIdentifier.invalid
+///     func start(_ host: any BackgroundTaskHost) {
+///         taskID = host.beginBackgroundTask(withName: "upload") { [weak self] in
+///             self?.upload?.cancel()       // main-actor state, no MainActor.assumeIsolated
+///             self?.end(host)              // A3.2: end it before returning
+///         }
+///     }
+///     func end(_ host: any BackgroundTaskHost) { host.endBackgroundTask(taskID); taskID = .invalid }
+/// }
+/// ```
+///
+/// Contract: every host calls it on the main actor: ``UIKitApplicationHost`` through UIKit; the
+/// simulated app as a job of its simulated main queue, which a run's main actor is (the
+/// simulator's "Async Under Simulation" article); ``FakeHost`` from its `@MainActor`
+/// ``FakeHost/expire()``. A `BGTask`'s handler is not main-actor bound: see
+/// ``ScheduledTaskExpirationHandler``.
+public typealias ExpirationHandler = @MainActor @Sendable () -> Void
+
+/// A lifecycle observer, typed as the app delegate's callbacks are in the iOS 18 SDK
+/// (`UIApplicationDelegate` and `UISceneDelegate` are `@MainActor`; the notifications of B2.3
+/// and B2.4 are posted on the main thread): called on the host's main queue, on the main actor.
+///
+/// ```swift
+/// let observation = host.addLifecycleObserver { [weak model] event in
+///     if event == .didEnterBackground { model?.save() }   // `model` is @MainActor
+/// }
+/// ```
+public typealias LifecycleObserver = @MainActor @Sendable (LifecycleEvent) -> Void
 
 /// The background-task slice of `UIApplication`: what BackgroundTaskKit needs to begin and end
 /// tasks. `UIApplication` backs it on Apple platforms (``UIKitApplicationHost``); the simulated
@@ -20,7 +52,8 @@ public typealias ExpirationHandler = @Sendable () -> Void
 /// - Every identifier must be ended exactly once with `endBackgroundTask`, on the normal path or
 ///   from the expiration handler (A1.2, A3.2). Ending an unknown or already ended identifier is
 ///   harmless to the host but is a bug in the caller (A5.2).
-/// - The expiration handler runs on the main queue (A3.1) and may run at any time (A3.3).
+/// - The expiration handler runs on the main queue, on the main actor (A3.1, ``ExpirationHandler``),
+///   and may run at any time (A3.3).
 /// - Hosts are thread-safe; conformers must be usable from any thread.
 public protocol BackgroundTaskHost: AnyObject, Sendable {
     /// Asks for background execution time: `beginBackgroundTask(withName:expirationHandler:)`.
@@ -47,13 +80,12 @@ public protocol BackgroundTaskHost: AnyObject, Sendable {
 /// // keep `observation`; cancel() or release it to stop observing
 /// ```
 ///
-/// Contract: the observer is called on the host's main queue, once per event, in the order of
-/// ``LifecycleEvent``'s documentation, until the returned observation is cancelled or released.
+/// Contract: the observer is called on the host's main queue, on the main actor
+/// (``LifecycleObserver``), once per event, in the order of ``LifecycleEvent``'s documentation,
+/// until the returned observation is cancelled or released.
 public protocol LifecycleHost: AnyObject, Sendable {
     /// Starts observing lifecycle events.
-    func addLifecycleObserver(
-        _ observer: @escaping @Sendable (LifecycleEvent) -> Void
-    ) -> LifecycleObservation
+    func addLifecycleObserver(_ observer: @escaping LifecycleObserver) -> LifecycleObservation
 
     /// True once `application(_:didFinishLaunchingWithOptions:)` has returned for this process.
     /// BGTaskScheduler launch handlers must be registered before that (reference C1.1, C1.4).

@@ -79,6 +79,15 @@ public enum TaskSchedulerError: Int, Error, Sendable, Equatable, CustomStringCon
     }
 }
 
+/// The expiration handler of a `BGTask`, as the SDK declares `BGTask.expirationHandler`:
+/// `(() -> Void)?`, not main-actor bound. The system calls it on the queue the launch handler was
+/// registered with (C1.5, C4.4), which is the main queue only if the app registered with it.
+///
+/// ```swift
+/// task.expirationHandler = { refresh.cancel() }   // on the registration queue
+/// ```
+public typealias ScheduledTaskExpirationHandler = @Sendable () -> Void
+
 /// A running `BGTask` handed to a launch handler (reference C4).
 ///
 /// Contract: call ``setTaskCompleted(success:)`` exactly once on every path, including from the
@@ -91,7 +100,7 @@ public protocol ScheduledTask: AnyObject, Sendable {
     /// The kind of request that launched it.
     var kind: TaskRequest.Kind { get }
     /// Called shortly before the task's time runs out.
-    var expirationHandler: ExpirationHandler? { get set }
+    var expirationHandler: ScheduledTaskExpirationHandler? { get set }
     /// `setTaskCompleted(success:)`.
     func setTaskCompleted(success: Bool)
     /// Continued-processing progress (C6.6); other kinds ignore it.

@@ -119,9 +119,9 @@ final class BGTaskAdapter: ScheduledTask, @unchecked Sendable {
     }
 
     /// Our copy of the handler last set (BGTask's own property is not `@Sendable`-typed).
-    private let handler = Mutex<ExpirationHandler?>(nil)
+    private let handler = Mutex<ScheduledTaskExpirationHandler?>(nil)
 
-    var expirationHandler: ExpirationHandler? {
+    var expirationHandler: ScheduledTaskExpirationHandler? {
         get { handler.withCriticalSection { $0 } }
         set {
             handler.withCriticalSection { $0 = newValue }

@@ -17,8 +17,11 @@ import Synchronization
 /// Contract: create it on the main thread, before launch finishes (it learns that launch has
 /// finished from `didFinishLaunchingNotification`; pass `launchFinished: true` when creating it
 /// later). `beginBackgroundTask`/`endBackgroundTask` are called on the caller's thread (they
-/// are thread-safe, A1.4); the application state is tracked from the lifecycle notifications
-/// so it can be read from any thread; `backgroundTimeRemaining` is read on the main thread.
+/// are thread-safe, A1.4); UIKit calls the expiration handler on the main actor, as its
+/// signature (``ExpirationHandler``) says, and observers are called on the main actor from the
+/// main queue's notifications (``LifecycleObserver``); the application state is tracked from
+/// the lifecycle notifications so it can be read from any thread; `backgroundTimeRemaining` is
+/// read on the main thread.
 public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
     // @unchecked: UIApplication is main-actor bound; it is touched off the main thread only
     // through its thread-safe begin/end methods. Our own state is atomic or Mutex-guarded.
@@ -27,7 +30,7 @@ public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
     private let state: Atomic<Int>
     private let launched: Atomic<Bool>
     private let tokens = Mutex<[any NSObjectProtocol]>([])
-    private let observers = Mutex<[Int: @Sendable (LifecycleEvent) -> Void]>([:])
+    private let observers = Mutex<[Int: LifecycleObserver]>([:])
     private let nextObserver = Atomic<Int>(0)
 
     private static let notifications: [(Notification.Name, LifecycleEvent)] = [
@@ -49,7 +52,8 @@ public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
         let center = NotificationCenter.default
         let made = Self.notifications.map { name, event in
             center.addObserver(forName: name, object: application, queue: .main) { [weak self] _ in
-                self?.deliver(event)
+                // Posted on the main thread and delivered on the main queue: the main actor.
+                MainActor.assumeIsolated { self?.deliver(event) }
             }
         }
         tokens.withCriticalSection { $0 = made }
@@ -86,9 +90,7 @@ public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
 
     // MARK: LifecycleHost
 
-    public func addLifecycleObserver(
-        _ observer: @escaping @Sendable (LifecycleEvent) -> Void
-    ) -> LifecycleObservation {
+    public func addLifecycleObserver(_ observer: @escaping LifecycleObserver) -> LifecycleObservation {
         let key = nextObserver.wrappingAdd(1, ordering: .relaxed).newValue
         observers.withCriticalSection { $0[key] = observer }
         return LifecycleObservation { [weak self] in
@@ -106,6 +108,7 @@ public final class UIKitApplicationHost: ApplicationHost, @unchecked Sendable {
 
     // MARK: Notifications
 
+    @MainActor
     private func deliver(_ event: LifecycleEvent) {
         switch event {
         case .didFinishLaunching: launched.store(true, ordering: .releasing)

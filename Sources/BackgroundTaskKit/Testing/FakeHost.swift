@@ -5,22 +5,26 @@ import Synchronization
 /// `UIApplication` would only log.
 ///
 /// ```swift
-/// let app = FakeHost()
-/// let uploads = BackgroundOperationQueue(name: "uploads", host: app)
-/// uploads.addOperation { upload(photo) }
-/// app.enterBackground()
-/// app.runUntilIdle()                       // runs the queued work
-/// #expect(app.openTasks.isEmpty)           // the queue ended its task
-/// #expect(app.misuses.isEmpty)             // no double or unknown end
+/// @MainActor @Test func uploadsEndTheirTask() {    // the test plays the main thread
+///     let app = FakeHost()
+///     let uploads = BackgroundOperationQueue(name: "uploads", host: app)
+///     uploads.addOperation { upload(photo) }
+///     app.enterBackground()
+///     app.runUntilIdle()                       // runs the queued work
+///     #expect(app.openTasks.isEmpty)           // the queue ended its task
+///     #expect(app.misuses.isEmpty)             // no double or unknown end
+/// }
 /// ```
 ///
 /// Contract:
 /// - Identifiers count up from 1 and are never reused (A2.5); ``deniesBegin`` makes `begin`
 ///   return `.invalid` (A2.1).
-/// - The calling thread plays the main thread: the lifecycle verbs deliver their notifications
-///   synchronously, in UIKit's order (``LifecycleEvent``), and ``expire()`` calls the
-///   expiration handlers of all open tasks, in begin order, then records every task its
-///   handler left open (``tasksLeftOpenByExpiry``, A3.6).
+/// - The test plays the main thread: the lifecycle verbs and ``expire()`` are `@MainActor`, as
+///   UIKit's callouts are (A3.1, ``ExpirationHandler``, ``LifecycleObserver``); call them from an
+///   `@MainActor` test. The verbs deliver their notifications synchronously, in UIKit's order
+///   (``LifecycleEvent``), and ``expire()`` calls the expiration handlers of all open tasks, in
+///   begin order, then records every task its handler left open (``tasksLeftOpenByExpiry``, A3.6).
+///   Begin, end and the checks stay callable from any thread (A1.4).
 /// - Queued work runs only in ``runUntilIdle()`` and ``advance(by:)``, in (due time, enqueue
 ///   order) order, on the calling thread; the background queue is as deterministic as the main.
 /// - Ending an unknown, ended or invalid identifier is recorded in ``misuses`` (A5.2), never
@@ -44,7 +48,7 @@ public final class FakeHost: ApplicationHost, Sendable {
         var misuses: [String] = []
         var leftOpenByExpiry: [BackgroundTaskIdentifier] = []
         var log: [String] = []
-        var observers: [(key: Int, observer: @Sendable (LifecycleEvent) -> Void)] = []
+        var observers: [(key: Int, observer: LifecycleObserver)] = []
         var nextObserverKey = 0
         var now = Duration.zero
         var jobs: [Job] = []
@@ -111,9 +115,7 @@ public final class FakeHost: ApplicationHost, Sendable {
 
     // MARK: LifecycleHost
 
-    public func addLifecycleObserver(
-        _ observer: @escaping @Sendable (LifecycleEvent) -> Void
-    ) -> LifecycleObservation {
+    public func addLifecycleObserver(_ observer: @escaping LifecycleObserver) -> LifecycleObservation {
         let key = state.withCriticalSection { state in
             defer { state.nextObserverKey += 1 }
             state.observers.append((state.nextObserverKey, observer))
@@ -151,6 +153,7 @@ public final class FakeHost: ApplicationHost, Sendable {
     }
 
     /// `didFinishLaunching`; afterwards ``hasFinishedLaunching`` is true.
+    @MainActor
     public func finishLaunching() {
         deliver(.didFinishLaunching)
         state.withCriticalSection { $0.hasFinishedLaunching = true }
@@ -158,21 +161,24 @@ public final class FakeHost: ApplicationHost, Sendable {
     }
 
     /// Home button: `willResignActive`, then `didEnterBackground` (B2.3).
+    @MainActor
     public func enterBackground() {
         setState(.inactive, then: .willResignActive)
         setState(.background, then: .didEnterBackground)
     }
 
     /// Back to the app: `willEnterForeground`, then `didBecomeActive` (B2.4).
+    @MainActor
     public func enterForeground() {
         setState(.inactive, then: .willEnterForeground)
         setState(.active, then: .didBecomeActive)
     }
 
     /// The system's expiry callout (A3.1, A3.5): every open task's handler, in begin order,
-    /// on the calling thread; then the tasks still open are recorded.
+    /// on the main actor; then the tasks still open are recorded.
     ///
     /// - Returns: the identifiers whose handlers left them open (A3.6); empty when all is well.
+    @MainActor
     @discardableResult
     public func expire() -> [BackgroundTaskIdentifier] {
         let callout = state.withCriticalSection { state in
@@ -188,11 +194,13 @@ public final class FakeHost: ApplicationHost, Sendable {
         }
     }
 
+    @MainActor
     private func setState(_ new: ApplicationState, then event: LifecycleEvent) {
         state.withCriticalSection { $0.applicationState = new }
         deliver(event)
     }
 
+    @MainActor
     private func deliver(_ event: LifecycleEvent) {
         let observers = state.withCriticalSection { state in
             state.log.append("event \(event)")

@@ -162,7 +162,7 @@ public final class FakeTaskScheduler: TaskSchedulerHost, Sendable {
 /// counts (C4.7).
 public final class FakeScheduledTask: ScheduledTask, Sendable {
     private struct State {
-        var handler: ExpirationHandler?
+        var handler: ScheduledTaskExpirationHandler?
         var completions: [Bool] = []
         var progress: [(Int64, Int64)] = []
         var expired = false
@@ -178,7 +178,7 @@ public final class FakeScheduledTask: ScheduledTask, Sendable {
         self.kind = kind
     }
 
-    public var expirationHandler: ExpirationHandler? {
+    public var expirationHandler: ScheduledTaskExpirationHandler? {
         get { state.withCriticalSection { $0.handler } }
         set { state.withCriticalSection { $0.handler = $0.completions.isEmpty ? newValue : nil } }
     }
@@ -196,7 +196,7 @@ public final class FakeScheduledTask: ScheduledTask, Sendable {
 
     /// The system expires the task, on the calling thread.
     public func expire() {
-        let handler = state.withCriticalSection { state -> ExpirationHandler? in
+        let handler = state.withCriticalSection { state -> ScheduledTaskExpirationHandler? in
             guard state.completions.isEmpty, !state.expired else { return nil }
             state.expired = true
             defer { state.handler = nil }

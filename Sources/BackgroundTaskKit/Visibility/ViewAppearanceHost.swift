@@ -8,6 +8,17 @@ public enum ViewAppearanceEvent: String, Sendable, CaseIterable, CustomStringCon
     public var description: String { rawValue }
 }
 
+/// A view-appearance observer, typed as the callbacks it stands for: `UIViewController` is
+/// `@MainActor` in the iOS 18 SDK, so `viewDidAppear(_:)` and `viewWillDisappear(_:)` run on the
+/// main actor, and so does this observer.
+///
+/// ```swift
+/// let observation = host.addViewAppearanceObserver { [weak model] event in
+///     model?.isOnScreen = event == .didAppear    // `model` is @MainActor
+/// }
+/// ```
+public typealias ViewAppearanceObserver = @MainActor @Sendable (ViewAppearanceEvent) -> Void
+
 /// Where a view's appearance comes from: a view controller on a device, the simulated app's
 /// screen in the simulator.
 ///
@@ -17,13 +28,12 @@ public enum ViewAppearanceEvent: String, Sendable, CaseIterable, CustomStringCon
 /// }
 /// ```
 ///
-/// Contract: the observer is called on the host's main queue, once per event, until the returned
-/// observation is cancelled or released. Navigation alone drives it: going home or locking the
-/// device sends no `willDisappear` (UIKit does not call `viewWillDisappear` when the app leaves
-/// the foreground), which is why ``ViewVisibility`` also watches the app's state.
+/// Contract: the observer is called on the host's main queue, on the main actor
+/// (``ViewAppearanceObserver``), once per event, until the returned observation is cancelled or
+/// released. Navigation alone drives it: going home or locking the device sends no
+/// `willDisappear` (UIKit does not call `viewWillDisappear` when the app leaves the foreground),
+/// which is why ``ViewVisibility`` also watches the app's state.
 public protocol ViewAppearanceHost: AnyObject, Sendable {
     /// Starts observing the view's appearance.
-    func addViewAppearanceObserver(
-        _ observer: @escaping @Sendable (ViewAppearanceEvent) -> Void
-    ) -> LifecycleObservation
+    func addViewAppearanceObserver(_ observer: @escaping ViewAppearanceObserver) -> LifecycleObservation
 }

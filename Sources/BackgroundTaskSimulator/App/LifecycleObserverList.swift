@@ -26,7 +26,7 @@ final class LifecycleObserverList: @unchecked Sendable {
     private var nextID = 1
 
     /// Adds `observer` last and returns the id that removes it.
-    func add(_ observer: @escaping @Sendable (LifecycleEvent) -> Void) -> Int {
+    func add(_ observer: @escaping LifecycleObserver) -> Int {
         let id = nextID
         nextID += 1
         snapshot.append(LifecycleObserverEntry(id: id, observer: observer))
@@ -50,5 +50,5 @@ final class LifecycleObserverList: @unchecked Sendable {
 /// call went through a reabstraction thunk.
 struct LifecycleObserverEntry {
     let id: Int
-    let observer: @Sendable (LifecycleEvent) -> Void
+    let observer: LifecycleObserver
 }

@@ -155,7 +155,9 @@ extension SimulatedApplication {
             core.openTasks[index].handlerCalled = true  // A3.8: once per task
             let handler = core.openTasks[index].handler
             device.emit(.expirationHandlerCalled(id: id))
-            handler?()
+            if let handler {  // A3.1: @MainActor, on the main thread
+                scheduler.callOnMainActor("the expiration handler of background task \(id)") { handler() }
+            }
         }
         guard isAlive else { return }
         let elapsed = now - began

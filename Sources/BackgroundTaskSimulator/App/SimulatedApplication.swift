@@ -115,6 +115,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         // The main thread runs at the highest priority: a preemption lets other threads run
         // meanwhile (another core), but never keeps it off the CPU for long.
         scheduler.disablePreemptionDelays(on: main)
+        // Its jobs are the main actor's: expiration handlers and lifecycle observers, which the
+        // SDK declares @MainActor, are called there (``Scheduler/callOnMainActor(_:_:)``).
+        scheduler.setMainThread(main)
         let background = scheduler.makeQueue(label: "p\(process).global", kind: .concurrent(width: 4))
         mainQueueImpl = SimulatedWorkQueue(label: "main", id: main, scheduler: scheduler, isMainQueue: true)
         backgroundQueueImpl = SimulatedWorkQueue(label: "global", id: background, scheduler: scheduler)
@@ -170,25 +173,28 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
 
     // MARK: LifecycleHost
 
-    public func addLifecycleObserver(
-        _ observer: @escaping @Sendable (LifecycleEvent) -> Void
-    ) -> LifecycleObservation {
+    public func addLifecycleObserver(_ observer: @escaping LifecycleObserver) -> LifecycleObservation {
         schedulingPoint()
         defer { schedulingPoint() }
         let id = observers.add(observer)
         return LifecycleObservation { [weak observers] in observers?.remove(id) }
     }
 
-    /// Delivers a lifecycle notification to every observer, in registration order (B2).
+    /// Delivers a lifecycle notification to every observer, in registration order (B2), on the
+    /// main actor (``LifecycleObserver``: the app delegate is `@MainActor`).
     func deliver(_ event: LifecycleEvent) {
         device.emit(.lifecycle(event))
         // One read of the list (an observer may add or remove observers while it runs; this
         // delivery still goes to the observers registered when it began), then plain indexing.
         let current = observers.snapshot
-        var index = 0
-        while index < current.count, core.isAlive {
-            current[index].observer(event)
-            index += 1
+        if !current.isEmpty {
+            scheduler.callOnMainActor("a lifecycle observer (\(event))") {
+                var index = 0
+                while index < current.count, core.isAlive {
+                    current[index].observer(event)
+                    index += 1
+                }
+            }
         }
         if event == .didBecomeActive, core.isAlive { core.screen?.appDidBecomeActive() }
     }

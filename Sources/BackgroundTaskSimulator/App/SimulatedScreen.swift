@@ -16,7 +16,8 @@ public import BackgroundTaskKit
 /// becomes active with it on top. The environment's `viewDisappears` (the user navigates away,
 /// offered while the app is active and the view on top) sends `willDisappear`; `viewAppears`
 /// (back to it) sends `didAppear`. Home, lock and the app switcher send nothing to the view
-/// (its appearance stays), as in UIKit. Each delivery is a `view` event, on the main queue.
+/// (its appearance stays), as in UIKit. Each delivery is a `view` event, on the main queue, and
+/// its observers run on the main actor (``ViewAppearanceObserver``).
 final class SimulatedScreen: @unchecked Sendable {
     // @unchecked: confined to the run's thread, like its process.
     private unowned let application: SimulatedApplication
@@ -24,14 +25,14 @@ final class SimulatedScreen: @unchecked Sendable {
     private(set) var isOnTop = true
     /// Whether `didAppear` was delivered and `willDisappear` not since.
     private(set) var hasAppeared = false
-    private var observers: [(id: Int, observer: @Sendable (ViewAppearanceEvent) -> Void)] = []
+    private var observers: [(id: Int, observer: ViewAppearanceObserver)] = []
     private var nextID = 1
 
     init(application: SimulatedApplication) {
         self.application = application
     }
 
-    func add(_ observer: @escaping @Sendable (ViewAppearanceEvent) -> Void) -> LifecycleObservation {
+    func add(_ observer: @escaping ViewAppearanceObserver) -> LifecycleObservation {
         let id = nextID
         nextID += 1
         observers.append((id, observer))
@@ -56,7 +57,11 @@ final class SimulatedScreen: @unchecked Sendable {
     private func deliver(_ event: ViewAppearanceEvent) {
         hasAppeared = event == .didAppear
         application.device.emit(.viewAppearance(visible: hasAppeared))
-        for entry in observers where application.isAlive { entry.observer(event) }
+        let current = observers
+        guard !current.isEmpty else { return }
+        application.scheduler.callOnMainActor("a view-appearance observer (\(event))") {  // viewDidAppear: @MainActor
+            for entry in current where application.isAlive { entry.observer(event) }
+        }
     }
 
     /// Lets go of the observers (teardown).
@@ -75,9 +80,7 @@ extension SimulatedApplication: ViewAppearanceHost {
         return made
     }
 
-    public func addViewAppearanceObserver(
-        _ observer: @escaping @Sendable (ViewAppearanceEvent) -> Void
-    ) -> LifecycleObservation {
+    public func addViewAppearanceObserver(_ observer: @escaping ViewAppearanceObserver) -> LifecycleObservation {
         screen.add(observer)
     }
 }

@@ -39,7 +39,7 @@ final class BGTaskHandle: ScheduledTask, @unchecked Sendable {
     var identifier: String { task.identifier }
     var kind: TaskRequest.Kind { task.kind }
 
-    var expirationHandler: ExpirationHandler? {
+    var expirationHandler: ScheduledTaskExpirationHandler? {
         get { task.expirationHandler }
         set { task.expirationHandler = newValue }
     }

@@ -35,7 +35,7 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
     /// The no-progress timer of a continued-processing task (C6.7), re-armed on every progress.
     var stallTimer: JobID?
     var lastProgress: Int64 = -1
-    private var handler: ExpirationHandler?
+    private var handler: ScheduledTaskExpirationHandler?
 
     init(identifier: String, kind: TaskRequest.Kind, number: Int, queue: SimulatedWorkQueue?, service: TaskSchedulerService) {
         self.identifier = identifier
@@ -45,7 +45,7 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
         self.service = service
     }
 
-    public var expirationHandler: ExpirationHandler? {
+    public var expirationHandler: ScheduledTaskExpirationHandler? {
         get { handler }
         set {
             // A point after the store, not before: a launch handler that sets its expiration
@@ -69,7 +69,7 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
     }
 
     /// Takes the handler out, leaving nil (C4.4 "cleared after it is called").
-    func takeExpirationHandler() -> ExpirationHandler? {
+    func takeExpirationHandler() -> ScheduledTaskExpirationHandler? {
         defer { handler = nil }
         return handler
     }

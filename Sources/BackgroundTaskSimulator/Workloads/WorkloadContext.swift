@@ -51,7 +51,10 @@ public final class WorkloadContext: @unchecked Sendable {
     }
 
     /// Calls `body` on every `didEnterBackground` of this process, until the observation is
-    /// released: the entry point of most background-work patterns.
+    /// released: the entry point of most background-work patterns. `body` is called from the
+    /// observer (on the main actor, ``LifecycleObserver``) but is not itself main-actor
+    /// isolated, so a `Task {}` it starts is a plain task; an `@MainActor` app object observes
+    /// with `application.addLifecycleObserver` instead, as it would against UIKit.
     ///
     /// ```swift
     /// observation = context.onDidEnterBackground { save(context) }

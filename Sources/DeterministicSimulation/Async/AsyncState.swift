@@ -25,6 +25,9 @@ final class AsyncState: @unchecked Sendable {
     var taskExecutor: SimulationTaskExecutor?
     var mainExecutor: SimulationMainExecutor?
     var clock: SimulationClock?
+    /// The run's simulated main thread (``Scheduler/setMainThread(_:)``): where the real main
+    /// actor's isolation checks pass. Set by the simulator for every process, async or not.
+    var mainThreadQueue: QueueID?
     /// Executors replaced by ``Scheduler/beginAsyncDomain(label:taskWidth:mainQueue:)``: kept
     /// alive until the run ends, because jobs and tasks of the previous domain still refer to
     /// them (unowned).

@@ -33,6 +33,7 @@ extension Scheduler {
         let executor = SimulationTaskExecutor(scheduler: self, state: state, queue: tasks)
         state.taskExecutor = executor
         state.mainExecutor = SimulationMainExecutor(scheduler: self, state: state, queue: mainQueue ?? self.mainQueue)
+        state.mainThreadQueue = mainQueue ?? self.mainQueue
         state.clock = SimulationClock(scheduler: self, state: state, queue: tasks)
         if ProcessExecutors.isInstalled, #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
             state.ledger.stampSerial = RunJobStamps.register(state)

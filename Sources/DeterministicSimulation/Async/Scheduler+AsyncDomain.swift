@@ -34,6 +34,7 @@ extension Scheduler {
         let executor = SimulationTaskExecutor(scheduler: self, state: state, queue: tasks)
         state.taskExecutor = executor
         state.mainExecutor = SimulationMainExecutor(scheduler: self, state: state, queue: mainQueue)
+        state.mainThreadQueue = mainQueue
         state.clock = SimulationClock(scheduler: self, state: state, queue: tasks)
         return executor
     }

@@ -58,10 +58,4 @@ extension Scheduler {
         }
         return true
     }
-
-    /// Whether the calling thread runs a job of this run's simulated main queue (the current
-    /// domain's): what `MainActor.assumeIsolated` asks inside a run.
-    var isOnSimulatedMainThread: Bool {
-        asyncState?.mainExecutor?.isRunningOnQueue ?? false
-    }
 }

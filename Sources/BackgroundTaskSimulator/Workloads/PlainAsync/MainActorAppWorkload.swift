@@ -17,8 +17,10 @@ protocol BackgroundEntryHandling: AnyObject, Sendable {
 /// }
 /// ```
 ///
-/// Contract: `make` and every call run on the simulated main queue, where
-/// `MainActor.assumeIsolated` holds inside a run.
+/// Contract: `make` and every call run on the simulated main queue, the run's main actor: the
+/// lifecycle observer is `@MainActor` (``LifecycleObserver``); `make` runs in the workload's
+/// `didFinishLaunching`, which is not, so it is called on the main actor as the simulated app
+/// calls its callbacks (``Scheduler/callOnMainActor(_:_:)``: also with the executors off).
 final class MainActorAppWorkload: Workload, @unchecked Sendable {
     // @unchecked: the observation is touched on the simulated main queue only.
     private var observation: LifecycleObservation?
@@ -30,9 +32,9 @@ final class MainActorAppWorkload: Workload, @unchecked Sendable {
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let make = make
-        let app = MainActor.assumeIsolated { make(context) }
-        observation = context.onDidEnterBackground {
-            MainActor.assumeIsolated { app.didEnterBackground() }
+        let app = context.application.scheduler.callOnMainActor("the app's launch") { make(context) }
+        observation = context.application.addLifecycleObserver { event in  // @MainActor, as UIKit's
+            if event == .didEnterBackground { app.didEnterBackground() }
         }
     }
 }

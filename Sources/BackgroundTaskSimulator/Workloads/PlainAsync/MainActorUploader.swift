@@ -37,7 +37,7 @@ final class PhotoUploader: BackgroundEntryHandling {
     func didEnterBackground() {
         guard taskID == .invalid else { return }
         let id = host.beginBackgroundTask(withName: "upload-photos") { [weak self] in
-            MainActor.assumeIsolated { self?.expire() }  // A3.1: called on the main thread
+            self?.expire()  // A3.1: @MainActor, called on the main thread
         }
         guard id != .invalid else { return }  // A2.1: no background time now
         taskID = id

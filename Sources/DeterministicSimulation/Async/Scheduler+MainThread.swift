@@ -1,0 +1,70 @@
+/// The simulated main thread as the real main actor sees it: which queue of the run is the main
+/// thread, and how a simulated OS calls back what the SDK declares `@MainActor` (an expiration
+/// handler, an app-delegate callback) on it.
+extension Scheduler {
+    /// Names `queue` the run's simulated main thread from now on, so that Swift's isolation
+    /// checks (`MainActor.assumeIsolated`, an `@MainActor` callback) pass in its jobs. A
+    /// simulator calls it for each process it launches, whether or not the run uses Swift
+    /// concurrency; ``enableAsync(taskWidth:mainQueue:)`` and
+    /// ``beginAsyncDomain(label:taskWidth:mainQueue:)`` name their main queue too.
+    ///
+    /// ```swift
+    /// let main = scheduler.makeQueue(label: "p1.main", kind: .serial)
+    /// scheduler.setMainThread(main)
+    /// ```
+    ///
+    /// - Precondition: `queue` was made by this scheduler.
+    public func setMainThread(_ queue: QueueID) {
+        asyncStateMakingIfNeeded.mainThreadQueue = queue
+    }
+
+    /// Whether the calling thread runs a job of this run's simulated main thread (the queue
+    /// ``setMainThread(_:)`` named last): what `MainActor.assumeIsolated` asks inside a run.
+    var isOnSimulatedMainThread: Bool {
+        guard let queue = asyncState?.mainThreadQueue else { return false }
+        return RunThreadMarker.isMarked(self) && runningQueue == queue
+    }
+
+    /// Calls `callback`, which the SDK declares `@MainActor`, from a job of the simulated main
+    /// thread, and returns its result: how the simulated `UIApplication` calls expiration
+    /// handlers (A3.1) and lifecycle observers, so that app code with an `@MainActor` model reads
+    /// as it does against UIKit, and how a workload makes that model at launch.
+    ///
+    /// ```swift
+    /// let handler: @MainActor @Sendable () -> Void = task.handler
+    /// scheduler.callOnMainActor("the expiration handler of task 3") { handler() }
+    /// ```
+    ///
+    /// Contract:
+    /// - With the process's executors (``ProcessExecutors/isInstalled``) the call goes through
+    ///   `MainActor.assumeIsolated`: the runtime asks the process's main executor, which answers
+    ///   ``isOnSimulatedMainThread``; inside `callback`, `MainActor.assumeIsolated`, `@MainActor`
+    ///   calls and `Task {}` (inheriting the main actor) all belong to the run.
+    /// - With `BGSIM_PROCESS_EXECUTORS=off` (the fallback) the runtime's main actor is the real
+    ///   main thread, which a run's job is not. The engine makes the same check itself (this job
+    ///   runs on the simulated main thread) and calls `callback` as before this type existed: its
+    ///   synchronous code runs, a `MainActor.assumeIsolated` inside it traps as it would off the
+    ///   main thread, and a hop to the main actor is reported as an escape (`no-async-escape`).
+    /// - Anywhere but a job of the simulated main thread (another queue, a thread outside every
+    ///   run) it traps with a message naming `what`: a simulator that calls a main-thread
+    ///   callback elsewhere has a bug, and running it would misjudge the app.
+    @discardableResult
+    public func callOnMainActor<T: Sendable>(_ what: @autoclosure () -> String, _ callback: @MainActor () -> T) -> T {
+        guard isOnSimulatedMainThread else {
+            fatalError(Self.offMainThread(what(), queue: runningPlace))  // printed in release builds too
+        }
+        if ProcessExecutors.isInstalled { return MainActor.assumeIsolated(callback) }
+        // The check above is what makes this call the main thread's; the cast only drops the
+        // attribute, which the platform's main executor cannot be made to agree with.
+        return withoutActuallyEscaping(callback) { isolated in
+            unsafeBitCast(isolated, to: (() -> T).self)()
+        }
+    }
+
+    /// The trap message of a main-actor callout made off the simulated main thread.
+    static func offMainThread(_ what: String, queue: String?) -> String {
+        "\(what) is @MainActor (as the iOS SDK declares it) and must be called on the run's simulated main thread, "
+            + "but was called \(queue.map { "on simulated queue '\($0)'" } ?? "outside any job of this run"): "
+            + "call it from a job of the queue Scheduler.setMainThread(_:) named"
+    }
+}
