@@ -75,7 +75,7 @@ enum Summary {
             io.out("  probes: " + (hit + missing).joined(separator: ", "))
         }
         for entry in totals.violations {
-            io.out(violationLine(entry, scenario))
+            io.out(violationLine(entry, scenario, runs: totals.runs))
         }
         for failure in result.failures {
             let origin = result.exhaustive != nil ? "sequence \(failure.runIndex)"

@@ -7,16 +7,17 @@ extension Summary {
     /// scenario that expects every invariant to hold.
     ///
     /// ```swift
-    /// violationLine(entry, scenario)   // "  FOUND no-double-end in 19 runs, as expected (the planted bug)"
+    /// violationLine(entry, scenario, runs: 20)   // "  FOUND no-double-end in 19 of 20 runs, as expected (the planted bug)"
     /// ```
-    static func violationLine(_ entry: InvariantViolations, _ scenario: Scenario) -> String {
+    static func violationLine(_ entry: InvariantViolations, _ scenario: Scenario, runs: Int) -> String {
+        let count = DetectionBound.count(entry.runs, of: runs)
         switch scenario.expectation {
         case .pass:
-            return "  VIOLATION \(entry.invariant) in \(entry.runs) runs"
+            return "  VIOLATION \(entry.invariant) in \(count)"
         case .violation(let id) where id == entry.invariant:
-            return "  FOUND \(entry.invariant) in \(entry.runs) runs, as expected (the planted bug)"
+            return "  FOUND \(entry.invariant) in \(count), as expected (the planted bug)"
         case .violation:
-            return "  ALSO \(entry.invariant) in \(entry.runs) runs"
+            return "  ALSO \(entry.invariant) in \(count)"
         }
     }
 

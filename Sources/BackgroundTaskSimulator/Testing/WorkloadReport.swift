@@ -11,8 +11,9 @@ package import SimulationFormats
 /// }
 /// ```
 ///
-/// Contract: ``description`` is a readable summary whose every failure line ends with the Swift
-/// call that replays it; ``result`` holds the full engine result (coverage, digests) and
+/// Contract: ``description`` is a readable summary: each failure says how often it appeared
+/// ("k of n runs") and its every replay line ends with the Swift call that replays it; a passing
+/// report says what its runs rule out (``DetectionBound``); ``result`` holds the full engine result (coverage, digests) and
 /// ``jsonText`` the report in the format of `bgsim fuzz --report` (`Reports/README.md`).
 public struct WorkloadReport: Sendable, CustomStringConvertible {
     /// One violated invariant's first failing run.
@@ -132,8 +133,13 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
             let strategy = saved.strategy == .random ? "" : ", strategy: .\(saved.strategy)"
             lines.append("    replay: try campaign.replay(choices: \"\(saved.choices.token)\"\(strategy))")
         }
+        if passed, result.exhaustive == nil, let ruledOut = DetectionBound(runs: totals.runs).text {
+            lines.append("  \(ruledOut)")
+        }
         for failure in failures {
-            lines.append("  \(failure.invariant) (run seed \(failure.seed)): \(failure.message)")
+            let count = totals.violations.first { $0.invariant == failure.invariant }?.runs ?? 1
+            lines.append("  \(failure.invariant) in \(DetectionBound.count(count, of: totals.runs)) "
+                + "(run seed \(failure.seed)): \(failure.message)")
             lines.append("    replay: \(failure.replay); shrunk to \(failure.shrunkSizeText): \(failure.shrunkReplay)")
         }
         for record in result.nondeterminism {

@@ -72,6 +72,8 @@ public enum CampaignExpectation: Sendable, Equatable, CustomStringConvertible {
                               savedFailures: savedFailures)
         let hit = result.coverage.probes.filter { $0.count > 0 }.map(\.name)
         verdict.missingProbes = requiredProbes.filter { !hit.contains($0) }
+        // Independent random runs only: an exhaustive search's sequences are not a sample.
+        if result.exhaustive == nil { verdict.bound = DetectionBound(runs: result.totals.runs) }
         if !verdict.missingProbes.isEmpty, verdict.outcome == .met { verdict.outcome = sharded ? .undecided : .missed }
         return verdict
     }

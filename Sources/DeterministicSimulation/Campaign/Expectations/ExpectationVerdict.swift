@@ -4,6 +4,8 @@
 /// ```swift
 /// let verdict = CampaignExpectation.violation("no-double-end").verdict(for: result, invariants: ids)
 /// print(verdict.headline)  // "found no-double-end as expected (19 of 20 runs)"
+/// // a pass: "every invariant held in 300 runs, as expected; rules out, at 95% confidence, any
+/// // failure that shows in at least 1 run in 100" (``DetectionBound``)
 /// print(verdict.heldText)  // "held: every-begin-ended, expiry-ends-task, ..."
 /// ```
 ///
@@ -29,8 +31,10 @@ public struct ExpectationVerdict: Sendable, Equatable {
         /// Found only by replaying a saved failure.
         public var savedFailure = false
 
-        /// `no-double-end in 19 runs`, or `no-double-end in a saved failure`.
-        var text: String { savedFailure ? "\(invariant) in a saved failure" : "\(invariant) in \(runs) runs" }
+        /// `no-double-end in 19 of 300 runs`, or `no-double-end in a saved failure`.
+        func text(of total: Int) -> String {
+            savedFailure ? "\(invariant) in a saved failure" : "\(invariant) in \(DetectionBound.count(runs, of: total))"
+        }
     }
 
     public var expectation: CampaignExpectation
@@ -41,6 +45,9 @@ public struct ExpectationVerdict: Sendable, Equatable {
     public var found: [Finding]
     /// The scenario's invariants no run violated.
     public var held: [String]
+    /// What the runs rule out when none failed (nil for an exhaustive search and a merged
+    /// report): a passing headline says it.
+    public var bound: DetectionBound?
     /// Required probes no run hit (`requiredProbes`): with any, the expectation is not met.
     public var missingProbes: [String] = []
 
@@ -62,19 +69,20 @@ public struct ExpectationVerdict: Sendable, Equatable {
     private var findingsHeadline: String {
         switch expectation {
         case .pass:
-            return found.isEmpty
-                ? "every invariant held in \(runs) runs, as expected" : "expected no violation, but found " + Self.list(found)
+            guard found.isEmpty else { return "expected no violation, but found " + list(found) }
+            let ruledOut = bound?.text.map { "; " + $0 } ?? ""
+            return "every invariant held in \(runs) runs, as expected\(ruledOut)"
         case .violation(let id):
             if let entry = found.first(where: { $0.invariant == id }) {
                 let others = found.filter { $0.invariant != id }
-                let also = others.isEmpty ? "" : "; also violated: " + Self.list(others)
-                let count = entry.savedFailure ? "in a saved failure" : "\(entry.runs) of \(runs) runs"
+                let also = others.isEmpty ? "" : "; also violated: " + list(others)
+                let count = entry.savedFailure ? "in a saved failure" : DetectionBound.count(entry.runs, of: runs)
                 return "found \(id) as expected (\(count))\(also)"
             }
             if outcome == .undecided {
                 return "\(id) not found in this shard's \(runs) runs; merge the shards to judge the campaign"
             }
-            let other = found.isEmpty ? "" : " (violated instead: " + Self.list(found) + ")"
+            let other = found.isEmpty ? "" : " (violated instead: " + list(found) + ")"
             return "the planted bug was not found: no \(id) violation in \(runs) runs\(other)"
         }
     }
@@ -82,7 +90,7 @@ public struct ExpectationVerdict: Sendable, Equatable {
     /// `held: a, b, c`, or `held: none` when every invariant was violated.
     public var heldText: String { "held: " + (held.isEmpty ? "none" : held.joined(separator: ", ")) }
 
-    static func list(_ findings: [Finding]) -> String {
-        findings.map(\.text).joined(separator: ", ")
+    func list(_ findings: [Finding]) -> String {
+        findings.map { $0.text(of: runs) }.joined(separator: ", ")
     }
 }
