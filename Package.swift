@@ -10,6 +10,8 @@ import PackageDescription
 // - DeterministicSimulation: the domain-free engine (PRNG, choices, clock, scheduler, traces,
 //   campaigns, shrinking, reports).
 // - BackgroundTaskSimulator: the simulated iOS, invariants, workloads and scenarios.
+// - BackgroundTaskSimulatorTesting: the test front door (`await campaign.expectNoViolations()`,
+//   `XCTAssertNoViolations`), apart so that bgsim and apps never link Testing or XCTest.
 // - bgsim: a thin command-line front end over the libraries.
 // - SimulationFibers (internal, C): the stack switch behind simulated threads' fibers.
 // - SimulationRuntimeShims (internal, C): run marks, virtual clocks, executor installation.
@@ -28,6 +30,7 @@ let package = Package(
         .library(name: "BackgroundTaskNetwork", targets: ["BackgroundTaskNetwork"]),
         .library(name: "DeterministicSimulation", targets: ["DeterministicSimulation"]),
         .library(name: "BackgroundTaskSimulator", targets: ["BackgroundTaskSimulator"]),
+        .library(name: "BackgroundTaskSimulatorTesting", targets: ["BackgroundTaskSimulatorTesting"]),
         // A user's own bgsim: `BGSim.main(workloads:)` in one main.swift (README, "Your own
         // workloads on the command line").
         .library(name: "BGSimCommands", targets: ["BGSimCommands"]),
@@ -51,6 +54,9 @@ let package = Package(
             name: "BackgroundTaskSimulator",
             dependencies: ["BackgroundTaskKit", "BackgroundTaskNetwork", "DeterministicSimulation", "SimulationFormats"],
             swiftSettings: strict),
+        .target(
+            name: "BackgroundTaskSimulatorTesting", dependencies: ["BackgroundTaskSimulator", "DeterministicSimulation"],
+            swiftSettings: strict),
         // The commands live in a library target so tests call them with an argument array;
         // the executable is only `main.swift`.
         .target(
@@ -70,8 +76,12 @@ let package = Package(
             name: "BackgroundTaskSimulatorTests",
             dependencies: [
                 "BackgroundTaskSimulator", "BackgroundTaskKit", "BackgroundTaskNetwork", "DeterministicSimulation",
-                "SimulationFormats",
+                "SimulationFormats", "BackgroundTaskSimulatorTesting",
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BackgroundTaskSimulatorTestingTests",
+            dependencies: ["BackgroundTaskSimulatorTesting", "BackgroundTaskSimulator", "DeterministicSimulation"],
             swiftSettings: strict),
         .testTarget(
             name: "bgsimTests",

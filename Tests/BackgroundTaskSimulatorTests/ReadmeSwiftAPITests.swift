@@ -8,6 +8,7 @@ import Testing
 // README-BEGIN swift-api
 import BackgroundTaskKit
 import BackgroundTaskSimulator
+import BackgroundTaskSimulatorTesting
 
 /// The code under test: uploads the draft whenever the app leaves the foreground.
 final class DraftUploader: Workload, @unchecked Sendable {
@@ -26,14 +27,13 @@ final class DraftUploader: Workload, @unchecked Sendable {
     }
 }
 
-@Test func draftUploaderEndsEveryTask() {
+@Test func draftUploaderEndsEveryTask() async {
     let campaign = WorkloadCampaign(
         workload: WorkloadInfo(name: "draft-uploader", summary: "uploads the draft on leaving the foreground") {
             DraftUploader()
         },
         runs: 500)
-    let report = campaign.run()
-    #expect(report.passed, "\(report)")  // on failure: each invariant, its seed and the replay call
+    await campaign.expectNoViolations()  // one issue per violated invariant, at this line
 }
 // README-END
 

@@ -101,6 +101,16 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The Swift call that replays a saved failure (it throws: the `try` is part of it).
+    ///
+    /// ```swift
+    /// WorkloadReport.replay(of: saved)   // "try campaign.replay(choices: \"c1.AAAAAQ…\")"
+    /// ```
+    public static func replay(of saved: SavedFailure) -> String {
+        let strategy = saved.strategy == .random ? "" : ", strategy: .\(saved.strategy)"
+        return "try campaign.replay(choices: \"\(saved.choices.token)\"\(strategy))"
+    }
+
     /// What a crash during a run of `workload` under `strategy` prints after the signal.
     static func banner(workload: String, strategy: ExplorationStrategy) -> CrashBanner {
         let strategyText = strategy == .random ? "" : ", strategy: .\(strategy)"
@@ -130,8 +140,7 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         if let storeError { lines.append("  FAILURE STORE: \(storeError)") }
         for saved in savedStillFailing {
             lines.append("  \(saved.invariant) (saved failure, still failing): \(saved.message)")
-            let strategy = saved.strategy == .random ? "" : ", strategy: .\(saved.strategy)"
-            lines.append("    replay: try campaign.replay(choices: \"\(saved.choices.token)\"\(strategy))")
+            lines.append("    replay: \(Self.replay(of: saved))")
         }
         if passed, result.exhaustive == nil, let ruledOut = DetectionBound(runs: totals.runs).text {
             lines.append("  \(ruledOut)")

@@ -1,0 +1,57 @@
+#if canImport(XCTest)
+    public import BackgroundTaskSimulator
+    import XCTest
+
+    /// Runs a campaign inside an XCTest test and fails it once per violated invariant at your
+    /// call's line: the XCTest form of ``BackgroundTaskSimulator/WorkloadCampaign/expectNoViolations(failureDatabase:sourceLocation:)``.
+    ///
+    /// ```swift
+    /// final class DraftUploaderTests: XCTestCase {
+    ///     func testEndsEveryTask() {
+    ///         XCTAssertNoViolations(WorkloadCampaign(workload: draftUploader, runs: 500))
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Contract: the same campaign, failure database and messages as the Swift Testing call (one
+    /// `XCTFail` per finding); it blocks the test's thread while other front-door campaigns of
+    /// the process finish. XCTest has no attachments on every platform: replay the printed call
+    /// and read `traceText` or `perfettoJSON` of its outcome.
+    ///
+    /// - Returns: the report, for more checks of your own.
+    @discardableResult
+    public func XCTAssertNoViolations(_ campaign: WorkloadCampaign, failureDatabase: FailureDatabase = .standard,
+                                      file: StaticString = #filePath, line: UInt = #line) -> WorkloadReport {
+        let report = campaign.runBlocking(with: failureDatabase)
+        for finding in CampaignFinding.violations(in: report, of: campaign) {
+            XCTFail(finding.text, file: file, line: line)
+        }
+        return report
+    }
+
+    /// The XCTest form of ``BackgroundTaskSimulator/WorkloadCampaign/expectViolation(_:failureDatabase:sourceLocation:)``:
+    /// fails at your call's line unless `invariant` was violated.
+    ///
+    /// ```swift
+    /// XCTAssertViolation(leakyCampaign, "expiry-ends-task")
+    /// ```
+    @discardableResult
+    public func XCTAssertViolation(_ campaign: WorkloadCampaign, _ invariant: String,
+                                   failureDatabase: FailureDatabase = .standard,
+                                   file: StaticString = #filePath, line: UInt = #line) -> WorkloadReport {
+        let report = campaign.runBlocking(with: failureDatabase)
+        for finding in CampaignFinding.missedViolation(invariant, in: report, of: campaign) {
+            XCTFail(finding.text, file: file, line: line)
+        }
+        return report
+    }
+
+    extension WorkloadCampaign {
+        /// ``run(with:)`` for a synchronous test: waits for its turn blocking this thread.
+        func runBlocking(with database: FailureDatabase) -> WorkloadReport {
+            var campaign = self
+            campaign.failureStore = database.store(for: self)
+            return CampaignTurns.shared.withTurnBlocking { campaign.run() }
+        }
+    }
+#endif
