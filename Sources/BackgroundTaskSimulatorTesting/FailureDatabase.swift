@@ -1,7 +1,7 @@
 public import BackgroundTaskSimulator
 
-/// Where a front-door campaign (``BackgroundTaskSimulator/WorkloadCampaign/expectNoViolations(failureDatabase:sourceLocation:)``,
-/// ``XCTAssertNoViolations(_:failureDatabase:file:line:)``) keeps its failures: by default the
+/// Where a front-door campaign (`campaign.expectNoViolations()`, `XCTAssertNoViolations(campaign)`)
+/// keeps its failures: by default the
 /// directory `bgsim` uses, as Hypothesis keeps `.hypothesis/`, so a failure found once is
 /// replayed first by every later run of the test until it is fixed.
 ///
@@ -11,16 +11,16 @@ public import BackgroundTaskSimulator
 /// await campaign.expectNoViolations(failureDatabase: .off)                 // none
 /// ```
 ///
-/// Contract: `.standard` is the campaign's own ``BackgroundTaskSimulator/WorkloadCampaign/failureStore``
-/// when it has one, else a ``BackgroundTaskSimulator/DirectoryFailureStore`` at `.bgsim/failures`
+/// Contract: `.standard` is the campaign's own `failureStore` when it has one, else a
+/// `DirectoryFailureStore` at `.bgsim/failures`
 /// under the current directory (SwiftPM runs tests from the package root; the folder is made on
 /// the first failure). Saved failures are replayed before the runs; new ones are saved after.
 public enum FailureDatabase: Sendable {
     /// The campaign's store, else `.bgsim/failures` under the current directory.
     case standard
-    /// A ``BackgroundTaskSimulator/DirectoryFailureStore`` at this folder.
+    /// A `DirectoryFailureStore` at this folder.
     case directory(String)
-    /// Any store (an ``BackgroundTaskSimulator/InMemoryFailureStore`` keeps nothing past the process).
+    /// Any store (an `InMemoryFailureStore` keeps nothing past the process).
     case store(any FailureStore)
     /// No store: nothing replayed first, nothing saved.
     case off

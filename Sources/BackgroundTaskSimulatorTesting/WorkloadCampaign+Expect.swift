@@ -26,7 +26,7 @@ extension WorkloadCampaign {
     /// Contract: the campaign runs as ``run()`` does (strategy `.default` unless you set
     /// another), with the failure database `failureDatabase` (``FailureDatabase/standard``:
     /// `.bgsim/failures`, replayed first, saved on failure); one front-door campaign runs at a
-    /// time per process (parallel tests wait their turn, suspended: see ``CampaignTurns``).
+    /// time per process (parallel tests wait their turn, suspended).
     /// Records one `Issue` per violated invariant (its iOS explanation, "k of n runs", the
     /// shrunk size, the replay call, with `try` where it throws), per nondeterministic run, and
     /// for a failure database it cannot read; nothing when every invariant held.

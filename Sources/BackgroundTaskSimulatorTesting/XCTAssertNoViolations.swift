@@ -3,7 +3,7 @@
     import XCTest
 
     /// Runs a campaign inside an XCTest test and fails it once per violated invariant at your
-    /// call's line: the XCTest form of ``BackgroundTaskSimulator/WorkloadCampaign/expectNoViolations(failureDatabase:sourceLocation:)``.
+    /// call's line: the XCTest form of `campaign.expectNoViolations()`.
     ///
     /// ```swift
     /// final class DraftUploaderTests: XCTestCase {
@@ -29,8 +29,8 @@
         return report
     }
 
-    /// The XCTest form of ``BackgroundTaskSimulator/WorkloadCampaign/expectViolation(_:failureDatabase:sourceLocation:)``:
-    /// fails at your call's line unless `invariant` was violated.
+    /// The XCTest form of `campaign.expectViolation(_:)`: fails at your call's line unless
+    /// `invariant` was violated.
     ///
     /// ```swift
     /// XCTAssertViolation(leakyCampaign, "expiry-ends-task")

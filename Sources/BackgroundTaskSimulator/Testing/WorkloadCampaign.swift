@@ -4,12 +4,12 @@ public import DeterministicSimulation
 /// randomized lifecycle traces on the simulated iOS, every invariant checked, failures shrunk.
 ///
 /// ```swift
-/// @Test func uploaderEndsItsTasks() {
+/// @Test func uploaderEndsItsTasks() async {
 ///     let campaign = WorkloadCampaign(workload: WorkloadInfo(name: "uploader", summary: "uploads on exit") {
 ///         Uploader()
 ///     }, runs: 500)
-///     let report = campaign.run()
-///     #expect(report.passed, "\(report)")   // the description names each failing seed and its replay
+///     await campaign.expectNoViolations()   // BackgroundTaskSimulatorTesting: one issue per invariant
+///     let report = campaign.run()            // or the report itself, outside a test
 /// }
 /// ```
 ///
