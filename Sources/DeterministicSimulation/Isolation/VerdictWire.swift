@@ -146,11 +146,11 @@ enum VerdictWire {
                   let events = Int(fields[2]), let micros = Int64(fields[3]),
                   let stop = RunStop(rawValue: String(fields[4])), let cost = Int(fields[5]),
                   let failureCount = Int(fields[7]), fields.count == 11 + 3 * failureCount else { throw bad }
-            var failures: [RunFailure] = []
+            var failures: [Violation] = []
             for index in 0..<failureCount {
                 let at = 8 + 3 * index
                 guard let time = Int64(fields[at + 2]) else { throw bad }
-                failures.append(RunFailure(invariant: unescape(fields[at]), message: unescape(fields[at + 1]),
+                failures.append(Violation(invariant: unescape(fields[at]), message: unescape(fields[at + 1]),
                                            time: VirtualTime(microseconds: time)))
             }
             let tail = 8 + 3 * failureCount

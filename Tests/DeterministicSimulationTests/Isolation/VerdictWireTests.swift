@@ -5,7 +5,7 @@ import Testing
 /// An isolated run's verdict crosses a pipe as a text line; the parent must rebuild exactly the
 /// verdict the child's run gave, or isolation would change results.
 @Suite struct VerdictWireTests {
-    static func verdict(_ counts: [Int], failures: [RunFailure] = []) -> RunVerdict {
+    static func verdict(_ counts: [Int], failures: [Violation] = []) -> RunVerdict {
         var coverage = Coverage()
         coverage.add("states", "background", count: counts[0])
         coverage.add("states", "sus;pended:odd,name", count: counts[1])
@@ -19,8 +19,8 @@ import Testing
         var encoder = VerdictWire.Encoder()
         var decoder = VerdictWire.Decoder()
         let failing = Self.verdict([3, 0, 1], failures: [
-            RunFailure(invariant: "no-double-end", message: "task 3\tended\ntwice; 100% sure/really", time: .seconds(2)),
-            RunFailure(invariant: "no-crash", message: "", time: .zero),
+            Violation(invariant: "no-double-end", message: "task 3\tended\ntwice; 100% sure/really", time: .seconds(2)),
+            Violation(invariant: "no-crash", message: "", time: .zero),
         ])
         let recorded = VerdictWire.Recorded(outcomes: [0, 5, 1 << 40], actions: [ChoiceAction(firstDraw: 0, stopDraw: 0, isSkippable: true)],
                                             idleSteps: [1..<3], fallbackCount: 2)
