@@ -287,7 +287,7 @@ final class ChildPool: Sendable {
         started.wrappingAdd(1, ordering: .relaxed)
         let child = try ChildConnection(executable: executable, arguments: arguments)
         if let timeoutMilliseconds {
-            _ = child.send("W\t\(timeoutMilliseconds)\n")  // a child gone already shows at the next request
+            _ = child.send(VerdictWire.watchdog(milliseconds: timeoutMilliseconds))  // a child gone already shows at the next request
         }
         return child
     }
