@@ -126,7 +126,7 @@ struct CounterRaceTarget: CampaignTarget {
             choices: choices, configuration: configuration, variant: variant, pool: .forCurrentThread)
         let failures =
             outcome.lostUpdate
-            ? [RunFailure(invariant: "no-lost-update", message: "counter is \(outcome.counter), not 6", time: .zero)]
+            ? [Violation(invariant: "no-lost-update", message: "counter is \(outcome.counter), not 6", time: .zero)]
             : []
         return RunVerdict(digest: outcome.digest, eventCount: outcome.events, simulatedTime: .zero, failures: failures)
     }

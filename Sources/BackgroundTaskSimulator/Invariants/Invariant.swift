@@ -42,21 +42,6 @@ protocol EventFilteringChecker: InvariantChecker {
     static func observes(_ event: SimEvent) -> Bool
 }
 
-/// A violated invariant: which one, what went wrong, and when.
-public struct Violation: Sendable, Equatable, CustomStringConvertible {
-    public var invariant: String
-    public var message: String
-    public var time: VirtualTime
-
-    public init(invariant: String, message: String, time: VirtualTime) {
-        self.invariant = invariant
-        self.message = message
-        self.time = time
-    }
-
-    public var description: String { "\(invariant) at \(time): \(message)" }
-}
-
 /// An invariant as the harness lists it: its stable id, the rule in one sentence, the reference
 /// rules it rests on, which workloads it applies to, and how to make a checker for one run.
 public struct Invariant: Sendable {

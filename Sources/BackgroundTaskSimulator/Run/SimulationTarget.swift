@@ -31,7 +31,7 @@ public struct SimulationTarget: CampaignTarget {
     private func verdict(_ outcome: RunOutcome, overBudget: Bool) -> RunVerdict {
         RunVerdict(
             digest: outcome.digest, eventCount: outcome.eventCount, simulatedTime: outcome.endTime,
-            failures: outcome.violations.map { RunFailure(invariant: $0.invariant, message: $0.message, time: $0.time) },
+            failures: outcome.violations,
             trace: outcome.trace.map { TraceLine(time: $0.time, name: $0.event.name, fields: $0.event.fields, thread: $0.thread) },
             coverage: outcome.coverage, stop: outcome.stop, cost: outcome.steps, overBudget: overBudget)
     }

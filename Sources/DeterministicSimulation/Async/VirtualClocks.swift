@@ -27,13 +27,13 @@ internal import SimulationRuntimeShims
 ///   runs; a sleep until a real instant is then reported as an escape (``AsyncEscape``).
 /// - The harness's own timing (watchdogs, run timeouts) calls ``realMonotonicNanoseconds()``,
 ///   never the interposed functions, so it stays real on every thread.
-public enum VirtualClocks {
+package enum VirtualClocks {
     /// The wall-clock time of virtual time zero, in seconds since 1970: 2026-01-01T00:00:00Z.
     /// A constant, so that a run's dates are the same in every process.
-    public static let epochSeconds: Int64 = 1_767_225_600
+    package static let epochSeconds: Int64 = 1_767_225_600
 
     /// Whether the process's clocks read virtual time inside runs (the shim is built: Linux).
-    public static var isSupported: Bool { bgsim_virtual_clocks_supported() != 0 }
+    package static var isSupported: Bool { bgsim_virtual_clocks_supported() != 0 }
 
     /// Registers the callback the shim uses to read a run's virtual time. Idempotent.
     static func register() {
@@ -57,7 +57,7 @@ public enum VirtualClocks {
     /// ```swift
     /// let started = VirtualClocks.realMonotonicNanoseconds()
     /// ```
-    public static func realMonotonicNanoseconds() -> UInt64 {
+    package static func realMonotonicNanoseconds() -> UInt64 {
         var time = timespec()
         _ = bgsim_real_clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)

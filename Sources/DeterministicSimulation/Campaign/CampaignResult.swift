@@ -53,9 +53,9 @@ public struct FailureRecord: Sendable {
     /// The run's seed: replays the original run.
     public var seed: Seed
     /// The violation in the original run.
-    public var failure: RunFailure
+    public var failure: Violation
     /// The same invariant's violation in the shrunk run (equal to ``failure`` when not shrunk).
-    public var shrunkFailure: RunFailure
+    public var shrunkFailure: Violation
     /// Events in the original run.
     public var originalEventCount: Int
     /// Events in the shrunk run (the original count when not shrunk).

@@ -5,7 +5,7 @@
 ///     func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
 ///         let roll = choices.int(in: 1...6)
 ///         return RunVerdict(digest: TraceDigest(UInt64(roll)), eventCount: 1, simulatedTime: .zero,
-///                           failures: roll == 6 ? [RunFailure(invariant: "no-six", message: "rolled 6", time: .zero)] : [])
+///                           failures: roll == 6 ? [Violation(invariant: "no-six", message: "rolled 6", time: .zero)] : [])
 ///     }
 /// }
 /// ```
@@ -76,26 +76,6 @@ extension CampaignTarget {
     }
 }
 
-/// One invariant violation in one run.
-///
-/// ```swift
-/// RunFailure(invariant: "no-double-end", message: "task 3 ended twice", time: .seconds(12))
-/// ```
-public struct RunFailure: Sendable, Equatable {
-    /// The invariant's stable id, e.g. `"every-begin-ended"`.
-    public var invariant: String
-    /// What went wrong, for humans.
-    public var message: String
-    /// When the violation was seen, in virtual time.
-    public var time: VirtualTime
-
-    public init(invariant: String, message: String, time: VirtualTime) {
-        self.invariant = invariant
-        self.message = message
-        self.time = time
-    }
-}
-
 /// One event of a run's trace, in the domain-free form reports print.
 ///
 /// ```swift
@@ -131,7 +111,7 @@ public struct RunVerdict: Sendable {
     /// The virtual time the run ended at.
     public var simulatedTime: VirtualTime
     /// The invariant violations, in the order they were seen.
-    public var failures: [RunFailure]
+    public var failures: [Violation]
     /// The trace, when kept.
     public var trace: [TraceLine]
     /// What the run exercised.
@@ -145,7 +125,7 @@ public struct RunVerdict: Sendable {
     /// Whether the run was cut short by a cost budget (its verdict is then incomplete).
     public var overBudget: Bool
 
-    public init(digest: TraceDigest, eventCount: Int, simulatedTime: VirtualTime, failures: [RunFailure],
+    public init(digest: TraceDigest, eventCount: Int, simulatedTime: VirtualTime, failures: [Violation],
                 trace: [TraceLine] = [], coverage: Coverage = Coverage(), stop: RunStop = .quiescent,
                 cost: Int? = nil, overBudget: Bool = false) {
         self.cost = cost ?? eventCount

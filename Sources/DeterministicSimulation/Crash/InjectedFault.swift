@@ -18,7 +18,7 @@
 ///
 /// Contract: without the variable it does nothing but read the environment (once per shrink,
 /// never per run). Not for users: documented in the CrashHandling article only.
-public enum InjectedFault: String, Sendable {
+package enum InjectedFault: String, Sendable {
     /// A trap as a failure's shrink starts.
     case shrink
     /// An endless loop as a failure's shrink starts (no run in progress: the watchdog's harness case).
@@ -31,7 +31,7 @@ public enum InjectedFault: String, Sendable {
 
     /// Plants the fault the environment asks for, if it is one of a shrink's start.
     /// Plants the trap the environment asks for, if it is the report's.
-    public static func atReport() {
+    package static func atReport() {
         guard let value = getenv(variable), String(cString: value) == InjectedFault.report.rawValue else { return }
         fatalError("\(variable)=report: a fault planted in the report writing")
     }

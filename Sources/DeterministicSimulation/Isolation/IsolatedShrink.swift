@@ -54,12 +54,13 @@ public struct ShrinkFault: Sendable, Equatable {
 }
 
 /// The request and answer lines of a shrink in an isolated worker, beside ``VerdictWire``'s run
-/// lines on the same connection: `K\t<JSON>` both ways, the JSON on one line.
+/// lines on the same connection and in the same shape: `{"shrink":{…}}` to the child,
+/// `{"shrunk":{…}}` back.
 ///
 /// ```swift
 /// let line = IsolatedShrinkWire.request(ShrinkRequest(choices: recorded, invariant: "no-double-end",
 ///                                                     options: ShrinkOptions(), runTimeoutMilliseconds: 60_000))
-/// // "K\t{\"choices\":\"c1.…\",\"invariant\":\"no-double-end\",\"maxAttempts\":2000,\"maxSeconds\":60, …}\n"
+/// // {"shrink":{"choices":"c1.…","invariant":"no-double-end","maxAttempts":2000,"maxSeconds":60, …}}
 /// ```
 ///
 /// Contract: the child shrinks with `keeps` = "the run still violates `invariant`" (what every
@@ -83,12 +84,18 @@ enum IsolatedShrinkWire {
             ("maxCacheBytes", JSONValue(request.options.maxCacheBytes)),
         ]
         if let timeout = request.runTimeoutMilliseconds { object.append(("runTimeoutMilliseconds", JSONValue(timeout))) }
-        return "K\t" + JSONWriter(style: .compact).string(for: .object(JSONObject(uniqueMembers: object))) + "\n"
+        return VerdictWire.line("shrink", .object(JSONObject(uniqueMembers: object)))
     }
 
+    /// The request of a `shrink` line (the line without its newline); nil when it does not read.
     static func parseRequest(_ line: Substring) -> ShrinkRequest? {
-        guard line.hasPrefix("K\t"), let value = try? JSONParser().parse(Array(line.dropFirst(2).utf8)),
-              let token = value["choices"]?.stringValue, let choices = try? ChoiceSequence(token: token),
+        guard let message = VerdictWire.message(line), message.kind == "shrink" else { return nil }
+        return parseRequest(message.body)
+    }
+
+    /// The request of a `shrink` message's body.
+    static func parseRequest(_ value: JSONValue) -> ShrinkRequest? {
+        guard let token = value["choices"]?.stringValue, let choices = try? ChoiceSequence(token: token),
               let invariant = value["invariant"]?.stringValue,
               let maxAttempts = int(value["maxAttempts"]), let maxSeconds = value["maxSeconds"]?.doubleValue,
               let maxCacheBytes = int(value["maxCacheBytes"])
@@ -107,12 +114,13 @@ enum IsolatedShrinkWire {
             ("actionCount", JSONValue(result.actionCount)), ("attempts", JSONValue(result.attempts)),
             ("stop", JSONValue(result.stop.rawValue)), ("passes", .array(passes)),
         ])
-        return "K\t" + JSONWriter(style: .compact).string(for: .object(object)) + "\n"
+        return VerdictWire.line("shrunk", .object(object))
     }
 
     static func parseAnswer(_ line: Substring) -> ShrinkResult? {
-        guard line.hasPrefix("K\t"), let value = try? JSONParser().parse(Array(line.dropFirst(2).utf8)),
-              let token = value["choices"]?.stringValue, let choices = try? ChoiceSequence(token: token),
+        guard let message = VerdictWire.message(line), message.kind == "shrunk" else { return nil }
+        let value = message.body
+        guard let token = value["choices"]?.stringValue, let choices = try? ChoiceSequence(token: token),
               let events = int(value["eventCount"]), let actions = int(value["actionCount"]),
               let attempts = int(value["attempts"]),
               let stop = value["stop"]?.stringValue.flatMap(ShrinkStop.init(rawValue:)),
@@ -127,7 +135,7 @@ enum IsolatedShrinkWire {
                             passes: passes)
     }
 
-    private static func int(_ value: JSONValue?) -> Int? { value?.intValue.flatMap { Int(exactly: $0) } }
+    private static func int(_ value: JSONValue?) -> Int? { VerdictWire.int(value) }
 }
 
 extension IsolatedTarget {

@@ -189,7 +189,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
         let seconds = Double(pool.timeoutMilliseconds ?? 0) / 1_000
         let verdict = RunVerdict(
             digest: TraceDigest(Self.hash("hang")), eventCount: 0, simulatedTime: .zero,
-            failures: [RunFailure(invariant: Self.hangInvariant, message: "the run made no progress (no job started, "
+            failures: [Violation(invariant: Self.hangInvariant, message: "the run made no progress (no job started, "
                 + "no thread resumed) for \(CrashMessage.seconds(seconds)) s of wall-clock time"
                 + "\(wording.timeoutNote) and was "
                 + "stopped: an endless loop or a wait on something outside the simulator in workload code", time: .zero)],
@@ -253,7 +253,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     static func crashVerdict(message: String, signal: Int32?, drawn: Int) -> RunVerdict {
         RunVerdict(digest: TraceDigest(hash("crash \(signal ?? 0) \(drawn) \(message)")), eventCount: 0,
                    simulatedTime: .zero,
-                   failures: [RunFailure(invariant: crashInvariant, message: message, time: .zero)],
+                   failures: [Violation(invariant: crashInvariant, message: message, time: .zero)],
                    stop: .crashed, cost: drawn)
     }
 
@@ -287,7 +287,7 @@ final class ChildPool: Sendable {
         started.wrappingAdd(1, ordering: .relaxed)
         let child = try ChildConnection(executable: executable, arguments: arguments)
         if let timeoutMilliseconds {
-            _ = child.send("W\t\(timeoutMilliseconds)\n")  // a child gone already shows at the next request
+            _ = child.send(VerdictWire.watchdog(milliseconds: timeoutMilliseconds))  // a child gone already shows at the next request
         }
         return child
     }

@@ -6,7 +6,7 @@
 
 /// The child's side of isolation: reads run requests on stdin, runs each on the target, writes
 /// one verdict line per run on stdout (``VerdictWire``), until stdin ends; a shrink request
-/// (``IsolatedShrinkWire``) is shrunk here whole and answered with its result. A `W<TAB>ms`
+/// (``IsolatedShrinkWire``) is shrunk here whole and answered with its result. A `watchdog`
 /// line (the parent's first, when it has a run timeout) starts this process's ``RunWatchdog``:
 /// a run that makes no progress for that long ends the child with ``hangExitCode`` after its
 /// `bgsim: HANG` banner, which the parent reads as a hang (it cannot see a run's steps).
@@ -21,11 +21,11 @@
 /// a crash loses none) and, on a crash, the handler's dump of the run's choices; every run's
 /// source sits in the worker's ``CrashSlot`` for that dump. Returns the process exit code: 0 at
 /// end of input, 65 for a request it cannot read.
-public enum IsolatedWorker {
+package enum IsolatedWorker {
     /// The exit code of a child whose watchdog found a run that made no progress.
     static let hangExitCode: Int32 = 124
 
-    public static func serve(_ target: some CampaignTarget, banner: CrashBanner) -> Int32 {
+    package static func serve(_ target: some CampaignTarget, banner: CrashBanner) -> Int32 {
         CrashSignals.dumpsChoices = true
         var slot = CrashSlot.claim(banner)
         defer { slot?.release() }
@@ -36,18 +36,20 @@ public enum IsolatedWorker {
             while let newline = pending.firstIndex(of: 0x0a) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
-                if line.hasPrefix("W\t") {
-                    guard let milliseconds = Int(line.dropFirst(2)), milliseconds > 0 else { return 65 }
+                let request: VerdictWire.Request
+                switch VerdictWire.parseMessage(line[...]) {
+                case .run(let run)?:
+                    request = run
+                case .watchdog(let milliseconds)?:
                     RunWatchdog.start(timeoutSeconds: Double(milliseconds) / 1_000, exitCode: hangExitCode)
                     slot = slot ?? CrashSlot.claim(banner)  // the watchdog put slots in use
                     continue
-                }
-                if line.hasPrefix("K\t") {
-                    guard let request = IsolatedShrinkWire.parseRequest(line[...]) else { return 65 }
-                    shrink(request, on: target, slot: slot)
+                case .shrink(let shrinkRequest)?:
+                    shrink(shrinkRequest, on: target, slot: slot)
                     continue
+                case nil:
+                    return 65
                 }
-                guard let request = VerdictWire.parseRequest(line[...]) else { return 65 }
                 let source = request.seed.map { ChoiceSource(seed: $0) }
                     ?? request.fillSeed.map { ChoiceSource(replaying: request.choices!, filling: $0) }
                     ?? ChoiceSource(replaying: request.choices!)

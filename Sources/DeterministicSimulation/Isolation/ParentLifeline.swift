@@ -21,7 +21,7 @@ import Foundation
 /// Contract: ``watch(exitCode:)`` does nothing in a process not started by ``ChildConnection``.
 /// The parent's end is close-on-exec and only its own child has the read end, so no other
 /// process keeps the pipe open.
-public enum ParentLifeline {
+package enum ParentLifeline {
     /// The child's descriptor for the read end.
     static let descriptor: Int32 = 3
     /// The environment variable that tells the child to watch: `"3:<parent pid>"`.
@@ -33,7 +33,7 @@ public enum ParentLifeline {
     /// In a child started by ``ChildConnection``: arranges to end with `exitCode` when the parent
     /// is gone (at once if it already is), and removes the variable so the child's own children
     /// do not inherit it. Returns whether this process is such a child.
-    public static func watch(exitCode: Int32) -> Bool {
+    package static func watch(exitCode: Int32) -> Bool {
         guard let value = getenv(variable).map({ String(cString: $0) }) else { return false }
         unsetenv(variable)
         let fields = value.split(separator: ":").compactMap { Int32($0) }

@@ -25,7 +25,7 @@ struct EntriesTarget: CampaignTarget {
             let name = action == 0 ? (foreground ? "open" : "home") : "noise"
             trace.append(TraceLine(time: .seconds(Int64(step + 1)), name: name, fields: []))
         }
-        let failures = entries >= 2 ? [RunFailure(invariant: "two-entries", message: "entered twice", time: .zero)] : []
+        let failures = entries >= 2 ? [Violation(invariant: "two-entries", message: "entered twice", time: .zero)] : []
         return RunVerdict(toyTrace: trace, failures: failures, simulatedTime: .zero, keepTrace: keepTrace)
     }
 }

@@ -18,7 +18,7 @@ struct StaircaseTarget: CampaignTarget {
         var coverage = Coverage()
         coverage.add("steps", "step \(matched)")
         let failures = matched == Self.steps
-            ? [RunFailure(invariant: "staircase", message: "climbed all \(Self.steps) steps", time: .zero)] : []
+            ? [Violation(invariant: "staircase", message: "climbed all \(Self.steps) steps", time: .zero)] : []
         return RunVerdict(digest: TraceDigest(hasher.finalize()), eventCount: Self.steps, simulatedTime: .zero,
                           failures: failures, coverage: coverage)
     }

@@ -24,7 +24,7 @@ struct SumTarget: CampaignTarget {
         }
         hasher.combine(sum)
         let failures = sum == failingSum
-            ? [RunFailure(invariant: "sum-is-\(failingSum)", message: "stopped at \(sum)", time: .zero)] : []
+            ? [Violation(invariant: "sum-is-\(failingSum)", message: "stopped at \(sum)", time: .zero)] : []
         return RunVerdict(digest: TraceDigest(hasher.finalize()), eventCount: 1, simulatedTime: .zero, failures: failures)
     }
 }

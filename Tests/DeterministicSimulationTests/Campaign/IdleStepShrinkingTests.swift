@@ -12,7 +12,7 @@ struct DueTarget: CampaignTarget {
         choices.markAction(firstDraw: 0, stopDraw: 0)  // the launch
         var away = false
         var seconds: Int64 = 0
-        var failures: [RunFailure] = []
+        var failures: [Violation] = []
         var trace: [TraceLine] = [TraceLine(time: .zero, name: "launch", fields: [])]
         for _ in 0..<200 {
             let stopDraw = choices.drawCount
@@ -27,7 +27,7 @@ struct DueTarget: CampaignTarget {
             switch action {
             case 0: away.toggle()
             case 2 where away && seconds >= 900:
-                failures.append(RunFailure(invariant: "due-fired", message: "fired at \(seconds) s", time: .seconds(seconds)))
+                failures.append(Violation(invariant: "due-fired", message: "fired at \(seconds) s", time: .seconds(seconds)))
             default: break
             }
             let name = action == 0 ? (away ? "home" : "open") : action == 1 ? "noise" : "fire"
@@ -90,7 +90,7 @@ extension CampaignTarget {
 
 extension RunVerdict {
     /// A toy target's verdict: one event per trace line, the digest over the lines' name lengths.
-    init(toyTrace trace: [TraceLine], failures: [RunFailure], simulatedTime: VirtualTime, keepTrace: Bool) {
+    init(toyTrace trace: [TraceLine], failures: [Violation], simulatedTime: VirtualTime, keepTrace: Bool) {
         var hasher = StableHasher()
         for line in trace { hasher.combine(UInt64(line.name.utf8.count)) }
         self.init(digest: TraceDigest(hasher.finalize()), eventCount: trace.count, simulatedTime: simulatedTime,

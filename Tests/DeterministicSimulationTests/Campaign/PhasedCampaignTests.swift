@@ -8,7 +8,7 @@ struct CoinThresholdTarget: CampaignTarget {
     func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
         let heads = choices.bool(probability: 0.5)
         var verdict = ThresholdTarget().run(choices: choices, keepTrace: keepTrace)
-        if heads { verdict.failures.append(RunFailure(invariant: "heads", message: "the coin was heads", time: .zero)) }
+        if heads { verdict.failures.append(Violation(invariant: "heads", message: "the coin was heads", time: .zero)) }
         return verdict
     }
 }

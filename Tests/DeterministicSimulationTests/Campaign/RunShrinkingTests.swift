@@ -12,7 +12,7 @@ struct ArmedFireTarget: CampaignTarget {
         choices.markAction(firstDraw: 0, stopDraw: 0)  // the launch
         var connected = true
         var arms = 0
-        var failures: [RunFailure] = []
+        var failures: [Violation] = []
         var trace: [TraceLine] = [TraceLine(time: .zero, name: "launch", fields: [])]
         for step in 0..<60 where failures.isEmpty {
             let stopDraw = choices.drawCount
@@ -28,7 +28,7 @@ struct ArmedFireTarget: CampaignTarget {
             case "arm": arms += 1
             case "disconnect": connected = false
             default:
-                if arms >= 2 { failures.append(RunFailure(invariant: "armed-fire", message: "fired armed", time: .zero)) }
+                if arms >= 2 { failures.append(Violation(invariant: "armed-fire", message: "fired armed", time: .zero)) }
             }
             trace.append(TraceLine(time: .seconds(Int64(step + 1)), name: names[index], fields: []))
         }
@@ -47,7 +47,7 @@ struct ChargedDueTarget: CampaignTarget {
         choices.markAction(firstDraw: 0, stopDraw: 0)  // the launch
         var seconds: Int64 = 0
         var chargedAt: Int64?
-        var failures: [RunFailure] = []
+        var failures: [Violation] = []
         var trace: [TraceLine] = [TraceLine(time: .zero, name: "launch", fields: [])]
         for _ in 0..<200 where failures.isEmpty {
             let stopDraw = choices.drawCount
@@ -68,7 +68,7 @@ struct ChargedDueTarget: CampaignTarget {
             choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw, skippable: weights.count > 1)
             switch names[index] {
             case "charge": chargedAt = seconds
-            case "fire": failures.append(RunFailure(invariant: "due-fired", message: "fired", time: .seconds(seconds)))
+            case "fire": failures.append(Violation(invariant: "due-fired", message: "fired", time: .seconds(seconds)))
             default: break
             }
             trace.append(TraceLine(time: .seconds(seconds), name: names[index], fields: []))

@@ -39,7 +39,7 @@ struct RunTotalsTests {
     func violationOrder() {
         func verdict(_ invariants: [String]) -> RunVerdict {
             RunVerdict(digest: TraceDigest(1), eventCount: 1, simulatedTime: .zero,
-                       failures: invariants.map { RunFailure(invariant: $0, message: "", time: .zero) })
+                       failures: invariants.map { Violation(invariant: $0, message: "", time: .zero) })
         }
         var totals = RunTotals()
         totals.add(verdict(["a", "b", "a"]), runIndex: 9)

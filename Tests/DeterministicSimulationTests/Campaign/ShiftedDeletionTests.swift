@@ -16,7 +16,7 @@ struct RelaunchOrderTarget: CampaignTarget {
         var inBackground = false
         var uploadLasts: Int?
         var toggles = 0
-        var failures: [RunFailure] = []
+        var failures: [Violation] = []
         var trace: [TraceLine] = [TraceLine(time: .zero, name: "launch", fields: [])]
         for step in 0..<60 where failures.isEmpty {
             let stopDraw = choices.drawCount
@@ -44,7 +44,7 @@ struct RelaunchOrderTarget: CampaignTarget {
             default:
                 toggles += 1
                 if let lasts = uploadLasts, lasts >= 2, toggles >= 3 {
-                    failures.append(RunFailure(invariant: "gave-up-with-task", message: "gave up", time: .zero))
+                    failures.append(Violation(invariant: "gave-up-with-task", message: "gave up", time: .zero))
                 }
             }
             trace.append(TraceLine(time: .seconds(Int64(step + 1)), name: names[index], fields: []))

@@ -66,7 +66,7 @@ struct ShrinkerTests {
                 let first = choices.int(in: 0...9)
                 let cost = first == 0 ? 1_000_000 : 10
                 return RunVerdict(digest: TraceDigest(UInt64(first)), eventCount: 1, simulatedTime: .zero,
-                                  failures: [RunFailure(invariant: "big-value", message: "", time: .zero)],
+                                  failures: [Violation(invariant: "big-value", message: "", time: .zero)],
                                   cost: min(cost, costBudget), overBudget: cost > costBudget)
             }
         }

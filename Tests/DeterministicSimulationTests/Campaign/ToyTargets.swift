@@ -7,12 +7,12 @@ struct ThresholdTarget: CampaignTarget {
     func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
         var values: [Int] = []
         while values.count < 40, choices.bool(probability: 0.9) { values.append(choices.int(in: 0...100)) }
-        var failures: [RunFailure] = []
+        var failures: [Violation] = []
         if let big = values.first(where: { $0 >= 50 }) {
-            failures.append(RunFailure(invariant: "big-value", message: "drew \(big)", time: .seconds(Int64(values.count))))
+            failures.append(Violation(invariant: "big-value", message: "drew \(big)", time: .seconds(Int64(values.count))))
         }
         if values.filter({ $0 > 90 }).count % 2 == 1 {
-            failures.append(RunFailure(invariant: "odd-count", message: "odd count of values above 90", time: .zero))
+            failures.append(Violation(invariant: "odd-count", message: "odd count of values above 90", time: .zero))
         }
         var hasher = StableHasher()
         for value in values { hasher.combine(UInt64(value)) }
@@ -32,7 +32,7 @@ struct ThresholdTarget: CampaignTarget {
 struct FixedCountTarget: CampaignTarget {
     func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
         let values = (0..<30).map { _ in choices.int(in: 0...99) }
-        let failures = values.contains { $0 >= 50 } ? [RunFailure(invariant: "big-value", message: "big", time: .zero)] : []
+        let failures = values.contains { $0 >= 50 } ? [Violation(invariant: "big-value", message: "big", time: .zero)] : []
         return RunVerdict(digest: TraceDigest(UInt64(values.reduce(0, +))), eventCount: values.count,
                           simulatedTime: .zero, failures: failures)
     }

@@ -13,7 +13,7 @@ import Testing
         let request = IsolatedShrinkWire.ShrinkRequest(choices: Self.choices, invariant: "no-double-end\t\"x\"",
                                                        options: options, runTimeoutMilliseconds: 2_500)
         let line = IsolatedShrinkWire.request(request)
-        #expect(line.hasPrefix("K\t") && line.hasSuffix("\n") && line.dropLast().allSatisfy { $0 != "\n" })
+        #expect(line.hasPrefix(#"{"shrink":{"#) && line.hasSuffix("}}\n") && line.dropLast().allSatisfy { $0 != "\n" })
         #expect(IsolatedShrinkWire.parseRequest(line.dropLast()) == request)
     }
 
@@ -36,7 +36,9 @@ import Testing
         let line = IsolatedShrinkWire.answer(result)
         #expect(IsolatedShrinkWire.parseAnswer(line.dropLast()) == result)
         #expect(IsolatedShrinkWire.parseAnswer(line.dropLast().dropLast(3)) == nil)
-        #expect(IsolatedShrinkWire.parseRequest("K\t{}") == nil)
+        #expect(IsolatedShrinkWire.parseRequest(Substring(#"{"shrink":{}}"#)) == nil)
+        #expect(IsolatedShrinkWire.parseAnswer(IsolatedShrinkWire.request(.init(choices: Self.choices, invariant: "x",
+            options: ShrinkOptions(), runTimeoutMilliseconds: nil)).dropLast()) == nil, "a request is not an answer")
     }
 
     @Test("a child that ended with the internal-error code is bgsim's fault; a crash or a signal is not")

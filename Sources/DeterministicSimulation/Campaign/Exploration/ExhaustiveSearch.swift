@@ -34,8 +34,8 @@ import Synchronization
 /// - `campaign.runs` and `campaign.shard` are not used (a search has no run budget and is not
 ///   sharded: the command line refuses both); `campaign.seed` is reported but decides nothing.
 /// - Memory: the nodes of the levels not yet expanded (each with its run's choices).
-public enum ExhaustiveSearch {
-    public static func run(_ target: some CampaignTarget, options: ExhaustiveOptions, campaign: CampaignOptions,
+package enum ExhaustiveSearch {
+    package static func run(_ target: some CampaignTarget, options: ExhaustiveOptions, campaign: CampaignOptions,
                            isCancelled: @Sendable @escaping () -> Bool = { false }) -> CampaignResult {
         let clock = WallClock()
         var search = LevelSearch(depth: options.depth, deduplicates: options.deduplicates)
