@@ -81,6 +81,14 @@ extension JSONObjectReader {
         try requiredValue(key, expected: "one of \(ConfigText.list(allowed))").string(oneOf: allowed, fix: fix)
     }
 
+    /// Reads a required string that must be one of `allowed`, with a fix that depends on what was
+    /// found (``JSONValueReader/string(oneOf:fixFor:)``).
+    package mutating func string(
+        _ key: String, oneOf allowed: [String], fixFor: (String) -> String?
+    ) throws(ConfigError) -> String {
+        try requiredValue(key, expected: "one of \(ConfigText.list(allowed))").string(oneOf: allowed, fixFor: fixFor)
+    }
+
     /// Reads a required enumeration case by its raw string value.
     ///
     /// ```swift

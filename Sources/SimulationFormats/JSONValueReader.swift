@@ -139,6 +139,17 @@ package struct JSONValueReader: Sendable {
         return text
     }
 
+    /// Reads a string that must be one of `allowed`, with a fix that depends on what was found
+    /// (nil: the nearest allowed name, as ``string(oneOf:fix:)``).
+    ///
+    /// ```swift
+    /// let name = try item.string(oneOf: ["ios17"], fixFor: { $0 == "ios18" ? "iOS 18 is ios17's family." : nil })
+    /// ```
+    package func string(oneOf allowed: [String], fixFor: (String) -> String?) throws(ConfigError) -> String {
+        let found = if case .string(let text) = value { text } else { "" }
+        return try string(oneOf: allowed, fix: allowed.contains(found) ? nil : fixFor(found))
+    }
+
     /// Reads a string naming a case of `E` by its raw value.
     ///
     /// ```swift

@@ -9,6 +9,24 @@ extension OSProfile {
         all.first { $0.name == name }
     }
 
+    /// The profile whose iOS versions include the one a name like `"ios18"` gives: the profiles are
+    /// families (`ios6`: iOS 4-6, `ios12`: 7-12, `ios17`: 13-25, `ios26`: 26 on), so a version
+    /// without a profile of its own is modelled by its family's. Nil for a name that is not
+    /// `ios` and a number from 1 to 30 (a larger one is more likely a typo, such as "ios71").
+    ///
+    /// ```swift
+    /// OSProfile.family(ofVersionNamed: "ios18")?.name   // "ios17"
+    /// ```
+    public static func family(ofVersionNamed name: String) -> OSProfile? {
+        // Versions past the newest family's first by more than a few are typos ("ios71"), not iOS.
+        guard name.hasPrefix("ios"), let version = Int(name.dropFirst(3)), (1...30).contains(version) else { return nil }
+        return familyFirstVersions.last { version >= $0.firstVersion }.map(\.profile) ?? ios6
+    }
+
+    /// Each profile with the first iOS version of its family, oldest first.
+    private static let familyFirstVersions: [(profile: OSProfile, firstVersion: Int)] =
+        [(ios6, 4), (ios12, 7), (ios17, 13), (ios26, 26)]
+
     /// iOS 4-6: about 600 s (A4.1); no BGTaskScheduler, no task limit, no 30 s warning.
     public static let ios6 = OSProfile(
         name: "ios6", displayName: "iOS 6",

@@ -6,15 +6,23 @@ import SimulationFormats
 enum ProfileDecoder {
     static let seconds = 0.0...1_000_000.0
 
+    /// The fix for a version name with no profile of its own ("ios18"): its family's profile,
+    /// never the nearest spelling ("ios12" is one edit from "ios18" and models another era).
+    static func familyFix(_ text: String) -> String? {
+        guard OSProfile.named(text) == nil, let family = OSProfile.family(ofVersionNamed: text) else { return nil }
+        let version = text.dropFirst(3)
+        return "iOS \(version) has no profile of its own: it is modelled by the \"\(family.name)\" family; "
+            + "write \"\(family.name)\"."
+    }
+
     static func decode(_ root: inout JSONObjectReader) throws(ConfigError) -> OSProfile {
         let names = OSProfile.all.map(\.name)
         let value = try root.requiredValue("profile", expected: "a profile name or an object with 'base'")
         if case .string = value.value {
-            let name = try value.string(oneOf: names)
-            return OSProfile.named(name)!
+            return OSProfile.named(try value.string(oneOf: names, fixFor: familyFix))!
         }
         var object = try value.object()
-        var profile = OSProfile.named(try object.string("base", oneOf: names))!
+        var profile = OSProfile.named(try object.string("base", oneOf: names, fixFor: familyFix))!
         func duration(_ key: String, _ field: WritableKeyPath<OSProfile, VirtualDuration>) throws(ConfigError) {
             if let value = try object.optionalDouble(key, in: seconds) {
                 profile[keyPath: field] = ScenarioDecoder.duration(value)
