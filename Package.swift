@@ -15,6 +15,8 @@ import PackageDescription
 // - bgsim: a thin command-line front end over the libraries.
 // - SimulationFibers (internal, C): the stack switch behind simulated threads' fibers.
 // - SimulationRuntimeShims (internal, C): run marks, virtual clocks, executor installation.
+// - ThreadSanitizerSupport (internal): `Mutex.withAnnotatedLock`, so ThreadSanitizer sees the
+//   hand-overs of a contended `Mutex` on Linux; used by the core and the engine.
 // - SimulationFormats (internal, not a product): the file formats the others read and write
 //   (deterministic JSON, scenario reading with field paths, JUnit XML, atomic output files).
 let strict: [SwiftSetting] = [
@@ -37,7 +39,8 @@ let package = Package(
         .executable(name: "bgsim", targets: ["bgsim"]),
     ],
     targets: [
-        .target(name: "BackgroundTaskKit", swiftSettings: strict),
+        .target(name: "ThreadSanitizerSupport", swiftSettings: strict),
+        .target(name: "BackgroundTaskKit", dependencies: ["ThreadSanitizerSupport"], swiftSettings: strict),
         .target(name: "BackgroundTaskNetwork", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         .target(name: "SimulationFormats", swiftSettings: strict),
         // The engine's one piece of assembly: the user-space stack switch that carries simulated
@@ -48,7 +51,7 @@ let package = Package(
         .target(name: "SimulationRuntimeShims"),
         .target(
             name: "DeterministicSimulation",
-            dependencies: ["SimulationFormats", "SimulationFibers", "SimulationRuntimeShims"],
+            dependencies: ["SimulationFormats", "SimulationFibers", "SimulationRuntimeShims", "ThreadSanitizerSupport"],
             swiftSettings: strict),
         .target(
             name: "BackgroundTaskSimulator",
@@ -69,7 +72,7 @@ let package = Package(
         // Declares its own `BackgroundTask`, as SwiftUI does, and uses the token unqualified.
         .testTarget(name: "NameClashTests", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         .testTarget(
-            name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation", "SimulationFormats"],
+            name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation", "SimulationFormats", "ThreadSanitizerSupport"],
             swiftSettings: strict),
         .testTarget(name: "SimulationFormatsTests", dependencies: ["SimulationFormats"], swiftSettings: strict),
         .testTarget(

@@ -15,20 +15,21 @@ let package = Package(
     name: "BackgroundTaskKitTSan",
     platforms: [.macOS(.v15), .iOS(.v18)],
     targets: [
-        .target(name: "BackgroundTaskKit", swiftSettings: strict),
+        .target(name: "ThreadSanitizerSupport", swiftSettings: strict),
+        .target(name: "BackgroundTaskKit", dependencies: ["ThreadSanitizerSupport"], swiftSettings: strict),
         .target(name: "BackgroundTaskNetwork", dependencies: ["BackgroundTaskKit"], swiftSettings: strict),
         .target(name: "SimulationFormats", swiftSettings: strict),
         .target(name: "SimulationFibers"),
         .target(name: "SimulationRuntimeShims"),
         .target(
             name: "DeterministicSimulation",
-            dependencies: ["SimulationFormats", "SimulationFibers", "SimulationRuntimeShims"],
+            dependencies: ["SimulationFormats", "SimulationFibers", "SimulationRuntimeShims", "ThreadSanitizerSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit", "BackgroundTaskNetwork"],
             swiftSettings: strict),
         .testTarget(
-            name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation", "SimulationFormats"],
+            name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation", "SimulationFormats", "ThreadSanitizerSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -38,14 +38,14 @@ public final class SystemNetworkPathMonitor: NetworkPathMonitor, @unchecked Send
     public init() {}
 
     public var pathUpdateHandler: (@Sendable (NetworkPath) -> Void)? {
-        get { state.withLock { $0.handler } }
-        set { state.withLock { $0.handler = newValue } }
+        get { state.withCriticalSection { $0.handler } }
+        set { state.withCriticalSection { $0.handler = newValue } }
     }
 
-    public var currentPath: NetworkPath { state.withLock { $0.path } }
+    public var currentPath: NetworkPath { state.withCriticalSection { $0.path } }
 
     public func start(queue: any WorkQueue) {
-        let starts = state.withLock { state in
+        let starts = state.withCriticalSection { state in
             guard !state.started, !state.cancelled else { return false }
             state.started = true
             state.queue = queue
@@ -63,7 +63,7 @@ public final class SystemNetworkPathMonitor: NetworkPathMonitor, @unchecked Send
     }
 
     public func cancel() {
-        state.withLock { $0.cancelled = true }
+        state.withCriticalSection { $0.cancelled = true }
         #if canImport(Network)
         monitor.cancel()
         #endif
@@ -71,13 +71,13 @@ public final class SystemNetworkPathMonitor: NetworkPathMonitor, @unchecked Send
 
     /// Records `path` and hands it to the handler on the start queue.
     private func report(_ path: NetworkPath) {
-        let queue = state.withLock { state -> (any WorkQueue)? in
+        let queue = state.withCriticalSection { state -> (any WorkQueue)? in
             guard !state.cancelled else { return nil }
             state.path = path
             return state.queue
         }
         queue?.async { [self] in
-            guard let handler = state.withLock({ $0.cancelled ? nil : $0.handler }) else { return }
+            guard let handler = state.withCriticalSection({ $0.cancelled ? nil : $0.handler }) else { return }
             handler(path)
         }
     }

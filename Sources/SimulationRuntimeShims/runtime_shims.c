@@ -3,6 +3,7 @@
 #include "SimulationRuntimeShims.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/time.h>
 
 #if defined(__linux__)
@@ -137,11 +138,24 @@ static int intercepted(void *queue, const char *function) {
     return observer(mark, label != NULL ? label : "", function);
 }
 
-/// The next definition of `name` after this binary's (Dispatch's own), resolved once per slot.
+/// Where a call this file let through goes, resolved once per slot: a sanitizer's interceptor
+/// of `name` when the process has one, else the next definition after this binary's (Dispatch's
+/// own).
+///
+/// A `--sanitize=thread` build links ThreadSanitizer's runtime into the main binary, and it
+/// intercepts `dispatch_async` and friends there to record the happens-before edge from the
+/// caller to the block. This file's definitions, also in the main binary, take the name
+/// instead, and `RTLD_NEXT` skips the interceptor: every hand-over through Dispatch then looked
+/// like a race (a CI run reported one on an object created before `DispatchQueue.async` and used
+/// in the block). Sanitizers export each interceptor as `__interceptor_<name>`, and it calls
+/// the library's own definition itself, so the chain is this file, the sanitizer, Dispatch.
 static void *next_symbol(void **slot, const char *name) {
     void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (function == NULL) {
-        function = dlsym(RTLD_NEXT, name);
+        char interceptor[64];
+        snprintf(interceptor, sizeof interceptor, "__interceptor_%s", name);
+        function = dlsym(RTLD_DEFAULT, interceptor);
+        if (function == NULL) function = dlsym(RTLD_NEXT, name);
         __atomic_store_n(slot, function, __ATOMIC_RELEASE);
     }
     return function;

@@ -1,10 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 package import Synchronization
+import ThreadSanitizerSupport
 
 extension Mutex where Value: ~Copyable {
-    /// `withLock`, with the critical section also announced to ThreadSanitizer. Use it instead of
+    /// `withLock`, announced to ThreadSanitizer and marked for the simulator. Use it instead of
     /// `withLock` for every `Mutex` in BackgroundTaskKit and its tests.
     ///
     /// ```swift
@@ -12,54 +10,18 @@ extension Mutex where Value: ~Copyable {
     /// func begin() -> Int { state.withCriticalSection { $0.began += 1; return $0.began } }
     /// ```
     ///
-    /// Why it exists: on Linux a contended `Mutex` hands the lock over in
-    /// `libswiftSynchronization.so` (`_lockSlow`/`_unlockSlow`, a futex), which is not
-    /// instrumented, so ThreadSanitizer sees no happens-before edge between two critical sections
-    /// and reports false races on the protected state and on objects handed over through it
-    /// (.ci/README.md, "ThreadSanitizer"). This calls `__tsan_acquire` on entering the body and
-    /// `__tsan_release` on leaving it, on the Mutex's own address (stable for its lifetime and
-    /// distinct per Mutex), so TSan orders the critical sections the way the lock does. It adds no synchronization of its own: races outside the lock are still reported.
-    ///
-    /// It also marks the section for the simulator (``CriticalSectionTracking``), so a simulated
-    /// thread is never preempted while it holds a real lock.
-    ///
-    /// Cost: the hooks are looked up once with `dlsym`; outside a `--sanitize=thread` build they
-    /// are nil, so each call adds two nil checks. On Darwin, TSan understands `os_unfair_lock`, and
-    /// this is plain `withLock`.
+    /// It is `withAnnotatedLock` (ThreadSanitizerSupport: TSan sees the lock's hand-overs on
+    /// Linux, where the contended path is not instrumented), and it marks the section for the
+    /// simulator (``CriticalSectionTracking``), so a simulated thread is never preempted while it
+    /// holds a real lock.
+    @inline(__always)
     package borrowing func withCriticalSection<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        #if canImport(Glibc)
-        // The Mutex's own address: stable while it is borrowed, one per Mutex, and taken without
-        // touching `value` (an `&value` here would itself be an access TSan checks, made before
-        // the acquire).
-        let token = withUnsafePointer(to: self) { UnsafeMutableRawPointer(mutating: $0) }
-        return try withLock { (value: inout sending Value) throws(E) -> sending Result in
-            tsanHooks.acquire?(token)
-            let tracked = CriticalSectionTracking.enter()
-            defer {
-                CriticalSectionTracking.leave(tracked)
-                tsanHooks.release?(token)
-            }
-            return try body(&value)
-        }
-        #else
-        try withLock { (value: inout sending Value) throws(E) -> sending Result in
+        try withAnnotatedLock { (value: inout sending Value) throws(E) -> sending Result in
             let tracked = CriticalSectionTracking.enter()
             defer { CriticalSectionTracking.leave(tracked) }
             return try body(&value)
         }
-        #endif
     }
 }
-
-#if canImport(Glibc)
-/// ThreadSanitizer's annotation entry points, present only in a process built with
-/// `--sanitize=thread` (nil otherwise). Resolved once.
-private let tsanHooks: (acquire: TSanHook?, release: TSanHook?) = (
-    dlsym(nil, "__tsan_acquire").map { unsafeBitCast($0, to: TSanHook.self) },
-    dlsym(nil, "__tsan_release").map { unsafeBitCast($0, to: TSanHook.self) }
-)
-
-private typealias TSanHook = @convention(c) (UnsafeMutableRawPointer?) -> Void
-#endif

@@ -1,4 +1,5 @@
 import Synchronization
+import ThreadSanitizerSupport
 
 /// The Swift concurrency state of one run: its executors and clock (once
 /// ``Scheduler/enableAsync(taskWidth:mainQueue:)`` was called) and the escapes seen.
@@ -50,7 +51,7 @@ final class AsyncState: @unchecked Sendable {
     }
 
     private func append(_ escape: AsyncEscape, unlessCaused: Bool = false) {
-        escapes.withLock { log in
+        escapes.withAnnotatedLock { log in
             if unlessCaused, log.kept.contains(where: { $0.time != nil }) { return }
             if log.kept.count < Self.escapeLimit {
                 log.kept.append(escape)

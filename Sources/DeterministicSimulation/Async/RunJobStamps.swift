@@ -1,5 +1,6 @@
 @_spi(ExperimentalCustomExecutors) import _Concurrency
 import Synchronization
+import ThreadSanitizerSupport
 
 /// Which live run a task job belongs to, written into the job itself, so that a task of a run
 /// resumed from a real thread (a continuation resumed on an SDK's own dispatch queue) is
@@ -34,7 +35,7 @@ enum RunJobStamps {
 
     /// Registers a run's async state; returns its serial (never 0).
     static func register(_ state: AsyncState) -> UInt32 {
-        let serial = live.withLock { table in
+        let serial = live.withAnnotatedLock { table in
             var serial = table.next
             while serial == 0 || table.runs[serial] != nil { serial &+= 1 }
             table.next = serial &+ 1
@@ -47,7 +48,7 @@ enum RunJobStamps {
 
     /// Forgets a run (its jobs are never stamped again).
     static func unregister(_ serial: UInt32) {
-        _ = live.withLock { $0.runs.removeValue(forKey: serial) }
+        _ = live.withAnnotatedLock { $0.runs.removeValue(forKey: serial) }
     }
 
     /// Writes the run's stamp into a task job (not into other kinds of job).
@@ -74,7 +75,7 @@ enum RunJobStamps {
         let id = header.load(fromByteOffset: Layout.id, as: UInt32.self)
         guard stamp != 0, UInt32(truncatingIfNeeded: stamp) == id else { return .none }
         let serial = UInt32(truncatingIfNeeded: stamp >> 32)
-        return live.withLock { table in
+        return live.withAnnotatedLock { table in
             if let state = table.runs[serial] { return .live(state) }
             return serial != 0 && serial < table.next ? .ended : .none
         }

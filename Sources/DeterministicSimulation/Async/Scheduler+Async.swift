@@ -1,3 +1,5 @@
+import ThreadSanitizerSupport
+
 extension Scheduler {
     /// Lets the run's workload use Swift concurrency deterministically: makes the run's task
     /// executor (on a new concurrent `"tasks"` queue), its simulated main actor's executor (on
@@ -92,12 +94,12 @@ extension Scheduler {
     /// ``enableAsync(taskWidth:mainQueue:)`` (it installs them); foreign enqueues into this run's
     /// executors are always seen. Safe to read from any thread.
     public var asyncEscapes: [AsyncEscape] {
-        asyncState?.escapes.withLock { $0.kept } ?? []
+        asyncState?.escapes.withAnnotatedLock { $0.kept } ?? []
     }
 
     /// Escapes seen beyond the 64 that ``asyncEscapes`` keeps.
     public var asyncEscapesDropped: Int {
-        asyncState?.escapes.withLock { $0.dropped } ?? 0
+        asyncState?.escapes.withAnnotatedLock { $0.dropped } ?? 0
     }
 
     private static let needsAsync = "call Scheduler.enableAsync(taskWidth:mainQueue:) first"

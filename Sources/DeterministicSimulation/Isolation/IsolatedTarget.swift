@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Synchronization
+import ThreadSanitizerSupport
 
 /// A campaign target whose runs happen in child processes (isolated workers, see
 /// ``IsolatedWorker``), so a run that crashes or hangs is reported as a finding and the campaign
@@ -283,7 +284,7 @@ final class ChildPool: Sendable {
 
     /// An idle child, or a new one, told the run timeout first (its watchdog judges hangs).
     func take() throws(ChildConnection.SpawnError) -> ChildConnection {
-        if let child = idle.withLock({ $0.popLast() }) { return child }
+        if let child = idle.withAnnotatedLock({ $0.popLast() }) { return child }
         started.wrappingAdd(1, ordering: .relaxed)
         let child = try ChildConnection(executable: executable, arguments: arguments)
         if let timeoutMilliseconds {
@@ -293,15 +294,15 @@ final class ChildPool: Sendable {
     }
 
     func give(_ child: ChildConnection) {
-        idle.withLock { $0.append(child) }
+        idle.withAnnotatedLock { $0.append(child) }
     }
 
-    func knownHang(_ request: String) -> RunVerdict? { hangs.withLock { $0[request] } }
+    func knownHang(_ request: String) -> RunVerdict? { hangs.withAnnotatedLock { $0[request] } }
 
-    func rememberHang(_ request: String, _ verdict: RunVerdict) { hangs.withLock { $0[request] = verdict } }
+    func rememberHang(_ request: String, _ verdict: RunVerdict) { hangs.withAnnotatedLock { $0[request] = verdict } }
 
     func finishIdle() {
-        for child in idle.withLock({ children in defer { children = [] }; return children }) { child.finish() }
+        for child in idle.withAnnotatedLock({ children in defer { children = [] }; return children }) { child.finish() }
     }
 
     deinit { finishIdle() }

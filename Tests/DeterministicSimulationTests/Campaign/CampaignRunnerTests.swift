@@ -1,5 +1,6 @@
 import DeterministicSimulation
 import Synchronization
+import ThreadSanitizerSupport
 import Testing
 
 @Suite("Campaign runner")
@@ -77,9 +78,9 @@ struct CampaignRunnerTests {
         options.runs = 40_000
         options.jobs = 2
         let result = Campaign.run(ThresholdTarget(), options: options, progress: { update in
-            updates.withLock { $0.append(update) }
+            updates.withAnnotatedLock { $0.append(update) }
         })
-        let seen = updates.withLock { $0 }
+        let seen = updates.withAnnotatedLock { $0 }
         #expect(result.totals.runs == 40_000)
         for update in seen {
             #expect(update.runsTotal == 40_000 && update.runsDone <= 40_000)

@@ -1,4 +1,5 @@
 import Synchronization
+import ThreadSanitizerSupport
 
 /// Runs fuzz campaigns: many runs of one target from seeds derived from one campaign seed,
 /// spread over worker threads, then the first failure of each invariant rerun, checked for
@@ -165,10 +166,10 @@ public enum Campaign {
                 done.wrappingAdd(1, ordering: .relaxed)
                 if !verdict.passed { failing.wrappingAdd(1, ordering: .relaxed) }
             }
-            tallies.withLock { $0.append(tally) }
+            tallies.withAnnotatedLock { $0.append(tally) }
         })
         var merged = RunTally()
-        for tally in tallies.withLock({ $0 }) { merged.merge(tally) }
+        for tally in tallies.withAnnotatedLock({ $0 }) { merged.merge(tally) }
         return (merged, cancelled.load(ordering: .relaxed))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThreadSanitizerSupport
 
 /// Real worker threads for campaigns: the one place the engine uses threads. Simulation code
 /// never does; each run builds its own world on whichever worker claims it, and results are
@@ -40,10 +41,10 @@ enum WorkerPool {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < count else { return }
                 let value = transform(index)
-                results.withLock { $0[index] = value }
+                results.withAnnotatedLock { $0[index] = value }
             }
         }
-        return results.withLock { $0.map { $0! } }
+        return results.withAnnotatedLock { $0.map { $0! } }
     }
 }
 
