@@ -45,6 +45,7 @@ let package = Package(
             dependencies: [
                 "UploadKitWorkloads",
                 .product(name: "BackgroundTaskSimulator", package: kit),
+                .product(name: "BackgroundTaskSimulatorTesting", package: kit),  // expectNoViolations()
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,11 +14,13 @@ extension SimulatedApplication {
             guard isAlive else { return }
             let context = WorkloadContext(application: self)
             self.core.context = context
-            let workload = device.workload.make()
+            // UIKit's app delegate runs on the main actor: so do the workload's init and launch.
+            let make = device.workload.make
+            let workload = scheduler.callOnMainActor("the workload's init") { MainThreadWorkload(make()) }.workload
             self.core.workload = workload
             let began = now
             watchMainThread(.launch, limit: profile.launchWatchdogLimit)  // A10.3
-            workload.didFinishLaunching(context)
+            scheduler.callOnMainActor("the workload's didFinishLaunching") { workload.didFinishLaunching(context) }
             deliver(.didFinishLaunching)
             endMainThreadWatch()
             core.hasFinishedLaunching = true
@@ -287,4 +289,17 @@ extension SimulatedApplication {
             terminate(reason)
         }
     }
+}
+
+/// A workload instance carried out of the main-actor call that made it.
+///
+/// ```swift
+/// let workload = scheduler.callOnMainActor("the workload's init") { MainThreadWorkload(make()) }.workload
+/// ```
+///
+/// `@unchecked Sendable`: the instance never leaves the run, whose main-thread jobs are the only
+/// ones that call it (the scene callbacks run in the environment's step, between jobs).
+private struct MainThreadWorkload: @unchecked Sendable {
+    let workload: any Workload
+    init(_ workload: any Workload) { self.workload = workload }
 }

@@ -26,14 +26,18 @@
 /// real timers) and draws any randomness from its context, so its runs are reproducible.
 public protocol Workload: AnyObject {
     /// `application(_:didFinishLaunchingWithOptions:)`: BGTaskScheduler registrations belong here
-    /// (C1.1). Called on the main queue of a new process, in the foreground or background.
-    func didFinishLaunching(_ context: WorkloadContext)
+    /// (C1.1). Called on the main queue of a new process, in the foreground or background, on the
+    /// run's main actor (as UIKit's app delegate is), so an `@MainActor` class conforms as it is.
+    @MainActor func didFinishLaunching(_ context: WorkloadContext)
 
     /// `scene(_:willConnectTo:options:)`, after launch finished (B1.3). Default: nothing.
+    /// Not main-actor isolated here (an `@MainActor` workload implements it `nonisolated`):
+    /// the simulator calls the scene callbacks from the environment's own step, not as a job of
+    /// the main queue.
     func sceneWillConnect(_ context: WorkloadContext)
 
     /// `sceneDidDisconnect(_:)`: UIKit released the scene in the background (B1.3). Default:
-    /// nothing.
+    /// nothing. Not main-actor isolated, as ``sceneWillConnect(_:)``.
     func sceneDidDisconnect(_ context: WorkloadContext)
 }
 
@@ -75,13 +79,15 @@ public struct WorkloadInfo: Sendable {
     /// none.
     public var entitlements: [String] = []
     /// Makes the instance for a new process.
-    public var make: @Sendable () -> any Workload
+    /// Called on the run's main actor, so an `@MainActor` workload's initializer can be called
+    /// directly.
+    public var make: @MainActor @Sendable () -> any Workload
 
     public init(
         name: String, summary: String, permittedIdentifiers: [String] = [], backgroundModes: [String] = [],
         repeatingRefreshIdentifiers: [String] = [], usesAsync: Bool = false,
         usesBackgroundURLSession: Bool = false,
-        make: @escaping @Sendable () -> any Workload
+        make: @escaping @MainActor @Sendable () -> any Workload
     ) {
         self.usesAsync = usesAsync
         self.usesBackgroundURLSession = usesBackgroundURLSession

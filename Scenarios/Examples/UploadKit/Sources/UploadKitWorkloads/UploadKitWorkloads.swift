@@ -8,7 +8,7 @@ import UploadKit
 ///
 /// ```swift
 /// BGSim.main(workloads: UploadKitWorkloads.all)                       // upload-bgsim's main.swift
-/// let report = WorkloadCampaign(workload: UploadKitWorkloads.correct, runs: 300).run()  // a test
+/// await WorkloadCampaign(workload: UploadKitWorkloads.correct, runs: 300).expectNoViolations()  // a test
 /// ```
 public enum UploadKitWorkloads {
     /// The fixed queue: begins a task only when photos are pending.
@@ -30,9 +30,10 @@ public enum UploadKitWorkloads {
 /// Drives a ``PhotoUploadQueue`` through the simulated app's life: the user takes 0-3 photos
 /// before each background entry. Uploads go through the simulator's `URLSession` (drawn times,
 /// lost connections at suspension or network loss), each one declared work (`.eachRequest`), so
-/// the harness checks that a background task covers it.
-final class PhotoUploadWorkload: Workload, @unchecked Sendable {
-    // @unchecked: set in didFinishLaunching and on didEnterBackground, on the simulated main thread.
+/// the harness checks that a background task covers it. Main-actor isolated, as an app delegate
+/// is: the harness makes it and calls it on the run's main actor.
+@MainActor
+final class PhotoUploadWorkload: Workload {
     private let beginsWhenEmpty: Bool
     private var observation: LifecycleObservation?
     private var taken = 0
@@ -45,7 +46,8 @@ final class PhotoUploadWorkload: Workload, @unchecked Sendable {
         let queue = PhotoUploadQueue(
             host: context.application, session: context.makeURLSession(work: .eachRequest),
             beginsWhenEmpty: beginsWhenEmpty)
-        observation = context.onDidEnterBackground { [self] in
+        observation = context.application.addLifecycleObserver { [self] event in  // on the main actor
+            guard event == .didEnterBackground else { return }
             for _ in 0..<context.drawInt(in: 0...3) {
                 taken += 1
                 queue.enqueue("IMG_\(taken).HEIC")
