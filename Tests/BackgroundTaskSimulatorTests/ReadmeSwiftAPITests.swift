@@ -10,8 +10,9 @@ import BackgroundTaskKit
 import BackgroundTaskSimulator
 import BackgroundTaskSimulatorTesting
 
-/// The code under test: uploads the draft whenever the app leaves the foreground.
-final class DraftUploader: Workload, @unchecked Sendable {
+/// The code under test: uploads the draft whenever the app leaves the foreground. The harness
+/// makes it and calls it on the main actor, as UIKit does an app delegate.
+@MainActor final class DraftUploader: Workload {
     private var observation: LifecycleObservation?
 
     func didFinishLaunching(_ context: WorkloadContext) {
