@@ -83,7 +83,7 @@ public struct ScenarioPlan: Sendable {
     /// Where the runs happen (child processes: ``workerArguments`` says how to start each).
     public var isolation: CampaignPlan.Isolation = .inProcess
     /// The arguments that make the isolation's executable a worker for one phase's scenario
-    /// (default: ``ScenarioWorker``'s, which a tool built with `BGSimCommands` serves).
+    /// (default: `ScenarioWorker`'s, which a tool built with `BGSimCommands` serves).
     public var workerArguments: @Sendable (Scenario) -> [String] = ScenarioWorker.arguments(for:)
     /// Wall-clock seconds a run may go without progress (0: none; nil: the scenario's
     /// `campaign.runTimeoutSeconds`, else ``defaultRunTimeoutSeconds``).
