@@ -1,4 +1,5 @@
 public import BackgroundTaskSimulator
+import DeterministicSimulation
 import Foundation
 import SimulationFormats
 

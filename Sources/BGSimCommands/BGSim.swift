@@ -1,4 +1,5 @@
-import DeterministicSimulation
+import BackgroundTaskSimulator
+public import DeterministicSimulation
 import Foundation
 
 /// The `bgsim` command line: finds the command by name and hands it the rest.
@@ -49,7 +50,7 @@ public enum BGSim {
             io.out("bgsim \(version)")
             return .success
         }
-        if name == IsolatedWorkerCommand.name {
+        if name == ScenarioWorker.commandName {
             return IsolatedWorkerCommand.run(Array(arguments.dropFirst()), io: io)
         }
         let commandName = CommandDeclaration.helpNames.contains(name) ? HelpCommand.declaration.name : name

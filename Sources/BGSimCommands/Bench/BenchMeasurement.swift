@@ -59,18 +59,18 @@ struct FindAndShrink: Sendable {
 
     static func measure(_ benchCase: BenchCase, maxRuns: Int) -> FindAndShrink? {
         let target = SimulationTarget(spec: benchCase.spec)
-        let clock = ContinuousClock()
-        let start = clock.now
+        let finding = WallClock()
         for index in 0..<maxRuns {
             let source = ChoiceSource(seed: benchCase.seed.derive(index: UInt64(index)))
             let verdict = target.run(choices: source, keepTrace: false)
             guard let failure = verdict.failures.first else { continue }
-            let found = clock.now
+            let findSeconds = finding.elapsedSeconds
+            let shrinking = WallClock()
             let shrink = Shrinker.shrink(source.recorded, target: target, options: ShrinkOptions()) {
                 $0.failures.contains { $0.invariant == failure.invariant }
             }
-            return FindAndShrink(runsToFind: index + 1, findSeconds: seconds(found - start),
-                                 shrinkSeconds: seconds(clock.now - found), originalEvents: verdict.eventCount,
+            return FindAndShrink(runsToFind: index + 1, findSeconds: findSeconds,
+                                 shrinkSeconds: shrinking.elapsedSeconds, originalEvents: verdict.eventCount,
                                  shrunkEvents: shrink.eventCount, invariant: failure.invariant)
         }
         return nil
@@ -96,8 +96,4 @@ enum PeakMemory {
         }
         return nil
     }
-}
-
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }

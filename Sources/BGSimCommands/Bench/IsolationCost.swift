@@ -55,7 +55,7 @@ struct IsolationCost: Sendable {
                         var plan = CampaignPlan(options: options)
                         plan.isolation = .childProcesses(executable: executable ?? "")
                         plan.runTimeoutSeconds = ScenarioPlan.defaultRunTimeoutSeconds
-                        result = Campaign.run(CampaignPhases(CampaignPhase(local, workerArguments: Isolation.workerArguments(for: scenario))),
+                        result = Campaign.run(CampaignPhases(CampaignPhase(local, workerArguments: ScenarioWorker.arguments(for: scenario))),
                                               plan: plan)
                     }
                     rates[index].add(result)

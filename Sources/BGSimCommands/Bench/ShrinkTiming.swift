@@ -42,18 +42,17 @@ struct ShrinkTiming: Sendable {
         let target = SimulationTarget(spec: scenario.runSpec)
         let source = ChoiceSource(seed: found.seed)
         _ = target.run(choices: source, keepTrace: false)
-        let clock = ContinuousClock()
         let cpuStart = processCPUSeconds()
-        let start = clock.now
+        let wall = WallClock()
         let shrink = Shrinker.shrink(source.recorded, target: target) { verdict in
             verdict.failures.contains { $0.invariant == found.invariant }
         }
-        let elapsed = clock.now - start
+        let elapsed = wall.elapsedSeconds
         let cpu = processCPUSeconds().flatMap { end in cpuStart.map { end - $0 } }
         return ShrinkTiming(scenario: scenario.name, invariant: found.invariant,
                             originalActions: found.originalActionCount, shrunkActions: shrink.actionCount,
                             originalEvents: found.originalEventCount, shrunkEvents: shrink.eventCount,
-                            attempts: shrink.attempts, shrinkSeconds: seconds(elapsed), cpuSeconds: cpu)
+                            attempts: shrink.attempts, shrinkSeconds: elapsed, cpuSeconds: cpu)
     }
 
     /// The CPU time the process used so far, all threads (`CLOCK_PROCESS_CPUTIME_ID`).

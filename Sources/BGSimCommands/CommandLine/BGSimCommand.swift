@@ -1,3 +1,5 @@
+import DeterministicSimulation
+
 /// A `bgsim` command: its declaration, `validate` (raw arguments to typed options, no files
 /// touched) and `run` (inputs, outputs, work), as swift-argument-parser separates them.
 ///

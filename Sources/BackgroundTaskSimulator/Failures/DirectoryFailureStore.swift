@@ -1,4 +1,5 @@
 package import Foundation
+import DeterministicSimulation
 import SimulationFormats
 
 /// A ``FailureStore`` in a folder: one ``SavedFailure`` JSON file per scenario and invariant
@@ -28,7 +29,7 @@ public struct DirectoryFailureStore: FailureStore {
     public var writeFile: @Sendable (_ text: String, _ path: String) throws(FailureStoreError) -> Void = {
         (text: String, path: String) throws(FailureStoreError) in
         do throws(OutputError) {
-            try AtomicFile.write(text, to: path)
+            try Interrupt.writeAtomically(text, to: path)
         } catch {
             throw FailureStoreError(.cannotWrite, error.description)
         }

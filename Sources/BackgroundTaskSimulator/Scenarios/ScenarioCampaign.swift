@@ -53,7 +53,7 @@ public enum ScenarioCampaign {
     static func phases(of scenario: Scenario, plan: ScenarioPlan) -> CampaignPhases {
         func phase(_ run: Scenario) -> CampaignPhase {
             CampaignPhase(SimulationTarget(spec: run.runSpec), crashBanner: plan.crashBanner?(run),
-                          workerArguments: plan.workerArguments?(run) ?? [])
+                          workerArguments: plan.workerArguments(run))
         }
         guard scenario.strategy != .exhaustive else { return CampaignPhases(phase(scenario)) }
         let randomRuns = scenario.strategy.randomRuns
@@ -82,8 +82,9 @@ public struct ScenarioPlan: Sendable {
     public var exhaustiveDepth: Int?
     /// Where the runs happen (child processes: ``workerArguments`` says how to start each).
     public var isolation: CampaignPlan.Isolation = .inProcess
-    /// The arguments that make the isolation's executable a worker for one phase's scenario.
-    public var workerArguments: (@Sendable (Scenario) -> [String])?
+    /// The arguments that make the isolation's executable a worker for one phase's scenario
+    /// (default: `ScenarioWorker`'s, which a tool built with `BGSimCommands` serves).
+    public var workerArguments: @Sendable (Scenario) -> [String] = ScenarioWorker.arguments(for:)
     /// Wall-clock seconds a run may go without progress (0: none; nil: the scenario's
     /// `campaign.runTimeoutSeconds`, else ``defaultRunTimeoutSeconds``).
     public var runTimeoutSeconds: Double?

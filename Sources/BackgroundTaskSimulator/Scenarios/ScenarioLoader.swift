@@ -68,7 +68,8 @@ public enum ScenarioLoader {
         scenarios.append(scenario)
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    /// Whether `path` names a folder (through a symbolic link too).
+    package static func isDirectory(_ path: String) -> Bool {
         var directory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
@@ -99,10 +100,12 @@ public enum ScenarioLoader {
     }
 }
 
-/// Why a scenario could not be loaded: the file is missing or unreadable (exit 66), or its
-/// contents are invalid (exit 65).
+/// Why a scenario could not be loaded: the file is missing or unreadable, or there is none
+/// (exit 66), or its contents are invalid (exit 65).
 public enum ScenarioError: Error, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
+    /// The files and folders named hold no `*.json` file (exit 66).
+    case noScenarioFiles(in: [String])
     /// The contents are invalid: the one-line message names the file, the field path (or line
     /// and column), the problem and the fix, e.g. `Scenarios/x.json: $.campaign.runs: expected
     /// an integer from 1 to 10000000, found -5. Set a positive number of runs.`
@@ -115,6 +118,9 @@ public enum ScenarioError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .unreadable(let path, let reason):
             "\(path): cannot read the scenario: \(reason). Check the path (scenarios live in Scenarios/*.json)."
+        case .noScenarioFiles(let paths):
+            "\(paths.joined(separator: " ")): no scenario files (*.json) found. Add one (see Scenarios/README.md) or "
+                + "name a file."
         case .invalid(let message): message
         }
     }

@@ -121,10 +121,7 @@ public struct WorkloadCampaign: Sendable {
         plan.wording = Self.wording
         plan.runTimeoutSeconds = runTimeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
         plan.crashBanner = { run in WorkloadReport.banner(workload: run.name, strategy: run.strategy) }
-        if let isolation {
-            plan.isolation = .childProcesses(executable: isolation.executable)
-            plan.workerArguments = { run in ["_isolated-worker", isolation.scenarioFile, run.strategy.rawValue] }
-        }
+        if let isolation { plan.isolation = .childProcesses(executable: isolation.executable) }
         do {
             return WorkloadReport(outcome: try ScenarioCampaign.run(scenario, plan: plan))
         } catch {

@@ -24,7 +24,6 @@ enum CampaignExecution {
         // An exhaustive search runs in this process (the engine never isolates it).
         if flags.isolation.isolates(scenario) && scenario.strategy != .exhaustive {
             plan.isolation = .childProcesses(executable: try Isolation.childExecutable(io))
-            plan.workerArguments = { Isolation.workerArguments(for: $0) }
         }
         if showProgress { plan.progress = { io.writeErr(progressLine($0)) } }
         plan.isCancelled = { interrupt.isRequested }

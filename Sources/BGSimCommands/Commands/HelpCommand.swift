@@ -1,3 +1,5 @@
+import DeterministicSimulation
+
 /// `bgsim help [COMMAND]`: every command's usage, or one command's options, derived from the
 /// commands' declarations (so it cannot go stale).
 ///

@@ -18,7 +18,7 @@ struct CampaignFlags {
     var seed: Seed?
     var jobs: Int
     var shard: Shard
-    /// `--shard auto`: resolved from the environment when the command runs (``AutoShard``).
+    /// `--shard auto`: resolved from the environment when the command runs (``resolveAutoShard(_:)``).
     var shardIsAuto = false
     /// How runs are protected from crashes and hangs in workload code.
     var isolation: Isolation
@@ -88,6 +88,20 @@ struct CampaignFlags {
             overridden.strategyOverride = strategy
             return overridden
         }
+    }
+
+    /// Replaces `--shard auto` with the shard the environment names (``Shard/detect(in:)``); the
+    /// source, for the summary, or nil when the shard was given as `K/N` or not at all.
+    mutating func resolveAutoShard(_ environment: [String: String]) throws(CLIError) -> String? {
+        guard shardIsAuto else { return nil }
+        let detected: (shard: Shard, source: String)
+        do {
+            detected = try Shard.detect(in: environment)
+        } catch {
+            throw .usage("--shard auto: \(error)")
+        }
+        (shard, shardIsAuto) = (detected.shard, false)
+        return detected.source
     }
 
     /// All cores.

@@ -29,21 +29,10 @@ struct FailureDatabaseFlags {
         }
     }
 
-    /// The store, its files written as every output is (``OutputPaths/write(_:to:)``: a signal
-    /// waits for the rename); nil when off.
+    /// The store (its files written as every output is, ``Interrupt/writeAtomically(_:to:)``: a
+    /// signal waits for the rename); nil when off.
     func store(default folder: String?) -> DirectoryFailureStore? {
-        if disabled { return nil }
-        return (directory ?? folder).map { folder in
-            var store = DirectoryFailureStore(directory: folder)
-            store.writeFile = { (text: String, path: String) throws(FailureStoreError) in
-                do throws(CLIError) {
-                    try OutputPaths.write(text, to: path)
-                } catch {
-                    throw FailureStoreError(.cannotWrite, error.message)
-                }
-            }
-            return store
-        }
+        disabled ? nil : (directory ?? folder).map { DirectoryFailureStore(directory: $0) }
     }
 }
 

@@ -1,3 +1,4 @@
+import BackgroundTaskSimulator
 import DeterministicSimulation
 import SimulationFormats
 import Foundation
@@ -29,7 +30,7 @@ enum MergeCommand: BGSimCommand {
         try OutputPaths.check([OutputFile(option: "--report", path: output)], reading: options.inputs, kind: "report")
         var reports: [JSONValue] = []
         for path in options.inputs {
-            guard let data = FileManager.default.contents(atPath: path), !ScenarioPaths.isDirectory(path) else {
+            guard let data = FileManager.default.contents(atPath: path), !ScenarioLoader.isDirectory(path) else {
                 throw CLIError(.noInput, "\(path): cannot read the report (no such file, or a directory)")
             }
             do {

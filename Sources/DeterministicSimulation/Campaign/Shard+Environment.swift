@@ -1,11 +1,10 @@
-import DeterministicSimulation
-
-/// `--shard auto`: the shard this process runs, read from the CI system's environment.
+/// The shard a process runs, read from the CI system's environment (what `--shard auto` means
+/// to bgsim): for a CI matrix whose jobs run one campaign each.
 ///
 /// ```swift
-/// try AutoShard.detect(["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "4"])
+/// try Shard.detect(in: ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "4"])
 /// // (Shard 2/4, "GitLab CI (CI_NODE_INDEX=2, CI_NODE_TOTAL=4)")
-/// try AutoShard.detect(["JOB_COMPLETION_INDEX": "0", "BGSIM_SHARD_COUNT": "3"])
+/// try Shard.detect(in: ["JOB_COMPLETION_INDEX": "0", "BGSIM_SHARD_COUNT": "3"])
 /// // (Shard 1/3, "a Kubernetes Indexed Job (JOB_COMPLETION_INDEX=0, BGSIM_SHARD_COUNT=3)")
 /// ```
 ///
@@ -20,10 +19,11 @@ import DeterministicSimulation
 ///    every pod) with the count in `BGSIM_SHARD_COUNT` (the Job's `completions`; Kubernetes
 ///    does not put it in the environment).
 /// An index variable without its count, a value that is not a whole number, or an index out of
-/// range is a usage error (exit 64) naming the variable; none set is a usage error that lists
-/// them all. Empty values count as not set.
-enum AutoShard {
-    static func detect(_ environment: [String: String]) throws(CLIError) -> (shard: Shard, source: String) {
+/// range is an error naming the variable; none set is an error that lists them all. Empty
+/// values count as not set. The source comes back as words for a summary line.
+extension Shard {
+    package static func detect(in environment: [String: String]) throws(ShardEnvironmentError) -> (shard: Shard,
+                                                                                                source: String) {
         func value(_ name: String) -> String? {
             guard let text = environment[name], !text.isEmpty else { return nil }
             return text
@@ -32,19 +32,13 @@ enum AutoShard {
             do {
                 return (try Shard(parsing: text), "BGSIM_SHARD=\(text)")
             } catch {
-                throw .usage("--shard auto: BGSIM_SHARD: \(error) (set K/N with 1 <= K <= N, e.g. BGSIM_SHARD=2/4)")
+                throw .init("BGSIM_SHARD: \(error) (set K/N with 1 <= K <= N, e.g. BGSIM_SHARD=2/4)")
             }
         }
-        let systems: [(name: String, index: String, count: String, base: Int)] = [
-            ("GitLab CI", "CI_NODE_INDEX", "CI_NODE_TOTAL", 1),
-            ("Buildkite", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", 0),
-            ("CircleCI", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", 0),
-            ("a Kubernetes Indexed Job", "JOB_COMPLETION_INDEX", "BGSIM_SHARD_COUNT", 0),
-        ]
-        for system in systems {
+        for system in ShardEnvironmentError.systems {
             guard let indexText = value(system.index) else { continue }
             guard let countText = value(system.count) else {
-                throw .usage("--shard auto: \(system.index) is set (\(system.name)) but \(system.count) is not; "
+                throw .init("\(system.index) is set (\(system.name)) but \(system.count) is not; "
                     + (system.count == "BGSIM_SHARD_COUNT" ? "set BGSIM_SHARD_COUNT to the Job's completions"
                                                            : "set \(system.count), or BGSIM_SHARD=K/N"))
             }
@@ -52,34 +46,38 @@ enum AutoShard {
             let count = try number(countText, system.count)
             let first = system.base
             guard count >= 1, index >= first, index < count + first else {
-                throw .usage("--shard auto: \(system.index)=\(indexText) is out of range for \(system.count)=\(countText) "
+                throw .init("\(system.index)=\(indexText) is out of range for \(system.count)=\(countText) "
                     + "(\(system.name) counts from \(first): \(first) to \(count - 1 + first))")
             }
             return (Shard(index: index - first + 1, count: count),
                     "\(system.name) (\(system.index)=\(indexText), \(system.count)=\(countText))")
         }
-        throw .usage("--shard auto: no shard in the environment; set BGSIM_SHARD=K/N, or run as a GitLab parallel job "
+        throw .init("no shard in the environment; set BGSIM_SHARD=K/N, or run as a GitLab parallel job "
             + "(CI_NODE_INDEX, CI_NODE_TOTAL), a Buildkite parallel step (BUILDKITE_PARALLEL_JOB, "
             + "BUILDKITE_PARALLEL_JOB_COUNT), a CircleCI parallel job (CIRCLE_NODE_INDEX, CIRCLE_NODE_TOTAL) or a "
             + "Kubernetes Indexed Job (JOB_COMPLETION_INDEX with BGSIM_SHARD_COUNT)")
     }
 
-    private static func number(_ text: String, _ name: String) throws(CLIError) -> Int {
+    private static func number(_ text: String, _ name: String) throws(ShardEnvironmentError) -> Int {
         guard text.utf8.count <= 9, text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(text) else {
-            throw .usage("--shard auto: \(name)=\(text) is not a whole number")
+            throw .init("\(name)=\(text) is not a whole number")
         }
         return number
     }
 }
 
-extension CampaignFlags {
-    /// Replaces `--shard auto` with the shard the environment names (see ``AutoShard``); the
-    /// source, for the summary, or nil when the shard was given as `K/N` or not at all.
-    mutating func resolveAutoShard(_ environment: [String: String]) throws(CLIError) -> String? {
-        guard shardIsAuto else { return nil }
-        let detected = try AutoShard.detect(environment)
-        shard = detected.shard
-        shardIsAuto = false
-        return detected.source
-    }
+/// Why the environment names no usable shard (``Shard/detect(in:)``): one sentence naming the
+/// variable and the fix.
+package struct ShardEnvironmentError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var description: String
+
+    init(_ description: String) { self.description = description }
+
+    /// The CI systems whose parallel jobs name their shard, with the index's first value.
+    static let systems: [(name: String, index: String, count: String, base: Int)] = [
+        ("GitLab CI", "CI_NODE_INDEX", "CI_NODE_TOTAL", 1),
+        ("Buildkite", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", 0),
+        ("CircleCI", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", 0),
+        ("a Kubernetes Indexed Job", "JOB_COMPLETION_INDEX", "BGSIM_SHARD_COUNT", 0),
+    ]
 }

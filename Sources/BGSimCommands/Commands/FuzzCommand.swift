@@ -131,7 +131,7 @@ enum ReportPaths {
         if value.contains("{scenario}") {
             return scenarios.map { value.replacingOccurrences(of: "{scenario}", with: $0.name) }
         }
-        if value.hasSuffix("/") || ScenarioPaths.isDirectory(value) {
+        if value.hasSuffix("/") || ScenarioLoader.isDirectory(value) {
             let base = value.hasSuffix("/") ? value : value + "/"
             return scenarios.map { base + $0.name + ".json" }
         }

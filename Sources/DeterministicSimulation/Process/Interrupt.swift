@@ -3,16 +3,19 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import DeterministicSimulation
+package import SimulationFormats
 import Synchronization
 
 /// SIGINT and SIGTERM (Ctrl-C, a CI cancel): a campaign stops after the runs in flight, writes
 /// what finished (reports marked `"interrupted": true`, the JUnit file, the failure database) and
 /// exits 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), however many signals come.
+/// The process's side of a front end's campaign: `bgsim` installs it in its `main`; a campaign
+/// polls it through ``CampaignPlan/isCancelled``.
 ///
 /// ```swift
 /// Interrupt.shared.install()                     // the executable, once
 /// interrupt.stopsGracefully()                    // fuzz and check, before their campaigns
+/// plan.isCancelled = { interrupt.isRequested }   // the campaign stops after the runs in flight
 /// let stop = Interrupt(); stop.request()         // a test: a campaign that is interrupted at once
 /// BGSim.run(["fuzz", "--report", path], io: io, interrupt: stop)
 /// ```
@@ -88,7 +91,7 @@ public final class Interrupt: Sendable {
     /// ``exitStatus`` as soon as the last write in progress is done.
     ///
     /// ```swift
-    /// try Interrupt.shared.whileWriting { () throws(CLIError) in try save(report) }
+    /// try Interrupt.shared.whileWriting { () throws(OutputError) in try AtomicFile.write(text, to: path) }
     /// ```
     public func whileWriting<T, E: Error>(_ write: () throws(E) -> T) throws(E) -> T {
         _ = writes.add(2, ordering: .sequentiallyConsistent)
@@ -96,6 +99,19 @@ public final class Interrupt: Sendable {
             if writes.subtract(2, ordering: .sequentiallyConsistent).newValue == 1 { _exit(exitStatus) }
         }
         return try write()
+    }
+
+    /// Writes one output atomically (``AtomicFile/write(_:to:)``: a temporary file renamed into
+    /// place) inside ``whileWriting(_:)`` of ``shared``, so an interrupted process never leaves a
+    /// torn file or a temporary one beside it: every report, JUnit file and saved failure.
+    ///
+    /// ```swift
+    /// try Interrupt.writeAtomically(JSONWriter().string(for: report), to: "Reports/p1.json")
+    /// ```
+    ///
+    /// - Throws: ``OutputError`` when the file cannot be written.
+    package static func writeAtomically(_ text: String, to path: String) throws(OutputError) {
+        try shared.whileWriting { () throws(OutputError) in try AtomicFile.write(text, to: path) }
     }
 
     /// The handler's work: count the signal; end the process unless the command stops

@@ -27,7 +27,7 @@ enum ListCommand: BGSimCommand {
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         let directory = options.scenariosDirectory ?? "Scenarios"
         let scenarios: [Scenario]
-        if options.scenariosDirectory != nil || ScenarioPaths.isDirectory(directory) {
+        if options.scenariosDirectory != nil || ScenarioLoader.isDirectory(directory) {
             do {
                 scenarios = try ScenarioLoader.loadAll(in: directory, workloads: io.workloads)
             } catch {

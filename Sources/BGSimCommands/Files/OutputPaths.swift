@@ -88,7 +88,7 @@ enum OutputPaths {
                               savesFailures: Bool, failureDatabase: String?) throws(CLIError) {
         let outputs = reports.map { OutputFile(option: "--report", path: $0) }
             + (junit.map { [OutputFile(option: "--junit", path: $0)] } ?? [])
-        let folders = ScenarioPaths.targets(scenarioPaths).filter(ScenarioPaths.isDirectory)
+        let folders = ScenarioLoader.targets(scenarioPaths).filter(ScenarioLoader.isDirectory)
         try checkConflicts(outputs, inputs: scenarios.map(\.file), scenarioFolders: folders,
                            failureDatabase: failureDatabase)
         try check(outputs.map(\.path))
@@ -145,7 +145,7 @@ enum OutputPaths {
     static func checkFailureDatabase(_ folder: String, writes: Bool) throws(CLIError) {
         let fix = "give --failure-db a folder bgsim can create or write, or --no-failure-db"
         if !writes {
-            guard FileManager.default.fileExists(atPath: folder), !ScenarioPaths.isDirectory(folder) else { return }
+            guard FileManager.default.fileExists(atPath: folder), !ScenarioLoader.isDirectory(folder) else { return }
             throw CLIError(.noInput, "\(folder): cannot read the failure database: it is a file, not a folder; \(fix)")
         }
         do {
@@ -182,15 +182,12 @@ enum OutputPaths {
     }
 
     /// Writes one output atomically; a signal that comes meanwhile waits for the rename
-    /// (``Interrupt/whileWriting(_:)``), so an interrupted bgsim never leaves a torn file or a
-    /// temporary one beside it.
+    /// (``Interrupt/writeAtomically(_:to:)``).
     static func write(_ text: String, to path: String) throws(CLIError) {
-        try Interrupt.shared.whileWriting { () throws(CLIError) in
-            do throws(OutputError) {
-                try AtomicFile.write(text, to: path)
-            } catch {
-                throw CLIError(.cannotCreate, error.description)
-            }
+        do throws(OutputError) {
+            try Interrupt.writeAtomically(text, to: path)
+        } catch {
+            throw CLIError(.cannotCreate, error.description)
         }
     }
 }

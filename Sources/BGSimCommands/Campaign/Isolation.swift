@@ -95,12 +95,4 @@ struct Isolation: Equatable {
         throw CLIError(.noInput, "isolated runs need the bgsim executable to start as a child, and this process has "
             + "none (\(sibling) does not exist); build it (swift build) or run with --no-isolate")
     }
-
-    /// The arguments that make a child an isolated worker for `scenario`.
-    static func workerArguments(for scenario: Scenario) -> [String] {
-        let file = scenario.file.hasPrefix("/") ? scenario.file
-            : FileManager.default.currentDirectoryPath + "/" + scenario.file
-        // An exploration strategy from the command line travels as a second argument.
-        return [IsolatedWorkerCommand.name, file] + (scenario.strategyOverride.map { [$0.rawValue] } ?? [])
-    }
 }
