@@ -242,6 +242,28 @@ struct ReadmeExamplesTests {
         #expect(app.openTasks.isEmpty && app.misuses.isEmpty)
     }
 
+    @Test("the shared-state example completes once, whichever queue gets there first")
+    func sharedState() {
+        let app = FakeHost()
+        let outbox = Recorder<String>()
+        // README-BEGIN shared-state
+        let lock = app.makeLock(name: "upload")
+        let didComplete = app.makeShared(name: "didComplete", initialValue: false)
+        let complete: @Sendable (String) -> Void = { who in
+            let first = lock.withLock {  // check and set in one critical section
+                defer { didComplete.value = true }
+                return !didComplete.value
+            }
+            if first { outbox.append("completed by \(who)") }
+        }
+        app.backgroundQueue.async { complete("the upload") }
+        app.mainQueue.async { complete("the expiration handler") }
+        // README-END
+        app.runUntilIdle()
+        #expect(outbox.all == ["completed by the upload"])
+        #expect(app.backgroundQueue.sync { didComplete.value })
+    }
+
     @Test("the fake-host example is a passing test")
     func fakeHost() {
         // README-BEGIN fake-host
@@ -265,7 +287,7 @@ struct ReadmeExamplesTests {
         let markdown = try String(contentsOf: root.appendingPathComponent(Self.markdownPath), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let examples = Self.examples(in: source)
-        #expect(examples.count == 12)
+        #expect(examples.count == 13)
         let blocks = Self.swiftBlocks(in: markdown)
         for (name, code) in examples {
             #expect(blocks.contains { $0.contains(code) },

@@ -7,7 +7,7 @@ public import Dispatch
 /// uploads.asyncAfter(.seconds(2)) { retryUpload() }
 /// ```
 ///
-/// Contract: `async` and `asyncAfter` forward to the queue; a negative delay means now.
+/// Contract: `async`, `asyncAfter` and `sync` forward to the queue; a negative delay means now.
 public final class DispatchWorkQueue: WorkQueue {
     /// The underlying queue.
     public let queue: DispatchQueue
@@ -23,6 +23,14 @@ public final class DispatchWorkQueue: WorkQueue {
         let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
         let clamped = Int(clamping: max(0, nanoseconds))
         queue.asyncAfter(deadline: .now() + .nanoseconds(clamped), execute: work)
+    }
+
+    public func sync<Result, Failure: Error>(_ work: () throws(Failure) -> Result) throws(Failure) -> Result {
+        // `DispatchQueue.sync` rethrows untyped; the outcome crosses it as a value instead.
+        let outcome = queue.sync { () -> Swift.Result<Result, Failure> in
+            do throws(Failure) { return .success(try work()) } catch { return .failure(error) }
+        }
+        return try outcome.get()
     }
 }
 

@@ -62,19 +62,38 @@ extension FakeHost {
 /// ```swift
 /// app.mainQueue.async { refreshUI() }
 /// app.runUntilIdle()   // refreshUI() runs now, on the calling thread
+/// let count = app.mainQueue.sync { badgeCount }   // runs at once, on the calling thread
 /// ```
+///
+/// Contract: `async` and `asyncAfter` queue work in the host. `sync` runs `work` at once on the
+/// calling thread (the fake's queues are never busy: their work waits for the test), ahead of
+/// work already queued; a `sync` from a job of the same serial queue (every queue but the
+/// background queue) would deadlock on a device, and is recorded in ``FakeHost/misuses``.
 public final class FakeWorkQueue: WorkQueue {
     public let label: String
     private weak let host: FakeHost?
+    private let isSerial: Bool
 
-    init(label: String, host: FakeHost) {
+    init(label: String, host: FakeHost, isSerial: Bool = true) {
         self.label = label
         self.host = host
+        self.isSerial = isSerial
     }
 
-    public func async(_ work: @escaping @Sendable () -> Void) { host?.enqueue(after: .zero, work) }
+    /// The queue whose job runs on this thread, if any.
+    @TaskLocal private static var running: ObjectIdentifier?
+
+    public func async(_ work: @escaping @Sendable () -> Void) { asyncAfter(.zero, work) }
 
     public func asyncAfter(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        host?.enqueue(after: delay, work)
+        let id = ObjectIdentifier(self)
+        host?.enqueue(after: delay) { Self.$running.withValue(id) { work() } }
+    }
+
+    public func sync<Result, Failure: Error>(_ work: () throws(Failure) -> Result) throws(Failure) -> Result {
+        if isSerial, Self.running == ObjectIdentifier(self) {
+            host?.recordMisuse("dispatch_sync called on queue already owned by current thread: \(label)")
+        }
+        return try work()
     }
 }

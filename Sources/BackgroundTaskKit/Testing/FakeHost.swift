@@ -27,6 +27,8 @@ import Synchronization
 ///   Begin, end and the checks stay callable from any thread (A1.4).
 /// - Queued work runs only in ``runUntilIdle()`` and ``advance(by:)``, in (due time, enqueue
 ///   order) order, on the calling thread; the background queue is as deterministic as the main.
+///   `sync` runs its work at once on the calling thread (``FakeWorkQueue``). Locks and
+///   semaphores are real ones (a `Mutex`, a `DispatchSemaphore`), shared state is plain storage.
 /// - Ending an unknown, ended or invalid identifier is recorded in ``misuses`` (A5.2), never
 ///   a trap. Handlers and work never run under the host's lock.
 public final class FakeHost: ApplicationHost, Sendable {
@@ -92,6 +94,11 @@ public final class FakeHost: ApplicationHost, Sendable {
         }
     }
 
+    /// Records a misuse a device would log or trap on (``misuses``).
+    func recordMisuse(_ message: String) {
+        state.withCriticalSection { $0.misuses.append(message) }
+    }
+
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
         state.withCriticalSection { state in
             guard let index = state.open.firstIndex(where: { $0.id == identifier.rawValue }) else {
@@ -131,14 +138,14 @@ public final class FakeHost: ApplicationHost, Sendable {
     // MARK: ExecutionHost
 
     public var mainQueue: any WorkQueue { queue("main") }
-    public var backgroundQueue: any WorkQueue { queue("background") }
+    public var backgroundQueue: any WorkQueue { queue("background", isSerial: false) }
 
     public func makeSerialQueue(label: String) -> any WorkQueue { FakeWorkQueue(label: label, host: self) }
 
-    private func queue(_ label: String) -> FakeWorkQueue {
+    private func queue(_ label: String, isSerial: Bool = true) -> FakeWorkQueue {
         queues.withCriticalSection { queues in
             if let found = queues.first(where: { $0.label == label }) { return found }
-            let made = FakeWorkQueue(label: label, host: self)
+            let made = FakeWorkQueue(label: label, host: self, isSerial: isSerial)
             queues.append(made)
             return made
         }
@@ -223,7 +230,8 @@ public final class FakeHost: ApplicationHost, Sendable {
     public var endedCount: Int { state.withCriticalSection { $0.ended } }
     /// How many begins were denied.
     public var deniedCount: Int { state.withCriticalSection { $0.denied } }
-    /// Ends of unknown, ended or invalid identifiers, as UIKit's console would word them.
+    /// Ends of unknown, ended or invalid identifiers, as UIKit's console would word them, and
+    /// `sync` deadlocks, as libdispatch words them (``FakeWorkQueue``).
     public var misuses: [String] { state.withCriticalSection { $0.misuses } }
     /// Tasks still open when their expiration handler returned, over all ``expire()`` calls.
     public var tasksLeftOpenByExpiry: [BackgroundTaskIdentifier] { state.withCriticalSection { $0.leftOpenByExpiry } }

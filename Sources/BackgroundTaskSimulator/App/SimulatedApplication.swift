@@ -143,8 +143,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     var scheduler: Scheduler { device.scheduler }
 
     /// A scheduling point (``Scheduler/schedulingPoint()``), as every host call makes before it
-    /// takes effect and after it returns.
-    func schedulingPoint() {
+    /// takes effect and after it returns; app code calls it as `ExecutionHost.schedulingPoint()`
+    /// where it shares plain storage between queues.
+    public func schedulingPoint() {
         schedulerReference.call { $0.schedulingPoint() }
     }
     var profile: OSProfile { device.profile }

@@ -56,21 +56,33 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     /// thread, and a serial queue is held meanwhile (Dispatch's `sync(execute:)`: "executes blocks
     /// on the current thread whenever possible", the main queue excepted), so `isMainThread`
     /// inside it is the caller's; onto a busy serial queue the caller blocks while `work` waits
-    /// its turn and then runs on the queue's thread. A `sync` onto the caller's own serial queue (the main queue from the main thread,
-    /// say, or a queue whose `sync` block is running), or any wait-for cycle it closes, stops the
-    /// run with the `no-deadlock` violation. Without threads (`concurrency` off) `work` runs
-    /// inline. Returns `work`'s result; nil if it did not run (the run deadlocked or is being
-    /// torn down).
-    @discardableResult
-    public func sync<Result>(_ work: @escaping @Sendable () -> Result) -> Result? {
-        guard scheduler.call({ $0.hasControlledConcurrency }) else { return work() }
-        // A captured local, not a generic box class: the job writes it before the caller resumes
-        // (one simulated thread at a time). Destroying an instance of a generic class looked up
-        // `Optional<Result>`'s metadata in the runtime's cache on every call: 3% of chat-outbox's
-        // instructions, whose sends sync onto the main queue. A specialized caller's capture
-        // box has its layout fixed at compile time.
-        var result: Result?
-        let ran = scheduler.call { $0.sync(on: id, runsOnCallerWhenFree: !isMainQueue) { result = work() } }
-        return ran ? result : nil
+    /// its turn and then runs on the queue's thread. A `sync` onto the caller's own serial queue
+    /// (the main queue from the main thread, say, or a queue whose `sync` block is running), or
+    /// any wait-for cycle it closes, stops the run with the `no-deadlock` violation. Without
+    /// threads (`concurrency` off) `work` runs inline. When the scheduler cannot run it (outside
+    /// a job, or once the run stopped and unwinds its threads at teardown, where nothing is
+    /// recorded) `work` runs inline too, so that `sync` always returns `work`'s result.
+    public func sync<Result, Failure: Error>(_ work: () throws(Failure) -> Result) throws(Failure) -> Result {
+        guard scheduler.call({ $0.hasControlledConcurrency }) else { return try work() }
+        // Captured locals, not a generic box class: the job writes them before the caller
+        // resumes (one simulated thread at a time). Destroying an instance of a generic class
+        // looked up `Optional<Result>`'s metadata in the runtime's cache on every call: 3% of
+        // chat-outbox's instructions, whose sends sync onto the main queue.
+        let outcome: Swift.Result<Result, Failure>? = withoutActuallyEscaping(work) { work in
+            // Cleared before returning, so a job the scheduler dropped unrun (a deadlock) never
+            // calls `work` after it has gone.
+            var pending: (() throws(Failure) -> Result)? = work
+            var outcome: Swift.Result<Result, Failure>?
+            let ran = scheduler.call { scheduler in
+                scheduler.sync(on: id, runsOnCallerWhenFree: !isMainQueue) {
+                    guard let run = pending else { return }
+                    do throws(Failure) { outcome = .success(try run()) } catch { outcome = .failure(error) }
+                }
+            }
+            pending = nil
+            return ran ? outcome : nil
+        }
+        guard let outcome else { return try work() }
+        return try outcome.get()
     }
 }

@@ -1,5 +1,4 @@
 import BackgroundTaskKit
-import DeterministicSimulation
 
 /// What the chat-outbox workloads share: a serial "outbox" queue that gets the messages still
 /// queued (texts, read receipts, typing-stopped notices) on every background entry, and the table
@@ -21,15 +20,15 @@ import DeterministicSimulation
 /// must be called holding ``lock``; ``endTask(for:_:cancel:)`` takes it, ends the work and the
 /// task of a recorded message once, and does nothing for a message not (or no longer) recorded.
 final class ChatOutbox: @unchecked Sendable {
-    // @unchecked: `tasks` is only touched holding `lock` (a simulated lock); `nextMessage` on
-    // main only.
-    let lock: SimulatedLock
+    // @unchecked: `tasks` is only touched holding `lock` (the host's lock: a simulated one here);
+    // `nextMessage` on main only.
+    let lock: any HostLock
     private var tasks: [Int: (task: BackgroundTaskIdentifier, work: WorkItem)] = [:]
     private var nextMessage = 0
     private var observation: LifecycleObservation?
 
     init(_ context: WorkloadContext, send: @escaping @Sendable (ChatOutbox, Int) -> Void) {
-        lock = context.makeLock("outbox tasks")
+        lock = context.host.makeLock(name: "outbox tasks")
         let queue = context.application.makeSerialQueue(label: "outbox")
         observation = context.onDidEnterBackground { [self] in
             for _ in 0..<context.drawInt(in: 5...30) {

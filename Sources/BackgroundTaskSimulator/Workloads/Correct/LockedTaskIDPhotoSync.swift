@@ -1,5 +1,4 @@
 import BackgroundTaskKit
-import DeterministicSimulation
 
 /// The photo-library sync of ``UnguardedTaskIDPhotoSync`` done right by hand: the task id is
 /// checked, ended and cleared in one critical section, under a lock that the expiration handler
@@ -21,20 +20,20 @@ import DeterministicSimulation
 ///
 /// Expected: passes every invariant.
 final class LockedTaskIDPhotoSync: Workload, @unchecked Sendable {
-    // @unchecked: `backgroundTask` and `syncing` are only touched holding `taskLock` (a simulated
-    // lock: one simulated thread at a time, each handoff a happens-before edge).
+    // @unchecked: `backgroundTask` and `syncing` are only touched holding `taskLock` (the host's
+    // lock: a `Mutex` on a device, a simulated lock here).
     private var backgroundTask = BackgroundTaskIdentifier.invalid
     private var syncing = false
-    private var taskLock: SimulatedLock?
+    private var taskLock: (any HostLock)?
     private var observation: LifecycleObservation?
 
     func didFinishLaunching(_ context: WorkloadContext) {
-        let taskLock = context.makeLock("photo-sync task")
+        let taskLock = context.host.makeLock(name: "photo-sync task")
         self.taskLock = taskLock
         observation = context.onDidEnterBackground { [self] in startSync(context, taskLock) }
     }
 
-    private func startSync(_ context: WorkloadContext, _ taskLock: SimulatedLock) {
+    private func startSync(_ context: WorkloadContext, _ taskLock: any HostLock) {
         let app = context.application
         let starts = taskLock.withLock {
             defer { syncing = true }
@@ -64,7 +63,7 @@ final class LockedTaskIDPhotoSync: Workload, @unchecked Sendable {
     }
 
     /// Ends the task unless someone already did: check, end and clear in one critical section.
-    private func endTaskIfHeld(_ app: SimulatedApplication, _ taskLock: SimulatedLock) {
+    private func endTaskIfHeld(_ app: SimulatedApplication, _ taskLock: any HostLock) {
         taskLock.withLock {
             guard backgroundTask != .invalid else { return }
             app.endBackgroundTask(backgroundTask)

@@ -1,5 +1,4 @@
 import BackgroundTaskKit
-import DeterministicSimulation
 
 /// The voice-memo recorder of ``MainSyncVoiceMemoRecorder`` done right: `finishMemo` updates the
 /// main thread's list through a "main sync safe" helper (SDWebImage's `dispatch_main_sync_safe`):
@@ -40,7 +39,7 @@ final class MainSafeVoiceMemoRecorder: Workload, @unchecked Sendable {
         if app.isMainThread {
             body()
         } else {
-            (app.mainQueue as? SimulatedWorkQueue)?.sync(body)
+            app.mainQueue.sync(body)
         }
     }
 }

@@ -1,5 +1,4 @@
 import BackgroundTaskKit
-import DeterministicSimulation
 
 /// The chat outbox of ``LateRegisteredTaskOutbox`` done right: the task bookkeeping is confined
 /// to the main thread, where expiration handlers run (A3.1). Each send begins its background task
@@ -33,7 +32,7 @@ final class RegisteredTaskOutbox: Workload, @unchecked Sendable {
     /// On the outbox queue: one message, under its own background task.
     private static func send(_ message: Int, _ outbox: ChatOutbox, _ context: WorkloadContext) {
         let app = context.application
-        guard let main = app.mainQueue as? SimulatedWorkQueue else { return }
+        let main = app.mainQueue
         let granted = main.sync {
             let id = app.beginBackgroundTask(withName: "send-message") {
                 outbox.endTask(for: message, app, cancel: true)
@@ -42,7 +41,7 @@ final class RegisteredTaskOutbox: Workload, @unchecked Sendable {
             outbox.lock.withLock { outbox.record(message, task: id, work: context.startWork("send-message")) }
             return true
         }
-        guard granted == true else { return }
+        guard granted else { return }
         app.performBlockingWork(for: context.drawDuration(in: .milliseconds(200) ... .seconds(2)))
         main.sync { outbox.endTask(for: message, app, cancel: false) }
     }
