@@ -34,7 +34,8 @@ extension BGSim {
             do {
                 registry = try WorkloadRegistry(workloads, includingBuiltIn: includingBuiltIn)
             } catch {
-                FileHandle.standardError.write(Data("bgsim: \(error)\n".utf8))
+                let tool = Invocation.toolName(argv0: CommandLine.arguments.first ?? "")
+                FileHandle.standardError.write(Data("\(tool): \(error)\n".utf8))
                 exit(ExitCode.dataError.rawValue)
             }
         }
@@ -52,10 +53,11 @@ extension BGSim {
             environment: environment,
             failureDatabase: CommandIO.defaultFailureDatabase,
             workloads: registry,
-            childExecutable: executable)
+            childExecutable: executable,
+            toolName: Invocation.toolName(argv0: CommandLine.arguments.first ?? ""))
         AtomicFile.reportFileSizeLimitAsError()  // `ulimit -f`: a clear exit 73, not a silent SIGXFSZ death
         Interrupt.shared.install()
-        installCrashHandling()
+        installCrashHandling(tool: io.toolName)
         exit(status(of: run(Array(CommandLine.arguments.dropFirst()), io: io), interrupt: .shared))
     }
 

@@ -21,19 +21,21 @@ public enum BGSim {
     /// built on this library calls it the same way. `BGSIM_CRASH_HANDLER=off` in the environment
     /// leaves Swift's own crash handling (its backtracer) in place, and the hang watchdog off:
     /// for a debugger, or to measure what the banner costs.
-    public static func installCrashHandling() {
+    public static func installCrashHandling(tool: String = "bgsim") {
         if let value = ProcessInfo.processInfo.environment["BGSIM_CRASH_HANDLER"], value == "off" { return }
-        CrashSignals.install(exitCode: ExitCode.crashed.rawValue, wording: crashWording,
+        CrashSignals.install(exitCode: ExitCode.crashed.rawValue, wording: crashWording(tool: tool),
                              internalErrorExitCode: ExitCode.internalError.rawValue)
     }
 
-    /// bgsim's words in crash and hang banners: its name, and its options (the engine prints no
-    /// command line of its own).
-    static let crashWording = CrashWording(
-        program: "bgsim", timeoutSetting: "--run-timeout",
-        crashAdvice: "; with --isolate, fuzz and check report it as no-crash and go on",
-        hangAdvice: "; with --isolate, fuzz and check report it as no-hang and go on; raise --run-timeout if one job "
-            + "of your code takes this long")
+    /// bgsim's words in crash and hang banners: its name (`tool`, a user's own bgsim's name too),
+    /// and its options (the engine prints no command line of its own).
+    static func crashWording(tool: String) -> CrashWording {
+        CrashWording(
+            program: tool, timeoutSetting: "--run-timeout",
+            crashAdvice: "; with --isolate, fuzz and check report it as no-crash and go on",
+            hangAdvice: "; with --isolate, fuzz and check report it as no-hang and go on; raise --run-timeout if one "
+                + "job of your code takes this long")
+    }
 
     /// Every command, in the order `bgsim help` lists them.
     static var commands: [any BGSimCommand.Type] {
@@ -43,11 +45,11 @@ public enum BGSim {
 
     public static func run(_ arguments: [String], io: CommandIO, interrupt: Interrupt = .shared) -> ExitCode {
         guard let name = arguments.first else {
-            io.err("bgsim: no command given. Run 'bgsim help' for usage.")
+            io.err("\(io.toolName): no command given. Run '\(io.toolName) help' for usage.")
             return .usage
         }
         if name == "--version" || name == "version" {
-            io.out("bgsim \(version)")
+            io.out(io.toolName == "bgsim" ? "bgsim \(version)" : "\(io.toolName) (BackgroundTaskKit's bgsim \(version))")
             return .success
         }
         if name == ScenarioWorker.commandName {
@@ -58,13 +60,13 @@ public enum BGSim {
         do {
             command = try self.command(named: commandName)
         } catch {
-            io.err("bgsim: \(error.withUsageHint("bgsim help").message)")
+            io.err("\(io.toolName): \(error.withUsageHint("\(io.toolName) help").message)")
             return error.code
         }
         do {
             return try command.main(Array(arguments.dropFirst()), io: io, interrupt: interrupt)
         } catch {
-            io.err("bgsim \(commandName): \(error.message)")
+            io.err("\(io.toolName) \(commandName): \(error.message)")
             return error.code
         }
     }

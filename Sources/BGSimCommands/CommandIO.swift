@@ -38,10 +38,15 @@ public final class CommandIO: @unchecked Sendable {
     /// built next to it.
     public let childExecutable: String?
 
+    /// The program's own name in its messages and help: `bgsim`, or a user's own bgsim's
+    /// executable name (`upload-bgsim`), from `argv[0]` (``Invocation/toolName(argv0:)``).
+    public let toolName: String
+
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
                 stderrIsTerminal: Bool, workingDirectory: String? = nil, invocation: String = "bgsim",
                 environment: [String: String] = [:], failureDatabase: String? = nil,
-                workloads: WorkloadRegistry = .builtIn, childExecutable: String? = nil) {
+                workloads: WorkloadRegistry = .builtIn, childExecutable: String? = nil, toolName: String = "bgsim") {
+        self.toolName = toolName
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
@@ -71,12 +76,12 @@ public final class CommandIO: @unchecked Sendable {
     /// An IO whose output is kept in ``captured``.
     public static func capturing(terminal: Bool = false, invocation: String = "bgsim",
                                  environment: [String: String] = [:], failureDatabase: String? = nil,
-                                 workloads: WorkloadRegistry = .builtIn)
+                                 workloads: WorkloadRegistry = .builtIn, toolName: String = "bgsim")
         -> (io: CommandIO, captured: Captured) {
         let captured = Captured()
         let io = CommandIO(writeOut: { captured.appendOut($0) }, writeErr: { captured.appendErr($0) },
                            stderrIsTerminal: terminal, invocation: invocation, environment: environment,
-                           failureDatabase: failureDatabase, workloads: workloads)
+                           failureDatabase: failureDatabase, workloads: workloads, toolName: toolName)
         return (io, captured)
     }
 }

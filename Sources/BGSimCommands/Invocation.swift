@@ -27,6 +27,16 @@ public enum Invocation {
     /// The environment variable that overrides detection.
     public static let variable = "BGSIM_INVOCATION"
 
+    /// The program's name for its messages: the last component of `argv[0]`, or `bgsim` when it
+    /// has none.
+    ///
+    /// ```swift
+    /// Invocation.toolName(argv0: ".build/debug/upload-bgsim")   // "upload-bgsim"
+    /// ```
+    public static func toolName(argv0: String) -> String {
+        argv0.split(separator: "/").last.map(String.init) ?? "bgsim"
+    }
+
     public static func prefix(argv0: String, environment: [String: String]) -> String {
         if let given = environment[variable], !given.isEmpty { return given }
         let parts = argv0.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

@@ -45,7 +45,7 @@ struct TraceThreadTests {
         let text = outcome.traceText
         let line = try #require(text.split(separator: "\n").first { $0.contains("task.endUnknown") })
         #expect(line.contains("  \(worker) "), "no thread column in: \(line)")
-        let json = try #require(JSONParser().parse(outcome.traceJSON).arrayValue)
+        let json = try #require(JSONParser().parse(outcome.traceJSON)["trace"]?.arrayValue)
         let unknownJSON = try #require(json.first { $0["event"]?.stringValue == "task.endUnknown" })
         #expect(unknownJSON["thread"]?.stringValue == worker)
     }

@@ -82,8 +82,8 @@ import Testing
                 && !text.contains("reference/bug-patterns"), "\(file) cites a document outside the repository")
         }
         let list = CLIRun(["list"])
-        #expect(list.stdout.contains("each id explained in Sources/BackgroundTaskSimulator/BackgroundTaskSimulator.docc/IOSBackgroundRules.md"))
-        #expect(list.stdout.contains("the planted bugs are explained in Sources/BackgroundTaskSimulator/BackgroundTaskSimulator.docc/BugPatterns.md"))
+        #expect(list.stdout.contains("each id explained in BackgroundTaskKit's Sources/BackgroundTaskSimulator/BackgroundTaskSimulator.docc/IOSBackgroundRules.md"))
+        #expect(list.stdout.contains("the planted bugs are explained in BackgroundTaskKit's Sources/BackgroundTaskSimulator/BackgroundTaskSimulator.docc/BugPatterns.md"))
         for article in ["IOSBackgroundRules.md", "BugPatterns.md"] {
             #expect(FileManager.default.fileExists(atPath: Self.docc + article))
         }

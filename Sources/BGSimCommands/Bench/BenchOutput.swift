@@ -6,7 +6,7 @@ import Foundation
 enum BenchTable {
     static func print(_ report: BenchReport, io: CommandIO) {
         let m = report.machine
-        io.out("bgsim bench: \(m.cpu), \(m.cores) cores, \(m.system), \(m.build) build")
+        io.out("\(io.toolName) bench: \(m.cpu), \(m.cores) cores, \(m.system), \(m.build) build")
         io.out("")
         if report.throughput.isEmpty {  // --shrink-only, --isolation-only, --strategies-only or --exhaustive-only
             if !report.exhaustive.isEmpty {

@@ -15,7 +15,7 @@ enum CampaignExecution {
         plan.exhaustiveDepth = flags.depth
         plan.runTimeoutSeconds = flags.isolation.runTimeoutSeconds
         plan.hangExitCode = ExitCode.hung.rawValue
-        plan.wording = BGSim.crashWording
+        plan.wording = BGSim.crashWording(tool: io.toolName)
         plan.failureStore = store
         plan.maintainsStore = maintainsStore
         plan.toolVersion = BGSim.version

@@ -55,10 +55,10 @@ struct GateLoop {
             try OutputPaths.write(to: path, what: "the JUnit file") { JUnitXML.render(suites, invocation: io.invocation) }
         }
         switch code {
-        case .violation: io.err("bgsim \(command): \(gate.errorLine)")
-        case .nondeterminism: io.err("bgsim \(command): \(GateTally.nondeterminismLine)")
-        case .internalError: io.err("bgsim \(command): \(GateTally.internalErrorLine)")
-        case .interrupted: io.err("bgsim \(command): \(interruptedLine)")
+        case .violation: io.err("\(io.toolName) \(command): \(gate.errorLine)")
+        case .nondeterminism: io.err("\(io.toolName) \(command): \(GateTally.nondeterminismLine)")
+        case .internalError: io.err("\(io.toolName) \(command): \(GateTally.internalErrorLine)")
+        case .interrupted: io.err("\(io.toolName) \(command): \(interruptedLine)")
         default: break
         }
         return code

@@ -22,14 +22,14 @@ protocol BGSimCommand {
 extension BGSimCommand {
     static func main(_ arguments: [String], io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         if Arguments.asksForHelp(arguments) {
-            io.out(declaration.helpText)
+            io.out(declaration.helpText(tool: io.toolName))
             return .success
         }
         do {
             let options = try validate(Arguments(parsing: arguments, for: declaration))
             return try run(options, io: io, interrupt: interrupt)
         } catch {
-            throw error.withUsageHint(declaration.helpCommand)
+            throw error.withUsageHint(declaration.helpCommand(tool: io.toolName))
         }
     }
 }

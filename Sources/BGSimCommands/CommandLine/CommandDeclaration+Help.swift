@@ -12,9 +12,12 @@
 /// Contract: every declared option and the positional appear with their help line; notes
 /// (required, repeatable, exactly one of) are derived from their kind; no trailing newline.
 extension CommandDeclaration {
-    var helpText: String {
-        var lines = ["bgsim \(name): \(abstract)", "", "Usage:"]
-        lines += usageLines.map { "  " + $0 }
+    var helpText: String { helpText(tool: "bgsim") }
+
+    /// ``helpText`` as the program named `tool` (a user's own bgsim) prints it.
+    func helpText(tool: String) -> String {
+        var lines = ["\(tool) \(name): \(abstract)", "", "Usage:"]
+        lines += usageLines(tool: tool).map { "  " + $0 }
         let width = ((options.map(\.label.count) + [Self.helpLabel.count]).max() ?? 0) + 2
         if let positional {
             lines += ["", "Arguments:", Self.row(positional.label, help(for: positional), width: width)]
@@ -25,14 +28,17 @@ extension CommandDeclaration {
         }
         lines.append(Self.row(Self.helpLabel, "show this help", width: width))
         if !discussion.isEmpty { lines += [""] + discussion }
-        lines += ["", "Every command and the exit codes: bgsim help"]
+        lines += ["", "Every command and the exit codes: \(tool) help"]
         return lines.joined(separator: "\n")
     }
 
     static let helpLabel = "-h, --help"
 
     /// The command that prints this help: `bgsim help fuzz` (`bgsim help` for help itself).
-    var helpCommand: String { name == "help" ? "bgsim help" : "bgsim help \(name)" }
+    var helpCommand: String { helpCommand(tool: "bgsim") }
+
+    /// ``helpCommand`` for the program named `tool`.
+    func helpCommand(tool: String) -> String { name == "help" ? "\(tool) help" : "\(tool) help \(name)" }
 
     /// The help line with what the kind implies.
     func help(for option: OptionDeclaration) -> String {

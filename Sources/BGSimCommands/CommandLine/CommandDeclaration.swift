@@ -41,14 +41,17 @@ struct CommandDeclaration: Sendable {
     var optionNames: [String] { options.filter { !$0.isPositional }.map(\.name) }
 
     /// One usage line per alternative of ``exactlyOneOf`` (one line when there is none).
-    var usageLines: [String] {
+    var usageLines: [String] { usageLines(tool: "bgsim") }
+
+    /// ``usageLines`` as the program named `tool` prints them.
+    func usageLines(tool: String) -> [String] {
         let alternatives = exactlyOneOf.isEmpty ? [nil] : exactlyOneOf.map { Optional($0) }
         return alternatives.map { chosen in
             let words = options.compactMap { option -> String? in
                 guard exactlyOneOf.contains(option.name) else { return option.synopsis }
                 return option.name == chosen ? option.label : nil
             }
-            return (["bgsim", name] + words).joined(separator: " ")
+            return ([tool, name] + words).joined(separator: " ")
         }
     }
 

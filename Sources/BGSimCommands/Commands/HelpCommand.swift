@@ -20,9 +20,9 @@ enum HelpCommand: BGSimCommand {
 
     static func run(_ options: String?, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         if let name = options {
-            io.out(try BGSim.command(named: name).declaration.helpText)
+            io.out(try BGSim.command(named: name).declaration.helpText(tool: io.toolName))
         } else {
-            io.out(BGSim.helpText)
+            io.out(BGSim.helpText(tool: io.toolName))
         }
         return .success
     }

@@ -17,7 +17,7 @@ enum IsolatedWorkerCommand {
         let name = ScenarioWorker.commandName
         ScenarioWorker.attachToParent()
         guard let request = ScenarioWorker.Request(arguments) else {
-            io.err("bgsim \(name): internal command; it takes one scenario file and optionally an exploration "
+            io.err("\(io.toolName) \(name): internal command; it takes one scenario file and optionally an exploration "
                 + "strategy (it is started by --isolate)")
             return .usage
         }
@@ -25,11 +25,11 @@ enum IsolatedWorkerCommand {
         do {
             scenario = try ScenarioPaths.loadFile(request.file, workloads: io.workloads)
         } catch {
-            io.err("bgsim \(name): \(error.message)")
+            io.err("\(io.toolName) \(name): \(error.message)")
             return error.code
         }
         scenario.strategyOverride = request.strategy
-        let code = ScenarioWorker.serve(scenario, wording: BGSim.crashWording, crashExitCode: ExitCode.crashed.rawValue,
+        let code = ScenarioWorker.serve(scenario, wording: BGSim.crashWording(tool: io.toolName), crashExitCode: ExitCode.crashed.rawValue,
                                         internalErrorExitCode: ExitCode.internalError.rawValue)
         return code == 0 ? .success : .dataError
     }

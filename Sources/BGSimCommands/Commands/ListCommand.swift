@@ -46,7 +46,7 @@ enum ListCommand: BGSimCommand {
 
     static func text(scenarios: [Scenario], io: CommandIO) {
         io.out("Workloads (workload / variant: what it does [expects]; the planted bugs are explained in "
-            + "\(Documents.bugPatterns)):")
+            + "\(Documents.named(Documents.bugPatterns))):")
         for entry in io.workloads.variants {
             io.out("  \(entry.workload) / \(entry.variant): \(entry.info.summary) [\(entry.expectationText)]")
         }
@@ -82,7 +82,7 @@ enum ListCommand: BGSimCommand {
         io.out()
         let rules = ModelledRule.catalog
         let modelled = rules.filter { $0.status.kind != "not-modelled" }.count
-        io.out("iOS rules (\(modelled) of \(rules.count) modelled; each id explained in \(Documents.iOSRules)):")
+        io.out("iOS rules (\(modelled) of \(rules.count) modelled; each id explained in \(Documents.named(Documents.iOSRules))):")
         for rule in rules {
             io.out("  \(rule.id) \(rule.summary): \(rule.status)")
         }

@@ -60,7 +60,7 @@ enum MergeCommand: BGSimCommand {
                                           invariants: [])
         io.out("expect \(expectation): \(verdict.headline)")
         guard verdict.isMissed else { return .success }
-        io.err("bgsim merge: \(merged["scenario"]?["name"]?.stringValue ?? "the scenario") did not meet its "
+        io.err("\(io.toolName) merge: \(merged["scenario"]?["name"]?.stringValue ?? "the scenario") did not meet its "
             + "expectation: \(verdict.headline)")
         return .violation
     }

@@ -84,18 +84,25 @@ enum ReplayCommand: BGSimCommand {
         io.out("\(label)  \(scenario.name) (\(scenario.file)) on \(scenario.profile.displayName)")
         TracePrinter.print(outcome, io: io)
         if let path = options.trace {
-            try OutputPaths.write(outcome.traceJSON, to: path)
+            let replay = ReplayCommandText(io.invocation)
+            let command = switch options.source {
+            case .seed(let seed): replay.seed(scenario, seed)
+            case .choices(let sequence): replay.choices(scenario, sequence)
+            }
+            let source = TraceFile.Source(toolName: io.toolName, toolVersion: BGSim.version, scenarioName: scenario.name,
+                                          scenarioFile: scenario.file, replay: command)
+            try OutputPaths.write(outcome.traceJSON(source: source), to: path)
         }
         if let path = options.perfetto {
             try OutputPaths.write(outcome.perfettoJSON, to: path)
         }
         guard again.digest == outcome.digest else {
-            io.err("bgsim replay: nondeterminism: the same \(label) gave digests \(outcome.digest) and "
+            io.err("\(io.toolName) replay: nondeterminism: the same \(label) gave digests \(outcome.digest) and "
                 + "\(again.digest); a workload that reads real time, real threads or global state is the usual cause")
             return .nondeterminism
         }
         if let escape = outcome.firstViolation(of: "no-async-escape") {
-            io.err("bgsim replay: nondeterminism: \(escape.message)")
+            io.err("\(io.toolName) replay: nondeterminism: \(escape.message)")
             return .nondeterminism
         }
         return outcome.violations.isEmpty ? .success : .violation

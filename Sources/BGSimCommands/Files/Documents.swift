@@ -1,7 +1,9 @@
-/// The repository's documents that command output points to, by path from the package root.
+/// The repository's documents that command output points to, by path from BackgroundTaskKit's
+/// package root (a user's own bgsim runs in their package, so output names the repository too:
+/// ``named(_:)``).
 ///
 /// ```swift
-/// io.out("each id explained in \(Documents.iOSRules)")
+/// io.out("each id explained in \(Documents.named(Documents.iOSRules))")
 /// ```
 ///
 /// Contract: each path names a file in the repository (a test checks it exists), never one outside.
@@ -10,4 +12,7 @@ enum Documents {
     static let iOSRules = "Sources/BackgroundTaskSimulator/BackgroundTaskSimulator.docc/IOSBackgroundRules.md"
     /// The bug patterns the planted-bug scenarios reproduce, with their scenarios.
     static let bugPatterns = "Sources/BackgroundTaskSimulator/BackgroundTaskSimulator.docc/BugPatterns.md"
+
+    /// `path` as output prints it: "BackgroundTaskKit's <path>".
+    static func named(_ path: String) -> String { "BackgroundTaskKit's \(path)" }
 }

@@ -20,7 +20,8 @@
 /// Contract: it marks shared state; it does not protect it. On a device it is plain storage:
 /// no lock, as racy as the `var` it replaces (one branch per access, on a `let` that is nil).
 /// `value += 1` and mutating a collection in place (`value.append(x)`) are a read, then a
-/// write, with a window between them, as on a `var`. Guard it with a ``HostLock`` or confine
+/// write, with a window between them, as on a `var` (a collection is copied on the way: keep
+/// large collections behind a ``HostLock`` instead). Guard it with a ``HostLock`` or confine
 /// it to one queue where the race matters; ``FakeHost`` also gives plain storage.
 public final class SharedState<Value: Sendable>: @unchecked Sendable {
     // @unchecked: racy on purpose, exactly as the stored property it stands for (see the type).
@@ -46,21 +47,6 @@ public final class SharedState<Value: Sendable>: @unchecked Sendable {
         set {
             observer?.willAccess(.write, of: ObjectIdentifier(self), name: name)
             storage = newValue
-        }
-        _modify {
-            guard let observer else {
-                yield &storage
-                return
-            }
-            // A read, the caller's change on a copy, then a write: another thread may write in
-            // between, and its write is then lost, as with a plain `var`.
-            observer.willAccess(.read, of: ObjectIdentifier(self), name: name)
-            var copy = storage
-            defer {
-                observer.willAccess(.write, of: ObjectIdentifier(self), name: name)
-                storage = copy
-            }
-            yield &copy
         }
     }
 }

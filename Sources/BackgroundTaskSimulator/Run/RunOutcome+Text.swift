@@ -48,8 +48,15 @@ extension RunOutcome {
         JSONWriter(style: .compact).string(for: PerfettoTrace.json(trace))
     }
 
-    /// The run's trace as JSON events, as `bgsim replay --trace FILE` writes it.
+    /// The run as a trace file (``TraceFile``): a header (digest, events, how it ended, its
+    /// violations), then the events, as `bgsim replay --trace FILE` writes it (which adds the
+    /// tool, the scenario and the replay command).
     public var traceJSON: String {
-        JSONWriter().string(for: TraceJSON.json(trace))
+        JSONWriter().string(for: TraceFile.json(self, source: nil))
+    }
+
+    /// ``traceJSON`` with what the writer knows of the run's origin.
+    package func traceJSON(source: TraceFile.Source) -> String {
+        JSONWriter().string(for: TraceFile.json(self, source: source))
     }
 }

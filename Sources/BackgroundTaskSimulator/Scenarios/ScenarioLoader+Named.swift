@@ -43,6 +43,6 @@ extension ScenarioLoader {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let kind = name.contains(".") ? "a .\(name.split(separator: ".").last ?? "") file" : "a file without an extension"
         throw .invalid("\(path): not a scenario file (\(kind)); scenarios are JSON files named *.json: "
-            + "name one, or a folder of them (the format is in Scenarios/README.md)")
+            + "name one, or a folder of them (the format is in BackgroundTaskKit's Scenarios/README.md)")
     }
 }

@@ -119,7 +119,7 @@ public enum ScenarioError: Error, Sendable, CustomStringConvertible {
         case .unreadable(let path, let reason):
             "\(path): cannot read the scenario: \(reason). Check the path (scenarios live in Scenarios/*.json)."
         case .noScenarioFiles(let paths):
-            "\(paths.joined(separator: " ")): no scenario files (*.json) found. Add one (see Scenarios/README.md) or "
+            "\(paths.joined(separator: " ")): no scenario files (*.json) found. Add one (see BackgroundTaskKit's Scenarios/README.md) or "
                 + "name a file."
         case .invalid(let message): message
         }

@@ -51,6 +51,31 @@ import Testing
         #expect(record.firstDifference?.contains("state left over from earlier runs") == true)
     }
 
+    /// Runs normally, but its first recheck times out (a child starved on a loaded machine).
+    final class StarvedRecheckTarget: CampaignTarget {
+        let calls = Atomic<Int>(0)
+        let timeouts: Int
+        init(timeouts: Int) { self.timeouts = timeouts }
+        func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
+            _ = choices.int(in: 0...9)
+            let call = calls.wrappingAdd(1, ordering: .relaxed).newValue
+            if call >= 2, call < 2 + timeouts {  // the campaign's run is call 1
+                return RunVerdict(digest: TraceDigest(99), eventCount: 0, simulatedTime: .zero, failures: [], stop: .timedOut)
+            }
+            return RunVerdict(digest: TraceDigest(1), eventCount: 1, simulatedTime: .zero, failures: [])
+        }
+    }
+
+    @Test("a recheck that times out is tried again, and is no nondeterminism when a retry replays")
+    func timedOutRecheckIsRetried() {
+        let options = CampaignOptions(seed: Seed(7), runs: 1, jobs: 1, determinismSamples: 1)
+        #expect(Campaign.run(StarvedRecheckTarget(timeouts: 1), options: options).nondeterminism.isEmpty)
+        #expect(Campaign.run(StarvedRecheckTarget(timeouts: 2), options: options).nondeterminism.isEmpty)
+        let stuck = Campaign.run(StarvedRecheckTarget(timeouts: 100), options: options).nondeterminism
+        #expect(stuck.count == 1)
+        #expect(stuck.first?.how.contains("timed out 3 times") == true, "\(stuck)")
+    }
+
     @Test("by default one run in 25 is rerun, and at least 3")
     func defaultSampleRate() {
         #expect(CampaignOptions(seed: Seed(1), runs: 20, jobs: 1).determinismSamples == 3)

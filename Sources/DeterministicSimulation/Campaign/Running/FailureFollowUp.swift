@@ -63,15 +63,30 @@ struct FailureFollowUp: Sendable {
     }
 
     /// Reruns run `runIndex` from its seed; a record if its digest differs from `expected`.
+    ///
+    /// A rerun that timed out (no progress for the run timeout: on a loaded machine a child can
+    /// be starved that long) has no trace to compare, only the hang's placeholder digest, so it
+    /// is tried again, up to ``timedOutRetries`` times, before it counts; the record then says so.
     func recheck(runIndex: Int, expected: TraceDigest) -> NondeterminismRecord? {
         let seed = options.runSeed(runIndex)
         let target = targets.value(forRun: runIndex)
-        let actual = target.run(choices: source(runIndex), keepTrace: false).digest
-        guard actual != expected else { return nil }
-        return NondeterminismRecord(seed: seed, runIndex: runIndex, expected: expected, actual: actual,
-                                    how: runChoices[runIndex] == nil ? "a rerun from its seed" : "a replay of its mutant's choices",
+        var rerun = target.run(choices: source(runIndex), keepTrace: false)
+        var timeouts = 0
+        while rerun.stop == .timedOut, timeouts < Self.timedOutRetries {
+            timeouts += 1
+            rerun = target.run(choices: source(runIndex), keepTrace: false)
+        }
+        guard rerun.digest != expected else { return nil }
+        var how = runChoices[runIndex] == nil ? "a rerun from its seed" : "a replay of its mutant's choices"
+        if rerun.stop == .timedOut {
+            how += " (it timed out \(timeouts + 1) times: no progress for the run timeout, where the campaign's run finished)"
+        }
+        return NondeterminismRecord(seed: seed, runIndex: runIndex, expected: expected, actual: rerun.digest, how: how,
                                     firstDifference: TraceDivergence.explain(target: target, source: { source(runIndex) }))
     }
+
+    /// How many more times a timed-out recheck is tried before it counts.
+    static let timedOutRetries = 2
 }
 
 extension FailureRecord {
