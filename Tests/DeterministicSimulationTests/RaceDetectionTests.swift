@@ -89,6 +89,25 @@ struct RaceDetectionTests {
         }
     }
 
+    @Test("a serial queue's order is transitive: what came before its earlier job comes before its later one")
+    func serialQueueOrderIsTransitive() {
+        for threads in [RaceWorld.walk, nil] {
+            for (seed, races) in Self.sweep(threads: threads, { world in
+                let s = world.scheduler
+                let background = s.makeQueue(label: "background", kind: .serial)
+                let db = s.makeQueue(label: "db", kind: .serial)
+                s.async(on: background) {
+                    world.write()
+                    s.async(on: db) {}  // after the write, and before the read on the same queue
+                }
+                // Enqueued by the driver: ordered after the write only through db's earlier job.
+                s.asyncAfter(.seconds(60), on: db) { world.read() }
+            }) {
+                #expect(races.isEmpty, "seed: \(seed): \(races)")
+            }
+        }
+    }
+
     @Test("sync orders both ways: the caller's past before the block, the block before the caller's future")
     func syncBothWays() {
         for (seed, races) in Self.sweep({ world in

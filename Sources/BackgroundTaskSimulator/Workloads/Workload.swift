@@ -71,6 +71,11 @@ public struct WorkloadInfo: Sendable {
     /// (``WorkloadContext/backgroundURLSession(identifier:onTaskCompleted:onFinishEvents:)``, D1):
     /// the background-session invariants apply to it.
     public var usesBackgroundURLSession: Bool
+    /// Whether the workload keeps state shared across threads and records its accesses (the
+    /// shared-state type, or ``DeterministicSimulation/Scheduler/recordSharedAccess(_:to:name:)``):
+    /// its runs track happens-before and `no-data-race` applies. Off for the others, which then pay
+    /// nothing for it (on, the token workload's runs cost 1.36x the instructions).
+    public var sharesState: Bool
     /// The app's entitlements, e.g. ``WorkloadInfo/backgroundGPUEntitlement`` (C6.5). Default
     /// none.
     public var entitlements: [String] = []
@@ -80,9 +85,10 @@ public struct WorkloadInfo: Sendable {
     public init(
         name: String, summary: String, permittedIdentifiers: [String] = [], backgroundModes: [String] = [],
         repeatingRefreshIdentifiers: [String] = [], usesAsync: Bool = false,
-        usesBackgroundURLSession: Bool = false,
+        usesBackgroundURLSession: Bool = false, sharesState: Bool = false,
         make: @escaping @Sendable () -> any Workload
     ) {
+        self.sharesState = sharesState
         self.usesAsync = usesAsync
         self.usesBackgroundURLSession = usesBackgroundURLSession
         self.name = name
