@@ -232,6 +232,9 @@ extension SimEvent {
         case .requestDropped(let identifier):
             visitor.kind(.requestDropped)
             visitor.string("identifier", identifier)
+        case .dataRace(let race):
+            visitor.kind(.dataRace)
+            visitor.string("race", race)
         }
     }
 

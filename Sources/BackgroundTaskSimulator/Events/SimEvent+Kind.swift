@@ -66,6 +66,7 @@ extension SimEvent {
         case accessoryWake = 48
         case watchdogSuppressed = 49
         case requestDropped = 50
+        case dataRace = 51
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

@@ -123,6 +123,7 @@ extension SimEvent.Kind {
         case .accessoryWake: Spec(name: "accessory.wake", example: .accessoryWake(mode: "", phase: ""))
         case .watchdogSuppressed: Spec(name: "process.watchdogSuppressed", example: .watchdogSuppressed(detail: ""))
         case .requestDropped: Spec(name: "bgtask.dropped", example: .requestDropped(identifier: ""))
+        case .dataRace: Spec(name: "threads.race", example: .dataRace(""), perfetto: .globalInstant(label: "race"))
         }
     }
 

@@ -146,6 +146,10 @@ public enum SimEvent: Sendable, Equatable {
     /// `submit` returned success but the system dropped the request: it never becomes pending
     /// (C2.5, ``OSProfile/submitDropProbability``).
     case requestDropped(identifier: String)
+    // Issue 36.
+    /// Two accesses to the same shared state that nothing orders, at least one a write (the
+    /// engine's ``DataRace``, described): recorded when the second access is made.
+    case dataRace(String)
 }
 
 /// Things the environment does to the device (user actions and system events).

@@ -127,6 +127,14 @@ extension Invariant {
             references: ["D1"],
             applies: { $0.usesBackgroundURLSession }
         ) { _ in BackgroundSessionRecreated() },
+        Invariant(
+            id: "no-data-race",
+            rule: "No two accesses to the same shared state are unordered (no queue hand-off, sync, serial queue, "
+                + "lock, semaphore or actor hop between them) with at least one a write, even when the run's "
+                + "order was harmless: Swift leaves such a race undefined.",
+            references: ["A1.4", "A3.1"],
+            applies: { $0.sharesState }
+        ) { _ in NoDataRace() },
     ]
 
     /// The invariant with this id, if any.

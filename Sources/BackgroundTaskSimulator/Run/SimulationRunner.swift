@@ -29,6 +29,13 @@ public enum SimulationRunner {
         let checkers = spec.invariants.filter { $0.applies(spec.workload) }.map { ($0.id, $0.makeChecker(spec)) }
         let monitor = RunMonitor(recorder: recorder, checkers: checkers, filtersEvents: filtersCheckerEvents)
         device.monitor = monitor
+        if checkers.contains(where: { $0.0 == "no-data-race" }) {
+            // Happens-before from here on (the device's set-up did nothing a job could race with);
+            // a race is an event at its second access. It changes no draw and no other event.
+            let scheduler = device.scheduler
+            scheduler.enableRaceDetection()
+            scheduler.onDataRace = { [unowned device] race in device.emit(.dataRace(race.description)) }
+        }
 
         if let concurrency = device.concurrency { device.emit(.threads(concurrency.traceDescription)) }
         let driver = EnvironmentDriver(device: device, horizon: spec.horizon)

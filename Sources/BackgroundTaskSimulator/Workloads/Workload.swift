@@ -75,20 +75,25 @@ public struct WorkloadInfo: Sendable {
     /// (``WorkloadContext/backgroundURLSession(identifier:onTaskCompleted:onFinishEvents:)``, D1):
     /// the background-session invariants apply to it.
     public var usesBackgroundURLSession: Bool
+    /// Whether the workload keeps state shared across threads and records its accesses (the
+    /// shared-state type, or ``DeterministicSimulation/Scheduler/recordSharedAccess(_:to:name:)``):
+    /// its runs track happens-before and `no-data-race` applies. Off for the others, which then pay
+    /// nothing for it (on, the token workload's runs cost 1.36x the instructions).
+    public var sharesState: Bool
     /// The app's entitlements, e.g. ``WorkloadInfo/backgroundGPUEntitlement`` (C6.5). Default
     /// none.
     public var entitlements: [String] = []
-    /// Makes the instance for a new process.
-    /// Called on the run's main actor, so an `@MainActor` workload's initializer can be called
+    /// Makes the instance for a new process. Called on the run's main actor, so an `@MainActor` workload's initializer can be called
     /// directly.
     public var make: @MainActor @Sendable () -> any Workload
 
     public init(
         name: String, summary: String, permittedIdentifiers: [String] = [], backgroundModes: [String] = [],
         repeatingRefreshIdentifiers: [String] = [], usesAsync: Bool = false,
-        usesBackgroundURLSession: Bool = false,
+        usesBackgroundURLSession: Bool = false, sharesState: Bool = false,
         make: @escaping @MainActor @Sendable () -> any Workload
     ) {
+        self.sharesState = sharesState
         self.usesAsync = usesAsync
         self.usesBackgroundURLSession = usesBackgroundURLSession
         self.name = name

@@ -62,8 +62,10 @@ extension Scheduler {
             next = core.takeNextJob(limit: limit, clock: clock, choices: choices)
         }
         guard let work = next else { return false }
+        noteJobStartForRaces(in: 1)
         reportJobStart()
         work()
+        noteJobEndForRaces(in: 1)
         core.finish()
         // A timer cancelled by its own fire left its closure in `dropped`.
         releaseDropped()

@@ -83,6 +83,10 @@ public final class Scheduler {
     /// Swift concurrency support (executors, clock, escapes), once ``enableAsync(taskWidth:)``
     /// was called or an escape was seen.
     var asyncState: AsyncState?
+    /// Happens-before and shared accesses, once ``enableRaceDetection()`` was called (nil: off,
+    /// and every hook is one check). Unchecked exclusivity like ``core``: only the baton holder
+    /// touches it, and every enqueue and job reads it.
+    @exclusivity(unchecked) var races: RaceDetector?
     /// Whether this scheduler still exists, for the ``SchedulerReference``s to it.
     let lifetime = SchedulerLifetime()
 

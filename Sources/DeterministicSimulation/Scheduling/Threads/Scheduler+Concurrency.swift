@@ -174,6 +174,10 @@ extension Scheduler {
         async(on: queue) {
             work()
             unretained.call { controller in
+                // Happens-before: the block's end, then the caller's future.
+                if let races = controller.scheduler.races, let block = controller.currentID {
+                    races.handBack(from: block + 1, toThread: me)
+                }
                 if case .sync = controller.state.threads[me].blockedWait { controller.wake(me) }
             }
         }

@@ -25,6 +25,9 @@ public final class SimulatedLock: @unchecked Sendable {
     @exclusivity(unchecked) var holder: Int?
     /// The ids of the threads blocked in ``lock()``, first come first served.
     @exclusivity(unchecked) var waiters: [Int] = []
+    /// With race detection on: what every holder so far had done when it unlocked (the next
+    /// `lock` comes after it). Empty otherwise, and never touched.
+    var raceClock = VectorClock()
 
     init(name: String, scheduler: Scheduler) {
         self.name = name
@@ -48,10 +51,13 @@ public final class SimulatedLock: @unchecked Sendable {
                 guard let me = controller.currentID, !controller.isUnwinding else { return }
                 guard holder != nil else {
                     holder = me
+                    scheduler.races?.acquire(raceClock, into: me + 1)
                     return
                 }
                 waiters.append(me)
-                _ = controller.blockCurrent(on: .lock(self), in: scheduler)
+                if controller.blockCurrent(on: .lock(self), in: scheduler) {
+                    scheduler.races?.acquire(raceClock, into: me + 1)  // handed over by `unlock`
+                }
             }
         }
     }
@@ -71,6 +77,7 @@ public final class SimulatedLock: @unchecked Sendable {
             precondition(
                 holder == me,
                 "SimulatedLock \"\(name)\" unlocked by \"\(controller.currentLabel ?? "")\", which does not hold it")
+            scheduler.races?.release(from: me + 1, into: &raceClock)
             if waiters.isEmpty {
                 holder = nil
             } else {

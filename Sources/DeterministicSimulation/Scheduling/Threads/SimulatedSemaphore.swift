@@ -21,6 +21,9 @@ public final class SimulatedSemaphore: @unchecked Sendable {
     public private(set) var value: Int
     /// The ids of the threads blocked in ``wait()``.
     var waiters: [Int] = []
+    /// With race detection on: what every `signal` so far had done (a `wait` that takes a unit
+    /// comes after it; TSan treats semaphores the same way). Empty otherwise.
+    var raceClock = VectorClock()
 
     init(name: String, value: Int, scheduler: Scheduler) {
         self.name = name
@@ -47,10 +50,13 @@ public final class SimulatedSemaphore: @unchecked Sendable {
         }
         if value > 0 {
             value -= 1
+            scheduler.races?.acquire(raceClock, into: me + 1)
             return true
         }
         waiters.append(me)
-        return controller.blockCurrent(on: .semaphore(self), in: scheduler)
+        guard controller.blockCurrent(on: .semaphore(self), in: scheduler) else { return false }
+        scheduler.races?.acquire(raceClock, into: me + 1)  // woken by a `signal`
+        return true
     }
 
     /// Gives one unit: to the first blocked waiter (which becomes runnable), or to the count.
@@ -64,6 +70,7 @@ public final class SimulatedSemaphore: @unchecked Sendable {
 
     private func signal(in scheduler: Scheduler) {
         guard let controller = scheduler.threads, !controller.isUnwinding else { return }
+        if let races = scheduler.races { races.release(from: scheduler.raceContext, into: &raceClock) }
         if waiters.isEmpty {
             value += 1
         } else {

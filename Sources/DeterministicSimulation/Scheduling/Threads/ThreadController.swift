@@ -284,6 +284,7 @@ final class ThreadController {
         state.threads[thread].state = .running
         state.current = thread
         scheduler.core.runningQueue = state.threads[thread].queue
+        scheduler.noteJobStartForRaces(in: thread + 1)
         scheduler.reportJobStart()
         work()
         state.current = nil
@@ -296,6 +297,7 @@ final class ThreadController {
             scheduler.core.taken = state.threads[thread].taken
             state.loopWorker = Unretained(worker)
         }
+        scheduler.noteJobEndForRaces(in: thread + 1)
         scheduler.core.finish()
         scheduler.releaseDropped()
     }

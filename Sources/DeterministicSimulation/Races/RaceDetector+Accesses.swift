@@ -1,0 +1,80 @@
+extension RaceDetector {
+    /// One access as a location remembers it: the step it was made at, and its description.
+    struct Access {
+        var component: UInt32
+        var clock: UInt32
+        var description: SharedAccess
+    }
+
+    /// What a shared location remembers (FastTrack, Flanagan and Freund, PLDI 2009): its last
+    /// write, and the reads since that write that no later read is known to follow (at most one
+    /// per component, since one component's steps are ordered).
+    struct Location {
+        var name: String
+        var lastWrite: Access?
+        var reads: [Access] = []
+    }
+
+    /// Identifies a kept race: the location and both threads with their access kinds, so the
+    /// same pair of code paths racing again on that state is not reported twice.
+    struct RaceKey: Hashable {
+        var location: ObjectIdentifier
+        var first: String
+        var firstKind: SharedAccessKind
+        var second: String
+        var secondKind: SharedAccessKind
+    }
+
+    /// The most races kept per run (a racy loop finds the same pair again and again).
+    static let raceLimit = 64
+
+    /// Checks an access of context `index` against `location`'s history and records it: a race
+    /// when an earlier access is not in the context's past and one of the two writes.
+    func record(
+        _ kind: SharedAccessKind, to location: ObjectIdentifier, name: String, in index: Int,
+        describe: (SharedAccessKind) -> SharedAccess
+    ) {
+        let step = currentStep(of: index)
+        let clock = contexts[index].clock
+        var state = locations.removeValue(forKey: location) ?? Location(name: name)
+        var access: Access?
+        func made() -> Access {
+            if let access { return access }
+            let new = Access(component: step.component, clock: step.clock, description: describe(kind))
+            access = new
+            return new
+        }
+        if let write = state.lastWrite, !clock.covers(component: write.component, clock: write.clock) {
+            report(first: write, second: made(), at: location, name: state.name)
+        }
+        if kind == .write {
+            for read in state.reads where !clock.covers(component: read.component, clock: read.clock) {
+                report(first: read, second: made(), at: location, name: state.name)
+            }
+            state.lastWrite = made()
+            state.reads.removeAll()
+        } else {
+            // Reads in this one's past are covered by it: a later write ordered after this read
+            // is ordered after them, and one that is not is reported against this read.
+            state.reads.removeAll { clock.covers(component: $0.component, clock: $0.clock) }
+            state.reads.append(made())
+        }
+        locations[location] = state
+    }
+
+    /// Forgets a location (its object is gone, so its identifier may be reused).
+    func forget(_ location: ObjectIdentifier) {
+        locations[location] = nil
+    }
+
+    private func report(first: Access, second: Access, at location: ObjectIdentifier, name: String) {
+        guard races.count < Self.raceLimit else { return }
+        let key = RaceKey(
+            location: location, first: first.description.thread, firstKind: first.description.kind,
+            second: second.description.thread, secondKind: second.description.kind)
+        guard reportedKeys.insert(key).inserted else { return }
+        let race = DataRace(location: name, first: first.description, second: second.description)
+        races.append(race)
+        onRace?(race)
+    }
+}

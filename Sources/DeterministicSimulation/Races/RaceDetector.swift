@@ -1,0 +1,188 @@
+/// Happens-before over a run's jobs, from every synchronisation the engine performs, and the
+/// data races found by checking shared accesses against it (``RaceDetector+Accesses.swift``).
+///
+/// ```swift
+/// scheduler.enableRaceDetection()
+/// // the scheduler calls enqueued(_:from:), jobStarted(...), jobEnded(...), acquire/release ...
+/// ```
+///
+/// The model (vector clocks, as ThreadSanitizer and Go's race detector use):
+/// - A *context* is what runs code: the driver (index 0, code outside every job) or a job in
+///   progress (index 1 without controlled concurrency; the simulated thread's id + 1 with it, so a
+///   suspended job keeps its clock). Its clock says which steps of other contexts happen before
+///   its present.
+/// - A *component* is a chain of steps known to be totally ordered. Each serial queue has one
+///   (its jobs run one after another: one job's end happens before the next one's start), and so
+///   does the driver. A job of a concurrent queue continues a component of that queue whose last
+///   job has ended and is already in its past; otherwise it gets a new one. So two jobs of a
+///   concurrent queue are never put on one component merely because they ran one after another,
+///   or on the same simulated thread: a component per thread would be unsound there.
+/// - Edges: an enqueue (`async`, `asyncAfter`, `async(at:)`, timers, and so every task job and
+///   main-actor hop, which are enqueued jobs) hands the enqueuer's clock to the job; a serial
+///   queue hands each job's end to its next job; a repeating timer hands each fire's end to the
+///   next fire; `sync` hands the caller's clock to the block (an enqueue, or the caller itself)
+///   and the block's end back to the caller; an unlock hands the holder's clock to the next
+///   `lock`; a `signal` hands the signaller's clock to the `wait` that takes its unit.
+/// - Ticks are lazy: a context moves its component on only before its next access after it
+///   handed its clock on, so enqueueing a batch of jobs copies the clock once.
+///
+/// Only the baton holder touches it, like the scheduler; it exists only when detection is on
+/// (``Scheduler/enableRaceDetection()``), so a run without it pays one `nil` check per hook.
+final class RaceDetector {
+    /// What one context knows: its clock, its component and where it runs.
+    struct Context {
+        var clock = VectorClock()
+        var component: UInt32 = 0
+        /// Whether it handed its clock on since its last tick: tick before the next access.
+        var needsTick = true
+        /// The job it runs (0 for the driver) and that job's queue (-1 for the driver).
+        var job: UInt64 = 0
+        var queue = -1
+    }
+
+    /// By context index: 0 the driver, then jobs in progress (see the type's summary).
+    var contexts: [Context] = [Context()]
+    /// The clock each pending job starts from, by job number (a repeating timer's next fire's).
+    /// Looked up and removed by number, never iterated.
+    private var pending: [UInt64: VectorClock] = [:]
+    /// By queue index: the clock at the end of the queue's last job (serial queues only).
+    private var queueEnds: [VectorClock] = []
+    /// By queue index: a serial queue's component (0 until its first job).
+    private var queueComponents: [UInt32] = []
+    /// By queue index: a concurrent queue's components whose last job has ended, with the clock
+    /// they ended at, oldest first.
+    private var freeComponents: [[(component: UInt32, clock: UInt32)]] = []
+    /// The next component to hand out (0 is the driver's).
+    private var nextComponent: UInt32 = 1
+
+    /// The shared locations seen and the races found (``RaceDetector+Accesses.swift``).
+    var locations: [ObjectIdentifier: Location] = [:]
+    var races: [DataRace] = []
+    /// The location-and-threads keys of the races kept, so each is reported once.
+    var reportedKeys: Set<RaceKey> = []  // tidy: allow membership checks only, never iterated
+    /// Called with each race as it is found.
+    var onRace: ((DataRace) -> Void)?
+
+    /// Hands context `index`'s clock on (an enqueue, an unlock, a signal, a job's end).
+    @inline(__always)
+    private func send(from index: Int) -> VectorClock {
+        contexts[index].needsTick = true
+        return contexts[index].clock
+    }
+
+    /// A job was enqueued by context `index`: it starts from the enqueuer's present.
+    func enqueued(_ job: UInt64, from index: Int) {
+        pending[job] = send(from: index)
+    }
+
+    /// A pending job was cancelled or dropped: it will never start.
+    func dropped(_ job: UInt64) {
+        pending[job] = nil
+    }
+
+    /// Every pending job was dropped (teardown).
+    func droppedAll() {
+        pending.removeAll()
+    }
+
+    /// Context `index` takes in `clock` (a `lock` that got its lock, a `wait` that got a unit).
+    func acquire(_ clock: VectorClock, into index: Int) {
+        contexts[index].clock.join(clock)
+    }
+
+    /// Context `index` hands its clock to `target` (an unlock, a signal).
+    func release(from index: Int, into target: inout VectorClock) {
+        target.join(send(from: index))
+    }
+
+    /// A `sync` block ran in context `index`; the caller, the simulated thread `caller` blocked
+    /// in `sync`, continues after all of it.
+    func handBack(from index: Int, toThread caller: Int) {
+        let clock = send(from: index)
+        contexts[caller + 1].clock.join(clock)
+    }
+
+    /// A `sync` block starts on its caller's thread (context `index`), holding the serial queue
+    /// `queue`: it comes after the queue's last job.
+    func syncOnCallerStarts(in index: Int, queue: Int) {
+        if queue < queueEnds.count { contexts[index].clock.join(queueEnds[queue]) }
+    }
+
+    /// That block ended: the queue's next job comes after it.
+    func syncOnCallerEnded(in index: Int, queue: Int) {
+        setQueueEnd(send(from: index), queue: queue)
+    }
+
+    /// Job `job` of queue `queue` starts in context `index`.
+    func jobStarted(_ job: UInt64, queue: Int, isSerial: Bool, in index: Int) {
+        var clock = pending.removeValue(forKey: job) ?? VectorClock()
+        let component: UInt32
+        if isSerial {
+            if queue < queueEnds.count { clock.join(queueEnds[queue]) }
+            component = serialComponent(of: queue)
+        } else {
+            component = concurrentComponent(of: queue, given: clock)
+        }
+        while contexts.count <= index { contexts.append(Context()) }
+        contexts[index] = Context(clock: clock, component: component, needsTick: true, job: job, queue: queue)
+    }
+
+    /// The job in context `index` ended; `repeats` when it is a repeating timer's fire whose
+    /// timer goes on.
+    func jobEnded(in index: Int, isSerial: Bool, repeats: Bool) {
+        let context = contexts[index]
+        if isSerial {
+            setQueueEnd(context.clock, queue: context.queue)
+        } else {
+            while freeComponents.count <= context.queue { freeComponents.append([]) }
+            freeComponents[context.queue].append((context.component, context.clock.value(of: context.component)))
+        }
+        if repeats { pending[context.job] = context.clock }
+        contexts[index] = Context()
+    }
+
+    /// The component of a serial queue's jobs, made at its first job.
+    private func serialComponent(of queue: Int) -> UInt32 {
+        while queueComponents.count <= queue { queueComponents.append(0) }
+        if queueComponents[queue] == 0 { queueComponents[queue] = takeNewComponent() }
+        return queueComponents[queue]
+    }
+
+    /// A component for a job of a concurrent queue that starts from `clock`: the first free one of
+    /// the queue whose last step is in `clock` (so the job really comes after it), else a new one.
+    private func concurrentComponent(of queue: Int, given clock: VectorClock) -> UInt32 {
+        if queue < freeComponents.count {
+            var index = 0
+            while index < freeComponents[queue].count {
+                let free = freeComponents[queue][index]
+                if clock.covers(component: free.component, clock: free.clock) {
+                    freeComponents[queue].remove(at: index)
+                    return free.component
+                }
+                index += 1
+            }
+        }
+        return takeNewComponent()
+    }
+
+    private func takeNewComponent() -> UInt32 {
+        defer { nextComponent += 1 }
+        return nextComponent
+    }
+
+    private func setQueueEnd(_ clock: VectorClock, queue: Int) {
+        while queueEnds.count <= queue { queueEnds.append(VectorClock()) }
+        queueEnds[queue] = clock
+    }
+
+    /// Ticks context `index` if it handed its clock on since its last tick, and returns its
+    /// present step: (component, clock).
+    func currentStep(of index: Int) -> (component: UInt32, clock: UInt32) {
+        if contexts[index].needsTick {
+            contexts[index].clock.tick(contexts[index].component)
+            contexts[index].needsTick = false
+        }
+        let component = contexts[index].component
+        return (component, contexts[index].clock.value(of: component))
+    }
+}

@@ -1,0 +1,87 @@
+/// A sparse vector clock: for each causality component seen so far, the latest of its ticks that
+/// happens before the owner's present. Components never seen are 0.
+///
+/// ```swift
+/// var worker = VectorClock()
+/// worker.tick(3)                       // component 3 at 1: worker's first step
+/// var main = VectorClock()
+/// main.join(worker)                    // main learns what worker did so far (a hand-off)
+/// main.covers(component: 3, clock: 1)  // true: that step happens before main's present
+/// ```
+///
+/// Representation: one `UInt64` per non-zero component, `component << 32 | clock`, sorted. Since
+/// the component is in the high bits, sorting by the packed value sorts by component, and for one
+/// component the larger packed value is the larger clock. A copy is a retain (copy-on-write), so
+/// handing a clock to an enqueued job costs no allocation until one side ticks.
+///
+/// Complexity: ``value(of:)`` and ``covers(component:clock:)`` O(log n); ``tick(_:)`` O(n) at worst
+/// (a new component is inserted), O(log n) otherwise; ``join(_:)`` O(n + m).
+struct VectorClock: Equatable {
+    /// Packed entries, ascending; no component appears twice and no clock is 0.
+    private(set) var entries: [UInt64] = []
+
+    /// The position of `component`'s entry, or where it would be inserted.
+    private func position(of component: UInt32) -> (index: Int, found: Bool) {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            let entry = UInt32(truncatingIfNeeded: entries[middle] >> 32)
+            if entry == component { return (middle, true) }
+            if entry < component { low = middle + 1 } else { high = middle }
+        }
+        return (low, false)
+    }
+
+    /// The clock of `component` (0 if never seen).
+    func value(of component: UInt32) -> UInt32 {
+        let (index, found) = position(of: component)
+        return found ? UInt32(truncatingIfNeeded: entries[index]) : 0
+    }
+
+    /// Whether the step `clock` of `component` happens before this clock's present.
+    func covers(component: UInt32, clock: UInt32) -> Bool {
+        value(of: component) >= clock
+    }
+
+    /// Moves `component` one step on (a new epoch of the owner).
+    mutating func tick(_ component: UInt32) {
+        let (index, found) = position(of: component)
+        if found {
+            entries[index] &+= 1
+        } else {
+            entries.insert(UInt64(component) << 32 | 1, at: index)
+        }
+    }
+
+    /// Takes in everything `other` has seen: the componentwise maximum.
+    mutating func join(_ other: VectorClock) {
+        if other.entries.isEmpty || other.entries == entries { return }
+        if entries.isEmpty {
+            entries = other.entries  // shares the buffer
+            return
+        }
+        var merged: [UInt64] = []
+        merged.reserveCapacity(max(entries.count, other.entries.count))
+        var left = 0
+        var right = 0
+        while left < entries.count, right < other.entries.count {
+            let mine = entries[left]
+            let theirs = other.entries[right]
+            if mine >> 32 == theirs >> 32 {
+                merged.append(max(mine, theirs))
+                left += 1
+                right += 1
+            } else if mine < theirs {
+                merged.append(mine)
+                left += 1
+            } else {
+                merged.append(theirs)
+                right += 1
+            }
+        }
+        merged.append(contentsOf: entries[left...])
+        merged.append(contentsOf: other.entries[right...])
+        entries = merged
+    }
+}
