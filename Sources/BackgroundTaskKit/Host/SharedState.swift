@@ -38,6 +38,8 @@ public final class SharedState<Value: Sendable>: @unchecked Sendable {
         self.observer = observer
     }
 
+    deinit { observer?.didRelease(ObjectIdentifier(self)) }
+
     /// The current value. Under simulation each read and each write is a scheduling point.
     public var value: Value {
         get {
@@ -61,4 +63,7 @@ package enum SharedStateAccessKind: Sendable {
 package protocol SharedStateObserver: AnyObject, Sendable {
     /// Called before each read or write of the variable `state` named `name`.
     func willAccess(_ kind: SharedStateAccessKind, of state: ObjectIdentifier, name: String)
+
+    /// Called when the variable `state` is freed: its identity may be reused by a new one.
+    func didRelease(_ state: ObjectIdentifier)
 }

@@ -10,13 +10,20 @@ import DeterministicSimulation
 /// ```
 ///
 /// Contract: ``record(_:of:name:on:)`` is a scheduling point of the running simulated thread
-/// (``Scheduler/schedulingPoint()``), so another thread may run between a read and the write
-/// that depends on it. It draws nothing and emits nothing beyond what a scheduling point does;
-/// without controlled concurrency it changes nothing.
+/// (``Scheduler/recordSharedAccess(_:to:name:)``), so another thread may run between a read and
+/// the write that depends on it; in a run of a workload that declares `sharesState`, the access
+/// is also checked for a data race (`no-data-race`). It draws nothing and emits nothing beyond
+/// what a scheduling point does (and a race's event); without controlled concurrency and
+/// without `sharesState` it changes nothing.
 enum SharedStateAccess {
     /// Records a `kind` access to the variable `state` named `name` on `device`'s run.
     static func record(_ kind: SharedStateAccessKind, of state: ObjectIdentifier, name: String, on device: SimulatedDevice) {
-        device.scheduler.schedulingPoint()
+        device.scheduler.recordSharedAccess(kind == .read ? .read : .write, to: state, name: name)
+    }
+
+    /// Forgets a freed variable's accesses, so a new one at the same address starts clean.
+    static func forget(_ state: ObjectIdentifier, on device: SimulatedDevice) {
+        device.scheduler.forgetSharedLocation(state)
     }
 }
 
@@ -34,5 +41,10 @@ final class SharedStateRecorder: SharedStateObserver, @unchecked Sendable {
     func willAccess(_ kind: SharedStateAccessKind, of state: ObjectIdentifier, name: String) {
         guard deviceReference.isDeviceAlive else { return }
         SharedStateAccess.record(kind, of: state, name: name, on: deviceReference.device)
+    }
+
+    func didRelease(_ state: ObjectIdentifier) {
+        guard deviceReference.isDeviceAlive else { return }
+        SharedStateAccess.forget(state, on: deviceReference.device)
     }
 }
