@@ -14,19 +14,28 @@ import Testing
          "thumbnail-prefetch onFinish"),
     ]
 
-    /// The `no-data-race` messages of the first run (of at most `runs`) of `workload` that has one,
-    /// with that run's seed; every run when `stopAtFirst` is false.
-    static func races(in workload: String, runs: Int, stopAtFirst: Bool) throws -> [(seed: Seed, message: String)] {
+    static func spec(_ workload: String) throws -> RunSpec {
         let entry = try #require(WorkloadCatalog.all.first { $0.info.name == workload })
         #expect(entry.info.sharesState, "\(workload) must declare sharesState")
-        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: entry.info,
-                           invariants: Invariant.all, horizon: .seconds(1_800))
+        return RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: entry.info,
+                       invariants: Invariant.all, horizon: .seconds(1_800))
+    }
+
+    /// The `no-data-race` messages of the first run (of at most `runs`) of `workload` that has one,
+    /// with that run's seed; every run when `stopAtFirst` is false. Each racing run is run again
+    /// and must give the same digest (a report must not depend on the process's earlier runs).
+    static func races(in workload: String, runs: Int, stopAtFirst: Bool) throws -> [(seed: Seed, message: String)] {
+        let spec = try spec(workload)
         var found: [(Seed, String)] = []
         for index in 0..<runs {
             let seed = Seed(0x1a7).derive(index: UInt64(index))
             let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: seed))
-            found += outcome.violations.filter { $0.invariant == "no-data-race" }.map { (seed, $0.message) }
-            if stopAtFirst, !found.isEmpty { break }
+            let races = outcome.violations.filter { $0.invariant == "no-data-race" }
+            guard !races.isEmpty else { continue }
+            found += races.map { (seed, $0.message) }
+            let again = SimulationRunner.run(spec, choices: ChoiceSource(seed: seed))
+            #expect(again.digest == outcome.digest, "\(workload) does not replay: seed: \(seed)")
+            if stopAtFirst { break }
         }
         return found
     }

@@ -23,14 +23,19 @@ import BackgroundTaskKit
 ///
 /// Expected: `no-data-race` planted; passes every invariant guarded.
 final class ReceiptUpload: Workload, @unchecked Sendable {
-    // @unchecked: each upload's state is a `SharedState` (and, guarded, behind its lock).
+    // @unchecked: `uploads` is main's; each upload's flag is a `SharedState` (guarded: behind its lock).
     private let guarded: Bool
     private var observation: LifecycleObservation?
+    /// Every upload of this process, kept while it lives (the app lists them). This also keeps each
+    /// upload's `SharedState` at its own address for the whole run: the race checker deduplicates
+    /// reported races by the state's address, so a freed state's address reused by a later one would
+    /// make a report depend on the allocator (nondeterministic).
+    private var uploads: [Upload] = []
 
     init(guarded: Bool) { self.guarded = guarded }
 
     func didFinishLaunching(_ context: WorkloadContext) {
-        observation = context.onDidEnterBackground { [guarded] in Upload.start(context, guarded: guarded) }
+        observation = context.onDidEnterBackground { [self] in uploads.append(Upload.start(context, guarded: guarded)) }
     }
 
     /// One receipt's upload, from background entry to its task's end.
@@ -49,7 +54,7 @@ final class ReceiptUpload: Workload, @unchecked Sendable {
         }
 
         /// On main: begins the task and starts the upload on the global queue.
-        static func start(_ context: WorkloadContext, guarded: Bool) {
+        static func start(_ context: WorkloadContext, guarded: Bool) -> Upload {
             let app = context.application
             let upload = Upload(context, guarded: guarded)
             upload.task = app.beginBackgroundTask(withName: "receipt-upload") {
@@ -57,18 +62,20 @@ final class ReceiptUpload: Workload, @unchecked Sendable {
             }
             guard upload.task != .invalid else {
                 upload.work.cancel()  // refused (A2.1): the receipt waits for the next background entry
-                return
+                return upload
             }
             let duration = context.drawDuration(in: .seconds(2) ... .seconds(90))
             app.backgroundQueue.async {
                 app.performBlockingWork(for: duration)  // the upload
                 upload.complete(app, finished: true)
             }
+            return upload
         }
 
         /// Ends the upload's task unless the other thread already did.
         func complete(_ app: SimulatedApplication, finished: Bool) {
-            if let lock { lock.withLock { completeOnce(app, finished: finished) } } else { completeOnce(app, finished: finished) }
+            guard let lock else { return completeOnce(app, finished: finished) }  // the planted race
+            lock.withLock { completeOnce(app, finished: finished) }
         }
 
         private func completeOnce(_ app: SimulatedApplication, finished: Bool) {

@@ -20,14 +20,19 @@ import BackgroundTaskKit
 ///
 /// Expected: `no-data-race` planted; passes every invariant on main.
 final class ThumbnailPrefetch: Workload, @unchecked Sendable {
-    // @unchecked: each prefetcher's handler is a `SharedState` (and, on main, main's alone).
+    // @unchecked: `prefetchers` is main's; each one's handler is a `SharedState` (on main: main's).
     private let onMain: Bool
     private var observation: LifecycleObservation?
+    /// Every prefetcher of this process, kept while it lives (the app lists them). This also keeps each
+    /// prefetcher's `SharedState` at its own address for the whole run: the race checker deduplicates
+    /// reported races by the state's address, so a freed state's address reused by a later one would
+    /// make a report depend on the allocator (nondeterministic).
+    private var prefetchers: [Prefetcher] = []
 
     init(onMain: Bool) { self.onMain = onMain }
 
     func didFinishLaunching(_ context: WorkloadContext) {
-        observation = context.onDidEnterBackground { [onMain] in Self.prefetch(context, onMain: onMain) }
+        observation = context.onDidEnterBackground { [self] in prefetchers.append(Self.prefetch(context, onMain: onMain)) }
     }
 
     /// The prefetcher of one batch: renders it on the global queue, then calls `onFinish`.
@@ -63,14 +68,15 @@ final class ThumbnailPrefetch: Workload, @unchecked Sendable {
     }
 
     /// On main, at background entry.
-    private static func prefetch(_ context: WorkloadContext, onMain: Bool) {
+    private static func prefetch(_ context: WorkloadContext, onMain: Bool) -> Prefetcher {
         let prefetcher = Prefetcher(context, onMain: onMain)
         let task = BackgroundTaskToken(name: "thumbnail-prefetch", host: context.application) {
             prefetcher.work.cancel()
             prefetcher.onFinish.value = nil  // the gallery it would reload is going away
         }
-        guard task.isRunning else { return }  // refused (A2.1): the handler cancelled the batch
+        guard task.isRunning else { return prefetcher }  // refused (A2.1): the handler cancelled the batch
         prefetcher.start(context)
         prefetcher.onFinish.value = { task.invalidate() }  // the completion, stored after the start
+        return prefetcher
     }
 }

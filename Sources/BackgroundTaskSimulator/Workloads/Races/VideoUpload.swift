@@ -21,14 +21,19 @@ import BackgroundTaskKit
 ///
 /// Expected: `no-data-race` planted; passes every invariant isolated.
 final class VideoUpload: Workload, @unchecked Sendable {
-    // @unchecked: each upload's id is a `SharedState` (and, isolated, confined to its queue).
+    // @unchecked: `uploads` is main's; each upload's id is a `SharedState` (isolated: on its queue).
     private let isolated: Bool
     private var observation: LifecycleObservation?
+    /// Every upload of this process, kept while it lives (the app lists them). This also keeps each
+    /// upload's `SharedState` at its own address for the whole run: the race checker deduplicates
+    /// reported races by the state's address, so a freed state's address reused by a later one would
+    /// make a report depend on the allocator (nondeterministic).
+    private var uploads: [Upload] = []
 
     init(isolated: Bool) { self.isolated = isolated }
 
     func didFinishLaunching(_ context: WorkloadContext) {
-        observation = context.onDidEnterBackground { [isolated] in Upload.start(context, isolated: isolated) }
+        observation = context.onDidEnterBackground { [self] in uploads.append(Upload.start(context, isolated: isolated)) }
     }
 
     /// One clip's upload: its server id and the queue that guards it (isolated only).
@@ -47,7 +52,7 @@ final class VideoUpload: Workload, @unchecked Sendable {
         }
 
         /// On main, at background entry: the token's task covers the upload on the global queue.
-        static func start(_ context: WorkloadContext, isolated: Bool) {
+        static func start(_ context: WorkloadContext, isolated: Bool) -> Upload {
             let app = context.application
             let upload = Upload(app, isolated: isolated)
             let work = context.startWork("video-upload")
@@ -58,7 +63,7 @@ final class VideoUpload: Workload, @unchecked Sendable {
                     upload.uploadID.value = nil
                 }
             }
-            guard task.isRunning else { return }  // refused (A2.1): the handler cancelled the work
+            guard task.isRunning else { return upload }  // refused (A2.1): the handler cancelled the work
             let chunks = context.drawInt(in: 2...30)
             app.backgroundQueue.async {
                 let id = context.drawInt(in: 1...999_999)  // the server's id for the new session
@@ -70,6 +75,7 @@ final class VideoUpload: Workload, @unchecked Sendable {
                 work.finish()
                 task.invalidate()
             }
+            return upload
         }
     }
 }
