@@ -23,10 +23,7 @@ final class ThumbnailPrefetch: Workload, @unchecked Sendable {
     // @unchecked: `prefetchers` is main's; each one's handler is a `SharedState` (on main: main's).
     private let onMain: Bool
     private var observation: LifecycleObservation?
-    /// Every prefetcher of this process, kept while it lives (the app lists them). This also keeps each
-    /// prefetcher's `SharedState` at its own address for the whole run: the race checker deduplicates
-    /// reported races by the state's address, so a freed state's address reused by a later one would
-    /// make a report depend on the allocator (nondeterministic).
+    /// Every prefetcher of this process, kept while it lives, as ``ReceiptUpload`` keeps its uploads (and why).
     private var prefetchers: [Prefetcher] = []
 
     init(onMain: Bool) { self.onMain = onMain }

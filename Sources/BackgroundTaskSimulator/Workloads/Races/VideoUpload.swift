@@ -24,10 +24,7 @@ final class VideoUpload: Workload, @unchecked Sendable {
     // @unchecked: `uploads` is main's; each upload's id is a `SharedState` (isolated: on its queue).
     private let isolated: Bool
     private var observation: LifecycleObservation?
-    /// Every upload of this process, kept while it lives (the app lists them). This also keeps each
-    /// upload's `SharedState` at its own address for the whole run: the race checker deduplicates
-    /// reported races by the state's address, so a freed state's address reused by a later one would
-    /// make a report depend on the allocator (nondeterministic).
+    /// Every upload of this process, kept while it lives, as ``ReceiptUpload`` keeps its uploads (and why).
     private var uploads: [Upload] = []
 
     init(isolated: Bool) { self.isolated = isolated }
