@@ -34,8 +34,9 @@ public enum WorkloadCatalog {
     /// Every variant, correct ones first within each workload; then the async workloads (those
     /// with simulator types, then those in plain Swift concurrency, ``plainAsync``) and the
     /// workloads of the newer world behaviours (``world``, ``push``, ``device``) and the deep
-    /// planted bugs of the exploration strategies (``deep``).
-    public static var all: [Variant] { correct + buggy + async + plainAsync + world + precision + device + push + deep + urlSession + conditions }
+    /// planted bugs of the exploration strategies (``deep``), then the planted data races and their
+    /// twins (``races``).
+    public static var all: [Variant] { correct + buggy + async + plainAsync + world + precision + device + push + deep + urlSession + conditions + races }
 
     /// The variant with these names, if any.
     public static func variant(workload: String, variant: String) -> Variant? {
