@@ -65,6 +65,10 @@ extension RaceDetector {
     /// Forgets a location (its object is gone, so its identifier may be reused).
     func forget(_ location: ObjectIdentifier) {
         locations[location] = nil
+        // A new location at the same address is new state: its races are its own. Without this,
+        // whether a race was reported depended on the allocator reusing an address, and runs
+        // did not replay.
+        reportedKeys[location] = nil
     }
 
     private func report(first: Access, second: Access, at location: ObjectIdentifier, name: String) {
@@ -72,7 +76,7 @@ extension RaceDetector {
         let key = RaceKey(
             location: location, first: first.description.thread, firstKind: first.description.kind,
             second: second.description.thread, secondKind: second.description.kind)
-        guard reportedKeys.insert(key).inserted else { return }
+        guard reportedKeys[location, default: []].insert(key).inserted else { return }
         let race = DataRace(location: name, first: first.description, second: second.description)
         races.append(race)
         onRace?(race)

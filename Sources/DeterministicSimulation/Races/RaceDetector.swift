@@ -58,8 +58,9 @@ final class RaceDetector {
     /// The shared locations seen and the races found (``RaceDetector+Accesses.swift``).
     var locations: [ObjectIdentifier: Location] = [:]
     var races: [DataRace] = []
-    /// The location-and-threads keys of the races kept, so each is reported once.
-    var reportedKeys: Set<RaceKey> = []  // tidy: allow membership checks only, never iterated
+    /// The location-and-threads keys of the races kept, so each is reported once, by location
+    /// (``forget(_:)`` drops a location's).
+    var reportedKeys: [ObjectIdentifier: Set<RaceKey>] = [:]  // tidy: allow membership checks only, never iterated
     /// Called with each race as it is found.
     var onRace: ((DataRace) -> Void)?
 
