@@ -139,4 +139,10 @@ import Testing
         let atLimit = folder.write("limit.json", ScenarioText.replacing(#""runs": 10"#, with: #""runs": \#(range.upperBound)"#))
         #expect((try? ScenarioLoader.load(file: atLimit)) != nil, "the largest --runs is a valid campaign.runs")
     }
+
+    @Test("the README's opening counts the invariants the harness has")
+    func readmeCountsTheInvariants() throws {
+        let readme = try Self.text(PackageRoot.path + "/README.md").split(separator: "\n").joined(separator: " ")
+        #expect(readme.contains("checks \(Invariant.all.count) invariants"), "update the count in README.md's opening")
+    }
 }
