@@ -27,6 +27,13 @@ import Testing
         "backup-p4-unconditional-end-ios17":
             (2, "launch, home: a backup longer than the background time (work lasts up to 40 s) ends its task twice"),
         "bg-scheduler-app-p6-late-registration-ios17": (1, "launch: registration comes after didFinishLaunching"),
+        "receipt-upload-unguarded-did-complete-ios17":
+            (4, "launch, home, earlyExpiry, open: the expiration handler's write on main needs the background, and "
+                + "the upload worker's read of the flag comes only once the app runs again"),
+        "video-upload-unguarded-upload-id-ios17":
+            (2, "launch, home: the upload and its expiry handler race on the id in the first background stay"),
+        "thumbnail-prefetch-completion-handler-set-after-start-ios17":
+            (2, "launch, home: the prefetch starts on leaving the foreground, and its handler is stored meanwhile"),
         "bg-scheduler-app-p7-double-completion-ios17":
             (3, "launch, home, launchBackgroundTask: a BGTask is launched only while the app is not on screen"),
         "bg-scheduler-app-p8-refresh-not-resubmitted-ios17":
