@@ -68,6 +68,17 @@ struct ChoiceSequenceTests {
         #expect(!simpler([0, 0, 0], [9, 9]))
     }
 
+    @Test("the shrinker's order: fewer actions first, then the simpler sequence")
+    func shrinkerOrder() {
+        func simpler(_ a: [UInt64], _ actions: Int, _ b: [UInt64], _ otherActions: Int) -> Bool {
+            Shrinker.isSimpler(ChoiceSequence(a), actions: actions, than: ChoiceSequence(b), actions: otherActions)
+        }
+        #expect(simpler([9, 9, 9, 9], 2, [0], 3))       // fewer actions wins over more values
+        #expect(!simpler([0], 3, [9, 9, 9, 9], 2))
+        #expect(simpler([1, 0], 2, [1, 2], 2))          // equal actions: the sequence decides
+        #expect(!simpler([1, 2], 2, [1, 2], 2))          // irreflexive
+    }
+
     @Test("description is the token")
     func description() {
         #expect(ChoiceSequence([0, 1, 300]).description == "c1.AAGsAg")

@@ -118,11 +118,10 @@ struct ShrinkState<Target: CampaignTarget> {
     /// after the sequence runs out) are cut off instead of run to the end.
     private var costBudget: Int { min(currentCost, Int.max / 4) * 2 + 100 }
 
-    /// Whether a run of `actions` actions that drew `drawn` is simpler than the current one:
-    /// fewer actions, then a simpler sequence (``ChoiceSequence/isSimpler(than:)``). Pairs of
-    /// naturals and sequences ordered this way admit no infinite descent, so shrinking ends.
+    /// Whether a run of `actions` actions that drew `drawn` is simpler than the current one
+    /// (``Shrinker/isSimpler(_:actions:than:actions:)``).
     private func isSimpler(_ drawn: ChoiceSequence, actions: Int) -> Bool {
-        actions != currentActions.count ? actions < currentActions.count : drawn.isSimpler(than: current)
+        Shrinker.isSimpler(drawn, actions: actions, than: current, actions: currentActions.count)
     }
 
     /// Replays `values` and adopts the drawn sequence if it still fails and is simpler.

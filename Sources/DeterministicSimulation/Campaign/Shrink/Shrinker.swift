@@ -84,6 +84,23 @@ public enum Shrinker {
             }
         }
     }
+
+    /// Whether a run that marked `actions` actions and drew `choices` is strictly simpler than
+    /// one that marked `otherActions` and drew `other`, in the shrinker's order: fewer actions,
+    /// then a simpler sequence (``ChoiceSequence/isSimpler(than:)``). A shrink's result is never
+    /// less simple than its input in this order, though it may draw more values (a run with one
+    /// action less that waits longer can draw more).
+    ///
+    /// ```swift
+    /// Shrinker.isSimpler(result.choices, actions: result.actionCount, than: input, actions: inputActions)
+    /// ```
+    ///
+    /// Contract: a strict total order on (actions, sequence) pairs with no infinite descent, so
+    /// shrinking terminates.
+    public static func isSimpler(_ choices: ChoiceSequence, actions: Int,
+                                 than other: ChoiceSequence, actions otherActions: Int) -> Bool {
+        actions != otherActions ? actions < otherActions : choices.isSimpler(than: other)
+    }
 }
 
 /// The named passes, in the order they run.
