@@ -53,4 +53,30 @@ import Testing
             Issue.record("\(pair.correct) must hold no-data-race: \(message) (replay: run seed \(seed))")
         }
     }
+
+    @Test("a race's trace shows both conflicting steps: the access event of each, on its thread at its time",
+          arguments: pairs.map(\.planted))
+    func traceShowsBothAccesses(planted: String) throws {
+        let pair = try #require(Self.pairs.first { $0.planted == planted })
+        let seed = try #require(try Self.races(in: planted, runs: 150, stopAtFirst: true).first?.seed)
+        let outcome = SimulationRunner.run(try Self.spec(planted), choices: ChoiceSource(seed: seed), keepTrace: true)
+        let trace = outcome.trace
+        let raceIndex = try #require(trace.firstIndex { if case .dataRace = $0.event { true } else { false } })
+        guard case .dataRace(let message) = trace[raceIndex].event else { return }
+        // Each access the race names ("a write on p1.global#1 (job 10) at 0.010000s") is an event
+        // of the trace before it: that thread, that time, that kind, that state.
+        let named = trace[..<raceIndex].filter { entry in
+            guard case .sharedAccess(let state, let write) = entry.event, state == pair.state,
+                  let thread = entry.thread else { return false }
+            let article = write ? "a write" : "a read"
+            return message.contains("\(article) on \(thread) (job ") && message.contains("at \(entry.time)")
+        }
+        #expect(Set(named.compactMap(\.thread)).count == 2, "seed \(seed): \(named.map(\.thread)), race: \(message)")
+        // The second access is the event just before its race, on the same thread.
+        if case .sharedAccess = trace[raceIndex - 1].event {
+            #expect(trace[raceIndex - 1].thread == trace[raceIndex].thread, "seed \(seed): \(message)")
+        } else {
+            Issue.record("seed \(seed): the race's event does not follow its access: \(trace[raceIndex - 1].event)")
+        }
+    }
 }

@@ -110,6 +110,7 @@ import Testing
         #"process.watchdogSuppressed detail="launch took 25s (A10.3)""#,
         #"bgtask.dropped identifier="com.example.refresh""#,
         #"threads.race race="write of \"didComplete\" on p1.global#1 and read on p1.main are unordered""#,
+        #"threads.access state="receipt-upload didComplete" access="write""#,
     ]
 
     @Test("every kind prints as it did before it was described once")

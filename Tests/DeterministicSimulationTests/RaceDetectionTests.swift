@@ -41,6 +41,21 @@ struct RaceDetectionTests {
         }
     }
 
+    @Test("one variable raced by one pair of threads is one race, whatever the access kinds and order")
+    func oneRacePerPairOfThreads() {
+        // The stored-id shape: a worker writes the id; main reads it, then clears it. Three
+        // unordered pairs (write/read, write/write, and the worker's second write after main's),
+        // one unguarded variable, one fix: one report.
+        for (seed, races) in Self.sweep({ world in
+            let s = world.scheduler
+            let background = s.makeQueue(label: "background", kind: .serial)
+            s.async(on: background) { world.write(); world.write() }
+            s.async(on: s.mainQueue) { world.read(); world.write() }
+        }) {
+            #expect(races.count == 1, "seed: \(seed): \(races)")
+        }
+    }
+
     @Test("a race is reported even when the run did not misbehave: the read saw the write, in order")
     func raceWithoutMisbehaviour() {
         // No preemption, and main's job runs second: the check-then-act happens to work.

@@ -74,9 +74,11 @@ struct BenchCase: Sendable {
                       concurrency: .off)
         }
 
-    /// The workload families written to show races between threads.
+    /// The workload families written to show races between threads: schedule-dependent bugs,
+    /// then the data races on `SharedState` that `no-data-race` reports (issue 36), whose rows
+    /// also show what the detector costs on code that shares state.
     static let raceWorkloads = ["photo-sync", "chat-outbox", "notes-import", "feed-refresh", "voice-memos",
-                                "workout-export"]
+                                "workout-export", "receipt-upload", "video-upload", "thumbnail-prefetch"]
 
     /// The throughput cases, in table order.
     static let throughput = [tokenOneThread, tokenNoPreemption, token, asyncTokenOneThread, asyncToken, mainActorJournal,

@@ -12,9 +12,9 @@ import DeterministicSimulation
 /// Contract: ``record(_:of:name:on:)`` is a scheduling point of the running simulated thread
 /// (``Scheduler/recordSharedAccess(_:to:name:)``), so another thread may run between a read and
 /// the write that depends on it; in a run of a workload that declares `sharesState`, the access
-/// is also checked for a data race (`no-data-race`). It draws nothing and emits nothing beyond
-/// what a scheduling point does (and a race's event); without controlled concurrency and
-/// without `sharesState` it changes nothing.
+/// is also checked for a data race (`no-data-race`) and traced (`threads.access`, then
+/// `threads.race` if it completes one). It draws nothing beyond what a scheduling point does;
+/// without controlled concurrency and without `sharesState` it changes nothing.
 enum SharedStateAccess {
     /// Records a `kind` access to the variable `state` named `name` on `device`'s run.
     static func record(_ kind: SharedStateAccessKind, of state: ObjectIdentifier, name: String, on device: SimulatedDevice) {

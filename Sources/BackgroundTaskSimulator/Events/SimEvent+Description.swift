@@ -235,6 +235,10 @@ extension SimEvent {
         case .dataRace(let race):
             visitor.kind(.dataRace)
             visitor.string("race", race)
+        case .sharedAccess(let state, let write):
+            visitor.kind(.sharedAccess)
+            visitor.string("state", state)
+            visitor.string("access", write ? "write" : "read")
         }
     }
 

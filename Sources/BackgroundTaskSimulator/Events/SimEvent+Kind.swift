@@ -67,6 +67,7 @@ extension SimEvent {
         case watchdogSuppressed = 49
         case requestDropped = 50
         case dataRace = 51
+        case sharedAccess = 52
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

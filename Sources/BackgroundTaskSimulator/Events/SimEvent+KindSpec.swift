@@ -124,6 +124,7 @@ extension SimEvent.Kind {
         case .watchdogSuppressed: Spec(name: "process.watchdogSuppressed", example: .watchdogSuppressed(detail: ""))
         case .requestDropped: Spec(name: "bgtask.dropped", example: .requestDropped(identifier: ""))
         case .dataRace: Spec(name: "threads.race", example: .dataRace(""), perfetto: .globalInstant(label: "race"))
+        case .sharedAccess: Spec(name: "threads.access", example: .sharedAccess(state: "", write: false))
         }
     }
 

@@ -150,6 +150,10 @@ public enum SimEvent: Sendable, Equatable {
     /// Two accesses to the same shared state that nothing orders, at least one a write (the
     /// engine's ``DataRace``, described): recorded when the second access is made.
     case dataRace(String)
+    /// A read or write of shared state (a `SharedState` of the app) in a run that checks for data
+    /// races, made right after its scheduling point: with ``dataRace(_:)`` a trace shows both
+    /// conflicting steps, each on its own thread at its own time.
+    case sharedAccess(state: String, write: Bool)
 }
 
 /// Things the environment does to the device (user actions and system events).

@@ -31,9 +31,13 @@ public enum SimulationRunner {
         device.monitor = monitor
         if checkers.contains(where: { $0.0 == "no-data-race" }) {
             // Happens-before from here on (the device's set-up did nothing a job could race with);
-            // a race is an event at its second access. It changes no draw and no other event.
+            // each shared access is an event, and a race one more at its second access. They
+            // change no draw and no other event.
             let scheduler = device.scheduler
             scheduler.enableRaceDetection()
+            scheduler.onSharedAccess = { [unowned device] kind, name in
+                device.emit(.sharedAccess(state: name, write: kind == .write))
+            }
             scheduler.onDataRace = { [unowned device] race in device.emit(.dataRace(race.description)) }
         }
 

@@ -15,14 +15,17 @@ extension RaceDetector {
         var reads: [Access] = []
     }
 
-    /// Identifies a kept race: the location and both threads with their access kinds, so the
-    /// same pair of code paths racing again on that state is not reported twice.
+    /// Identifies a kept race: the location and the two threads, in either order, so a pair of
+    /// threads racing again on that state (a read and a write, then a write and a write, in
+    /// either order: one unguarded variable, one fix) is reported once.
     struct RaceKey: Hashable {
         var location: ObjectIdentifier
-        var first: String
-        var firstKind: SharedAccessKind
-        var second: String
-        var secondKind: SharedAccessKind
+        var threads: [String]
+
+        init(location: ObjectIdentifier, _ one: String, _ other: String) {
+            self.location = location
+            threads = one <= other ? [one, other] : [other, one]
+        }
     }
 
     /// The most races kept per run (a racy loop finds the same pair again and again).
@@ -73,9 +76,7 @@ extension RaceDetector {
 
     private func report(first: Access, second: Access, at location: ObjectIdentifier, name: String) {
         guard races.count < Self.raceLimit else { return }
-        let key = RaceKey(
-            location: location, first: first.description.thread, firstKind: first.description.kind,
-            second: second.description.thread, secondKind: second.description.kind)
+        let key = RaceKey(location: location, first.description.thread, second.description.thread)
         guard reportedKeys[location, default: []].insert(key).inserted else { return }
         let race = DataRace(location: name, first: first.description, second: second.description)
         races.append(race)

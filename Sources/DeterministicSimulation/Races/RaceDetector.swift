@@ -63,6 +63,8 @@ final class RaceDetector {
     var reportedKeys: [ObjectIdentifier: Set<RaceKey>] = [:]  // tidy: allow membership checks only, never iterated
     /// Called with each race as it is found.
     var onRace: ((DataRace) -> Void)?
+    /// Called with each shared access before it is checked.
+    var onAccess: ((SharedAccessKind, String) -> Void)?
 
     /// Hands context `index`'s clock on (an enqueue, an unlock, a signal, a job's end).
     @inline(__always)

@@ -36,12 +36,25 @@ extension Scheduler {
     }
 
     /// The data races found so far, in the order found: the first per location and pair of
-    /// threads (with their access kinds), at most 64. Empty while detection is off.
+    /// threads (in either order, whatever the access kinds), at most 64. Empty while detection
+    /// is off.
     ///
     /// ```swift
     /// #expect(scheduler.dataRaces.isEmpty, "\(scheduler.dataRaces)")
     /// ```
     public var dataRaces: [DataRace] { races?.races ?? [] }
+
+    /// Called with each shared access (its kind and the state's name) while detection is on,
+    /// after the access's scheduling point and before it is checked, inside the job that makes
+    /// it: a trace event there shows the access, then any race it completes (``onDataRace``).
+    ///
+    /// ```swift
+    /// scheduler.onSharedAccess = { kind, name in trace.record(.access(name, kind)) }
+    /// ```
+    public var onSharedAccess: ((SharedAccessKind, String) -> Void)? {
+        get { races?.onAccess }
+        set { races?.onAccess = newValue }
+    }
 
     /// Records a read or write of shared state by the running code: a scheduling point, then,
     /// with detection on, a check against the state's earlier accesses.
@@ -67,6 +80,7 @@ extension Scheduler {
     public func recordSharedAccess(_ kind: SharedAccessKind, to location: ObjectIdentifier, name: String) {
         schedulingPoint()
         guard let races else { return }
+        races.onAccess?(kind, name)
         let index = raceContext
         races.record(kind, to: location, name: name, in: index) { kind in
             SharedAccess(
