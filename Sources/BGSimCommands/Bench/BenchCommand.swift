@@ -6,8 +6,9 @@ import Foundation
 /// `bgsim bench [--json] [--output FILE] [--quick]`: the standard benchmark. Prints a table of
 /// throughput (1 job and all cores), how cost grows with run length and with jobs, the time to
 /// find and shrink the P1 bug, the runs to find each planted race, each planted-bug scenario's
-/// shrink (actions and events before and after, wall-clock and CPU time), peak memory, and the
-/// token workload's exhaustive search to depth 6.
+/// shrink (actions and events before and after, wall-clock and CPU time), peak memory, the
+/// token workload's exhaustive search to depth 6, and each threaded workload's share of a busy
+/// machine (``BusyMachine``).
 ///
 /// ```
 /// swift run -c release bgsim bench                      # the table
@@ -32,6 +33,8 @@ enum BenchCommand: BGSimCommand {
                 + "planted bug in Scenarios/ (the full bench measures the deep ones)"),
             .flag("--exhaustive-only", help: "only the exhaustive rows: the token workload searched to depth 6 "
                 + "(sequences/s, distinct states, peak memory)"),
+            .flag("--busy-only", help: "only the busy-machine rows: each threaded workload's runs/s on 1 job, quiet "
+                + "and beside 2 CPU-bound processes the bench starts, with fibers and with OS-thread carriers"),
         ],
         discussion: [
             "A measurement, not a test: exit 0 whatever the numbers. Use a release build:",
@@ -46,12 +49,14 @@ enum BenchCommand: BGSimCommand {
         var isolationOnly: Bool
         var strategiesOnly: Bool = false
         var exhaustiveOnly: Bool = false
+        var busyOnly: Bool = false
     }
 
     static func validate(_ args: Arguments) throws(CLIError) -> Options {
         Options(json: args.flag("--json"), output: args.value("--output"), quick: args.flag("--quick"),
                 shrinkOnly: args.flag("--shrink-only"), isolationOnly: args.flag("--isolation-only"),
-                strategiesOnly: args.flag("--strategies-only"), exhaustiveOnly: args.flag("--exhaustive-only"))
+                strategiesOnly: args.flag("--strategies-only"), exhaustiveOnly: args.flag("--exhaustive-only"),
+                busyOnly: args.flag("--busy-only"))
     }
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
@@ -65,6 +70,7 @@ enum BenchCommand: BGSimCommand {
             : options.isolationOnly ? suite.measureIsolation(progress: progress)
             : options.strategiesOnly ? suite.measureStrategies(deepOnly: false, progress: progress)
             : options.exhaustiveOnly ? suite.measureExhaustive(progress: progress)
+            : options.busyOnly ? suite.measureBusyMachine(progress: progress)
             : suite.measure(progress: progress)
         let json = BenchJSON.json(report)
         if options.json {
@@ -74,6 +80,7 @@ enum BenchCommand: BGSimCommand {
         }
         if let path = options.output { try OutputPaths.write(JSONWriter().string(for: json), to: path) }
         let partial = options.shrinkOnly || options.isolationOnly || options.strategiesOnly || options.exhaustiveOnly
+            || options.busyOnly
         return report.findAndShrink == nil && !partial ? .violation : .success
     }
 }
@@ -91,11 +98,14 @@ struct BenchSizes: Sendable {
     var raceMaxRuns: Int
     /// Campaign seeds per planted bug and exploration strategy (``StrategyFinding``).
     var strategySeeds: Int = 5
+    /// Runs of each busy-machine measurement (``BusyMachine``).
+    var busyRuns = 400
 
     static let full = BenchSizes(throughputRuns: 2_000, longRuns: 100, repetitions: 3, tenThousandRuns: 10_000,
                                  memoryRuns: (1_000, 100_000), curveRuns: 1_000, raceSeeds: 11, raceMaxRuns: 2_000)
     static let quick = BenchSizes(throughputRuns: 40, longRuns: 4, repetitions: 1, tenThousandRuns: 100,
-                                  memoryRuns: (50, 200), curveRuns: 20, raceSeeds: 3, raceMaxRuns: 200, strategySeeds: 1)
+                                  memoryRuns: (50, 200), curveRuns: 20, raceSeeds: 3, raceMaxRuns: 200, strategySeeds: 1,
+                                  busyRuns: 10)
 }
 
 /// Everything the benchmark measured.
@@ -128,6 +138,8 @@ struct BenchReport: Sendable {
     var memory: [(benchCase: String, runs: Int, peakBytes: Int?)] = []
     /// Bounded exhaustive searches of the token workload (``ExhaustiveBench``).
     var exhaustive: [ExhaustiveBench] = []
+    /// Each threaded workload quiet and beside busy processes (``BusyMachine``).
+    var busyMachine: [BusyMachine] = []
 }
 
 /// Runs the measurements in a fixed order.
@@ -189,6 +201,14 @@ struct BenchSuite {
         report.shrinks = ShrinkTiming.measureAll(in: "Scenarios")
         report.strategies = StrategyFinding.measureAll(in: "Scenarios", seeds: sizes.strategySeeds, deepOnly: true,
                                                        progress: progress)
+        report.busyMachine = BusyMachine.measure(runs: sizes.busyRuns, repetitions: sizes.repetitions, progress: progress)
+        return report
+    }
+
+    /// The busy-machine rows alone (`--busy-only`).
+    func measureBusyMachine(progress: (String) -> Void) -> BenchReport {
+        var report = BenchReport(machine: BenchMachine.current)
+        report.busyMachine = BusyMachine.measure(runs: sizes.busyRuns, repetitions: sizes.repetitions, progress: progress)
         return report
     }
 

@@ -8,8 +8,10 @@ enum BenchTable {
         let m = report.machine
         io.out("\(io.toolName) bench: \(m.cpu), \(m.cores) cores, \(m.system), \(m.build) build")
         io.out("")
-        if report.throughput.isEmpty {  // --shrink-only, --isolation-only, --strategies-only or --exhaustive-only
-            if !report.exhaustive.isEmpty {
+        if report.throughput.isEmpty {  // --shrink-only, --isolation-only, --strategies-only, --exhaustive-only, --busy-only
+            if !report.busyMachine.isEmpty {
+                BusyMachine.print(report.busyMachine, io: io)
+            } else if !report.exhaustive.isEmpty {
                 ExhaustiveBench.print(report.exhaustive, io: io)
             } else if !report.strategies.isEmpty {
                 printStrategies(report, io: io)
@@ -69,6 +71,8 @@ enum BenchTable {
         printShrinks(report, io: io)
         io.out("")
         printStrategies(report, io: io)
+        io.out("")
+        BusyMachine.print(report.busyMachine, io: io)
     }
 
     /// Runs each exploration strategy takes to find each planted bug (``StrategyFinding``), and
@@ -197,6 +201,7 @@ enum BenchJSON {
             return .object(object)
         }))
         root.append("exhaustive", ExhaustiveBench.json(report.exhaustive))
+        root.append("busyMachine", BusyMachine.json(report.busyMachine))
         root.append("peakMemory", .array(report.memory.map { entry in
             .object(["case": .string(entry.benchCase), "runs": .int(Int64(entry.runs)), "peakBytes": entry.peakBytes.map { .int(Int64($0)) } ?? .null])
         }))

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The carriers of simulated threads, reused across runs: the only place the engine hands
 /// control from one simulated job's stack to another's.
@@ -52,13 +53,35 @@ public final class SimulatedThreadPool: @unchecked Sendable {
         case osThreads
 
         /// Fibers where this build supports them (x86-64 Linux, arm64 Linux and Darwin, without a sanitizer) unless the
-        /// environment variable `BGSIM_CARRIERS` is `threads`; OS threads otherwise. Changes speed,
-        /// never results.
-        public static let preferred: Carriers = {
+        /// environment variable `BGSIM_CARRIERS` is `threads` or ``preferOSThreads(_:)`` asked for
+        /// OS threads; OS threads otherwise. Changes speed, never results.
+        public static var preferred: Carriers {
+            osThreadsPreferred.load(ordering: .relaxed) ? .osThreads : environmentPreferred
+        }
+
+        /// Makes the pools made from now on (each campaign worker makes its own) use OS threads
+        /// (`true`) whatever `BGSIM_CARRIERS` says, or the preferred carriers again (`false`): for
+        /// a benchmark that compares the two in one process.
+        ///
+        /// ```swift
+        /// SimulatedThreadPool.Carriers.preferOSThreads(true)
+        /// defer { SimulatedThreadPool.Carriers.preferOSThreads(false) }
+        /// let result = Campaign.run(target, options: options)   // its workers hand a baton between OS threads
+        /// ```
+        ///
+        /// Contract: process-wide; pools already made keep their carriers. Changes speed, never results.
+        public static func preferOSThreads(_ prefer: Bool) {
+            osThreadsPreferred.store(prefer, ordering: .relaxed)
+        }
+
+        /// What the build and `BGSIM_CARRIERS` prefer, read once.
+        private static let environmentPreferred: Carriers = {
             guard Fiber.isSupported else { return .osThreads }
             if let value = ProcessInfo.processInfo.environment["BGSIM_CARRIERS"], value == "threads" { return .osThreads }
             return .fibers
         }()
+
+        private static let osThreadsPreferred = Atomic<Bool>(false)
     }
 
     /// The stack size of each worker, in bytes.

@@ -1,0 +1,136 @@
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import SimulationFormats
+import Foundation
+
+/// `bgsim bench`'s busy-machine rows: each threaded workload's runs/s on one job, quiet and then
+/// beside two CPU-bound processes the bench starts itself, with fibers and with OS-thread
+/// carriers. What a user's busy CI runner or a Mac compiling in the background gives a campaign.
+///
+/// ```swift
+/// let rows = BusyMachine.measure(runs: 400, repetitions: 3) { print($0) }
+/// print(rows.map { "\($0.benchCase) \($0.carriers): \(Int($0.share * 100))%" })
+/// ```
+///
+/// Contract: a measurement. A fair share with two busy processes on a machine of `n` cores is
+/// about `n / (n + 1)` of a core for a one-job campaign when it runs on one OS thread (fibers);
+/// OS-thread carriers hand a baton between threads, and a handed-over thread waits for a core,
+/// so their share can fall far below that: the target is at least ``targetShare`` for every row.
+/// Without `/bin/sh` (the busy processes' program) there are no rows.
+struct BusyMachine: Sendable {
+    var benchCase: String
+    var carriers: String
+    var runs: Int
+    var quietRunsPerSecond: Double
+    var busyRunsPerSecond: Double
+
+    /// The busy rate over the quiet one.
+    var share: Double { quietRunsPerSecond > 0 ? busyRunsPerSecond / quietRunsPerSecond : 0 }
+
+    /// The least share every row should keep (issue 37).
+    static let targetShare = 0.4
+    /// The CPU-bound processes started beside the campaign.
+    static let busyProcesses = 2
+
+    /// The workloads measured: every threaded throughput case but the day-long token.
+    static var cases: [BenchCase] {
+        BenchCase.throughput.filter { $0.concurrency.enabled && $0.name != BenchCase.longToken.name }
+    }
+
+    /// Measures every case quiet, then busy, with each kind of carrier this build has.
+    static func measure(runs: Int, repetitions: Int, progress: (String) -> Void) -> [BusyMachine] {
+        // Fibers where this build has them and BGSIM_CARRIERS does not ask for threads.
+        let kinds: [(name: String, osThreads: Bool)] = SimulatedThreadPool.Carriers.preferred == .fibers
+            ? [("fibers", false), ("os-threads", true)] : [("os-threads", true)]
+        var rows: [BusyMachine] = []
+        for kind in kinds {
+            SimulatedThreadPool.Carriers.preferOSThreads(kind.osThreads)
+            defer { SimulatedThreadPool.Carriers.preferOSThreads(false) }
+            var quiet: [Double] = []
+            for benchCase in cases {
+                progress("busy machine: \(benchCase.name), \(kind.name), quiet")
+                quiet.append(rate(benchCase, runs: runs, repetitions: repetitions))
+            }
+            guard let load = CPULoad(processes: busyProcesses) else { return [] }
+            defer { load.stop() }
+            for (index, benchCase) in cases.enumerated() {
+                progress("busy machine: \(benchCase.name), \(kind.name), beside \(busyProcesses) busy processes")
+                rows.append(BusyMachine(benchCase: benchCase.name, carriers: kind.name, runs: runs,
+                                        quietRunsPerSecond: quiet[index],
+                                        busyRunsPerSecond: rate(benchCase, runs: runs, repetitions: repetitions)))
+            }
+        }
+        return rows
+    }
+
+    /// The median runs/s of `repetitions` one-job campaigns.
+    private static func rate(_ benchCase: BenchCase, runs: Int, repetitions: Int) -> Double {
+        Spread(BenchRunner.rates(benchCase, runs: runs, jobs: 1, repetitions: repetitions).runsPerSecond).median
+    }
+
+    /// The table lines.
+    static func print(_ rows: [BusyMachine], io: CommandIO) {
+        guard !rows.isEmpty else { return }
+        io.out("| busy machine (1 job beside \(busyProcesses) CPU-bound processes) | carriers | runs | quiet runs/s | "
+            + "busy runs/s | share (target \(Int(targetShare * 100))%) |")
+        io.out("|---|---|---:|---:|---:|---:|")
+        for row in rows {
+            let below = row.share < targetShare ? " below target" : ""
+            io.out("| \(row.benchCase) | \(row.carriers) | \(row.runs) | \(Int(row.quietRunsPerSecond.rounded())) | "
+                + "\(Int(row.busyRunsPerSecond.rounded())) | \(Int((row.share * 100).rounded()))%\(below) |")
+        }
+    }
+
+    /// The JSON array of the rows.
+    static func json(_ rows: [BusyMachine]) -> JSONValue {
+        .array(rows.map { row in
+            .object(["case": .string(row.benchCase), "carriers": .string(row.carriers), "runs": .int(Int64(row.runs)),
+                     "busyProcesses": .int(Int64(busyProcesses)),
+                     "quietRunsPerSecond": .double(row.quietRunsPerSecond),
+                     "busyRunsPerSecond": .double(row.busyRunsPerSecond), "share": .double(row.share)])
+        })
+    }
+}
+
+/// CPU-bound processes for a measurement under load: each a shell spinning in a loop that ends
+/// by itself once the bench is gone (it checks its parent on every turn), so a bench killed
+/// hard leaves nothing spinning.
+///
+/// ```swift
+/// guard let load = CPULoad(processes: 2) else { return }
+/// defer { load.stop() }
+/// ```
+final class CPULoad {
+    private let processes: [Process]
+
+    /// Starts `processes` spinners; nil if `/bin/sh` cannot be started (none are left running).
+    init?(processes count: Int) {
+        var started: [Process] = []
+        for _ in 0..<count {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "while kill -0 $PPID 2>/dev/null; do :; done"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            do {
+                try process.run()
+            } catch {
+                for process in started { kill(process.processIdentifier, SIGKILL) }
+                return nil
+            }
+            started.append(process)
+        }
+        processes = started
+    }
+
+    /// The spinners' process ids.
+    var processIdentifiers: [Int32] { processes.map(\.processIdentifier) }
+
+    /// Stops every spinner and waits for it. SIGKILL, not `terminate()`'s SIGTERM: a child
+    /// inherits its parent's blocked signals, and a test runner that blocks SIGTERM left the
+    /// spinners running and `stop()` waiting for ever.
+    func stop() {
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for process in processes { process.waitUntilExit() }
+    }
+}

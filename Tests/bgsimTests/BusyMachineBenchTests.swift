@@ -1,0 +1,46 @@
+@testable import BGSimCommands
+import DeterministicSimulation
+import Foundation
+import Synchronization
+import Testing
+
+/// `bgsim bench`'s busy-machine rows (issue 37 item 2): the load it starts ends with it, the rows
+/// cover every threaded workload, and a row under the target says so. The figures themselves are
+/// a measurement (`bgsim bench --busy-only`), never checked here.
+@Suite struct BusyMachineBenchTests {
+    @Test("the CPU-bound processes run until stopped, and none is left behind")
+    func loadStartsAndStops() throws {
+        let load = try #require(CPULoad(processes: 2))
+        let pids = load.processIdentifiers
+        #expect(pids.count == 2)
+        for pid in pids { #expect(kill(pid, 0) == 0, "spinner \(pid) is not running") }
+        load.stop()
+        for pid in pids { #expect(kill(pid, 0) != 0, "spinner \(pid) outlived stop()") }
+    }
+
+    @Test("the rows cover every threaded throughput case but the day-long token, the race workloads included")
+    func everyThreadedWorkload() {
+        let names = BusyMachine.cases.map(\.name)
+        #expect(names.contains("token-ios17-threads"))
+        #expect(names.contains("receipt-upload-ios17-threads"))
+        #expect(!names.contains(BenchCase.longToken.name))
+        #expect(!names.contains(BenchCase.tokenOneThread.name), "a one-thread case has no carriers to compare")
+    }
+
+    @Test("the table gives each row's share and marks a share under 40%")
+    func tableMarksShortfall() {
+        let rows = [
+            BusyMachine(benchCase: "token-ios17-threads", carriers: "fibers", runs: 400, quietRunsPerSecond: 1_000,
+                        busyRunsPerSecond: 650),
+            BusyMachine(benchCase: "token-ios17-threads", carriers: "os-threads", runs: 400, quietRunsPerSecond: 800,
+                        busyRunsPerSecond: 200),
+        ]
+        let output = Mutex<[String]>([])
+        let io = CommandIO(writeOut: { line in output.withLock { $0.append(line) } }, writeErr: { _ in },
+                           stderrIsTerminal: false)
+        BusyMachine.print(rows, io: io)
+        let lines = output.withLock { $0 }.flatMap { $0.split(separator: "\n").map(String.init) }
+        #expect(lines.contains { $0.contains("| fibers |") && $0.hasSuffix("| 65% |") }, "\(lines)")
+        #expect(lines.contains { $0.contains("| os-threads |") && $0.hasSuffix("| 25% below target |") }, "\(lines)")
+    }
+}
