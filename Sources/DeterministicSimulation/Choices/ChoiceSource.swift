@@ -43,6 +43,8 @@ public final class ChoiceSource {
         var idleSteps: [Range<Int>] = []
         /// The spans marked so far, in the order they were marked (see ``markSpan(_:from:)``).
         var spans: [ChoiceSpan] = []
+        /// The positions of the draws marked as scheduling decisions (see ``markScheduleDraw()``).
+        var scheduleDraws: [Int] = []
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: most events draw, and the dynamic
@@ -326,6 +328,37 @@ public final class ChoiceSource {
         guard isReplaying else { return }
         precondition(firstDraw >= 0 && firstDraw <= state.outcomes.count, "a span ends at the draws so far")
         state.spans.append(ChoiceSpan(kind: kind, draws: firstDraw..<state.outcomes.count))
+    }
+
+    /// The positions in ``recorded`` of the run's scheduling decisions marked so far, in draw
+    /// order (``markScheduleDraw()``). Kept in replay mode only, like ``actions``.
+    public var scheduleDraws: [Int] { state.scheduleDraws }
+
+    /// Marks the draw just made as a scheduling decision: which ready job runs, which thread runs
+    /// at a preemption point, when the next preemption comes, a thread's priority or a preempted
+    /// thread's delay. For each, 0 is the canonical outcome (the first ready job, the running
+    /// thread goes on, no further preemption, no delay), so a shrinker can make a schedule
+    /// canonical, remove one switch, or move one later.
+    ///
+    /// ```swift
+    /// let chosen = Int(choices.draw(below: UInt64(candidateCount)))
+    /// choices.markScheduleDraw()
+    /// ```
+    ///
+    /// Contract: call right after a draw that recorded its outcome (not after one with a single
+    /// possible outcome, which records nothing). Draws nothing and changes no outcome; kept in
+    /// replay mode only, so a campaign's random runs pay one branch.
+    /// - Complexity: O(1) amortized.
+    @inline(__always)
+    public func markScheduleDraw() {
+        guard isReplaying else { return }
+        markScheduleDrawReplaying()
+    }
+
+    private func markScheduleDrawReplaying() {
+        precondition(!state.outcomes.isEmpty, "a scheduling decision is marked after its draw")
+        if state.scheduleDraws.isEmpty { state.scheduleDraws.reserveCapacity(256) }
+        state.scheduleDraws.append(state.outcomes.count - 1)
     }
 
     /// Counts one replayed value that was unusable.

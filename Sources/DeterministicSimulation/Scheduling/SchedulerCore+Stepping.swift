@@ -24,6 +24,7 @@ extension SchedulerCore {
             chosenCandidate = 0
         } else {
             chosenCandidate = Int(choices.draw(below: UInt64(candidateCount)))
+            choices.markScheduleDraw()
             // Exhaustive search: which ready job runs first is a scheduling choice (0 costs nothing).
             choices.exploration?.branch(position: choices.drawCount - 1,
                                         alternatives: (0..<UInt64(candidateCount)).map { $0 }, extraCost: 1)

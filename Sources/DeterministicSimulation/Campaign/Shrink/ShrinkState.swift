@@ -18,6 +18,8 @@ struct ShrinkState<Target: CampaignTarget> {
     private(set) var currentIdleSteps: [Range<Int>] = []
     /// The spans the current sequence's run marked (``ChoiceSource/spans``), in marking order.
     private(set) var currentSpans: [ChoiceSpan] = []
+    /// The scheduling decisions the current sequence's run marked (``ChoiceSource/scheduleDraws``).
+    private(set) var currentScheduleDraws: [Int] = []
     private(set) var currentEventCount = 0
     /// What the current sequence's run cost; candidates may cost at most a few times more.
     private var currentCost = 0
@@ -55,6 +57,7 @@ struct ShrinkState<Target: CampaignTarget> {
         currentActions = source.actions
         currentIdleSteps = source.idleSteps
         currentSpans = source.spans
+        currentScheduleDraws = source.scheduleDraws
         currentEventCount = verdict.eventCount
         currentCost = verdict.cost
         if maxAttempts == 0 { stop = .attemptLimit }
@@ -110,6 +113,8 @@ struct ShrinkState<Target: CampaignTarget> {
         case .deleteShifted: deleteShifted()
         case .undoSwarm: undoSwarm()
         case .zeroSwarm: zeroSwarm()
+        case .canonicalSchedule: canonicalSchedule()
+        case .delaySwitches: delaySwitches()
         }
     }
 
@@ -161,6 +166,7 @@ struct ShrinkState<Target: CampaignTarget> {
             currentActions = source.actions
             currentIdleSteps = source.idleSteps
             currentSpans = source.spans
+            currentScheduleDraws = source.scheduleDraws
             currentEventCount = verdict.eventCount
             currentCost = verdict.cost
             stats[activePass.rawValue].accepted += 1

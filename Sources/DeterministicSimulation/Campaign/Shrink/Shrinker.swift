@@ -43,6 +43,12 @@
 ///   between two actions chosen by the same value, its block shifted 1 to 4 draws past both
 ///   choices and also one draw longer or shorter, so that draws a relaunched process made in
 ///   another order line up).
+///   The schedule passes, in the same rounds, work on the draws the scheduler marks as its
+///   decisions (``ChoiceSource/scheduleDraws``, whose 0 is canonical): `canonicalSchedule`
+///   before `deleteRuns` (every decision 0 at once: no preemption, the first ready job, no
+///   delay; then, in runs of at most 24 actions, each nonzero one 0 alone, from the last back)
+///   and `delaySwitches` after `deleteShifted` (in runs of at most 24 actions, a nonzero
+///   decision moved to the next one: the switch comes later).
 ///   The value passes: `deleteChunks` (sizes 8, 4, 2, 1, from the back), `zeroChunks` (8, 4, 2,
 ///   1), `minimizeValues` (try 0, then binary search down; values above 65,536 are halved while
 ///   that works), `sortAdjacent` (swap out-of-order neighbours, then lower a pair together).
@@ -109,6 +115,7 @@ enum ShrinkPass: Int, CaseIterable {
     case deleteChunks, zeroChunks, minimizeValues, sortAdjacent
     case deleteRuns, deleteReaiming, deleteShifted
     case undoSwarm, zeroSwarm
+    case canonicalSchedule, delaySwitches
 
     var name: String {
         switch self {
@@ -127,6 +134,8 @@ enum ShrinkPass: Int, CaseIterable {
         case .deleteShifted: "deleteShifted"
         case .undoSwarm: "undoSwarm"
         case .zeroSwarm: "zeroSwarm"
+        case .canonicalSchedule: "canonicalSchedule"
+        case .delaySwitches: "delaySwitches"
         }
     }
 
@@ -139,7 +148,8 @@ enum ShrinkPass: Int, CaseIterable {
     /// that try every run (`deleteRuns`), re-aim later actions (`deleteReaiming`) and shift a
     /// deleted block across action boundaries (`deleteShifted`), which are not run again after
     /// every success (a few hundred replays each time in a short run).
-    static let firstPhase: [ShrinkPass] = [.undoSwarm, .zeroSwarm] + actionPasses + [.deleteRuns, .deleteReaiming, .deleteShifted]
+    static let firstPhase: [ShrinkPass] = [.undoSwarm, .zeroSwarm] + actionPasses
+        + [.canonicalSchedule, .deleteRuns, .deleteReaiming, .deleteShifted, .delaySwitches]
 
     /// Every pass in the order a round runs them (``allCases`` is the order of the statistics).
     static let runOrder: [ShrinkPass] = firstPhase + [.deleteChunks, .zeroChunks, .minimizeValues, .sortAdjacent]

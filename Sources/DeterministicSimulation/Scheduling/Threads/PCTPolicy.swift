@@ -54,6 +54,7 @@ struct PCTPolicy: ThreadSchedulingPolicy {
 
     mutating func threadAppeared(choices: ChoiceSource) {
         priorities.append(Int64(choices.draw(below: 1 << 16)))
+        choices.markScheduleDraw()
     }
 
     /// Counts the point, lowers the running thread's priority at a change point (and preempts
@@ -99,7 +100,9 @@ struct PCTPolicy: ThreadSchedulingPolicy {
         started = true
         let bound = UInt64(stepBound)
         changePoints = (0..<max(0, depth - 1)).map { _ in
-            Int(choices.drawRecorded(replayBound: bound + 1) { 1 + $0.next(below: bound) })
+            let point = Int(choices.drawRecorded(replayBound: bound + 1) { 1 + $0.next(below: bound) })
+            choices.markScheduleDraw()
+            return point
         }.filter { $0 > 0 }.sorted()
     }
 

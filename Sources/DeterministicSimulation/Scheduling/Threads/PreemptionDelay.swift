@@ -31,6 +31,7 @@ struct PreemptionDelay {
         guard maxDelayMicroseconds > 0, delayProbability > 0 else { return 0 }
         let maximum = UInt64(maxDelayMicroseconds)
         let threshold = UInt64(min(delayProbability, 1) * 9_007_199_254_740_992.0)
+        defer { choices.markScheduleDraw() }
         return Int64(
             choices.drawRecorded(replayBound: maximum + 1) { generator in
                 guard generator.next(below: 1 << 53) < threshold else { return 0 }

@@ -72,6 +72,7 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
     func chooseRunner(count: Int, progress: RunProgress, choices: ChoiceSource) -> Int {
         guard count > 1 else { return 0 }
         let chosen = Int(choices.draw(below: UInt64(count)))
+        choices.markScheduleDraw()
         // Exhaustive search: each runner is explored; 0 (no preemption) costs nothing.
         choices.exploration?.branch(position: choices.drawCount - 1,
                                     alternatives: (0..<UInt64(count)).map { $0 }, extraCost: 1)
@@ -87,7 +88,7 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
         // Exhaustive search: every scheduling point is a preemption point (its runner draw's 0
         // keeps the thread running), so the gap past an explored prefix is 1, not "never".
         choices.exploration?.setCanonicalForNextDraw(1)
-        return choices.drawRecorded(replayBound: Self.gapReplayBound) { generator in
+        let gap = choices.drawRecorded(replayBound: Self.gapReplayBound) { generator in
             var gap: UInt64 = 1
             for (digit, threshold) in thresholds.enumerated()
             where generator.next(below: 1 << 53) < threshold {
@@ -95,5 +96,7 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
             }
             return gap
         }
+        choices.markScheduleDraw()
+        return gap
     }
 }
