@@ -52,6 +52,18 @@ struct HostSynchronizationConcurrencyTests {
         #expect(lock.withLock { results.value.sorted() } == [1, 2, 3, 4])
     }
 
+    @Test("a host semaphore's timed wait gives up with no unit, and takes one that is there or comes in time")
+    func semaphoreTimedWait() {
+        let host = DispatchExecutionHost()
+        let done = host.makeSemaphore(name: "upload done", value: 0)
+        #expect(!done.wait(timeout: .milliseconds(20)))
+        #expect(!done.wait(timeout: .zero))
+        done.signal()
+        #expect(done.wait(timeout: .zero))
+        host.backgroundQueue.async { done.signal() }
+        #expect(done.wait(timeout: .seconds(60)))
+    }
+
     @Test("shared state on a device is plain storage: reads what was written, in place; a scheduling point does nothing")
     func sharedStateIsPlainStorage() {
         let host = DispatchExecutionHost()

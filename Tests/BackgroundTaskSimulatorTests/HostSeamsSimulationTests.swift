@@ -117,4 +117,30 @@ private final class SeamsUploader: Workload, @unchecked Sendable {
             }
         }
     }
+
+    @Test("an expiration-style timed wait through the host seam: in virtual time, the upload in time or not")
+    func timedWaitThroughTheSeam() {
+        for (uploadSeconds, expected) in [(1, "uploaded@1"), (5, "gave up@2")] {
+            let script = ScriptedDevice(environment: .scripted, choices: ChoiceSource(seed: Seed(7)))
+            let outcome = Box<String?>(nil)
+            script.at(.zero) { $0.launch() }
+            script.at(.seconds(1)) { script in
+                let host: any ExecutionHost = script.app
+                let done = host.makeSemaphore(name: "upload done", value: 0)
+                let started = script.device.scheduler.now
+                host.backgroundQueue.async {
+                    host.backgroundQueue.async {
+                        script.device.scheduler.block(for: .seconds(Int64(uploadSeconds)))
+                        done.signal()
+                    }
+                    let uploaded = done.wait(timeout: .seconds(2))
+                    let waited = (script.device.scheduler.now.microseconds - started.microseconds) / 1_000_000
+                    outcome.value = "\(uploaded ? "uploaded" : "gave up")@\(waited)"
+                }
+            }
+            script.run(until: .seconds(10))
+            #expect(outcome.value == expected, "upload of \(uploadSeconds) s")
+            #expect(script.device.scheduler.deadlock == nil)
+        }
+    }
 }

@@ -198,4 +198,37 @@ struct SchedulerConcurrencyBlockingTests {
         #expect(s.now == .seconds(2))
         #expect(s.stepsRun == 2)
     }
+
+    @Test("a timed semaphore wait gives up at its virtual deadline, or takes a unit signalled before it")
+    func timedSemaphoreWait() {
+        let world = World()
+        let s = world.scheduler
+        let done = s.makeSemaphore(name: "upload done", value: 0)
+        let waiter = s.makeQueue(label: "handler", kind: .serial)
+        s.async(on: waiter) {
+            world.note("first \(done.wait(timeout: .seconds(2)))")    // nothing signals: gives up at 2 s
+            world.note("second \(done.wait(timeout: .seconds(5)))")   // signalled at 3 s
+            world.note("third \(done.wait(timeout: .zero))")          // the late signal's unit is there
+        }
+        s.asyncAfter(.seconds(3), on: s.mainQueue) { done.signal() }
+        s.asyncAfter(.seconds(9), on: s.mainQueue) { done.signal() }   // no one waits by then
+        #expect(s.runUntilIdle() == .idle)
+        #expect(world.log == ["first false@2000[handler]", "second true@3000[handler]", "third false@3000[handler]"])
+        #expect(done.value == 1, "the 9 s signal found no waiter and stays")
+    }
+
+    @Test("a timed wait that only its own thread could end is no deadlock: it times out")
+    func timedWaitIsNoDeadlock() {
+        let world = World()
+        let s = world.scheduler
+        let gate = s.makeSemaphore(name: "gate", value: 0)
+        s.async(on: s.mainQueue) {
+            world.note("gave up \(!gate.wait(timeout: .milliseconds(500)))")
+            gate.signal()
+        }
+        #expect(s.runUntilIdle() == .idle)
+        #expect(s.deadlock == nil)
+        #expect(world.log == ["gave up true@500[main]"])
+        #expect(gate.value == 1)
+    }
 }

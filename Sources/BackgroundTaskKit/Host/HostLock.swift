@@ -27,11 +27,16 @@ public protocol HostLock: AnyObject, Sendable {
 ///
 /// Contract: `wait()` takes a unit, blocking the calling thread until one is available;
 /// `signal()` gives one, waking the longest waiter. A wait nothing will signal hangs on a device
-/// and stops a simulated run with `no-deadlock`. There is no timed wait yet: the simulator has
-/// no timed block to model one with.
+/// and stops a simulated run with `no-deadlock`. `wait(timeout:)` gives up once `timeout` has
+/// passed (virtual time in the simulator, where the waiting thread is off the CPU meanwhile and
+/// never part of a deadlock); a zero or negative timeout only takes a unit that is there.
 public protocol HostSemaphore: AnyObject, Sendable {
     /// Takes one unit, blocking until one is available (`DispatchSemaphore.wait()`).
     func wait()
+    /// Takes one unit, blocking until one is available or `timeout` has passed, whichever comes
+    /// first: `true` if a unit was taken (`DispatchSemaphore.wait(timeout: .now() + timeout) ==
+    /// .success`). In the simulator the time is virtual.
+    func wait(timeout: Duration) -> Bool
     /// Gives one unit (`DispatchSemaphore.signal()`).
     func signal()
 }

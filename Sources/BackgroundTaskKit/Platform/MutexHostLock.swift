@@ -39,5 +39,14 @@ final class DispatchHostSemaphore: HostSemaphore {
 
     func wait() { semaphore.wait() }
 
+    func wait(timeout: Duration) -> Bool {
+        guard timeout > .zero else { return semaphore.wait(timeout: .now()) == .success }
+        let (seconds, attoseconds) = timeout.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        let nanoseconds = overflow || sumOverflow ? Int64.max : sum
+        return semaphore.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds))) == .success
+    }
+
     func signal() { semaphore.signal() }
 }

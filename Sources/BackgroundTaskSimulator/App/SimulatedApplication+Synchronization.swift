@@ -41,5 +41,7 @@ final class SimulatedHostSemaphore: HostSemaphore {
 
     func wait() { semaphore.wait() }
 
+    func wait(timeout: Duration) -> Bool { semaphore.wait(timeout: VirtualDuration(timeout)) }
+
     func signal() { semaphore.signal() }
 }

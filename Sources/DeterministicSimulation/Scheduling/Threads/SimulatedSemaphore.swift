@@ -9,8 +9,10 @@
 ///
 /// Contract: `wait()` is a scheduling point before it takes effect and `signal()` one after;
 /// a `wait()` that finds the value 0 blocks until a `signal()`, and blocked waiters are served
-/// first come first served. Both return at once outside a job of a scheduler with controlled
-/// concurrency and while its run is being unwound; `wait()` then returns `false`.
+/// first come first served. `wait(timeout:)` also gives up once its virtual time has passed
+/// (off the CPU meanwhile, never part of a deadlock). All return at once outside a job of a
+/// scheduler with controlled concurrency and while its run is being unwound; a wait then
+/// returns `false`.
 public final class SimulatedSemaphore: @unchecked Sendable {
     // @unchecked: only the simulated thread holding the run's baton touches it (one at a time,
     // each handoff a happens-before edge), so it can be captured by the app's @Sendable closures.
@@ -56,6 +58,44 @@ public final class SimulatedSemaphore: @unchecked Sendable {
         waiters.append(me)
         guard controller.blockCurrent(on: .semaphore(self), in: scheduler) else { return false }
         scheduler.races?.acquire(raceClock, into: me + 1)  // woken by a `signal`
+        return true
+    }
+
+    /// Takes one unit, blocking the calling simulated thread until one is available or `timeout`
+    /// of virtual time has passed, whichever comes first (`DispatchSemaphore.wait(timeout:)`).
+    ///
+    /// ```swift
+    /// // In an expiration handler: give the upload two seconds to finish, then cancel it.
+    /// if !uploadDone.wait(timeout: .seconds(2)) { upload.cancel() }
+    /// ```
+    ///
+    /// - Returns: `true` once a unit was taken; `false` when the time passed first (or when
+    ///   failing fast). A timed-out wait takes no unit and orders nothing after any `signal`.
+    @discardableResult
+    public func wait(timeout: VirtualDuration) -> Bool {
+        scheduler.call { scheduler in wait(in: scheduler, timeout: timeout) }
+    }
+
+    private func wait(in scheduler: Scheduler, timeout: VirtualDuration) -> Bool {
+        scheduler.schedulingPoint()
+        guard let controller = scheduler.threads, let me = controller.currentID, !controller.isUnwinding else {
+            return false
+        }
+        if value > 0 {
+            value -= 1
+            scheduler.races?.acquire(raceClock, into: me + 1)
+            return true
+        }
+        guard timeout.microseconds > 0 else { return false }
+        // Asleep until the deadline; a `signal` that finds this waiter first wakes it early and
+        // takes it off the list, so a waiter still listed when it wakes timed out.
+        waiters.append(me)
+        controller.sleepCurrent(microseconds: timeout.microseconds, in: scheduler)
+        if let index = waiters.firstIndex(of: me) {
+            waiters.remove(at: index)
+            return false
+        }
+        scheduler.races?.acquire(raceClock, into: me + 1)
         return true
     }
 
