@@ -35,8 +35,15 @@ extension RaceDetector {
         describe: (SharedAccessKind) -> SharedAccess
     ) {
         let step = currentStep(of: index)
+        // In place: one lookup, and the location's reads are not copied.
+        check(kind, at: step, in: index, against: &locations[location, default: Location(name: name)], location, describe)
+    }
+
+    private func check(
+        _ kind: SharedAccessKind, at step: (component: UInt32, clock: UInt32), in index: Int,
+        against state: inout Location, _ location: ObjectIdentifier, _ describe: (SharedAccessKind) -> SharedAccess
+    ) {
         let clock = contexts[index].clock
-        var state = locations.removeValue(forKey: location) ?? Location(name: name)
         var access: Access?
         func made() -> Access {
             if let access { return access }
@@ -52,14 +59,13 @@ extension RaceDetector {
                 report(first: read, second: made(), at: location, name: state.name)
             }
             state.lastWrite = made()
-            state.reads.removeAll()
+            state.reads.removeAll(keepingCapacity: true)
         } else {
             // Reads in this one's past are covered by it: a later write ordered after this read
             // is ordered after them, and one that is not is reported against this read.
             state.reads.removeAll { clock.covers(component: $0.component, clock: $0.clock) }
             state.reads.append(made())
         }
-        locations[location] = state
     }
 
     /// Forgets a location (its object is gone, so its identifier may be reused).

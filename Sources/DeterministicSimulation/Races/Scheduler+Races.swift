@@ -97,7 +97,8 @@ extension Scheduler {
     func noteJobStartForRaces(in index: Int) {
         guard let races else { return }
         let taken = core.taken
-        races.jobStarted(taken.job.number, queue: taken.queue, isSerial: isSerial(taken.queue), in: index)
+        races.jobStarted(
+            taken.job.number, slot: taken.job.slot, queue: taken.queue, isSerial: isSerial(taken.queue), in: index)
     }
 
     /// The job in context `index` ends, before ``SchedulerCore/finish()``.

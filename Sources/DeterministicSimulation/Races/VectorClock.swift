@@ -15,7 +15,8 @@
 /// handing a clock to an enqueued job costs no allocation until one side ticks.
 ///
 /// Complexity: ``value(of:)`` and ``covers(component:clock:)`` O(log n); ``tick(_:)`` O(n) at worst
-/// (a new component is inserted), O(log n) otherwise; ``join(_:)`` O(n + m).
+/// (a new component is inserted), O(log n) otherwise; ``join(_:)`` O(n + m), allocating only when
+/// neither clock covers the other.
 struct VectorClock: Equatable {
     /// Packed entries, ascending; no component appears twice and no clock is 0.
     private(set) var entries: [UInt64] = []
@@ -54,15 +55,57 @@ struct VectorClock: Equatable {
         }
     }
 
-    /// Takes in everything `other` has seen: the componentwise maximum.
+    /// Takes in everything `other` has seen: the componentwise maximum. When one of the two
+    /// already covers the other (a lock taken back by its last holder, a job whose enqueuer's
+    /// clock contains its queue's last end), it keeps or shares a buffer and allocates nothing.
     mutating func join(_ other: VectorClock) {
         if other.entries.isEmpty || other.entries == entries { return }
         if entries.isEmpty {
             entries = other.entries  // shares the buffer
             return
         }
+        switch compare(with: other) {
+        case .covers: return
+        case .coveredBy: entries = other.entries
+        case .neither: merge(other)
+        }
+    }
+
+    /// How this clock and `other` are ordered: one covers the other (ties cover both ways: only
+    /// equal clocks, which ``join(_:)`` handled), or neither.
+    private func compare(with other: VectorClock) -> Order {
+        var mineAhead = false  // a component of mine is later than theirs, or theirs lacks it
+        var theirsAhead = false
+        var left = 0
+        var right = 0
+        while left < entries.count, right < other.entries.count {
+            let mine = entries[left]
+            let theirs = other.entries[right]
+            if mine >> 32 == theirs >> 32 {
+                if mine > theirs { mineAhead = true } else if mine < theirs { theirsAhead = true }
+                left += 1
+                right += 1
+            } else if mine < theirs {
+                mineAhead = true
+                left += 1
+            } else {
+                theirsAhead = true
+                right += 1
+            }
+            if mineAhead, theirsAhead { return .neither }
+        }
+        if left < entries.count { mineAhead = true }
+        if right < other.entries.count { theirsAhead = true }
+        if mineAhead, theirsAhead { return .neither }
+        return theirsAhead ? .coveredBy : .covers
+    }
+
+    private enum Order { case covers, coveredBy, neither }
+
+    /// The componentwise maximum, into a new buffer.
+    private mutating func merge(_ other: VectorClock) {
         var merged: [UInt64] = []
-        merged.reserveCapacity(max(entries.count, other.entries.count))
+        merged.reserveCapacity(entries.count + other.entries.count)
         var left = 0
         var right = 0
         while left < entries.count, right < other.entries.count {
