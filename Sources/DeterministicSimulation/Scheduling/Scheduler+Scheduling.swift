@@ -107,7 +107,7 @@ extension Scheduler {
             dropped += taken.count
             taken.removeAll()  // releases the closures outside the access to `core`
         }
-        if let races { races.droppedAll() }
+        races?.call { $0.droppedAll() }
         return dropped
     }
 
@@ -121,7 +121,10 @@ extension Scheduler {
             dueAt: time, now: now, on: queue, interval: interval, isTimer: isTimer, consume work)
         // Happens-before: the enqueuer's past comes before the job (every task job and
         // main-actor hop is enqueued here too).
-        if let races { races.enqueued(slot: slot, from: raceContext) }
+        if let races {
+            let index = raceContext
+            races.call { $0.enqueued(slot: slot, from: index) }
+        }
         return job
     }
 }
