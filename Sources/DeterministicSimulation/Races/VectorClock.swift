@@ -76,26 +76,10 @@ struct VectorClock: Equatable {
     private func compare(with other: VectorClock) -> Order {
         var mineAhead = false  // a component of mine is later than theirs, or theirs lacks it
         var theirsAhead = false
-        var left = 0
-        var right = 0
-        while left < entries.count, right < other.entries.count {
-            let mine = entries[left]
-            let theirs = other.entries[right]
-            if mine >> 32 == theirs >> 32 {
-                if mine > theirs { mineAhead = true } else if mine < theirs { theirsAhead = true }
-                left += 1
-                right += 1
-            } else if mine < theirs {
-                mineAhead = true
-                left += 1
-            } else {
-                theirsAhead = true
-                right += 1
-            }
-            if mineAhead, theirsAhead { return .neither }
+        walk(with: other) { mine, theirs in
+            if mine > theirs { mineAhead = true } else if mine < theirs { theirsAhead = true }
+            return !(mineAhead && theirsAhead)
         }
-        if left < entries.count { mineAhead = true }
-        if right < other.entries.count { theirsAhead = true }
         if mineAhead, theirsAhead { return .neither }
         return theirsAhead ? .coveredBy : .covers
     }
@@ -106,25 +90,37 @@ struct VectorClock: Equatable {
     private mutating func merge(_ other: VectorClock) {
         var merged: [UInt64] = []
         merged.reserveCapacity(entries.count + other.entries.count)
+        walk(with: other) { mine, theirs in
+            merged.append(max(mine, theirs))
+            return true
+        }
+        entries = merged
+    }
+
+    /// Calls `body` with each component either clock has, in order: the two packed entries, 0 for
+    /// the side that lacks it (so `max` is the join's entry and `>` compares clocks); stops when
+    /// `body` returns false.
+    @inline(__always)
+    private func walk(with other: VectorClock, _ body: (_ mine: UInt64, _ theirs: UInt64) -> Bool) {
         var left = 0
         var right = 0
-        while left < entries.count, right < other.entries.count {
-            let mine = entries[left]
-            let theirs = other.entries[right]
+        while left < entries.count || right < other.entries.count {
+            // Past its end a side reads as the largest component: the other side's entries come first.
+            let mine = left < entries.count ? entries[left] : .max
+            let theirs = right < other.entries.count ? other.entries[right] : .max
+            let proceed: Bool
             if mine >> 32 == theirs >> 32 {
-                merged.append(max(mine, theirs))
+                proceed = body(mine, theirs)
                 left += 1
                 right += 1
             } else if mine < theirs {
-                merged.append(mine)
+                proceed = body(mine, 0)
                 left += 1
             } else {
-                merged.append(theirs)
+                proceed = body(0, theirs)
                 right += 1
             }
+            if !proceed { return }
         }
-        merged.append(contentsOf: entries[left...])
-        merged.append(contentsOf: other.entries[right...])
-        entries = merged
     }
 }
