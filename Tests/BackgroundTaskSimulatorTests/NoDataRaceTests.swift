@@ -33,12 +33,22 @@ final class FlagRacer: Workload, @unchecked Sendable {
 
 @Suite("no-data-race through a simulated run")
 struct NoDataRaceTests {
-    static func spec(ordered: Bool) -> RunSpec {
+    /// The flag workload's run; it declares nothing about shared state unless it `optsOut`.
+    static func spec(ordered: Bool, optsOut: Bool = false) -> RunSpec {
         let name = ordered ? "flag-racer/ordered" : "flag-racer/racy"
-        return RunSpec(profile: .ios17, environment: EnvironmentConfig(),
-                       workload: WorkloadInfo(name: name, summary: "a didComplete flag",
-                                             sharesState: true) { FlagRacer(ordered: ordered) },
+        var workload = WorkloadInfo(name: name, summary: "a didComplete flag") { FlagRacer(ordered: ordered) }
+        if optsOut { workload.sharesState = false }
+        return RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: workload,
                        invariants: Invariant.all, horizon: .seconds(600))
+    }
+
+    @Test("race checking is on for a workload that declares nothing, and off for one that opts out")
+    func onByDefault() {
+        let seed = Seed(0x0036)
+        let checked = SimulationRunner.run(Self.spec(ordered: false), choices: ChoiceSource(seed: seed))
+        #expect(checked.violations.contains { $0.invariant == "no-data-race" }, "seed: \(seed): \(checked.violations)")
+        let optedOut = SimulationRunner.run(Self.spec(ordered: false, optsOut: true), choices: ChoiceSource(seed: seed))
+        #expect(!optedOut.violations.contains { $0.invariant == "no-data-race" }, "seed: \(seed)")
     }
 
     @Test("an unordered flag is a violation in every run, named with the state; its twin holds")

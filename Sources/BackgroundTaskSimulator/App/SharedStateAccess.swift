@@ -11,10 +11,11 @@ import DeterministicSimulation
 ///
 /// Contract: ``record(_:of:name:on:)`` is a scheduling point of the running simulated thread
 /// (``Scheduler/recordSharedAccess(_:to:name:)``), so another thread may run between a read and
-/// the write that depends on it; in a run of a workload that declares `sharesState`, the access
-/// is also checked for a data race (`no-data-race`) and traced (`threads.access`, then
-/// `threads.race` if it completes one). It draws nothing beyond what a scheduling point does;
-/// without controlled concurrency and without `sharesState` it changes nothing.
+/// the write that depends on it; in a run that checks `no-data-race` (every workload's, unless
+/// it opts out with `sharesState: false`), the access is also checked for a data race and traced
+/// (`threads.access`, then `threads.race` if it completes one). It draws nothing beyond what a
+/// scheduling point does; without controlled concurrency and without race checking it changes
+/// nothing.
 enum SharedStateAccess {
     /// Records a `kind` access to the variable `state` named `name` on `device`'s run.
     static func record(_ kind: SharedStateAccessKind, of state: ObjectIdentifier, name: String, on device: SimulatedDevice) {

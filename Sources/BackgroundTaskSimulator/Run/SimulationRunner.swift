@@ -1,4 +1,5 @@
 public import DeterministicSimulation
+import Foundation
 
 /// Runs one simulated run: device, environment, workload and checkers, wired together.
 ///
@@ -26,7 +27,7 @@ public enum SimulationRunner {
         if keepTrace, device.hasThreads {
             recorder.threadLabel = { [unowned scheduler = device.scheduler] in scheduler.currentThreadLabel }
         }
-        let checkers = spec.invariants.filter { $0.applies(spec.workload) }.map { ($0.id, $0.makeChecker(spec)) }
+        let checkers = checked(spec.invariants, on: spec.workload).map { ($0.id, $0.makeChecker(spec)) }
         let monitor = RunMonitor(recorder: recorder, checkers: checkers, filtersEvents: filtersCheckerEvents)
         device.monitor = monitor
         if checkers.contains(where: { $0.0 == "no-data-race" }) {
@@ -65,6 +66,40 @@ public enum SimulationRunner {
         guard let outcome else { preconditionFailure("a run ended without a verdict") }
         return outcome
     }
+
+    /// The invariants checked on `workload`'s runs: those of `invariants` that apply to it,
+    /// except that the environment variable `BGSIM_RACE_DETECTION` set to `on` or `off` adds
+    /// `no-data-race` (and so the race detector) to every workload's runs or takes it from them,
+    /// to measure what detection costs:
+    ///
+    /// ```
+    /// BGSIM_RACE_DETECTION=on valgrind --tool=callgrind /tmp/bgsim fuzz Scenarios/token-correct-ios17.json --runs 100 --jobs 1 --no-failure-db
+    /// ```
+    ///
+    /// Contract: read once per process; any other value (or none) changes nothing. Detection
+    /// changes no draw, so a run's digest is the same either way unless a race is found.
+    private static func checked(_ invariants: [Invariant], on workload: WorkloadInfo) -> [Invariant] {
+        var checked = invariants.filter { $0.applies(workload) }
+        let race = "no-data-race"
+        switch forcedRaceDetection {
+        case true?:
+            if !checked.contains(where: { $0.id == race }), let invariant = Invariant.named(race) {
+                checked.append(invariant)
+            }
+        case false?: checked.removeAll { $0.id == race }
+        case nil: break
+        }
+        return checked
+    }
+
+    /// `BGSIM_RACE_DETECTION`: `on` true, `off` false, else nil (see ``checked(_:on:)``).
+    private static let forcedRaceDetection: Bool? = {
+        switch getenv("BGSIM_RACE_DETECTION").map({ String(cString: $0) }) {
+        case "on": true
+        case "off": false
+        default: nil
+        }
+    }()
 
     /// One thread: runs to the horizon, settles (no more actions, the app sent home), then runs
     /// for at most the settle limit.

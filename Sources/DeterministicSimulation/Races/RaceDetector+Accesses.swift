@@ -38,8 +38,15 @@ extension RaceDetector {
         describe: (SharedAccessKind) -> SharedAccess
     ) {
         let step = currentStep(of: index)
-        let clock = contexts[index].clock
-        var state = locations.removeValue(forKey: location) ?? Location(name: name)
+        // In place: one lookup, and the location's reads are not copied.
+        check(kind, at: step, in: index, against: &locations[location, default: Location(name: name)], location,
+              describe)
+    }
+
+    private func check(
+        _ kind: SharedAccessKind, at step: (component: UInt32, clock: UInt32), in index: Int,
+        against state: inout Location, _ location: ObjectIdentifier, _ describe: (SharedAccessKind) -> SharedAccess
+    ) {
         var access: Access?
         func made() -> Access {
             if let access { return access }
@@ -47,22 +54,27 @@ extension RaceDetector {
             access = new
             return new
         }
-        if let write = state.lastWrite, !clock.covers(component: write.component, clock: write.clock) {
+        if let write = state.lastWrite, !isOrdered(write, before: index) {
             report(first: write, second: made(), at: location, name: state.name)
         }
         if kind == .write {
-            for read in state.reads where !clock.covers(component: read.component, clock: read.clock) {
+            for read in state.reads where !isOrdered(read, before: index) {
                 report(first: read, second: made(), at: location, name: state.name)
             }
             state.lastWrite = made()
-            state.reads.removeAll()
+            state.reads.removeAll(keepingCapacity: true)
         } else {
             // Reads in this one's past are covered by it: a later write ordered after this read
             // is ordered after them, and one that is not is reported against this read.
-            state.reads.removeAll { clock.covers(component: $0.component, clock: $0.clock) }
+            state.reads.removeAll { isOrdered($0, before: index) }
             state.reads.append(made())
         }
-        locations[location] = state
+    }
+
+    /// Whether `access` happens before context `index`'s present (read in place: a copy of the
+    /// clock is a retain and a release).
+    private func isOrdered(_ access: Access, before index: Int) -> Bool {
+        contexts[index].clock.covers(component: access.component, clock: access.clock)
     }
 
     /// Forgets a location (its object is gone, so its identifier may be reused).

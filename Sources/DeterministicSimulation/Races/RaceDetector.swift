@@ -28,6 +28,8 @@
 ///
 /// Only the baton holder touches it, like the scheduler; it exists only when detection is on
 /// (``Scheduler/enableRaceDetection()``), so a run without it pays one `nil` check per hook.
+/// Its state is unchecked for exclusivity for that reason: the dynamic checks were a third of
+/// what detection cost (callgrind, receipt-upload).
 final class RaceDetector {
     /// What one context knows: its clock, its component and where it runs.
     struct Context {
@@ -35,32 +37,37 @@ final class RaceDetector {
         var component: UInt32 = 0
         /// Whether it handed its clock on since its last tick: tick before the next access.
         var needsTick = true
-        /// The job it runs (0 for the driver) and that job's queue (-1 for the driver).
+        /// The job it runs (0 for the driver), that job's scheduler slot and its queue (-1 for the
+        /// driver).
         var job: UInt64 = 0
+        var slot: Int32 = 0
         var queue = -1
     }
 
     /// By context index: 0 the driver, then jobs in progress (see the type's summary).
-    var contexts: [Context] = [Context()]
-    /// The clock each pending job starts from, by job number (a repeating timer's next fire's).
-    /// Looked up and removed by number, never iterated.
-    private var pending: [UInt64: VectorClock] = [:]
+    @exclusivity(unchecked) var contexts: [Context] = [Context()]
+    /// The clock each pending job starts from, by the job's slot in the scheduler's job table (a
+    /// repeating timer keeps its slot: its next fire's). A slot's entry is set when a job is
+    /// enqueued in it and taken when the job starts; a cancelled job's stays until the slot's
+    /// next job replaces it. An array, not a dictionary by job number: hashing each enqueue
+    /// was a sixth of what detection cost.
+    @exclusivity(unchecked) private var pending: [VectorClock] = []
     /// By queue index: the clock at the end of the queue's last job (serial queues only).
-    private var queueEnds: [VectorClock] = []
+    @exclusivity(unchecked) private var queueEnds: [VectorClock] = []
     /// By queue index: a serial queue's component (0 until its first job).
-    private var queueComponents: [UInt32] = []
+    @exclusivity(unchecked) private var queueComponents: [UInt32] = []
     /// By queue index: a concurrent queue's components whose last job has ended, with the clock
     /// they ended at, oldest first.
-    private var freeComponents: [[(component: UInt32, clock: UInt32)]] = []
+    @exclusivity(unchecked) private var freeComponents: [[(component: UInt32, clock: UInt32)]] = []
     /// The next component to hand out (0 is the driver's).
     private var nextComponent: UInt32 = 1
 
     /// The shared locations seen and the races found (``RaceDetector+Accesses.swift``).
-    var locations: [ObjectIdentifier: Location] = [:]
-    var races: [DataRace] = []
+    @exclusivity(unchecked) var locations: [ObjectIdentifier: Location] = [:]
+    @exclusivity(unchecked) var races: [DataRace] = []
     /// The location-and-threads keys of the races kept, so each is reported once, by location
     /// (``forget(_:)`` drops a location's).
-    var reportedKeys: [ObjectIdentifier: Set<RaceKey>] = [:]  // tidy: allow membership checks only, never iterated
+    @exclusivity(unchecked) var reportedKeys: [ObjectIdentifier: Set<RaceKey>] = [:]  // tidy: allow membership checks only, never iterated
     /// Called with each race as it is found.
     var onRace: ((DataRace) -> Void)?
     /// Called with each shared access before it is checked.
@@ -73,19 +80,30 @@ final class RaceDetector {
         return contexts[index].clock
     }
 
-    /// A job was enqueued by context `index`: it starts from the enqueuer's present.
-    func enqueued(_ job: UInt64, from index: Int) {
-        pending[job] = send(from: index)
+    /// A job was enqueued in slot `slot` by context `index`: it starts from the enqueuer's
+    /// present.
+    func enqueued(slot: Int32, from index: Int) {
+        setPending(send(from: index), slot: slot)
     }
 
-    /// A pending job was cancelled or dropped: it will never start.
-    func dropped(_ job: UInt64) {
-        pending[job] = nil
-    }
-
-    /// Every pending job was dropped (teardown).
+    /// Every pending job was dropped (teardown): their clocks are released.
     func droppedAll() {
         pending.removeAll()
+    }
+
+    private func setPending(_ clock: VectorClock, slot: Int32) {
+        let index = Int(slot)
+        if index >= pending.count {
+            pending.append(contentsOf: repeatElement(VectorClock(), count: index + 1 - pending.count))
+        }
+        pending[index] = clock
+    }
+
+    /// The clock of the job in `slot`, moved out (so the job's ticks do not copy it).
+    private func takePending(slot: Int32) -> VectorClock {
+        var clock = VectorClock()
+        if Int(slot) < pending.count { swap(&clock, &pending[Int(slot)]) }
+        return clock
     }
 
     /// Context `index` takes in `clock` (a `lock` that got its lock, a `wait` that got a unit).
@@ -116,9 +134,9 @@ final class RaceDetector {
         setQueueEnd(send(from: index), queue: queue)
     }
 
-    /// Job `job` of queue `queue` starts in context `index`.
-    func jobStarted(_ job: UInt64, queue: Int, isSerial: Bool, in index: Int) {
-        var clock = pending.removeValue(forKey: job) ?? VectorClock()
+    /// Job `job`, in scheduler slot `slot`, of queue `queue` starts in context `index`.
+    func jobStarted(_ job: UInt64, slot: Int32, queue: Int, isSerial: Bool, in index: Int) {
+        var clock = takePending(slot: slot)
         let component: UInt32
         if isSerial {
             if queue < queueEnds.count { clock.join(queueEnds[queue]) }
@@ -127,21 +145,22 @@ final class RaceDetector {
             component = concurrentComponent(of: queue, given: clock)
         }
         while contexts.count <= index { contexts.append(Context()) }
-        contexts[index] = Context(clock: clock, component: component, needsTick: true, job: job, queue: queue)
+        contexts[index] = Context(
+            clock: clock, component: component, needsTick: true, job: job, slot: slot, queue: queue)
     }
 
     /// The job in context `index` ended; `repeats` when it is a repeating timer's fire whose
     /// timer goes on.
     func jobEnded(in index: Int, isSerial: Bool, repeats: Bool) {
-        let context = contexts[index]
+        var context = Context()
+        swap(&context, &contexts[index])  // a move: the context's clock is not retained twice
         if isSerial {
             setQueueEnd(context.clock, queue: context.queue)
         } else {
             while freeComponents.count <= context.queue { freeComponents.append([]) }
             freeComponents[context.queue].append((context.component, context.clock.value(of: context.component)))
         }
-        if repeats { pending[context.job] = context.clock }
-        contexts[index] = Context()
+        if repeats { setPending(context.clock, slot: context.slot) }
     }
 
     /// The component of a serial queue's jobs, made at its first job.

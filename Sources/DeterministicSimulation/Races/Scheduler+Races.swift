@@ -18,11 +18,11 @@ extension Scheduler {
     /// - Complexity: per enqueue and per job, O(k) for the `k` components in the job's past (one
     ///   per serial queue, plus the concurrent jobs not yet ordered before it).
     public func enableRaceDetection() {
-        if races == nil { races = RaceDetector() }
+        if raceDetector == nil { raceDetector = RaceDetector() }
     }
 
     /// Whether ``enableRaceDetection()`` was called.
-    public var detectsRaces: Bool { races != nil }
+    public var detectsRaces: Bool { raceDetector != nil }
 
     /// Called with each data race as it is found, inside the job that made the second access
     /// (for a trace event at that point).
@@ -31,8 +31,8 @@ extension Scheduler {
     /// scheduler.onDataRace = { race in trace.record(.dataRace(race.description)) }
     /// ```
     public var onDataRace: ((DataRace) -> Void)? {
-        get { races?.onRace }
-        set { races?.onRace = newValue }
+        get { raceDetector?.onRace }
+        set { raceDetector?.onRace = newValue }
     }
 
     /// The data races found so far, in the order found: the first per location and pair of
@@ -42,7 +42,7 @@ extension Scheduler {
     /// ```swift
     /// #expect(scheduler.dataRaces.isEmpty, "\(scheduler.dataRaces)")
     /// ```
-    public var dataRaces: [DataRace] { races?.races ?? [] }
+    public var dataRaces: [DataRace] { raceDetector?.races ?? [] }
 
     /// Called with each shared access (its kind and the state's name) while detection is on,
     /// after the access's scheduling point and before it is checked, inside the job that makes
@@ -52,8 +52,8 @@ extension Scheduler {
     /// scheduler.onSharedAccess = { kind, name in trace.record(.access(name, kind)) }
     /// ```
     public var onSharedAccess: ((SharedAccessKind, String) -> Void)? {
-        get { races?.onAccess }
-        set { races?.onAccess = newValue }
+        get { raceDetector?.onAccess }
+        set { raceDetector?.onAccess = newValue }
     }
 
     /// Records a read or write of shared state by the running code: a scheduling point, then,
@@ -80,12 +80,14 @@ extension Scheduler {
     public func recordSharedAccess(_ kind: SharedAccessKind, to location: ObjectIdentifier, name: String) {
         schedulingPoint()
         guard let races else { return }
-        races.onAccess?(kind, name)
+        races.call { $0.onAccess?(kind, name) }
         let index = raceContext
-        races.record(kind, to: location, name: name, in: index) { kind in
-            SharedAccess(
-                kind: kind, thread: runningPlace ?? "driver",
-                job: index == 0 ? nil : JobID(rawValue: races.contexts[index].job), time: clock.now)
+        races.call { races in
+            races.record(kind, to: location, name: name, in: index) { kind in
+                SharedAccess(
+                    kind: kind, thread: runningPlace ?? "driver",
+                    job: index == 0 ? nil : JobID(rawValue: races.contexts[index].job), time: clock.now)
+            }
         }
     }
 
@@ -96,7 +98,7 @@ extension Scheduler {
     /// deinit { scheduler.forgetSharedLocation(ObjectIdentifier(self)) }
     /// ```
     public func forgetSharedLocation(_ location: ObjectIdentifier) {
-        races?.forget(location)
+        races?.call { $0.forget(location) }
     }
 
     /// The race detector's context of the running code: 0 for the driver, the simulated thread's
@@ -111,7 +113,8 @@ extension Scheduler {
     func noteJobStartForRaces(in index: Int) {
         guard let races else { return }
         let taken = core.taken
-        races.jobStarted(taken.job.number, queue: taken.queue, isSerial: isSerial(taken.queue), in: index)
+        let serial = isSerial(taken.queue)
+        races.call { $0.jobStarted(taken.job.number, slot: taken.job.slot, queue: taken.queue, isSerial: serial, in: index) }
     }
 
     /// The job in context `index` ends, before ``SchedulerCore/finish()``.
@@ -120,7 +123,8 @@ extension Scheduler {
         guard let races else { return }
         let taken = core.taken
         let repeats = taken.interval != 0 && !core.jobs.isFinished(taken.job.number)
-        races.jobEnded(in: index, isSerial: isSerial(taken.queue), repeats: repeats)
+        let serial = isSerial(taken.queue)
+        races.call { $0.jobEnded(in: index, isSerial: serial, repeats: repeats) }
     }
 
     /// Whether the queue at `index` was made serial. Not its width: a concurrent queue of width 1

@@ -15,7 +15,8 @@
 /// handing a clock to an enqueued job costs no allocation until one side ticks.
 ///
 /// Complexity: ``value(of:)`` and ``covers(component:clock:)`` O(log n); ``tick(_:)`` O(n) at worst
-/// (a new component is inserted), O(log n) otherwise; ``join(_:)`` O(n + m).
+/// (a new component is inserted), O(log n) otherwise; ``join(_:)`` O(n + m), allocating only when
+/// neither clock covers the other.
 struct VectorClock: Equatable {
     /// Packed entries, ascending; no component appears twice and no clock is 0.
     private(set) var entries: [UInt64] = []
@@ -54,34 +55,72 @@ struct VectorClock: Equatable {
         }
     }
 
-    /// Takes in everything `other` has seen: the componentwise maximum.
+    /// Takes in everything `other` has seen: the componentwise maximum. When one of the two
+    /// already covers the other (a lock taken back by its last holder, a job whose enqueuer's
+    /// clock contains its queue's last end), it keeps or shares a buffer and allocates nothing.
     mutating func join(_ other: VectorClock) {
         if other.entries.isEmpty || other.entries == entries { return }
         if entries.isEmpty {
             entries = other.entries  // shares the buffer
             return
         }
+        switch compare(with: other) {
+        case .covers: return
+        case .coveredBy: entries = other.entries
+        case .neither: merge(other)
+        }
+    }
+
+    /// How this clock and `other` are ordered: one covers the other (ties cover both ways: only
+    /// equal clocks, which ``join(_:)`` handled), or neither.
+    private func compare(with other: VectorClock) -> Order {
+        var mineAhead = false  // a component of mine is later than theirs, or theirs lacks it
+        var theirsAhead = false
+        walk(with: other) { mine, theirs in
+            if mine > theirs { mineAhead = true } else if mine < theirs { theirsAhead = true }
+            return !(mineAhead && theirsAhead)
+        }
+        if mineAhead, theirsAhead { return .neither }
+        return theirsAhead ? .coveredBy : .covers
+    }
+
+    private enum Order { case covers, coveredBy, neither }
+
+    /// The componentwise maximum, into a new buffer.
+    private mutating func merge(_ other: VectorClock) {
         var merged: [UInt64] = []
-        merged.reserveCapacity(max(entries.count, other.entries.count))
+        merged.reserveCapacity(entries.count + other.entries.count)
+        walk(with: other) { mine, theirs in
+            merged.append(max(mine, theirs))
+            return true
+        }
+        entries = merged
+    }
+
+    /// Calls `body` with each component either clock has, in order: the two packed entries, 0 for
+    /// the side that lacks it (so `max` is the join's entry and `>` compares clocks); stops when
+    /// `body` returns false.
+    @inline(__always)
+    private func walk(with other: VectorClock, _ body: (_ mine: UInt64, _ theirs: UInt64) -> Bool) {
         var left = 0
         var right = 0
-        while left < entries.count, right < other.entries.count {
-            let mine = entries[left]
-            let theirs = other.entries[right]
+        while left < entries.count || right < other.entries.count {
+            // Past its end a side reads as the largest component: the other side's entries come first.
+            let mine = left < entries.count ? entries[left] : .max
+            let theirs = right < other.entries.count ? other.entries[right] : .max
+            let proceed: Bool
             if mine >> 32 == theirs >> 32 {
-                merged.append(max(mine, theirs))
+                proceed = body(mine, theirs)
                 left += 1
                 right += 1
             } else if mine < theirs {
-                merged.append(mine)
+                proceed = body(mine, 0)
                 left += 1
             } else {
-                merged.append(theirs)
+                proceed = body(0, theirs)
                 right += 1
             }
+            if !proceed { return }
         }
-        merged.append(contentsOf: entries[left...])
-        merged.append(contentsOf: other.entries[right...])
-        entries = merged
     }
 }

@@ -82,7 +82,6 @@ extension Scheduler {
     /// - Complexity: O(1).
     public func cancel(_ job: JobID) {
         core.cancel(job)
-        if let races { races.dropped(job.rawValue) }
     }
 
     /// Drops every pending job without running it, releasing what the jobs captured, and returns
@@ -108,7 +107,7 @@ extension Scheduler {
             dropped += taken.count
             taken.removeAll()  // releases the closures outside the access to `core`
         }
-        if let races { races.droppedAll() }
+        races?.call { $0.droppedAll() }
         return dropped
     }
 
@@ -118,11 +117,14 @@ extension Scheduler {
         _ work: consuming @escaping () -> Void
     ) -> JobID {
         let now = clock.now.microseconds
-        let job = core.enqueue(
+        let (job, slot) = core.enqueue(
             dueAt: time, now: now, on: queue, interval: interval, isTimer: isTimer, consume work)
         // Happens-before: the enqueuer's past comes before the job (every task job and
         // main-actor hop is enqueued here too).
-        if let races { races.enqueued(job.rawValue, from: raceContext) }
+        if let races {
+            let index = raceContext
+            races.call { $0.enqueued(slot: slot, from: index) }
+        }
         return job
     }
 }

@@ -83,10 +83,16 @@ public final class Scheduler {
     /// Swift concurrency support (executors, clock, escapes), once ``enableAsync(taskWidth:)``
     /// was called or an escape was seen.
     var asyncState: AsyncState?
-    /// Happens-before and shared accesses, once ``enableRaceDetection()`` was called (nil: off,
-    /// and every hook is one check). Unchecked exclusivity like ``core``: only the baton holder
-    /// touches it, and every enqueue and job reads it.
-    @exclusivity(unchecked) var races: RaceDetector?
+    /// Happens-before and shared accesses, once ``enableRaceDetection()`` was called (set once,
+    /// never cleared).
+    var raceDetector: RaceDetector? {
+        didSet { races = raceDetector.map { Unretained($0) } }
+    }
+    /// The same detector, called without a retain and release by its hooks (nil: off, and every
+    /// hook is one check); ``raceDetector`` keeps it alive for the scheduler's life. Unchecked
+    /// exclusivity like ``core``: only the baton holder touches it, and every enqueue and job
+    /// reads it.
+    @exclusivity(unchecked) var races: Unretained<RaceDetector>?
     /// Whether this scheduler still exists, for the ``SchedulerReference``s to it.
     let lifetime = SchedulerLifetime()
 

@@ -179,11 +179,12 @@ struct SchedulerCore {
         if queues[queueIndex].freeThreads == 1, !queues[queueIndex].isFrozen { open.insert(queueIndex) }
     }
 
-    /// Stores a job and puts it in its queue's heap, due no earlier than `now`.
+    /// Stores a job and puts it in its queue's heap, due no earlier than `now`; returns its id
+    /// and the slot its closure is stored in (until it starts, or for a repeating timer's life).
     mutating func enqueue(
         dueAt time: Int64, now: Int64, on queue: QueueID, interval: Int64, isTimer: Bool,
         _ work: consuming @escaping () -> Void
-    ) -> JobID {
+    ) -> (job: JobID, slot: Int32) {
         let queueIndex = index(of: queue)
         let number = jobs.takeNumber()
         let slot = jobs.store(consume work, interval: interval, isTimer: isTimer)
@@ -192,7 +193,7 @@ struct SchedulerCore {
         queued.insert(queueIndex)
         pendingJobCount += 1
         if tracksCandidateChanges { noteEnqueued(number, queue: queueIndex, due: time <= now) }
-        return JobID(rawValue: number)
+        return (JobID(rawValue: number), slot)
     }
 
     /// Removes every job from every queue (queues and their frozen flags stay) and returns the

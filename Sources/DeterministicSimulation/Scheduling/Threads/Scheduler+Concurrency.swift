@@ -176,7 +176,7 @@ extension Scheduler {
             unretained.call { controller in
                 // Happens-before: the block's end, then the caller's future.
                 if let races = controller.scheduler.races, let block = controller.currentID {
-                    races.handBack(from: block + 1, toThread: me)
+                    races.call { $0.handBack(from: block + 1, toThread: me) }
                 }
                 if case .sync = controller.state.threads[me].blockedWait { controller.wake(me) }
             }

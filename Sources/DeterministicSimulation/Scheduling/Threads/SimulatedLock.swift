@@ -51,12 +51,12 @@ public final class SimulatedLock: @unchecked Sendable {
                 guard let me = controller.currentID, !controller.isUnwinding else { return }
                 guard holder != nil else {
                     holder = me
-                    scheduler.races?.acquire(raceClock, into: me + 1)
+                    scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }
                     return
                 }
                 waiters.append(me)
                 if controller.blockCurrent(on: .lock(self), in: scheduler) {
-                    scheduler.races?.acquire(raceClock, into: me + 1)  // handed over by `unlock`
+                    scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }  // handed over by `unlock`
                 }
             }
         }
@@ -77,7 +77,7 @@ public final class SimulatedLock: @unchecked Sendable {
             precondition(
                 holder == me,
                 "SimulatedLock \"\(name)\" unlocked by \"\(controller.currentLabel ?? "")\", which does not hold it")
-            scheduler.races?.release(from: me + 1, into: &raceClock)
+            scheduler.races?.call { $0.release(from: me + 1, into: &raceClock) }
             if waiters.isEmpty {
                 holder = nil
             } else {

@@ -52,12 +52,12 @@ public final class SimulatedSemaphore: @unchecked Sendable {
         }
         if value > 0 {
             value -= 1
-            scheduler.races?.acquire(raceClock, into: me + 1)
+            scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }
             return true
         }
         waiters.append(me)
         guard controller.blockCurrent(on: .semaphore(self), in: scheduler) else { return false }
-        scheduler.races?.acquire(raceClock, into: me + 1)  // woken by a `signal`
+        scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }  // woken by a `signal`
         return true
     }
 
@@ -83,7 +83,7 @@ public final class SimulatedSemaphore: @unchecked Sendable {
         }
         if value > 0 {
             value -= 1
-            scheduler.races?.acquire(raceClock, into: me + 1)
+            scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }
             return true
         }
         guard timeout.microseconds > 0 else { return false }
@@ -95,7 +95,7 @@ public final class SimulatedSemaphore: @unchecked Sendable {
             waiters.remove(at: index)
             return false
         }
-        scheduler.races?.acquire(raceClock, into: me + 1)
+        scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }
         return true
     }
 
@@ -110,7 +110,10 @@ public final class SimulatedSemaphore: @unchecked Sendable {
 
     private func signal(in scheduler: Scheduler) {
         guard let controller = scheduler.threads, !controller.isUnwinding else { return }
-        if let races = scheduler.races { races.release(from: scheduler.raceContext, into: &raceClock) }
+        if let races = scheduler.races {
+            let index = scheduler.raceContext
+            races.call { $0.release(from: index, into: &raceClock) }
+        }
         if waiters.isEmpty {
             value += 1
         } else {

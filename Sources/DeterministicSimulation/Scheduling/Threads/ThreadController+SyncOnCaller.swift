@@ -23,9 +23,9 @@ extension ThreadController {
         scheduler.core.candidateEpoch &+= 1  // the queue's due jobs stop being candidates
         state.setSyncHolder(caller, of: queue)
         // Happens-before: the block comes after the queue's last job and before its next one.
-        scheduler.races?.syncOnCallerStarts(in: caller + 1, queue: queue)
+        scheduler.races?.call { $0.syncOnCallerStarts(in: caller + 1, queue: queue) }
         work()
-        scheduler.races?.syncOnCallerEnded(in: caller + 1, queue: queue)
+        scheduler.races?.call { $0.syncOnCallerEnded(in: caller + 1, queue: queue) }
         state.setSyncHolder(nil, of: queue)
         scheduler.core.releaseThread(ofQueue: queue)
         scheduler.core.candidateEpoch &+= 1  // and may be again
