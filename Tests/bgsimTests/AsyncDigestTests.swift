@@ -34,6 +34,12 @@ import Testing
     @Test("an async campaign gives the same digest with --jobs 1 and --jobs 2, and in a new process",
           arguments: scenarios)
     func sameDigestEverywhere(file: String) throws {
+        try Self.checkSameDigestEverywhere(file: file)
+    }
+
+    /// Runs a 40-run campaign of `file` with one job, two, and two in a new process, and expects
+    /// one digest and one exit code.
+    static func checkSameDigestEverywhere(file: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: ReplayInNewProcessTests.executable.path),
                      "build bgsim first: swift build --build-tests")
         let common = ["fuzz", PackageRoot.scenario(file), "--runs", "40", "--quiet"]
