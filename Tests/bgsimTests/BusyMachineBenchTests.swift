@@ -25,6 +25,16 @@ import Testing
         #expect(names.contains("receipt-upload-ios17-threads"))
         #expect(!names.contains(BenchCase.longToken.name))
         #expect(!names.contains(BenchCase.tokenOneThread.name), "a one-thread case has no carriers to compare")
+        #expect(!names.contains { $0.hasSuffix("-no-race-detection") })
+    }
+
+    @Test("the rows that measure the race detector's cost leave no-data-race out, and only that")
+    func withoutRaceDetectionLeavesOutOnlyTheChecker() {
+        for benchCase in BenchCase.withoutRaceDetection {
+            let ids = benchCase.spec.invariants.map(\.id)
+            #expect(!ids.contains("no-data-race"), "\(benchCase.name)")
+            #expect(ids.count == BenchCase.token.spec.invariants.count - 1, "\(benchCase.name)")
+        }
     }
 
     @Test("the table gives each row's share and marks a share under 40%")

@@ -18,6 +18,9 @@ struct BenchCase: Sendable {
     var seed = Seed(0xbe7c_0000_0000_0001)
     /// How the app's threads interleave: the default (threads, swarm) unless the case says.
     var concurrency = ConcurrencySettings()
+    /// Whether the run checks `no-data-race` (and so tracks happens-before): on, as in every
+    /// campaign, unless the case measures what detection costs.
+    var detectsRaces = true
 
     var spec: RunSpec {
         guard let entry = WorkloadCatalog.variant(workload: workload, variant: variant) else {
@@ -26,7 +29,8 @@ struct BenchCase: Sendable {
         var environment = EnvironmentConfig()
         environment.concurrency = concurrency
         return RunSpec(profile: .ios17, environment: environment, workload: entry.info,
-                       invariants: Invariant.all, horizon: .seconds(horizonSeconds))
+                       invariants: detectsRaces ? Invariant.all : Invariant.all.filter { $0.id != "no-data-race" },
+                       horizon: .seconds(horizonSeconds))
     }
 
     /// The token workload with the default threads (names without a suffix mean the default).
@@ -80,9 +84,16 @@ struct BenchCase: Sendable {
     static let raceWorkloads = ["photo-sync", "chat-outbox", "notes-import", "feed-refresh", "voice-memos",
                                 "workout-export", "receipt-upload", "video-upload", "thumbnail-prefetch"]
 
+    /// What the data-race detector costs (issue 36: at most 1.3x): the token workload and the
+    /// three that share state, with threads, `no-data-race` left out (so nothing is tracked).
+    static let withoutRaceDetection: [BenchCase] = ["token", "receipt-upload", "video-upload", "thumbnail-prefetch"].map {
+        BenchCase(name: "\($0)-ios17-threads-no-race-detection", workload: $0, variant: "correct", horizonSeconds: 1_800,
+                  detectsRaces: false)
+    }
+
     /// The throughput cases, in table order.
     static let throughput = [tokenOneThread, tokenNoPreemption, token, asyncTokenOneThread, asyncToken, mainActorJournal,
-                             backgroundQueue, scheduler, longToken] + races + racesOneThread
+                             backgroundQueue, scheduler, longToken] + races + racesOneThread + withoutRaceDetection
 
     /// The token workload at a horizon, for the run-length curve.
     static func token(horizonSeconds: Int64) -> BenchCase {

@@ -32,9 +32,10 @@ struct BusyMachine: Sendable {
     /// The CPU-bound processes started beside the campaign.
     static let busyProcesses = 2
 
-    /// The workloads measured: every threaded throughput case but the day-long token.
+    /// The workloads measured: every threaded throughput case but the day-long token and the
+    /// rows without race detection.
     static var cases: [BenchCase] {
-        BenchCase.throughput.filter { $0.concurrency.enabled && $0.name != BenchCase.longToken.name }
+        BenchCase.throughput.filter { $0.concurrency.enabled && $0.detectsRaces && $0.name != BenchCase.longToken.name }
     }
 
     /// Measures every case quiet, then busy, with each kind of carrier this build has.
