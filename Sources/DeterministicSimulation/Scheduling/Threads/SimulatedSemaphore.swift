@@ -42,23 +42,7 @@ public final class SimulatedSemaphore: @unchecked Sendable {
     /// - Returns: `true` once a unit was taken; `false` when failing fast.
     @discardableResult
     public func wait() -> Bool {
-        scheduler.call { scheduler in wait(in: scheduler) }
-    }
-
-    private func wait(in scheduler: Scheduler) -> Bool {
-        scheduler.schedulingPoint()
-        guard let controller = scheduler.threads, let me = controller.currentID, !controller.isUnwinding else {
-            return false
-        }
-        if value > 0 {
-            value -= 1
-            scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }
-            return true
-        }
-        waiters.append(me)
-        guard controller.blockCurrent(on: .semaphore(self), in: scheduler) else { return false }
-        scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }  // woken by a `signal`
-        return true
+        scheduler.call { scheduler in wait(in: scheduler, timeout: nil) }
     }
 
     /// Takes one unit, blocking the calling simulated thread until one is available or `timeout`
@@ -76,25 +60,29 @@ public final class SimulatedSemaphore: @unchecked Sendable {
         scheduler.call { scheduler in wait(in: scheduler, timeout: timeout) }
     }
 
-    private func wait(in scheduler: Scheduler, timeout: VirtualDuration) -> Bool {
+    /// Takes a unit that is there, else waits: blocked until a `signal` (`timeout` nil), or
+    /// asleep until the deadline, woken early by a `signal` that takes it off ``waiters`` (so a
+    /// waiter still listed when it wakes timed out).
+    private func wait(in scheduler: Scheduler, timeout: VirtualDuration?) -> Bool {
         scheduler.schedulingPoint()
         guard let controller = scheduler.threads, let me = controller.currentID, !controller.isUnwinding else {
             return false
         }
         if value > 0 {
             value -= 1
-            scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }
-            return true
+        } else if let timeout {
+            guard timeout.microseconds > 0 else { return false }
+            waiters.append(me)
+            controller.sleepCurrent(microseconds: timeout.microseconds, in: scheduler)
+            if let index = waiters.firstIndex(of: me) {
+                waiters.remove(at: index)
+                return false
+            }
+        } else {
+            waiters.append(me)
+            guard controller.blockCurrent(on: .semaphore(self), in: scheduler) else { return false }
         }
-        guard timeout.microseconds > 0 else { return false }
-        // Asleep until the deadline; a `signal` that finds this waiter first wakes it early and
-        // takes it off the list, so a waiter still listed when it wakes timed out.
-        waiters.append(me)
-        controller.sleepCurrent(microseconds: timeout.microseconds, in: scheduler)
-        if let index = waiters.firstIndex(of: me) {
-            waiters.remove(at: index)
-            return false
-        }
+        // Taken, or handed over by a `signal`: ordered after every signal so far.
         scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }
         return true
     }
