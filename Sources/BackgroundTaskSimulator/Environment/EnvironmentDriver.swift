@@ -10,7 +10,7 @@ import DeterministicSimulation
 /// shortest) and the action (0 = the first possible). It stops drawing at the horizon;
 /// ``settle()`` then sends the app home once, so every open task meets its budget. Every action
 /// (the launch and the settling `home` included) is marked in the run's choices
-/// (``ChoiceSource/markAction(firstDraw:stopDraw:)``), so their number is the number of `env.`
+/// (``ChoiceSource/markAction(firstDraw:stopDraw:skippable:choice:)``), so their number is the number of `env.`
 /// events and a shrinker can delete actions as units. A tick whose action a replayed sequence
 /// skips is marked as an idle step (``ChoiceSource/markIdleStep(stopDraw:)``): time passed and
 /// nothing was done, which a shrinker keeps when it skips other actions in place.
@@ -118,8 +118,9 @@ final class EnvironmentDriver {
             let firstDraw = choices.drawCount
             if let action = drawAction() {
                 // Skippable when the action was drawn (more than one possible) rather than forced.
-                choices.markAction(firstDraw: firstDraw, stopDraw: tickStopDraw,
-                                   skippable: choices.drawCount > firstDraw)
+                let drawn = choices.drawCount > firstDraw
+                choices.markAction(firstDraw: firstDraw, stopDraw: tickStopDraw, skippable: drawn,
+                                   choice: drawn && choices.isReplaying ? actionChoice(action) : nil)
                 device.emit(.action(action))
                 perform(action)
             } else {
@@ -128,6 +129,13 @@ final class EnvironmentDriver {
             }
             scheduleNext()
         }
+    }
+
+    /// The drawn action as a shrinker can re-aim it (``ActionChoice``): its place among all the
+    /// environment actions, and the candidates it was drawn among, in their order. Built only
+    /// in replays (a campaign's random runs keep no marks).
+    private func actionChoice(_ action: EnvironmentAction) -> ActionChoice {
+        ActionChoice(outcome: action.ordinal, possible: (0..<candidateCount).map { candidates[$0].ordinal })
     }
 
     /// Draws the next action among the possible ones, weighted by the scenario; `nil` (drawing

@@ -37,7 +37,7 @@ public final class ChoiceSource {
         var outcomes: [UInt64] = []
         /// Misfit and exhausted draws so far.
         var fallbackCount = 0
-        /// The actions marked so far, in order (see ``markAction(firstDraw:stopDraw:)``).
+        /// The actions marked so far, in order (see ``markAction(firstDraw:stopDraw:skippable:choice:)``).
         var actions: [ChoiceAction] = []
         /// The idle steps marked so far, in order (see ``markIdleStep(stopDraw:)``).
         var idleSteps: [Range<Int>] = []
@@ -227,7 +227,7 @@ public final class ChoiceSource {
     }
 
     /// The actions of the run marked so far, in order: what a shrinker deletes as units. Kept
-    /// in replay mode only (see ``markAction(firstDraw:stopDraw:skippable:)``); always empty in
+    /// in replay mode only (see ``markAction(firstDraw:stopDraw:skippable:choice:)``); always empty in
     /// random mode.
     public var actions: [ChoiceAction] { state.actions }
 
@@ -239,7 +239,8 @@ public final class ChoiceSource {
     /// guard choices.bool(probability: 0.999) else { return }   // go on acting?
     /// let firstDraw = choices.drawCount
     /// guard let action = choices.optionalIndex(weights: [3, 1, 1]) else { return }
-    /// choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw, skippable: true)
+    /// choices.markAction(firstDraw: firstDraw, stopDraw: stopDraw, skippable: true,
+    ///                    choice: ActionChoice(outcome: [2, 0, 4][action], possible: [2, 0, 4]))
     /// ```
     ///
     /// Contract: draws nothing and changes no outcome, so marking never changes a run. Marks are
@@ -258,14 +259,17 @@ public final class ChoiceSource {
     ///     ``optionalIndex(weights:)``, so that a shrinker can skip the action in place: set that
     ///     draw past the end and drop the draws up to the next action's `stopDraw` (how it was
     ///     carried out), leaving every later draw where it was.
+    ///   - choice: what that draw chose and among what, in the caller's stable numbering of its
+    ///     outcomes (``ActionChoice``), so that a shrinker can draw the same action in another
+    ///     state; build it only when ``isReplaying`` (it is dropped otherwise).
     /// - Complexity: O(1) amortized.
-    public func markAction(firstDraw: Int, stopDraw: Int, skippable: Bool = false) {
+    public func markAction(firstDraw: Int, stopDraw: Int, skippable: Bool = false, choice: ActionChoice? = nil) {
         guard isReplaying else { return }
         precondition(stopDraw <= firstDraw && firstDraw <= state.outcomes.count
                      && firstDraw >= (state.actions.last?.firstDraw ?? 0), "actions are marked in draw order")
         // One allocation for a typical run's actions instead of a doubling per power of two.
         if state.actions.isEmpty { state.actions.reserveCapacity(256) }
-        state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw, isSkippable: skippable))
+        state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw, isSkippable: skippable, choice: choice))
     }
 
     /// The idle steps of the run marked so far, in order: the draws of each step that acted on

@@ -109,8 +109,12 @@ enum CrashOutput {
                     write(1, $0, outcomes.count * 8)
                 }
             }
-            for action in actions {
-                var triple = (UInt64(action.firstDraw), UInt64(action.stopDraw), action.isSkippable ? UInt64(1) : 0)
+            // Field by field through the buffer, never a copy of an action: a copy would retain
+            // its `choice` (not written: a dumped run's actions carry no choices).
+            for index in actions.indices {
+                let action = actions.baseAddress! + index
+                var triple = (UInt64(action.pointee.firstDraw), UInt64(action.pointee.stopDraw),
+                              action.pointee.isSkippable ? UInt64(1) : 0)
                 withUnsafeBytes(of: &triple) { raw in
                     write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 24)
                 }

@@ -96,9 +96,19 @@ extension VerdictWire {
                   let fallbacks = VerdictWire.int(value["fallbackCount"]) else { return nil }
             var actions: [ChoiceAction] = []
             for action in actionValues {
+                // [first, stop, skippable], then for a drawn action [outcome, [possible…]].
                 guard let first = VerdictWire.int(action[0]), let stop = VerdictWire.int(action[1]),
-                      let skippable = action[2]?.boolValue, action.arrayValue?.count == 3 else { return nil }
-                actions.append(ChoiceAction(firstDraw: first, stopDraw: stop, isSkippable: skippable))
+                      let skippable = action[2]?.boolValue, let count = action.arrayValue?.count,
+                      count == 3 || count == 5 else { return nil }
+                var choice: ActionChoice?
+                if count == 5 {
+                    guard let outcome = VerdictWire.int(action[3]), let possibleValues = action[4]?.arrayValue
+                    else { return nil }
+                    let possible = possibleValues.compactMap { VerdictWire.int($0) }
+                    guard possible.count == possibleValues.count else { return nil }
+                    choice = ActionChoice(outcome: outcome, possible: possible)
+                }
+                actions.append(ChoiceAction(firstDraw: first, stopDraw: stop, isSkippable: skippable, choice: choice))
             }
             var idleSteps: [Range<Int>] = []
             for step in idleValues {

@@ -156,8 +156,12 @@ enum VerdictWire {
             if let recorded {
                 body.append("recorded", [
                     "choices": JSONValue(ChoiceSequence(recorded.outcomes).token),
-                    "actions": .array(recorded.actions.map {
-                        [JSONValue($0.firstDraw), JSONValue($0.stopDraw), JSONValue($0.isSkippable)]
+                    "actions": .array(recorded.actions.map { action -> JSONValue in
+                        var fields = [JSONValue(action.firstDraw), JSONValue(action.stopDraw), JSONValue(action.isSkippable)]
+                        if let choice = action.choice {
+                            fields += [JSONValue(choice.outcome), .array(choice.possible.map { JSONValue($0) })]
+                        }
+                        return .array(fields)
                     }),
                     "idleSteps": .array(recorded.idleSteps.map { [JSONValue($0.lowerBound), JSONValue($0.upperBound)] }),
                     "fallbackCount": JSONValue(recorded.fallbackCount),

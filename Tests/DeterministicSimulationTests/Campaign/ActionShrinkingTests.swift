@@ -106,5 +106,27 @@ struct OptionalIndexTests {
         #expect(source.actions.map(\.firstDraw) == [0, 1])
         #expect(source.actions.map(\.stopDraw) == [0, 0])
         #expect(source.actions.map(\.isSkippable) == [false, true])
+        #expect(source.actions.map(\.choice) == [nil, nil], "no choice unless the caller gives one")
+    }
+
+    @Test("a marked action keeps its choice in replays only; the choice re-aims at the same outcome elsewhere")
+    func choices() {
+        // Outcomes numbered by the caller: home 0, lock 1, open 2, networkDown 3.
+        let onScreen = [0, 1, 3]
+        let offScreen = [2, 3]
+        let random = ChoiceSource(seed: Seed(1))
+        random.markAction(firstDraw: 0, stopDraw: 0, skippable: true, choice: ActionChoice(outcome: 3, possible: offScreen))
+        #expect(random.actions.isEmpty)
+        let source = ChoiceSource(replaying: ChoiceSequence([1]))
+        let index = source.optionalIndex(weights: [1, 1])!
+        let drawn = ActionChoice(outcome: offScreen[index], possible: offScreen)
+        source.markAction(firstDraw: 0, stopDraw: 0, skippable: true, choice: drawn)
+        #expect(source.actions.first?.choice == drawn)
+        #expect(drawn.outcome == 3)
+        // The same networkDown drawn on screen is index 2 there; off screen it was index 1.
+        #expect(ActionChoice(outcome: 0, possible: onScreen).value(choosing: drawn.outcome) == 2)
+        #expect(drawn.value(choosing: drawn.outcome) == 1)
+        // `open` is not possible on screen.
+        #expect(ActionChoice(outcome: 0, possible: onScreen).value(choosing: 2) == nil)
     }
 }

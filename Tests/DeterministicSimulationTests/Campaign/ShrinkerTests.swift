@@ -25,7 +25,7 @@ struct ShrinkerTests {
         #expect(result.stop == .fixpoint)
         #expect(result.passes.map(\.name) == ["endEarlier", "skipAllBut", "startLater", "deleteActions", "replaceLastAction", "zeroActions",
                                               "deleteChunks", "zeroChunks", "minimizeValues", "sortAdjacent",
-                                              "deleteRuns", "deleteReaiming", "deleteShifted", "undoSwarm", "zeroSwarm",
+                                              "deleteRuns", "deleteCycles", "deleteKeepingNext", "deleteReaiming", "deleteShifted", "undoSwarm", "zeroSwarm",
                                               "canonicalSchedule", "delaySwitches"])
         #expect(result.passes.reduce(0) { $0 + $1.attempts } == result.attempts)
     }

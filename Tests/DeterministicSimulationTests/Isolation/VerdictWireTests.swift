@@ -25,6 +25,8 @@ import Testing
         ])
         let recorded = VerdictWire.Recorded(outcomes: [0, 5, 1 << 40, .max], actions: [
             ChoiceAction(firstDraw: 0, stopDraw: 0, isSkippable: true), ChoiceAction(firstDraw: 1, stopDraw: 3, isSkippable: false),
+            ChoiceAction(firstDraw: 4, stopDraw: 3, isSkippable: true, choice: ActionChoice(outcome: 7, possible: [2, 7, 0])),
+            ChoiceAction(firstDraw: 5, stopDraw: 5, isSkippable: true, choice: ActionChoice(outcome: 0, possible: [])),
         ], idleSteps: [1..<3, 4..<4], fallbackCount: 2)
         let noIdle = VerdictWire.Recorded(outcomes: [4], actions: [], idleSteps: [], fallbackCount: 0)
         let passing = RunVerdict(digest: TraceDigest(.max), eventCount: 0, simulatedTime: VirtualTime(microseconds: .max),
@@ -63,7 +65,13 @@ import Testing
         let first = encoder.line(Self.verdict([0, 0, 5]), recorded: nil)
         _ = try decoder.verdict(first.dropLast()[...])
         let next = String(encoder.line(Self.verdict([1, 0, 0]), recorded: nil).dropLast())
+        let drawn = ChoiceAction(firstDraw: 0, stopDraw: 0, isSkippable: true, choice: ActionChoice(outcome: 2, possible: [2]))
+        let recorded = VerdictWire.Recorded(outcomes: [0], actions: [drawn], idleSteps: [], fallbackCount: 0)
+        let withRecord = String(encoder.line(Self.verdict([1, 0, 0]), recorded: recorded).dropLast())
+        #expect(withRecord.contains("[0,0,true,2,[2]]"))
         let cases = [
+            (withRecord.replacingOccurrences(of: "[0,0,true,2,[2]]", with: "[0,0,true,2]"), "recorded"),
+            (withRecord.replacingOccurrences(of: "[0,0,true,2,[2]]", with: #"[0,0,true,2,["2"]]"#), "recorded"),
             ("not json\tat all", "not a verdict message"),
             (next.replacingOccurrences(of: #""counts":[[0,1],[]]"#, with: #""counts":[[2,1],[]]"#), "counts[0][0]"),
             (next.replacingOccurrences(of: #""cost":99"#, with: #""cost":"99""#), "cost"),

@@ -145,16 +145,29 @@ extension ShrinkState {
     }
 
     /// Replays the current sequence without the actions of the ranges in `groups` (ascending,
-    /// disjoint), removed as `extent` says; false without a replay if there is nothing to remove.
+    /// disjoint), removed as `extent` says; while ``reaimsDeletions``, if that does not keep the
+    /// failure, once more with the action after each group re-aimed
+    /// (``reaim(actionAfter:removedDraws:in:)``) when that changes a draw. False without a
+    /// replay if there is nothing to remove.
+    ///
+    /// The plain deletion comes first: what a deletion leaves in another state is sometimes
+    /// what the failure needs (a `home` that the same value now draws as `lock`); the re-aimed
+    /// one costs a replay only where the plain one failed and the states differ.
     mutating func attempt(removing groups: [Range<Int>], _ extent: ActionExtent) -> Bool {
         guard let values = values(removing: groups, extent) else { return false }
         // A skip value is larger than the draw it replaces: the run, not the candidate, must be simpler.
-        return attempt(values, requireSimplerCandidate: extent != .skip)
+        if attempt(values, requireSimplerCandidate: extent != .skip) { return true }
+        guard reaimsDeletions, extent != .skip, stop == nil,
+              let reaimed = self.values(removing: groups, extent, reaiming: true),
+              reaimed != values else { return false }
+        // Re-aiming may raise a value: the run, not the candidate, must be simpler.
+        return attempt(reaimed, requireSimplerCandidate: false)
     }
 
     /// The current values without the actions of the ranges in `groups` (ascending, disjoint),
-    /// removed as `extent` says; `nil` if there is nothing to remove or an action cannot be.
-    func values(removing groups: [Range<Int>], _ extent: ActionExtent) -> [UInt64]? {
+    /// removed as `extent` says, with the action after each group re-aimed if `reaiming` (whole
+    /// deletions only); `nil` if there is nothing to remove or an action cannot be.
+    func values(removing groups: [Range<Int>], _ extent: ActionExtent, reaiming: Bool = false) -> [UInt64]? {
         // A caller's range may reach past the last action once a deletion shortened the run
         // (`startLater`'s search keeps its bounds): clamped to the actions there are, which reads
         // the same draws as before (``drawRange(_:)`` ends at the end); one left with no action
@@ -164,11 +177,14 @@ extension ShrinkState {
         var values = current.values
         for group in groups.reversed() {
             switch extent {
-            case .all: values.removeSubrange(drawRange(group))
-            case .allButLast:
+            case .all, .allButLast:
                 let draws = drawRange(group)
-                guard draws.count > 1 else { return nil }
-                values.removeSubrange(draws.lowerBound..<draws.upperBound - 1)
+                guard extent == .all || draws.count > 1 else { return nil }
+                let removed = extent == .all ? draws : draws.lowerBound..<draws.upperBound - 1
+                values.removeSubrange(removed)
+                if reaiming, !groups.contains(where: { $0.contains(group.upperBound) }) {
+                    reaim(actionAfter: group, removedDraws: removed.count, in: &values)
+                }
             case .skip:
                 for index in group.reversed() {
                     let action = currentActions[index]
@@ -187,6 +203,24 @@ extension ShrinkState {
 }
 
 extension ShrinkState {
+    /// After the actions of `group` and `removedDraws` of their draws went from `values`, sets
+    /// the draw of the action after them to the value that chooses the same action where it is
+    /// now drawn: in the state the group's first action was drawn in (``ActionChoice``). An
+    /// action is drawn by its index among the actions possible then, so without this a run
+    /// that the deletion left in another state (`home` deleted after `launch, appSwitcher`: the
+    /// next action is now drawn on screen, not in the app switcher) would turn the same value
+    /// into another action. Nothing changes when either draw carries no choice, the action was
+    /// forced, or it is not possible there.
+    func reaim(actionAfter group: Range<Int>, removedDraws: Int, in values: inout [UInt64]) {
+        guard group.upperBound < currentActions.count else { return }
+        let next = currentActions[group.upperBound]
+        let position = next.firstDraw - removedDraws
+        guard next.isSkippable, let moved = next.choice, let there = currentActions[group.lowerBound].choice,
+              position >= 0, position < values.count,
+              let value = there.value(choosing: moved.outcome) else { return }
+        values[position] = value
+    }
+
     /// Removes the draws of `range` from `values` except those of the current run's idle steps
     /// (``ChoiceSource/idleSteps``) that lie wholly inside it.
     func removeKeepingIdleSteps(_ range: Range<Int>, from values: inout [UInt64]) {

@@ -37,6 +37,68 @@ extension ShrinkState {
         }
     }
 
+    /// In runs longer than ``ShrinkPass/runDeletionLimit`` (where ``deleteRuns()`` tries
+    /// nothing): deletes runs of actions that bring the app back to the state they started in,
+    /// as far as the draws tell (the action after the run was drawn among the same possible
+    /// actions as the run's first), longest first, with all their draws. The first one that
+    /// still fails is adopted and the search goes on at the same length.
+    ///
+    /// ```
+    /// launch, appSwitcher, open, home, open, … 40 actions, two relaunches …, home, earlyExpiry, open, home
+    /// -> launch, appSwitcher, open, home, earlyExpiry, open, home     (both `open` and `earlyExpiry` drawn in the background)
+    /// ```
+    ///
+    /// Why a pass of its own: a failure in a later process keeps the earlier processes under
+    /// the other passes. Deleting a run whole works only when it ends where the app's state is
+    /// again what the later actions were drawn in; shorter deletions inside it leave the app
+    /// elsewhere, and a process's first draws (a thread's first scheduling decision, made
+    /// lazily) move when one goes, so the deletions that grow from a working one never start.
+    /// Trying every run, as ``deleteRuns()`` does in short runs, costs O(a²) replays; a long
+    /// run's cycles (`open … home`, `launch … forceQuit`) are far fewer.
+    ///
+    /// Complexity: one attempt per run whose ends were drawn among the same actions, O(a²) of
+    /// them at worst (comparing the ends costs no replay), and at most
+    /// ``ShrinkPass/cycleAttemptsPerAction`` · a replays each time the pass runs.
+    mutating func deleteCycles() {
+        let budget = attempts + ShrinkPass.cycleAttemptsPerAction * currentActions.count
+        var length = currentActions.count - 2
+        while length >= 1, currentActions.count > ShrinkPass.runDeletionLimit, attempts < budget, stop == nil {
+            var start = 1
+            var deleted = false
+            while start + length < currentActions.count, attempts < budget, stop == nil, !deleted {
+                let (first, next) = (currentActions[start].choice, currentActions[start + length].choice)
+                if let first, let next, first.possible == next.possible {
+                    deleted = attempt(removing: [start..<start + length], .all)
+                }
+                start += 1
+            }
+            length = deleted ? min(length, currentActions.count - 2) : length - 1
+        }
+    }
+
+    /// Runs ``startLater()`` and ``deleteActions()`` again with every deletion of whole
+    /// actions also tried with the action after it kept the same action where it is now drawn
+    /// (``reaimsDeletions``; the plain deletions were tried before, so they cost no replay).
+    ///
+    /// ```
+    /// launch, home, …, memoryPressureKill, networkDown, launch (drawn while not running), home
+    /// -> launch, networkDown (now drawn on screen: re-aimed at networkDown, not its old index), home
+    /// ```
+    ///
+    /// Why a pass of its own: a failure that needs an action drawn in a later state (a
+    /// `networkDown` while the app was not running) keeps every action before it, since the
+    /// same value drawn on screen picks another action; ``deleteReaiming()`` guesses one index
+    /// up or down in short runs, this one knows the action (``ActionChoice``). It runs last in
+    /// a round: adopted earlier, such deletions led some failures away from their minimum.
+    ///
+    /// Complexity: what the two passes cost, and at most one more replay per deletion.
+    mutating func deleteKeepingNext() {
+        reaimsDeletions = true
+        defer { reaimsDeletions = false }
+        startLater()
+        deleteActions()
+    }
+
     /// Tries the deletions of the actions in `run`; true if one was adopted.
     private mutating func deleteRun(_ run: Range<Int>) -> Bool {
         if attempt(removing: [run], .all) { return true }

@@ -27,6 +27,9 @@ struct ShrinkState<Target: CampaignTarget> {
     var stop: ShrinkStop?
     var stats: [ShrinkPassStats] = ShrinkPass.allCases.map { ShrinkPassStats(name: $0.name, attempts: 0, accepted: 0) }
     private var activePass = ShrinkPass.endEarlier
+    /// Whether a deletion of whole actions also tries the action after it re-aimed
+    /// (``deleteKeepingNext()``).
+    var reaimsDeletions = false
     /// Candidates already replayed, by the candidate as given (not normalized). What grows with
     /// the candidates (each key holds a whole sequence: on a run of millions of draws, megabytes),
     /// so it is bounded by ``maxCacheBytes``.
@@ -109,6 +112,8 @@ struct ShrinkState<Target: CampaignTarget> {
         case .minimizeValues: minimizeValues()
         case .sortAdjacent: sortAdjacent()
         case .deleteRuns: deleteRuns()
+        case .deleteCycles: deleteCycles()
+        case .deleteKeepingNext: deleteKeepingNext()
         case .deleteReaiming: deleteReaiming()
         case .deleteShifted: deleteShifted()
         case .undoSwarm: undoSwarm()

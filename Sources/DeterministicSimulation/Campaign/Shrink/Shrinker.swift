@@ -113,7 +113,7 @@ public enum Shrinker {
 enum ShrinkPass: Int, CaseIterable {
     case endEarlier, skipAllBut, startLater, deleteActions, replaceLastAction, zeroActions
     case deleteChunks, zeroChunks, minimizeValues, sortAdjacent
-    case deleteRuns, deleteReaiming, deleteShifted
+    case deleteRuns, deleteCycles, deleteKeepingNext, deleteReaiming, deleteShifted
     case undoSwarm, zeroSwarm
     case canonicalSchedule, delaySwitches
 
@@ -130,6 +130,8 @@ enum ShrinkPass: Int, CaseIterable {
         case .minimizeValues: "minimizeValues"
         case .sortAdjacent: "sortAdjacent"
         case .deleteRuns: "deleteRuns"
+        case .deleteCycles: "deleteCycles"
+        case .deleteKeepingNext: "deleteKeepingNext"
         case .deleteReaiming: "deleteReaiming"
         case .deleteShifted: "deleteShifted"
         case .undoSwarm: "undoSwarm"
@@ -152,7 +154,15 @@ enum ShrinkPass: Int, CaseIterable {
         + [.canonicalSchedule, .deleteRuns, .deleteReaiming, .deleteShifted, .delaySwitches]
 
     /// Every pass in the order a round runs them (``allCases`` is the order of the statistics).
-    static let runOrder: [ShrinkPass] = firstPhase + [.deleteChunks, .zeroChunks, .minimizeValues, .sortAdjacent]
+    /// The deletions that move an action into another state (`deleteKeepingNext`) or delete a
+    /// long run at once (`deleteCycles`) come last, once every other pass is stuck: adopted
+    /// earlier, they can leave a failure that the other passes would have taken further.
+    static let runOrder: [ShrinkPass] = firstPhase
+        + [.deleteChunks, .deleteCycles, .zeroChunks, .minimizeValues, .sortAdjacent, .deleteKeepingNext]
+
+    /// `deleteCycles` replays at most this many candidates per action of the run each time it
+    /// runs (candidates replayed before are free, so the next time goes on where it stopped).
+    static let cycleAttemptsPerAction = 2
 
     /// `replaceLastAction` tries choices `0..<replacementChoices` for runs of at most
     /// `replacementActionLimit` actions.
