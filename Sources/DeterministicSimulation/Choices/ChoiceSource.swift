@@ -227,8 +227,7 @@ public final class ChoiceSource {
     }
 
     /// The actions of the run marked so far, in order: what a shrinker deletes as units. Kept
-    /// in replay mode only (see ``markAction(firstDraw:stopDraw:skippable:choice:)``); always empty in
-    /// random mode.
+    /// in replay mode only (``markAction(firstDraw:stopDraw:skippable:choice:)``), else empty.
     public var actions: [ChoiceAction] { state.actions }
 
     /// Marks one action of the run (a step of the test case: for the simulator, one environment
@@ -259,9 +258,7 @@ public final class ChoiceSource {
     ///     ``optionalIndex(weights:)``, so that a shrinker can skip the action in place: set that
     ///     draw past the end and drop the draws up to the next action's `stopDraw` (how it was
     ///     carried out), leaving every later draw where it was.
-    ///   - choice: what that draw chose and among what, in the caller's stable numbering of its
-    ///     outcomes (``ActionChoice``), so that a shrinker can draw the same action in another
-    ///     state; build it only when ``isReplaying`` (it is dropped otherwise).
+    ///   - choice: what that draw chose, and among what (``ActionChoice``); kept in replays only.
     /// - Complexity: O(1) amortized.
     public func markAction(firstDraw: Int, stopDraw: Int, skippable: Bool = false, choice: ActionChoice? = nil) {
         guard isReplaying else { return }
