@@ -37,6 +37,7 @@ extension RaceDetector {
         _ kind: SharedAccessKind, to location: ObjectIdentifier, name: String, in index: Int,
         describe: (SharedAccessKind) -> SharedAccess
     ) {
+        startTracking()
         let step = currentStep(of: index)
         // In place: one lookup, and the location's reads are not copied.
         check(kind, at: step, in: index, against: &locations[location, default: Location(name: name)], location,

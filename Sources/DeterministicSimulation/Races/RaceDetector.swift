@@ -26,6 +26,14 @@
 /// - Ticks are lazy: a context moves its component on only before its next access after it
 ///   handed its clock on, so enqueueing a batch of jobs copies the clock once.
 ///
+/// - Tracking starts at the run's first shared access (``record(_:to:name:in:describe:)``):
+///   until then the detector only notes which job each context runs. That is sound: every
+///   happens-before path from one access to a later one runs through events after the first,
+///   and those are all tracked. A context that was already running then gets an empty clock and
+///   a component of its own when the detector first sees it again (``touch(_:)``), so two such
+///   contexts are never taken for one chain. A run that shares no state (most workloads) pays
+///   for no clock at all.
+///
 /// Only the baton holder touches it, like the scheduler; it exists only when detection is on
 /// (``Scheduler/enableRaceDetection()``), so a run without it pays one `nil` check per hook.
 /// Its state is unchecked for exclusivity for that reason: the dynamic checks were a third of
@@ -42,6 +50,15 @@ final class RaceDetector {
         var job: UInt64 = 0
         var slot: Int32 = 0
         var queue = -1
+        /// Whether `clock` and `component` were set since tracking started (``touch(_:)``).
+        var isTracked = false
+    }
+
+    /// Whether tracking has started: the run's first shared access was recorded.
+    private(set) var isTracking = false
+    /// Tracks from the start instead (the tests compare both ways).
+    var tracksFromStart = false {
+        didSet { if tracksFromStart { startTracking() } }
     }
 
     /// By context index: 0 the driver, then jobs in progress (see the type's summary).
@@ -73,9 +90,30 @@ final class RaceDetector {
     /// Called with each shared access before it is checked.
     var onAccess: ((SharedAccessKind, String) -> Void)?
 
+    /// Starts tracking (the run's first shared access): every context is taken as untracked,
+    /// and nothing noted so far carries a clock.
+    func startTracking() {
+        guard !isTracking else { return }
+        isTracking = true
+        for index in contexts.indices { contexts[index].isTracked = false }
+    }
+
+    /// Makes sure context `index` exists and has a clock and a component since tracking started:
+    /// a context running since before then starts from an empty clock, on a component of its own.
+    @inline(__always)
+    private func touch(_ index: Int) {
+        if index >= contexts.count { contexts.append(contentsOf: repeatElement(Context(), count: index + 1 - contexts.count)) }
+        guard !contexts[index].isTracked else { return }
+        contexts[index].clock = VectorClock()
+        contexts[index].component = takeNewComponent()
+        contexts[index].needsTick = true
+        contexts[index].isTracked = true
+    }
+
     /// Hands context `index`'s clock on (an enqueue, an unlock, a signal, a job's end).
     @inline(__always)
     private func send(from index: Int) -> VectorClock {
+        touch(index)
         contexts[index].needsTick = true
         return contexts[index].clock
     }
@@ -83,6 +121,7 @@ final class RaceDetector {
     /// A job was enqueued in slot `slot` by context `index`: it starts from the enqueuer's
     /// present.
     func enqueued(slot: Int32, from index: Int) {
+        guard isTracking else { return }
         setPending(send(from: index), slot: slot)
     }
 
@@ -108,34 +147,50 @@ final class RaceDetector {
 
     /// Context `index` takes in `clock` (a `lock` that got its lock, a `wait` that got a unit).
     func acquire(_ clock: VectorClock, into index: Int) {
+        guard isTracking else { return }
+        touch(index)
         contexts[index].clock.join(clock)
     }
 
     /// Context `index` hands its clock to `target` (an unlock, a signal).
     func release(from index: Int, into target: inout VectorClock) {
+        guard isTracking else { return }
         target.join(send(from: index))
     }
 
     /// A `sync` block ran in context `index`; the caller, the simulated thread `caller` blocked
     /// in `sync`, continues after all of it.
     func handBack(from index: Int, toThread caller: Int) {
+        guard isTracking else { return }
         let clock = send(from: index)
+        touch(caller + 1)
         contexts[caller + 1].clock.join(clock)
     }
 
     /// A `sync` block starts on its caller's thread (context `index`), holding the serial queue
     /// `queue`: it comes after the queue's last job.
     func syncOnCallerStarts(in index: Int, queue: Int) {
+        guard isTracking else { return }
+        touch(index)
         if queue < queueEnds.count { contexts[index].clock.join(queueEnds[queue]) }
     }
 
     /// That block ended: the queue's next job comes after it.
     func syncOnCallerEnded(in index: Int, queue: Int) {
+        guard isTracking else { return }
         setQueueEnd(send(from: index), queue: queue)
     }
 
     /// Job `job`, in scheduler slot `slot`, of queue `queue` starts in context `index`.
     func jobStarted(_ job: UInt64, slot: Int32, queue: Int, isSerial: Bool, in index: Int) {
+        guard isTracking else {
+            // Only which job runs here: what a later access names, and what its end needs.
+            if index >= contexts.count { contexts.append(contentsOf: repeatElement(Context(), count: index + 1 - contexts.count)) }
+            contexts[index].job = job
+            contexts[index].slot = slot
+            contexts[index].queue = queue
+            return
+        }
         var clock = takePending(slot: slot)
         let component: UInt32
         if isSerial {
@@ -146,12 +201,14 @@ final class RaceDetector {
         }
         while contexts.count <= index { contexts.append(Context()) }
         contexts[index] = Context(
-            clock: clock, component: component, needsTick: true, job: job, slot: slot, queue: queue)
+            clock: clock, component: component, needsTick: true, job: job, slot: slot, queue: queue, isTracked: true)
     }
 
     /// The job in context `index` ended; `repeats` when it is a repeating timer's fire whose
     /// timer goes on.
     func jobEnded(in index: Int, isSerial: Bool, repeats: Bool) {
+        guard isTracking else { return }
+        touch(index)
         var context = Context()
         swap(&context, &contexts[index])  // a move: the context's clock is not retained twice
         if isSerial {
@@ -200,6 +257,7 @@ final class RaceDetector {
     /// Ticks context `index` if it handed its clock on since its last tick, and returns its
     /// present step: (component, clock).
     func currentStep(of index: Int) -> (component: UInt32, clock: UInt32) {
+        touch(index)
         if contexts[index].needsTick {
             contexts[index].clock.tick(contexts[index].component)
             contexts[index].needsTick = false
