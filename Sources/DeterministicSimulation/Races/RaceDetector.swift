@@ -102,12 +102,18 @@ final class RaceDetector {
     /// a context running since before then starts from an empty clock, on a component of its own.
     @inline(__always)
     private func touch(_ index: Int) {
-        if index >= contexts.count { contexts.append(contentsOf: repeatElement(Context(), count: index + 1 - contexts.count)) }
+        makeContext(index)
         guard !contexts[index].isTracked else { return }
         contexts[index].clock = VectorClock()
         contexts[index].component = takeNewComponent()
         contexts[index].needsTick = true
         contexts[index].isTracked = true
+    }
+
+    /// Makes sure context `index` exists (a simulated thread's first job, or its first step).
+    @inline(__always)
+    private func makeContext(_ index: Int) {
+        if index >= contexts.count { contexts.append(contentsOf: repeatElement(Context(), count: index + 1 - contexts.count)) }
     }
 
     /// Hands context `index`'s clock on (an enqueue, an unlock, a signal, a job's end).
@@ -185,7 +191,7 @@ final class RaceDetector {
     func jobStarted(_ job: UInt64, slot: Int32, queue: Int, isSerial: Bool, in index: Int) {
         guard isTracking else {
             // Only which job runs here: what a later access names, and what its end needs.
-            if index >= contexts.count { contexts.append(contentsOf: repeatElement(Context(), count: index + 1 - contexts.count)) }
+            makeContext(index)
             contexts[index].job = job
             contexts[index].slot = slot
             contexts[index].queue = queue
@@ -199,7 +205,7 @@ final class RaceDetector {
         } else {
             component = concurrentComponent(of: queue, given: clock)
         }
-        while contexts.count <= index { contexts.append(Context()) }
+        makeContext(index)
         contexts[index] = Context(
             clock: clock, component: component, needsTick: true, job: job, slot: slot, queue: queue, isTracked: true)
     }

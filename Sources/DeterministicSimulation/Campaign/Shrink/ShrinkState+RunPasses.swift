@@ -25,15 +25,31 @@ extension ShrinkState {
     /// Complexity: at most about 4 · a²/2 attempts for a actions; replays of a candidate already
     /// tried are free.
     mutating func deleteRuns() {
-        var length = currentActions.count - 1
-        while length >= 1, currentActions.count <= ShrinkPass.runDeletionLimit, stop == nil {
+        tryRunsLongestFirst(followedByAction: false,
+                            while: { $0.currentActions.count <= ShrinkPass.runDeletionLimit }) { state, run in
+            state.deleteRun(run)
+        }
+    }
+
+    /// Tries `attempt` on every run of actions after the launch, longest first and at every
+    /// start, while `condition` holds and no limit is hit; when one is adopted (`attempt` is
+    /// true) the search goes on at the same length (clamped to the shorter run). With
+    /// `followedByAction`, only runs with an action after them. The loop of ``deleteRuns()``,
+    /// ``deleteCycles()`` and ``deleteShifted()``.
+    ///
+    /// Complexity: at most a²/2 calls of `attempt` for a actions, plus a per adopted run.
+    mutating func tryRunsLongestFirst(followedByAction: Bool, while condition: (Self) -> Bool,
+                                      _ attempt: (inout Self, Range<Int>) -> Bool) {
+        let margin = followedByAction ? 2 : 1  // the launch, and the action after the run
+        var length = currentActions.count - margin
+        while length >= 1, condition(self), stop == nil {
             var start = 1
-            var deleted = false
-            while start + length <= currentActions.count, stop == nil, !deleted {
-                deleted = deleteRun(start..<start + length)
+            var adopted = false
+            while start + length <= currentActions.count - (margin - 1), condition(self), stop == nil, !adopted {
+                adopted = attempt(&self, start..<start + length)
                 start += 1
             }
-            length = deleted ? min(length, currentActions.count - 1) : length - 1
+            length = adopted ? min(length, currentActions.count - margin) : length - 1
         }
     }
 
@@ -61,18 +77,12 @@ extension ShrinkState {
     /// ``ShrinkPass/cycleAttemptsPerAction`` · a replays each time the pass runs.
     mutating func deleteCycles() {
         let budget = attempts + ShrinkPass.cycleAttemptsPerAction * currentActions.count
-        var length = currentActions.count - 2
-        while length >= 1, currentActions.count > ShrinkPass.runDeletionLimit, attempts < budget, stop == nil {
-            var start = 1
-            var deleted = false
-            while start + length < currentActions.count, attempts < budget, stop == nil, !deleted {
-                let (first, next) = (currentActions[start].choice, currentActions[start + length].choice)
-                if let first, let next, first.possible == next.possible {
-                    deleted = attempt(removing: [start..<start + length], .all)
-                }
-                start += 1
-            }
-            length = deleted ? min(length, currentActions.count - 2) : length - 1
+        tryRunsLongestFirst(followedByAction: true, while: {
+            $0.currentActions.count > ShrinkPass.runDeletionLimit && $0.attempts < budget
+        }) { state, run in
+            let (first, next) = (state.currentActions[run.lowerBound].choice, state.currentActions[run.upperBound].choice)
+            guard let first, let next, first.possible == next.possible else { return false }
+            return state.attempt(removing: [run], .all)
         }
     }
 

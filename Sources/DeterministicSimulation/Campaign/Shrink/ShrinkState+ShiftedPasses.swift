@@ -26,16 +26,9 @@ extension ShrinkState {
     /// Complexity: at most 3 · ``ShrinkPass/shiftWindow`` attempts per pair of actions chosen by
     /// the same value, O(a²) pairs in a run of a actions.
     mutating func deleteShifted() {
-        guard currentActions.count <= ShrinkPass.replacementActionLimit else { return }
-        var length = currentActions.count - 2
-        while length >= 1, stop == nil {
-            var start = 1
-            var deleted = false
-            while start + length < currentActions.count, stop == nil, !deleted {
-                deleted = deleteShifted(start..<start + length)
-                start += 1
-            }
-            length = deleted ? min(length, currentActions.count - 2) : length - 1
+        tryRunsLongestFirst(followedByAction: true,
+                            while: { $0.currentActions.count <= ShrinkPass.replacementActionLimit }) { state, run in
+            state.deleteShifted(run)
         }
     }
 
