@@ -106,11 +106,11 @@ enum BenchTable {
 
     /// Each planted-bug scenario's shrink: environment actions and events before and after, time.
     static func printShrinks(_ report: BenchReport, io: CommandIO) {
-        io.out("| shrink (planted bug) | invariant | env. actions | events | attempts | seconds | CPU seconds |")
-        io.out("|---|---|---:|---:|---:|---:|---:|")
+        io.out("| shrink (planted bug) | invariant | env. actions | events | attempts | replays | seconds | CPU seconds |")
+        io.out("|---|---|---:|---:|---:|---:|---:|---:|")
         for row in report.shrinks {
             io.out("| \(row.scenario) | \(row.invariant) | \(row.originalActions) → \(row.shrunkActions) | "
-                + "\(row.originalEvents) → \(row.shrunkEvents) | \(row.attempts) | "
+                + "\(row.originalEvents) → \(row.shrunkEvents) | \(row.attempts) | \(row.replays) | "
                 + String(format: "%.3f", row.shrinkSeconds) + " | "
                 + (row.cpuSeconds.map { String(format: "%.3f", $0) } ?? "unavailable") + " |")
         }
@@ -189,7 +189,7 @@ enum BenchJSON {
                      "originalActions": .int(Int64(row.originalActions)),
                      "shrunkActions": .int(Int64(row.shrunkActions)),
                      "originalEvents": .int(Int64(row.originalEvents)), "shrunkEvents": .int(Int64(row.shrunkEvents)),
-                     "attempts": .int(Int64(row.attempts)), "seconds": .double(row.shrinkSeconds),
+                     "attempts": .int(Int64(row.attempts)), "replays": .int(Int64(row.replays)), "seconds": .double(row.shrinkSeconds),
                      "cpuSeconds": row.cpuSeconds.map { .double($0) } ?? .null])
         }))
         root.append("isolation", .array(report.isolation.map { row in

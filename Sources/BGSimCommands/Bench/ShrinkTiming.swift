@@ -23,6 +23,8 @@ struct ShrinkTiming: Sendable {
     var originalEvents: Int
     var shrunkEvents: Int
     var attempts: Int
+    /// Candidates actually replayed (``ShrinkResult/replays``).
+    var replays: Int
     /// Wall-clock seconds of the shrink alone (finding the run not included).
     var shrinkSeconds: Double
     /// CPU seconds of the process during the shrink (every thread; `nil` where unavailable).
@@ -52,7 +54,7 @@ struct ShrinkTiming: Sendable {
         return ShrinkTiming(scenario: scenario.name, invariant: found.invariant,
                             originalActions: found.originalActionCount, shrunkActions: shrink.actionCount,
                             originalEvents: found.originalEventCount, shrunkEvents: shrink.eventCount,
-                            attempts: shrink.attempts, shrinkSeconds: elapsed, cpuSeconds: cpu)
+                            attempts: shrink.attempts, replays: shrink.replays, shrinkSeconds: elapsed, cpuSeconds: cpu)
     }
 
     /// The CPU time the process used so far, all threads (`CLOCK_PROCESS_CPUTIME_ID`).

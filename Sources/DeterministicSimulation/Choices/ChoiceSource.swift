@@ -37,6 +37,9 @@ public final class ChoiceSource {
         var outcomes: [UInt64] = []
         /// Misfit and exhausted draws so far.
         var fallbackCount = 0
+        /// Whether a draw read past the sequence's end, or the draws were adopted from another
+        /// process: what was read is then not a prefix of the sequence (``replayedPrefixLength``).
+        var readBeyondSequence = false
         /// The actions marked so far, in order (see ``markAction(firstDraw:stopDraw:skippable:choice:)``).
         var actions: [ChoiceAction] = []
         /// The idle steps marked so far, in order (see ``markIdleStep(stopDraw:)``).
@@ -59,10 +62,8 @@ public final class ChoiceSource {
     /// The log of an exhaustive search's run (``init(exploring:log:)``); nil otherwise.
     public let exploration: ExplorationLog?
 
-    /// Misfit and exhausted draws so far in replay mode; always 0 in random mode.
-    ///
-    /// A replay of an unedited recording has 0 fallbacks; a shrinker can prefer candidates with
-    /// fewer of them.
+    /// Misfit and exhausted draws so far in replay mode; always 0 in random mode (a replay of an
+    /// unedited recording has 0 fallbacks).
     public var fallbackCount: Int { state.fallbackCount }
 
     /// A random source: draws come from `Xoshiro256StarStar(seed: seed.rawValue)`.
@@ -72,14 +73,8 @@ public final class ChoiceSource {
     /// ```
     ///
     /// - Parameter seed: the run's (or subsystem's) seed.
-    public init(seed: Seed) {
-        state = State(generator: Xoshiro256StarStar(seed: seed.rawValue))
-        replayValues = []
-        self.seed = seed
-        fillSeed = nil
-        fills = false
-        isReplaying = false
-        exploration = nil
+    public convenience init(seed: Seed) {
+        self.init(generatorSeed: seed.rawValue, replaying: [], seed: seed)
     }
 
     /// A replaying source: draw `i` returns value `i` of `sequence` when it fits.
@@ -89,15 +84,8 @@ public final class ChoiceSource {
     /// ```
     ///
     /// - Parameter sequence: a recording, possibly edited or truncated.
-    public init(replaying sequence: ChoiceSequence) {
-        state = State(generator: Xoshiro256StarStar(seed: 0))
-        replayValues = sequence.values
-        seed = nil
-        fillSeed = nil
-        fills = false
-        state.outcomes.reserveCapacity(sequence.values.count)
-        isReplaying = true
-        exploration = nil
+    public convenience init(replaying sequence: ChoiceSequence) {
+        self.init(generatorSeed: 0, replaying: sequence.values, reservesRecording: true)
     }
 
     /// A source for one run of an exhaustive search (``ExhaustiveSearch``): replays `prefix`,
@@ -111,14 +99,8 @@ public final class ChoiceSource {
     ///
     /// Contract: the recorded outcomes replay the run exactly with ``init(replaying:)``, given the
     /// same run spec (the draws past the prefix are recorded like any other).
-    public init(exploring prefix: ChoiceSequence, log: ExplorationLog) {
-        state = State(generator: Xoshiro256StarStar(seed: 0))
-        replayValues = prefix.values
-        seed = nil
-        fillSeed = nil
-        fills = false
-        isReplaying = true
-        exploration = log
+    public convenience init(exploring prefix: ChoiceSequence, log: ExplorationLog) {
+        self.init(generatorSeed: 0, replaying: prefix.values, exploration: log)
     }
 
     /// The value that, in a mutant's plan (``init(replaying:filling:)``), stands for "draw this
@@ -141,15 +123,22 @@ public final class ChoiceSource {
     /// fallbacks) except that filled draws are not fallbacks and the run does not stop at the end
     /// of `plan`; ``recorded`` replays the run exactly with ``init(replaying:)``. With an empty
     /// plan the draws are those of `ChoiceSource(seed: seed)`.
-    public init(replaying plan: ChoiceSequence, filling seed: Seed) {
-        state = State(generator: Xoshiro256StarStar(seed: seed.rawValue))
-        replayValues = plan.values
-        self.seed = nil
-        fillSeed = seed
-        fills = true
-        state.outcomes.reserveCapacity(plan.values.count)
-        isReplaying = true
-        exploration = nil
+    public convenience init(replaying plan: ChoiceSequence, filling seed: Seed) {
+        self.init(generatorSeed: seed.rawValue, replaying: plan.values, fillSeed: seed, reservesRecording: true)
+    }
+
+    /// The one initializer the public ones call: a random source when `seed` is given, else a
+    /// replay of `values` (a mutant's with `fillSeed`, an exploration's with `exploration`).
+    private init(generatorSeed: UInt64, replaying values: [UInt64], seed: Seed? = nil, fillSeed: Seed? = nil,
+                 exploration: ExplorationLog? = nil, reservesRecording: Bool = false) {
+        state = State(generator: Xoshiro256StarStar(seed: generatorSeed))
+        replayValues = values
+        self.seed = seed
+        self.fillSeed = fillSeed
+        fills = fillSeed != nil
+        if reservesRecording { state.outcomes.reserveCapacity(values.count) }
+        isReplaying = seed == nil
+        self.exploration = exploration
     }
 
     /// Whether the next draw replays a recorded value (`true`) or draws from the generator. A
@@ -171,6 +160,14 @@ public final class ChoiceSource {
 
     /// The number of recorded draws so far (draws with one possible outcome are not counted).
     public var drawCount: Int { state.outcomes.count }
+
+    /// How many values from the front of the replayed sequence decided the run: a plain replay
+    /// in this process that read nothing past the end (any sequence starting with those values
+    /// replays the same run: ``ReplayedPrefixes``); `nil` otherwise.
+    var replayedPrefixLength: Int? {
+        guard isReplaying, !fills, exploration == nil, !state.readBeyondSequence else { return nil }
+        return state.replayCursor
+    }
 
     /// A value in `0..<bound`; 0 is the simplest.
     ///
@@ -203,6 +200,7 @@ public final class ChoiceSource {
         guard state.replayCursor < replayValues.count else {
             if let exploration { return min(exploration.takeCanonical(), bound - 1) }  // past an explored prefix
             state.fallbackCount += 1
+            state.readBeyondSequence = true
             return 0
         }
         exploration?.clearCanonical()
@@ -219,6 +217,7 @@ public final class ChoiceSource {
         guard state.replayCursor < replayValues.count else {
             if exploration != nil { return nil }  // past an explored prefix: the canonical first index
             state.fallbackCount += 1
+            state.readBeyondSequence = true
             return nil
         }
         let value = replayValues[state.replayCursor]
@@ -384,6 +383,7 @@ public final class ChoiceSource {
         state.actions = actions
         state.idleSteps = idleSteps
         state.fallbackCount = fallbackCount
+        state.readBeyondSequence = true  // what the other process read is not known here
     }
 
     /// Lends the outcomes, actions and idle steps so far to a crash handler (``CrashSignals``),

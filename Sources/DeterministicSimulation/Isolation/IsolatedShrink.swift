@@ -113,6 +113,7 @@ enum IsolatedShrinkWire {
             ("choices", JSONValue(result.choices.token)), ("eventCount", JSONValue(result.eventCount)),
             ("actionCount", JSONValue(result.actionCount)), ("attempts", JSONValue(result.attempts)),
             ("stop", JSONValue(result.stop.rawValue)), ("passes", .array(passes)),
+            ("replays", JSONValue(result.replays)),
         ])
         return VerdictWire.line("shrunk", .object(object))
     }
@@ -122,7 +123,7 @@ enum IsolatedShrinkWire {
         let value = message.body
         guard let token = value["choices"]?.stringValue, let choices = try? ChoiceSequence(token: token),
               let events = int(value["eventCount"]), let actions = int(value["actionCount"]),
-              let attempts = int(value["attempts"]),
+              let attempts = int(value["attempts"]), let replays = int(value["replays"]),
               let stop = value["stop"]?.stringValue.flatMap(ShrinkStop.init(rawValue:)),
               let passValues = value["passes"]?.arrayValue
         else { return nil }
@@ -132,7 +133,7 @@ enum IsolatedShrinkWire {
             passes.append(ShrinkPassStats(name: name, attempts: tried, accepted: accepted))
         }
         return ShrinkResult(choices: choices, eventCount: events, actionCount: actions, attempts: attempts, stop: stop,
-                            passes: passes)
+                            passes: passes, replays: replays)
     }
 
     private static func int(_ value: JSONValue?) -> Int? { VerdictWire.int(value) }

@@ -60,15 +60,17 @@ import Testing
         let original = ShrinkerTests.failingRecording(ThresholdTarget(), from: 2_000)
         let full = Shrinker.shrink(original, target: ThresholdTarget(), keeps: Self.keepsBig)
         // The first run is the shrink's replay of its input; the flag is raised inside run n.
-        let cancelledDuringRun = Int(fraction * Double(full.attempts)) + 1
+        let cancelledDuringRun = Int(fraction * Double(full.replays)) + 1
         let target = CountingTarget(ThresholdTarget())
         let result = Shrinker.shrink(original, target: target, isCancelled: { target.runs >= cancelledDuringRun },
                                      keeps: Self.keepsBig)
-        let context = "seed 2000, cancelled during run \(cancelledDuringRun) of \(full.attempts + 1)"
+        let context = "seed 2000, cancelled during run \(cancelledDuringRun) of \(full.replays + 1)"
         #expect(target.runs == cancelledDuringRun, "\(context)")
         #expect(result.stop == .cancelled, "\(context)")
-        #expect(result.attempts == cancelledDuringRun - 1)
-        let counted = Shrinker.shrink(original, target: ThresholdTarget(), options: ShrinkOptions(maxAttempts: cancelledDuringRun - 1),
+        #expect(result.replays == cancelledDuringRun - 1)
+        // Candidates judged by a replayed prefix (no run) count as attempts: the attempt limit
+        // that stops where the cancel did is the cancelled shrink's attempts.
+        let counted = Shrinker.shrink(original, target: ThresholdTarget(), options: ShrinkOptions(maxAttempts: result.attempts),
                                       keeps: Self.keepsBig)
         #expect(result.choices == counted.choices, "\(context)")
         #expect(result.passes == counted.passes, "\(context)")

@@ -32,7 +32,8 @@ import Testing
     func answerRoundTrip() {
         let result = ShrinkResult(choices: Self.choices, eventCount: 45, actionCount: 4, attempts: 321, stop: .timeLimit,
                                   passes: [ShrinkPassStats(name: "deleteRuns", attempts: 300, accepted: 7),
-                                           ShrinkPassStats(name: "foldTime", attempts: 21, accepted: 0)])
+                                           ShrinkPassStats(name: "foldTime", attempts: 21, accepted: 0)],
+                                  replays: 250)
         let line = IsolatedShrinkWire.answer(result)
         #expect(IsolatedShrinkWire.parseAnswer(line.dropLast()) == result)
         #expect(IsolatedShrinkWire.parseAnswer(line.dropLast().dropLast(3)) == nil)

@@ -78,10 +78,14 @@ public struct ShrinkResult: Sendable, Equatable {
     public var eventCount: Int
     /// Actions (``ChoiceSource/actions``) in the run ``choices`` replays.
     public var actionCount: Int
-    /// Candidate replays run.
+    /// Candidates judged (what ``ShrinkOptions/maxAttempts`` bounds): replays run, plus those
+    /// whose front an earlier replay read whole (``replays`` counts only the first).
     public var attempts: Int
     /// Why shrinking stopped.
     public var stop: ShrinkStop
     /// Per pass, in pass order.
     public var passes: [ShrinkPassStats]
+    /// Candidate replays run: ``attempts`` less the candidates that started with exactly what an
+    /// earlier replay read, whose outcome was therefore known (the run never reads further).
+    public var replays: Int
 }

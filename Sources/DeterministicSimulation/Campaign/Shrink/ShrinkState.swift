@@ -34,7 +34,17 @@ struct ShrinkState<Target: CampaignTarget> {
     /// the candidates (each key holds a whole sequence: on a run of millions of draws, megabytes),
     /// so it is bounded by ``maxCacheBytes``.
     private var seen: [ChoiceSequence: Bool] = [:]
-    /// The bytes ``seen`` holds, as ``cacheBytes(of:)`` estimates them: at most ``maxCacheBytes``.
+    /// What finished replays read from the front of their candidates (``ReplayedPrefixes``): a
+    /// candidate that starts with one replays a run already judged, so it is judged without a
+    /// replay. Shares ``maxCacheBytes`` with ``seen``.
+    private var prefixes = ReplayedPrefixes()
+    /// Whether ``prefixes`` judges candidates (always, except in the tests that compare a shrink
+    /// with it and without it).
+    var judgesByPrefix = true
+    /// Replays run (``attempts`` less the candidates ``prefixes`` judged).
+    private(set) var replays = 0
+    /// The bytes ``seen`` and ``prefixes`` hold (``cacheBytes(of:)``, ``ReplayedPrefixes/bytes``):
+    /// at most ``maxCacheBytes``.
     private(set) var cacheBytes = 0
 
     init(target: Target, options: ShrinkOptions, isCancelled: @escaping () -> Bool,
@@ -78,7 +88,7 @@ struct ShrinkState<Target: CampaignTarget> {
         runToFixpoint(ShrinkPass.runOrder)
         if stop == nil { stop = .fixpoint }
         return ShrinkResult(choices: current, eventCount: currentEventCount, actionCount: currentActions.count,
-                            attempts: attempts, stop: stop ?? .fixpoint, passes: stats)
+                            attempts: attempts, stop: stop ?? .fixpoint, passes: stats, replays: replays)
     }
 
     /// Runs `passes` cyclically until every one in a row finds nothing or a limit is hit.
@@ -161,11 +171,25 @@ struct ShrinkState<Target: CampaignTarget> {
         }
         attempts += 1
         stats[activePass.rawValue].attempts += 1
+        // A candidate that starts with what a finished replay read replays that run, which was
+        // judged: either rejected then (for good: `keeps` is fixed and `current` only gets
+        // simpler), or adopted, so that `current` is now it or simpler. Either way it is rejected
+        // now, exactly as its replay would be; it still counts as an attempt, so the shrink takes
+        // the same path as when every candidate was replayed.
+        if judgesByPrefix, prefixes.containsPrefix(of: candidate.values) {
+            remember(candidate, accepted: false)
+            return false
+        }
+        replays += 1
         let source = ChoiceSource(replaying: candidate)
         let verdict = target.run(choices: source, keepTrace: false, costBudget: costBudget)
         let drawn = source.recorded
         let accepted = !verdict.overBudget && keeps(verdict) && isSimpler(drawn, actions: source.actions.count)
         remember(candidate, accepted: accepted)
+        // A run cut off by the cost budget did not finish: a later, larger budget could run it on.
+        if !verdict.overBudget, let length = source.replayedPrefixLength {
+            cacheBytes += prefixes.insert(candidate.values[..<length], maxAddedBytes: maxCacheBytes - cacheBytes)
+        }
         if accepted {
             current = drawn
             currentActions = source.actions
