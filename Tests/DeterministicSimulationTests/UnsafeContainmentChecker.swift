@@ -36,7 +36,12 @@ enum UnsafeContainmentChecker {
         }
     }
 
-    static let idioms: [Idiom] = [
+    /// Every idiom checked: the performance idioms here, then the systems idioms (raw pointers,
+    /// bit casts, symbol lookups, signal handlers, unchecked globals) in
+    /// `UnsafeContainmentChecker+Systems.swift`.
+    static let idioms: [Idiom] = performanceIdioms + systemsIdioms
+
+    static let performanceIdioms: [Idiom] = [
         Idiom(
             name: "`@exclusivity(unchecked)`", pattern: #"@exclusivity\(\s*unchecked\s*\)"#,
             allowed: [

@@ -3,7 +3,8 @@ import Testing
 
 /// Unsafe performance code stays where it is documented and tested (STYLE.md habit 11): a
 /// checker, workload or other domain file that picks up `@exclusivity(unchecked)`,
-/// `unowned(unsafe)`, `Unmanaged` or underscored standard library API fails this suite.
+/// `unowned(unsafe)`, `Unmanaged`, underscored standard library API, `unsafeBitCast`, `dlsym`,
+/// `sigaction`, `nonisolated(unsafe)` or a raw pointer fails this suite.
 @Suite("Unsafe code containment")
 struct UnsafeContainmentTests {
     /// Every Swift file under `Sources/`, with its path from the package root.
@@ -53,12 +54,16 @@ struct UnsafeContainmentTests {
                 func call() { monitor._withUnsafeGuaranteedRef { $0.run() } }
                 // @exclusivity(unchecked) in a comment is fine
                 /* so is unowned(unsafe) in a block comment */
+                let hook = unsafeBitCast(dlsym(nil, "f"), to: Hook.self)
+                func install() { sigaction(SIGSEGV, &action, nil) }
+                nonisolated(unsafe) static var last: Int = 0
+                let slots = UnsafeMutablePointer<Int>.allocate(capacity: 4)
             }
             """
         let path = "Sources/BackgroundTaskSimulator/Invariants/Checker.swift"
         let violations = try UnsafeContainmentChecker.check(source: snippet, file: path)
-        #expect(violations.map(\.lines) == [[2], [3], [4], [5]])
-        #expect(violations.map(\.allowedCount) == [0, 0, 0, 0])
+        #expect(violations.map(\.lines) == [[2], [3], [4], [5], [8], [8], [9], [10], [11]])
+        #expect(violations.map(\.allowedCount) == Array(repeating: 0, count: 9))
         let first = try #require(violations.first)
         #expect(first.description.hasPrefix("\(path):2: `@exclusivity(unchecked)` is not allowed in this file"))
     }

@@ -1,0 +1,90 @@
+/// The systems idioms of the containment check (issue 34, item 4): the engine's runtime code
+/// (fibers, executor hooks, crash signals, the isolation transport, CPU placement) and the few
+/// hot tables that use raw memory. Each file that may use one is listed with its reason; the
+/// core an app links, the checkers, the workloads and the command line use none.
+extension UnsafeContainmentChecker {
+    static let systemsIdioms: [Idiom] = [
+        Idiom(
+            name: "`unsafeBitCast`", pattern: #"\bunsafeBitCast\b"#,
+            allowed: [
+                // The runtime's executor hooks: symbols found by name become typed C functions,
+                // and the engine's hooks become the raw pointers the runtime stores; a job
+                // pointer from the runtime becomes an `UnownedJob`.
+                "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 6,
+                // A job's header, to read the task's executor-private words.
+                "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 1,
+                // A main-actor closure called on the simulated main thread, which the engine has
+                // just checked is the run's main actor (the isolation the type system cannot see).
+                "Sources/DeterministicSimulation/Async/Scheduler+MainThread.swift": 1,
+                "Sources/DeterministicSimulation/Async/SimulatedMainActor.swift": 1,
+                // `prctl` and `sched_setaffinity`, found by name (absent on Darwin), called typed.
+                "Sources/DeterministicSimulation/Isolation/ParentLifeline.swift": 1,
+                "Sources/DeterministicSimulation/Scheduling/Threads/CPUPlacement.swift": 1,
+                // ThreadSanitizer's `__tsan_acquire` and `__tsan_release`, present only under TSan.
+                "Sources/ThreadSanitizerSupport/Mutex+ThreadSanitizer.swift": 2,
+            ],
+            instead: "call the function or cast with `as?`; a C symbol belongs in the engine's runtime files"),
+        Idiom(
+            name: "`dlsym`", pattern: #"\bdlsym\b"#,
+            allowed: [
+                // The runtime's hook variables (RTLD_DEFAULT on Darwin and Linux).
+                "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 2,
+                "Sources/DeterministicSimulation/Isolation/ParentLifeline.swift": 1,
+                "Sources/DeterministicSimulation/Scheduling/Threads/CPUPlacement.swift": 1,
+                "Sources/ThreadSanitizerSupport/Mutex+ThreadSanitizer.swift": 2,
+            ],
+            instead: "import the module that declares the function"),
+        Idiom(
+            name: "`sigaction`", pattern: #"\bsigaction\b"#,
+            allowed: [
+                // The one place that installs handlers: the crash banner and the choices dump.
+                "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 2,
+            ],
+            instead: "use CrashSignals (DeterministicSimulation/Crash/CrashSignals.swift)"),
+        Idiom(
+            name: "`nonisolated(unsafe)`", pattern: #"\bnonisolated\(\s*unsafe\s*\)"#,
+            allowed: [
+                // Set once by the load-time install, before any task runs; read-only after.
+                "Sources/DeterministicSimulation/Async/ProcessExecutors.swift": 2,
+                // What a signal handler reads: set before the handlers are installed, and a
+                // handler may read only plain memory (no lock is async-signal-safe).
+                "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 2,
+                "Sources/DeterministicSimulation/Crash/RunWatchdog.swift": 1,
+            ],
+            instead: "use a `Mutex`, an `Atomic`, or a `let`"),
+        Idiom(
+            name: "a raw pointer (`Unsafe…Pointer`, `withUnsafe…`)",
+            pattern: #"\bUnsafe(Mutable)?(Raw)?(Buffer)?Pointer\b|\bwithUnsafe(Mutable)?(Bytes|BufferPointer|Pointer)\b"#,
+            allowed: [
+                // The runtime room: executor hooks and job words, the run mark in a pthread key,
+                // fiber stacks and their C entry, the pool's fiber slot, crash dumps written from
+                // a signal handler, CPU sets, and the isolation transport's reads and writes.
+                "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 11,
+                "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 2,
+                "Sources/DeterministicSimulation/Async/RunThreadMarker.swift": 2,
+                "Sources/DeterministicSimulation/Scheduling/Threads/Fiber.swift": 13,
+                "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedThreadPool.swift": 4,
+                "Sources/DeterministicSimulation/Scheduling/Threads/CPUPlacement.swift": 3,
+                "Sources/DeterministicSimulation/Crash/CrashOutput.swift": 5,
+                "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 4,
+                "Sources/DeterministicSimulation/Crash/CrashSlot.swift": 7,
+                "Sources/DeterministicSimulation/Isolation/ChildConnection.swift": 5,
+                "Sources/DeterministicSimulation/Isolation/IsolatedWorker.swift": 1,
+                "Sources/SimulationFormats/AtomicFile.swift": 2,
+                "Sources/ThreadSanitizerSupport/Mutex+ThreadSanitizer.swift": 3,
+                // Hot tables without an array's bounds and uniqueness checks: weighted draws (every
+                // environment step), the crash dump's view of the recording, the trace digest's
+                // bytes, the environment's candidate actions and the coverage counters.
+                "Sources/DeterministicSimulation/Choices/ChoiceSource+Values.swift": 6,
+                "Sources/DeterministicSimulation/Choices/ChoiceSource.swift": 6,
+                "Sources/DeterministicSimulation/Trace/StableHasher.swift": 3,
+                "Sources/BackgroundTaskSimulator/Environment/EnvironmentDriver.swift": 3,
+                "Sources/BackgroundTaskSimulator/Environment/EnvironmentDriver+Actions.swift": 1,
+                "Sources/BackgroundTaskSimulator/Run/CoverageCounter.swift": 8,
+                // The core's per-thread depth, stored as a pointer's bit pattern (issue 34 item 6
+                // is to move this hook out of the core).
+                "Sources/BackgroundTaskKit/Support/CriticalSectionTracking.swift": 2,
+            ],
+            instead: "use an array or a value type; raw memory belongs in the engine's runtime files"),
+    ]
+}
