@@ -163,7 +163,7 @@ public final class ChoiceSource {
 
     /// How many values from the front of the replayed sequence decided the run: a plain replay
     /// in this process that read nothing past the end (any sequence starting with those values
-    /// replays the same run: ``ReplayedPrefixes``); `nil` otherwise.
+    /// replays the same run: ``TriedCandidates``); `nil` otherwise.
     var replayedPrefixLength: Int? {
         guard isReplaying, !fills, exploration == nil, !state.readBeyondSequence else { return nil }
         return state.replayCursor

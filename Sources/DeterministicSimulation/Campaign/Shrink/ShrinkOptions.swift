@@ -23,10 +23,11 @@ public struct ShrinkOptions: Sendable, Equatable {
     /// every replay; a replay under way finishes first. Values of a billion seconds or more (or
     /// `.infinity`) mean no limit.
     public var maxSeconds: Double
-    /// The most bytes the cache of replayed candidates may hold (default 256 MiB): each entry
-    /// keeps its whole sequence, 8 bytes a value plus 64, which on a run of millions of draws
-    /// (the minimum gap, the maximum horizon) reached gigabytes. When full, later candidates are
-    /// not cached (a repeat is replayed again); the shrink goes on.
+    /// The most bytes the cache of judged candidates may hold (default 256 MiB): a trie of their
+    /// values (and of what their replays read), 24 bytes a value where they part from the ones
+    /// before; on a run of millions of draws (the minimum gap, the maximum horizon) the cache
+    /// reached gigabytes before this bound. When full, later candidates are not cached (a repeat
+    /// is replayed again); the shrink goes on.
     public var maxCacheBytes: Int
 
     public init(maxAttempts: Int = 2_000, maxSeconds: Double = defaultMaxSeconds,

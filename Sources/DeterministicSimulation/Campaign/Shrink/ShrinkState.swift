@@ -3,7 +3,7 @@
 struct ShrinkState<Target: CampaignTarget> {
     let target: Target
     let maxAttempts: Int
-    /// The most bytes ``seen`` may hold (``ShrinkOptions/maxCacheBytes``).
+    /// The most bytes ``tried`` may hold (``ShrinkOptions/maxCacheBytes``).
     let maxCacheBytes: Int
     let isCancelled: () -> Bool
     /// Whether the shrink's wall-clock budget (``ShrinkOptions/maxSeconds``) is spent.
@@ -30,21 +30,17 @@ struct ShrinkState<Target: CampaignTarget> {
     /// Whether a deletion of whole actions also tries the action after it re-aimed
     /// (``deleteKeepingNext()``).
     var reaimsDeletions = false
-    /// Candidates already replayed, by the candidate as given (not normalized). What grows with
-    /// the candidates (each key holds a whole sequence: on a run of millions of draws, megabytes),
-    /// so it is bounded by ``maxCacheBytes``.
-    private var seen: [ChoiceSequence: Bool] = [:]
-    /// What finished replays read from the front of their candidates (``ReplayedPrefixes``): a
-    /// candidate that starts with one replays a run already judged, so it is judged without a
-    /// replay. Shares ``maxCacheBytes`` with ``seen``.
-    private var prefixes = ReplayedPrefixes()
-    /// Whether ``prefixes`` judges candidates (always, except in the tests that compare a shrink
-    /// with it and without it).
-    var judgesByPrefix = true
-    /// Replays run (``attempts`` less the candidates ``prefixes`` judged).
+    /// The candidates judged so far (as given, not normalized) and the fronts finished replays
+    /// read (``TriedCandidates``): an exact repeat is skipped, a candidate that starts with a
+    /// read front is judged without a replay. Grows with the candidates, so it is bounded by
+    /// ``maxCacheBytes``.
+    private var tried = TriedCandidates()
+    /// Whether read fronts judge candidates (always, except in the tests that compare a shrink
+    /// with them and without them).
+    var judgesByReadFront = true
+    /// Replays run (``attempts`` less the candidates judged by a read front).
     private(set) var replays = 0
-    /// The bytes ``seen`` and ``prefixes`` hold (``cacheBytes(of:)``, ``ReplayedPrefixes/bytes``):
-    /// at most ``maxCacheBytes``.
+    /// The bytes ``tried`` holds beyond its root (``TriedCandidates/bytes``): at most ``maxCacheBytes``.
     private(set) var cacheBytes = 0
 
     init(target: Target, options: ShrinkOptions, isCancelled: @escaping () -> Bool,
@@ -151,10 +147,10 @@ struct ShrinkState<Target: CampaignTarget> {
         guard stop == nil else { return false }
         let candidate = ChoiceSequence(values)
         // Passes propose edits simpler than `current` (skips excepted: their runs have fewer
-        // actions); any other candidate is a no-op.
-        guard !requireSimplerCandidate || candidate.isSimpler(than: current), seen[candidate] == nil else {
-            return false
-        }
+        // actions); any other candidate is a no-op, and so is an exact repeat.
+        guard !requireSimplerCandidate || candidate.isSimpler(than: current) else { return false }
+        let knowledge = tried.knowledge(of: values)
+        guard knowledge != .judged else { return false }
         if attempts >= maxAttempts {
             stop = .attemptLimit
             return false
@@ -176,8 +172,8 @@ struct ShrinkState<Target: CampaignTarget> {
         // simpler), or adopted, so that `current` is now it or simpler. Either way it is rejected
         // now, exactly as its replay would be; it still counts as an attempt, so the shrink takes
         // the same path as when every candidate was replayed.
-        if judgesByPrefix, prefixes.containsPrefix(of: candidate.values) {
-            remember(candidate, accepted: false)
+        if judgesByReadFront, knowledge == .readByReplay {
+            remember(values[...], as: .candidate)
             return false
         }
         replays += 1
@@ -185,10 +181,10 @@ struct ShrinkState<Target: CampaignTarget> {
         let verdict = target.run(choices: source, keepTrace: false, costBudget: costBudget)
         let drawn = source.recorded
         let accepted = !verdict.overBudget && keeps(verdict) && isSimpler(drawn, actions: source.actions.count)
-        remember(candidate, accepted: accepted)
+        remember(values[...], as: .candidate)
         // A run cut off by the cost budget did not finish: a later, larger budget could run it on.
         if !verdict.overBudget, let length = source.replayedPrefixLength {
-            cacheBytes += prefixes.insert(candidate.values[..<length], maxAddedBytes: maxCacheBytes - cacheBytes)
+            remember(values[..<length], as: .readFront)
         }
         if accepted {
             current = drawn
@@ -203,20 +199,11 @@ struct ShrinkState<Target: CampaignTarget> {
         return accepted
     }
 
-    /// Caches a replayed candidate's outcome while the cache has room. Once it is full, later
-    /// candidates are not cached (a repeat is replayed again and counts as an attempt), so the
-    /// cache never grows past ``maxCacheBytes``; what is cached depends only on the candidates,
+    /// Records what a candidate taught while the cache has room. Once it is full, later
+    /// candidates are not recorded (a repeat is replayed again and counts as an attempt), so the
+    /// cache never grows past ``maxCacheBytes``; what is recorded depends only on the candidates,
     /// so a shrink stays deterministic.
-    private mutating func remember(_ candidate: ChoiceSequence, accepted: Bool) {
-        let bytes = Self.cacheBytes(of: candidate)
-        guard bytes <= maxCacheBytes - cacheBytes else { return }
-        seen[candidate] = accepted
-        cacheBytes += bytes
-    }
-
-    /// What caching `candidate` costs: its values, kept whole as the key (8 bytes each), plus 64
-    /// bytes for the array's header (32) and its share of the table's slots.
-    static func cacheBytes(of candidate: ChoiceSequence) -> Int {
-        candidate.count * MemoryLayout<UInt64>.stride + 64
+    private mutating func remember(_ values: ArraySlice<UInt64>, as mark: TriedCandidates.Mark) {
+        cacheBytes += tried.insert(values, as: mark, maxAddedBytes: maxCacheBytes - cacheBytes)
     }
 }

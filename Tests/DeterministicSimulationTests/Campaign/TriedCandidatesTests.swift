@@ -1,29 +1,33 @@
 @testable import DeterministicSimulation
 import Testing
 
-/// The shrinker's prefix cache (issue 37, item 4): a candidate that starts with exactly what an
-/// earlier finished replay read replays that run, so it is judged without a replay. It must
-/// change nothing but the number of replays.
-@Suite("Replayed prefixes")
-struct ReplayedPrefixTests {
-    @Test("a trie of prefixes: a sequence is known when an inserted prefix starts it, never when it is shorter")
+/// The shrinker's cache (issue 37, item 4): the candidates it judged and the fronts its finished
+/// replays read, in one trie. An exact repeat is skipped; a candidate that starts with a read
+/// front replays that run, so it is judged without a replay. It must change nothing but the
+/// number of replays.
+@Suite("Tried candidates")
+struct TriedCandidatesTests {
+    @Test("a read front decides every sequence that starts with it, never a shorter one; a judged candidate only itself")
     func trie() {
-        var prefixes = ReplayedPrefixes()
-        #expect(!prefixes.containsPrefix(of: []))
-        #expect(!prefixes.containsPrefix(of: [3, 0, 7]))
-        #expect(prefixes.insert([3, 0, 7][...]) == 3 * ReplayedPrefixes.bytesPerNode)
-        #expect(prefixes.containsPrefix(of: [3, 0, 7]))
-        #expect(prefixes.containsPrefix(of: [3, 0, 7, 9, 9]))
-        #expect(!prefixes.containsPrefix(of: [3, 0]), "a shorter sequence would read past its end")
-        #expect(!prefixes.containsPrefix(of: [3, 1, 7, 9]))
-        #expect(prefixes.insert([3, 0, 7, 1][...]) == 0, "covered by [3, 0, 7]")
-        #expect(prefixes.insert([3, 1][...]) == ReplayedPrefixes.bytesPerNode, "shares the node of the 3")
-        #expect(prefixes.containsPrefix(of: [3, 1, 5]) && prefixes.containsPrefix(of: [3, 0, 7, 2]))
-        #expect(prefixes.insert([4, 4, 4][...], maxAddedBytes: 2 * ReplayedPrefixes.bytesPerNode) == 0, "over the bound")
-        #expect(!prefixes.containsPrefix(of: [4, 4, 4]))
-        #expect(prefixes.bytes == 5 * ReplayedPrefixes.bytesPerNode, "the root and four nodes")
-        prefixes.insert([][...])
-        #expect(prefixes.containsPrefix(of: [8]), "a run that read nothing is every run")
+        var tried = TriedCandidates()
+        let node = TriedCandidates.bytesPerNode
+        #expect(tried.knowledge(of: []) == .unknown && tried.knowledge(of: [3, 0, 7]) == .unknown)
+        #expect(tried.insert([3, 0, 7][...], as: .readFront) == 3 * node)
+        #expect(tried.knowledge(of: [3, 0, 7]) == .readByReplay)
+        #expect(tried.knowledge(of: [3, 0, 7, 9, 9]) == .readByReplay)
+        #expect(tried.knowledge(of: [3, 0]) == .unknown, "a shorter sequence would read past its end")
+        #expect(tried.knowledge(of: [3, 1, 7, 9]) == .unknown)
+        #expect(tried.insert([3, 0, 7, 1][...], as: .readFront) == 0, "covered by [3, 0, 7]")
+        #expect(tried.insert([3, 0, 7, 1][...], as: .candidate) == node, "a judged candidate is marked even there")
+        #expect(tried.knowledge(of: [3, 0, 7, 1]) == .judged, "an exact repeat comes first")
+        #expect(tried.insert([5, 5][...], as: .candidate) == 2 * node)
+        #expect(tried.knowledge(of: [5, 5]) == .judged)
+        #expect(tried.knowledge(of: [5, 5, 1]) == .unknown && tried.knowledge(of: [5]) == .unknown, "only itself")
+        #expect(tried.insert([4, 4, 4][...], as: .readFront, maxAddedBytes: 2 * node) == 0, "over the bound")
+        #expect(tried.knowledge(of: [4, 4, 4]) == .unknown)
+        #expect(tried.bytes == 7 * node, "the root and six nodes")
+        tried.insert([][...], as: .readFront)
+        #expect(tried.knowledge(of: [8]) == .readByReplay, "a run that read nothing is every run")
     }
 
     @Test("a replay tells how much of its sequence it read, only when that front alone decided the run")
@@ -61,8 +65,8 @@ struct ReplayedPrefixTests {
             let fixed = ShrinkerTests.failingRecording(FixedCountTarget(), from: seed * 97)
             for (name, original, base) in [("threshold", threshold, ThresholdTarget() as any CampaignTarget),
                                             ("fixed", fixed, FixedCountTarget())] {
-                let (without, _) = Self.shrink(original, base, judgesByPrefix: false)
-                let (with, runs) = Self.shrink(original, base, judgesByPrefix: true)
+                let (without, _) = Self.shrink(original, base, judgesByReadFront: false)
+                let (with, runs) = Self.shrink(original, base, judgesByReadFront: true)
                 #expect(with.choices == without.choices, "\(name) \(seed)")
                 #expect(with.attempts == without.attempts && with.passes == without.passes && with.stop == without.stop)
                 #expect(without.replays == without.attempts)
@@ -76,11 +80,11 @@ struct ReplayedPrefixTests {
     }
 
     private static func shrink(_ original: ChoiceSequence, _ base: any CampaignTarget,
-                               judgesByPrefix: Bool) -> (ShrinkResult, runs: Int) {
+                               judgesByReadFront: Bool) -> (ShrinkResult, runs: Int) {
         let target = CountingTarget(AnyToyTarget(base: base))
         var state = ShrinkState(target: target, options: ShrinkOptions(), isCancelled: { false },
                                 isOverTime: { false }, keeps: ShrinkerTests.keepsBig)
-        state.judgesByPrefix = judgesByPrefix
+        state.judgesByReadFront = judgesByReadFront
         let result = state.shrink(original)
         return (result, target.runs)
     }
