@@ -6,7 +6,7 @@ import Foundation
 /// `bgsim bench [--json] [--output FILE] [--quick]`: the standard benchmark. Prints a table of
 /// throughput (1 job and all cores), how cost grows with run length and with jobs, the time to
 /// find and shrink the P1 bug, the runs to find each planted race, each planted-bug scenario's
-/// shrink (actions and events before and after, wall-clock and CPU time), peak memory, the
+/// shrink (actions and events before and after, attempts and replays, wall-clock and CPU time), peak memory, the
 /// token workload's exhaustive search to depth 6, and each threaded workload's share of a busy
 /// machine (``BusyMachine``).
 ///
