@@ -24,7 +24,7 @@ public struct ShrinkOptions: Sendable, Equatable {
     /// `.infinity`) mean no limit.
     public var maxSeconds: Double
     /// The most bytes the cache of judged candidates may hold (default 256 MiB): a trie of their
-    /// values (and of what their replays read), 24 bytes a value where they part from the ones
+    /// values (and of what their replays read), 16 bytes a value where they part from the ones
     /// before; on a run of millions of draws (the minimum gap, the maximum horizon) the cache
     /// reached gigabytes before this bound. When full, later candidates are not cached (a repeat
     /// is replayed again); the shrink goes on.

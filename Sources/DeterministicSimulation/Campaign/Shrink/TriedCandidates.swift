@@ -18,9 +18,10 @@
 /// process that read nothing past its sequence's end and was not cut off by a cost budget may
 /// insert its front (``ChoiceSource/replayedPrefixLength``).
 ///
-/// Contract: nodes are first-child/next-sibling links in one array; a read front under a
-/// shorter one adds nothing, a judged candidate is always marked (an exact repeat is told apart
-/// from a candidate known by its front). ``bytes`` counts the nodes, for the shrink's cache bound.
+/// Contract: nodes are first-child/next-sibling links in one array (16 bytes a node, at most
+/// 2^30 - 1 nodes); a read front under a shorter one adds nothing, a judged candidate is always
+/// marked (an exact repeat is told apart from a candidate known by its front). ``bytes`` counts
+/// the nodes, for the shrink's cache bound.
 ///
 /// - Complexity: ``insert(_:as:maxAddedBytes:)`` and ``knowledge(of:)`` walk one path:
 ///   O(length × siblings per node); most nodes have one child.
@@ -42,12 +43,23 @@ struct TriedCandidates {
         case readByReplay
     }
 
+    /// 16 bytes: the value and two links, the marks in the first link's top bits.
     private struct Node {
+        static let candidateMark: UInt32 = 1 << 31
+        static let readFrontMark: UInt32 = 1 << 30
+        static let linkMask: UInt32 = (1 << 30) - 1
+        /// The most nodes a trie holds (links are 30 bits, 0 meaning none).
+        static let maxCount = Int(linkMask)
+
         var value: UInt64
-        var firstChild: Int32 = -1
-        var nextSibling: Int32 = -1
-        var isCandidate = false
-        var isReadFront = false
+        /// The first child's index + 1 (0: none) in the low 30 bits, and the marks.
+        var firstChildAndMarks: UInt32 = 0
+        /// The next sibling's index + 1 (0: none).
+        var nextSibling: UInt32 = 0
+
+        var firstChild: Int? { firstChildAndMarks & Self.linkMask == 0 ? nil : Int(firstChildAndMarks & Self.linkMask) - 1 }
+        var isCandidate: Bool { firstChildAndMarks & Self.candidateMark != 0 }
+        var isReadFront: Bool { firstChildAndMarks & Self.readFrontMark != 0 }
     }
 
     /// The root (index 0) stands for the empty sequence.
@@ -88,26 +100,23 @@ struct TriedCandidates {
         }
         if mark == .readFront, nodes[node].isReadFront { return 0 }
         let added = (values.endIndex - index) * Self.bytesPerNode
-        guard added <= maxAddedBytes, nodes.count + (values.endIndex - index) < Int(Int32.max) else { return 0 }
+        guard added <= maxAddedBytes, nodes.count + (values.endIndex - index) <= Node.maxCount else { return 0 }
         while index < values.endIndex {
-            let new = Int32(nodes.count)
-            nodes.append(Node(value: values[index], nextSibling: nodes[node].firstChild))
-            nodes[node].firstChild = new
-            node = Int(new)
+            let parent = nodes[node].firstChildAndMarks
+            nodes.append(Node(value: values[index], nextSibling: parent & Node.linkMask))
+            nodes[node].firstChildAndMarks = parent & ~Node.linkMask | UInt32(nodes.count)  // the new one's index + 1
+            node = nodes.count - 1
             index += 1
         }
-        switch mark {
-        case .candidate: nodes[node].isCandidate = true
-        case .readFront: nodes[node].isReadFront = true
-        }
+        nodes[node].firstChildAndMarks |= mark == .candidate ? Node.candidateMark : Node.readFrontMark
         return added
     }
 
     private func child(of node: Int, value: UInt64) -> Int? {
         var next = nodes[node].firstChild
-        while next >= 0 {
-            if nodes[Int(next)].value == value { return Int(next) }
-            next = nodes[Int(next)].nextSibling
+        while let index = next {
+            if nodes[index].value == value { return index }
+            next = nodes[index].nextSibling == 0 ? nil : Int(nodes[index].nextSibling) - 1
         }
         return nil
     }
