@@ -26,14 +26,14 @@ import Testing
     func timeLimitStopsOnly(fraction: Double) throws {
         let original = ShrinkerTests.failingRecording(ThresholdTarget(), from: 100)
         let full = Shrinker.shrink(original, target: ThresholdTarget(), keeps: Self.keepsBig)
-        let seconds = Int(fraction * Double(full.attempts)) + 1
+        let seconds = Int(fraction * Double(full.replays)) + 1
         // Read once at the start and once before each replay: the n-th replay's check reads n s.
         let timed = Shrinker.shrink(original, target: ThresholdTarget(), options: ShrinkOptions(maxSeconds: Double(seconds)),
                                     clock: SteppingClock(), keeps: Self.keepsBig)
         let counted = Shrinker.shrink(original, target: ThresholdTarget(), options: ShrinkOptions(maxAttempts: seconds - 1),
                                       keeps: Self.keepsBig)
-        #expect(timed.stop == .timeLimit, "seed 100, \(seconds) s of \(full.attempts)")
-        #expect(timed.attempts == seconds - 1)
+        #expect(timed.stop == .timeLimit, "seed 100, \(seconds) s of \(full.replays)")
+        #expect(timed.replays == seconds - 1)
         #expect(timed.choices == counted.choices)
         #expect(timed.passes == counted.passes)
         #expect(!original.isSimpler(than: timed.choices))
@@ -68,9 +68,8 @@ import Testing
         #expect(target.runs == cancelledDuringRun, "\(context)")
         #expect(result.stop == .cancelled, "\(context)")
         #expect(result.replays == cancelledDuringRun - 1)
-        // Candidates judged by a replayed prefix (no run) count as attempts: the attempt limit
-        // that stops where the cancel did is the cancelled shrink's attempts.
-        let counted = Shrinker.shrink(original, target: ThresholdTarget(), options: ShrinkOptions(maxAttempts: result.attempts),
+        // The attempt limit counts replays (a candidate judged by a read front runs nothing).
+        let counted = Shrinker.shrink(original, target: ThresholdTarget(), options: ShrinkOptions(maxAttempts: result.replays),
                                       keeps: Self.keepsBig)
         #expect(result.choices == counted.choices, "\(context)")
         #expect(result.passes == counted.passes, "\(context)")

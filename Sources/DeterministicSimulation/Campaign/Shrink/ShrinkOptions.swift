@@ -17,7 +17,8 @@ public struct ShrinkOptions: Sendable, Equatable {
     /// The default ``maxCacheBytes``: 256 MiB.
     public static let defaultMaxCacheBytes = 256 << 20
 
-    /// The most candidate replays one shrink may run (cached repeats are free).
+    /// The most candidate replays one shrink may run (exact repeats and candidates a replay's
+    /// read front decides are free: ``ShrinkResult/replays``).
     public var maxAttempts: Int
     /// The most wall-clock seconds one failure's shrink may take (default 60). Checked before
     /// every replay; a replay under way finishes first. Values of a billion seconds or more (or
@@ -79,14 +80,15 @@ public struct ShrinkResult: Sendable, Equatable {
     public var eventCount: Int
     /// Actions (``ChoiceSource/actions``) in the run ``choices`` replays.
     public var actionCount: Int
-    /// Candidates judged (what ``ShrinkOptions/maxAttempts`` bounds): replays run, plus those
-    /// whose front an earlier replay read whole (``replays`` counts only the first).
+    /// Candidates judged: replays run, plus those whose front an earlier replay read whole
+    /// (``replays`` counts only the first).
     public var attempts: Int
     /// Why shrinking stopped.
     public var stop: ShrinkStop
     /// Per pass, in pass order.
     public var passes: [ShrinkPassStats]
-    /// Candidate replays run: ``attempts`` less the candidates that started with exactly what an
-    /// earlier replay read, whose outcome was therefore known (the run never reads further).
+    /// Candidate replays run (what ``ShrinkOptions/maxAttempts`` bounds): ``attempts`` less the
+    /// candidates that started with exactly what an earlier replay read, whose outcome was
+    /// therefore known (the run never reads further).
     public var replays: Int
 }

@@ -38,7 +38,8 @@ struct ShrinkState<Target: CampaignTarget> {
     /// Whether read fronts judge candidates (always, except in the tests that compare a shrink
     /// with them and without them).
     var judgesByReadFront = true
-    /// Replays run (``attempts`` less the candidates judged by a read front).
+    /// Replays run (``attempts`` less the candidates judged by a read front): what
+    /// ``maxAttempts`` bounds.
     private(set) var replays = 0
     /// The bytes ``tried`` holds beyond its root (``TriedCandidates/bytes``): at most ``maxCacheBytes``.
     private(set) var cacheBytes = 0
@@ -151,7 +152,19 @@ struct ShrinkState<Target: CampaignTarget> {
         guard !requireSimplerCandidate || candidate.isSimpler(than: current) else { return false }
         let knowledge = tried.knowledge(of: values)
         guard knowledge != .judged else { return false }
-        if attempts >= maxAttempts {
+        // A candidate that starts with what a finished replay read replays that run, which was
+        // judged: either rejected then (for good: `keeps` is fixed and `current` only gets
+        // simpler), or adopted, so that `current` is now it or simpler. Either way it is rejected
+        // now, exactly as its replay would be, and without one: like an exact repeat it costs
+        // nothing of the budget, so a shrink takes the same path as when every candidate was
+        // replayed, and one that used its whole budget goes further.
+        if judgesByReadFront, knowledge == .readByReplay {
+            attempts += 1
+            stats[activePass.rawValue].attempts += 1
+            remember(values[...], as: .candidate)
+            return false
+        }
+        if replays >= maxAttempts {
             stop = .attemptLimit
             return false
         }
@@ -167,15 +180,6 @@ struct ShrinkState<Target: CampaignTarget> {
         }
         attempts += 1
         stats[activePass.rawValue].attempts += 1
-        // A candidate that starts with what a finished replay read replays that run, which was
-        // judged: either rejected then (for good: `keeps` is fixed and `current` only gets
-        // simpler), or adopted, so that `current` is now it or simpler. Either way it is rejected
-        // now, exactly as its replay would be; it still counts as an attempt, so the shrink takes
-        // the same path as when every candidate was replayed.
-        if judgesByReadFront, knowledge == .readByReplay {
-            remember(values[...], as: .candidate)
-            return false
-        }
         replays += 1
         let source = ChoiceSource(replaying: candidate)
         let verdict = target.run(choices: source, keepTrace: false, costBudget: costBudget)
