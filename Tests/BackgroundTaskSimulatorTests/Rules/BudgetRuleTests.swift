@@ -273,7 +273,8 @@ import Testing
         let script = Self.blockingDidEnterBackground(profile, seconds: blocks)
         script.run(until: .seconds(60))
         // Home at 10 s: killed at the limit while still blocked (just past 10 s + limit).
-        #expect(script.terminations.map(\.time) == (killed ? [.seconds(10 + limit) + .microseconds(1)] : []))
+        let expected: [VirtualTime] = killed ? [VirtualTime.seconds(10 + limit) + VirtualDuration.microseconds(1)] : []
+        #expect(script.terminations.map(\.time) == expected)
         if killed { #expect(script.terminations.first?.value.exceptionCode == "0x8badf00d") }
     }
 

@@ -105,7 +105,8 @@ import Testing
             return values.value
         }
         let exact = reads(error: .zero)
-        #expect(exact == (11...20).map { Double(40 - $0) })
+        let expected: [Double] = (11...20).map { (second: Int) -> Double in Double(40 - second) }
+        #expect(exact == expected)
         let estimated = reads(error: .seconds(3))
         let offsets = zip(estimated, exact).map { $0 - $1 }
         #expect(offsets.allSatisfy { abs($0) <= 3 })
