@@ -36,6 +36,7 @@ struct TriedCandidates {
 
     /// What is known about a candidate.
     enum Knowledge: Equatable {
+        /// Neither judged nor decided by a read front: it must run.
         case unknown
         /// Judged before, exactly as it is now.
         case judged
