@@ -22,10 +22,11 @@ struct CounterStep: TraceEventRepresentable {
 /// width 2 each add 1 to a shared counter three times, by reading it, reaching a scheduling
 /// point (a "host call") and writing it back. The racy variant loses an update when a worker
 /// is preempted between its read and its write; the locked variant holds a ``SimulatedLock``
-/// around the update and never does. A main-queue timer and an I/O job add threads to choose
-/// from.
+/// around the update and never does; the deferred variant runs the update in
+/// ``Scheduler/withPreemptionDeferred(_:)`` (as a host does while a library holds a real lock)
+/// and never does either. A main-queue timer and an I/O job add threads to choose from.
 final class CounterRace {
-    enum Variant { case racy, locked }
+    enum Variant { case racy, locked, deferred }
 
     struct Outcome {
         let digest: TraceDigest
@@ -92,13 +93,21 @@ final class CounterRace {
             s.async(on: workers) { [unowned self] in
                 for round in 0..<3 {
                     if variant == .locked { lock?.lock() }
-                    s.schedulingPoint()
-                    let value = counter
-                    record("w\(worker).\(round) read \(value)")
-                    s.schedulingPoint()
-                    counter = value + 1
-                    record("w\(worker).\(round) wrote \(value + 1)")
-                    s.schedulingPoint()
+                    func update() {
+                        s.schedulingPoint()
+                        let value = counter
+                        record("w\(worker).\(round) read \(value)")
+                        s.schedulingPoint()
+                        counter = value + 1
+                        record("w\(worker).\(round) wrote \(value + 1)")
+                        s.schedulingPoint()
+                    }
+                    if variant == .deferred {
+                        s.withPreemptionDeferred(update)
+                        s.schedulingPoint()  // outside: a postponed preemption is taken here
+                    } else {
+                        update()
+                    }
                     if variant == .locked { lock?.unlock() }
                 }
             }

@@ -50,6 +50,38 @@ struct SchedulerConcurrencyRaceTests {
         }
     }
 
+    @Test("an update inside withPreemptionDeferred never loses, and preemptions still happen around it")
+    func deferredNeverRaces() {
+        let pool = SimulatedThreadPool()
+        for configuration in [Self.walk, Self.pct, .randomWalk(preemptionRate: 0.9)] {
+            var preemptions = 0
+            for index in 0..<150 {
+                let seed = Self.campaign.derive(index: UInt64(index))
+                let outcome = CounterRace.run(
+                    choices: ChoiceSource(seed: seed), configuration: configuration, variant: .deferred, pool: pool)
+                #expect(outcome.counter == 6, "seed: \(seed), \(configuration.strategy)")
+                preemptions += outcome.preemptions
+            }
+            #expect(preemptions > 0, "\(configuration.strategy): no preemption at all, so the test shows nothing")
+        }
+        // Its racy twin, the same code without the deferral, loses an update under rate 0.9.
+        let lost = (0..<150).contains { index in
+            CounterRace.run(choices: ChoiceSource(seed: Self.campaign.derive(index: UInt64(index))),
+                            configuration: .randomWalk(preemptionRate: 0.9), pool: pool).lostUpdate
+        }
+        #expect(lost)
+    }
+
+    @Test("withPreemptionDeferred outside a job, or without threads, only runs its body")
+    func deferredOutsideAJob() {
+        let plain = Scheduler(choices: ChoiceSource(seed: Seed(7)))
+        #expect(plain.withPreemptionDeferred { 41 + 1 } == 42)
+        let threaded = Scheduler(choices: ChoiceSource(seed: Seed(7)))
+        threaded.enableControlledConcurrency(.randomWalk(preemptionRate: 1), pool: SimulatedThreadPool())
+        #expect(threaded.withPreemptionDeferred { threaded.withPreemptionDeferred { "nested" } } == "nested")
+        threaded.discardPendingJobs()
+    }
+
     @Test("with preemption rate 0 a run draws exactly what it draws without threads")
     func rateZeroDrawsNothingExtra() {
         let pool = SimulatedThreadPool()

@@ -81,9 +81,6 @@ extension UnsafeContainmentChecker {
                 "Sources/BackgroundTaskSimulator/Environment/EnvironmentDriver.swift": 3,
                 "Sources/BackgroundTaskSimulator/Environment/EnvironmentDriver+Actions.swift": 1,
                 "Sources/BackgroundTaskSimulator/Run/CoverageCounter.swift": 8,
-                // The core's per-thread depth, stored as a pointer's bit pattern (issue 34 item 6
-                // is to move this hook out of the core).
-                "Sources/BackgroundTaskKit/Support/CriticalSectionTracking.swift": 2,
             ],
             instead: "use an array or a value type; raw memory belongs in the engine's runtime files"),
     ]

@@ -55,7 +55,7 @@ public typealias LifecycleObserver = @MainActor @Sendable (LifecycleEvent) -> Vo
 /// - The expiration handler runs on the main queue, on the main actor (A3.1, ``ExpirationHandler``),
 ///   and may run at any time (A3.3).
 /// - Hosts are thread-safe; conformers must be usable from any thread.
-public protocol BackgroundTaskHost: AnyObject, Sendable {
+public protocol BackgroundTaskHost: CoreLockHost {
     /// Asks for background execution time: `beginBackgroundTask(withName:expirationHandler:)`.
     func beginBackgroundTask(
         withName name: String?, expirationHandler: ExpirationHandler?

@@ -120,7 +120,7 @@ public protocol ScheduledTask: AnyObject, Sendable {
 /// C1.4); hosts report a late or repeated registration as the system would (a crash). `register`
 /// returns false for an identifier that is not permitted (C1.2). `submit` throws
 /// ``TaskSchedulerError`` and replaces a pending request with the same identifier (C2.1).
-public protocol TaskSchedulerHost: AnyObject, Sendable {
+public protocol TaskSchedulerHost: CoreLockHost {
     /// `register(forTaskWithIdentifier:using:launchHandler:)`; `queue` nil means a serial
     /// background queue of the framework's, one per identifier (C1.5).
     func register(

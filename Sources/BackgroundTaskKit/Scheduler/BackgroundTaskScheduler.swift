@@ -82,7 +82,7 @@ public final class BackgroundTaskScheduler: Sendable {
             // The expiration handler first, then the resubmission (at once, or by an expiry that
             // comes first), then the app's handler: no path completes the task without a next
             // request (C2.1, C4.5, C4.6).
-            let launched = LaunchedTask(task: task) { [self] in
+            let launched = LaunchedTask(task: task, host: scheduler) { [self] in
                 do throws(TaskSubmissionError) {
                     try submitRepeatingRefresh(identifier)
                     return nil

@@ -34,9 +34,11 @@ public final class LaunchedTask: Sendable, CustomStringConvertible {
     /// yield (a task that expires without one is completed by the system, C4.5). For a repeating
     /// refresh, `resubmit` is called exactly once, before the task can be completed on any path:
     /// by ``prepare()`` when the launch goes on normally, or by the first completion (an expiry
-    /// that came first) otherwise.
-    init(task: any ScheduledTask, resubmit: (@Sendable () -> TaskSubmissionError?)? = nil) {
-        self.core = LaunchedTaskCore(task: task, resubmit: resubmit)
+    /// that came first) otherwise; it runs under the task's lock, inside `host`'s
+    /// ``CoreLockHost/whileCoreHoldsLock(_:)`` (the scheduler it submits to).
+    init(task: any ScheduledTask, host: (any CoreLockHost)? = nil,
+         resubmit: (@Sendable () -> TaskSubmissionError?)? = nil) {
+        self.core = LaunchedTaskCore(task: task, host: host, resubmit: resubmit)
         let core = self.core
         task.expirationHandler = { core.expire() }
     }
@@ -84,11 +86,20 @@ final class LaunchedTaskCore: Sendable {
     }
 
     let task: any ScheduledTask
+    /// The scheduler the resubmission reaches under ``state``'s lock (nil: no resubmission).
+    private let host: (any CoreLockHost)?
     private let state: Mutex<State>
 
-    init(task: any ScheduledTask, resubmit: (@Sendable () -> TaskSubmissionError?)?) {
+    init(task: any ScheduledTask, host: (any CoreLockHost)?, resubmit: (@Sendable () -> TaskSubmissionError?)?) {
         self.task = task
+        self.host = resubmit == nil ? nil : host
         state = Mutex(State(resubmit: resubmit))
+    }
+
+    /// Runs `body`, which may resubmit under the lock, inside the host's seam.
+    private func whileResubmissionMayRun<Result>(_ body: () -> Result) -> Result {
+        guard let host else { return body() }
+        return host.whileCoreHoldsLock(body)
     }
 
     var resubmissionError: TaskSubmissionError? { state.withCriticalSection { $0.resubmissionError } }
@@ -98,9 +109,11 @@ final class LaunchedTaskCore: Sendable {
     /// the chain of refreshes never has a gap (C2.1, C4.6). The submission takes only the
     /// scheduler's own lock, never this one.
     func prepare() {
-        state.withCriticalSection { state in
-            guard let resubmit = state.resubmit.take() else { return }
-            state.resubmissionError = resubmit()
+        whileResubmissionMayRun {
+            state.withCriticalSection { state in
+                guard let resubmit = state.resubmit.take() else { return }
+                state.resubmissionError = resubmit()
+            }
         }
     }
 
@@ -109,12 +122,14 @@ final class LaunchedTaskCore: Sendable {
 
     @discardableResult
     func complete(success: Bool) -> Bool {
-        let first = state.withCriticalSection { state in
-            guard state.outcome == nil else { return false }
-            if let resubmit = state.resubmit.take() { state.resubmissionError = resubmit() }
-            state.outcome = success
-            state.handlers = []
-            return true
+        let first = whileResubmissionMayRun {
+            state.withCriticalSection { state in
+                guard state.outcome == nil else { return false }
+                if let resubmit = state.resubmit.take() { state.resubmissionError = resubmit() }
+                state.outcome = success
+                state.handlers = []
+                return true
+            }
         }
         guard first else { return false }
         task.setTaskCompleted(success: success)

@@ -2,8 +2,8 @@ package import Synchronization
 import ThreadSanitizerSupport
 
 extension Mutex where Value: ~Copyable {
-    /// `withLock`, announced to ThreadSanitizer and marked for the simulator. Use it instead of
-    /// `withLock` for every `Mutex` in BackgroundTaskKit and its tests.
+    /// `withLock`, announced to ThreadSanitizer. Use it instead of `withLock` for every `Mutex`
+    /// in BackgroundTaskKit and its tests.
     ///
     /// ```swift
     /// private let state = Mutex(State())
@@ -11,17 +11,12 @@ extension Mutex where Value: ~Copyable {
     /// ```
     ///
     /// It is `withAnnotatedLock` (ThreadSanitizerSupport: TSan sees the lock's hand-overs on
-    /// Linux, where the contended path is not instrumented), and it marks the section for the
-    /// simulator (``CriticalSectionTracking``), so a simulated thread is never preempted while it
-    /// holds a real lock.
+    /// Linux, where the contended path is not instrumented). A section that calls a host is
+    /// also wrapped in the host's ``CoreLockHost/whileCoreHoldsLock(_:)``.
     @inline(__always)
     package borrowing func withCriticalSection<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        try withAnnotatedLock { (value: inout sending Value) throws(E) -> sending Result in
-            let tracked = CriticalSectionTracking.enter()
-            defer { CriticalSectionTracking.leave(tracked) }
-            return try body(&value)
-        }
+        try withAnnotatedLock(body)
     }
 }

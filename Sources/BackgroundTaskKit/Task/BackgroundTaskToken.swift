@@ -148,18 +148,20 @@ final class BackgroundTaskCore: Sendable {
     }
 
     func didBegin(_ identifier: BackgroundTaskIdentifier, expiresWhenDenied: Bool) {
-        let denied = phase.withCriticalSection { phase in
-            guard identifier != .invalid else {
-                phase = .denied  // A2.1: nothing was begun, so nothing may be ended (A5.2)
-                return true
+        let denied = host.whileCoreHoldsLock {
+            phase.withCriticalSection { phase in
+                guard identifier != .invalid else {
+                    phase = .denied  // A2.1: nothing was begun, so nothing may be ended (A5.2)
+                    return true
+                }
+                if case .beginning(expired: true) = phase {
+                    host.endBackgroundTask(identifier)
+                    phase = .expired
+                } else {
+                    phase = .running(identifier)
+                }
+                return false
             }
-            if case .beginning(expired: true) = phase {
-                host.endBackgroundTask(identifier)
-                phase = .expired
-            } else {
-                phase = .running(identifier)
-            }
-            return false
         }
         // A refused begin is an immediate expiry for the client: the work it was to cover must
         // stop or be deferred, exactly as on expiry (outside the lock, like the callout's call).
@@ -175,15 +177,17 @@ final class BackgroundTaskCore: Sendable {
             }
         }
         if live, userHandlerRan.setIfClear() { onExpiration?() }
-        phase.withCriticalSection { phase in
-            switch phase {
-            case .running(let identifier):
-                host.endBackgroundTask(identifier)  // A3.2: inside the handler, synchronously
-                phase = .expired
-            case .beginning:
-                phase = .beginning(expired: true)
-            case .ended, .expired, .denied:
-                break
+        host.whileCoreHoldsLock {
+            phase.withCriticalSection { phase in
+                switch phase {
+                case .running(let identifier):
+                    host.endBackgroundTask(identifier)  // A3.2: inside the handler, synchronously
+                    phase = .expired
+                case .beginning:
+                    phase = .beginning(expired: true)
+                case .ended, .expired, .denied:
+                    break
+                }
             }
         }
     }
@@ -191,13 +195,15 @@ final class BackgroundTaskCore: Sendable {
     /// Ends a running task; true for the call that did.
     @discardableResult
     func end() -> Bool {
-        phase.withCriticalSection { phase in
-            guard case .running(let identifier) = phase else { return false }
-            // Under the lock on purpose: an expiry callout waiting for the lock returns only
-            // after this end has reached the host.
-            host.endBackgroundTask(identifier)
-            phase = .ended
-            return true
+        host.whileCoreHoldsLock {
+            phase.withCriticalSection { phase in
+                guard case .running(let identifier) = phase else { return false }
+                // Under the lock on purpose: an expiry callout waiting for the lock returns only
+                // after this end has reached the host.
+                host.endBackgroundTask(identifier)
+                phase = .ended
+                return true
+            }
         }
     }
 }

@@ -31,19 +31,22 @@ final class TaskHolder: Sendable {
     /// handler runs once, after the holder's lock is released, since it may call back in (a
     /// work item finishing, which reconciles again).
     func reconcile(_ wanted: () -> Bool) {
-        let denied: (@Sendable () -> Void)? = held.withCriticalSection { task in
-            if wanted() {
-                guard task?.isRunning != true else { return nil }
-                task?.invalidate()  // an expired or denied token: nothing to end; drop it
-                let handler = expirationHandler.withCriticalSection { $0 }
-                let token = BackgroundTaskToken(name: name, host: host, onExpiration: handler, expiresWhenDenied: false)
-                task = token
-                return token.state == .denied ? handler : nil
-            } else if let current = task {
-                current.invalidate()
-                task = nil
+        // The begin and the end reach the host under the holder's lock (``CoreLockHost``).
+        let denied: (@Sendable () -> Void)? = host.whileCoreHoldsLock {
+            held.withCriticalSection { task in
+                if wanted() {
+                    guard task?.isRunning != true else { return nil }
+                    task?.invalidate()  // an expired or denied token: nothing to end; drop it
+                    let handler = expirationHandler.withCriticalSection { $0 }
+                    let token = BackgroundTaskToken(name: name, host: host, onExpiration: handler, expiresWhenDenied: false)
+                    task = token
+                    return token.state == .denied ? handler : nil
+                } else if let current = task {
+                    current.invalidate()
+                    task = nil
+                }
+                return nil
             }
-            return nil
         }
         denied?()
     }

@@ -45,6 +45,8 @@ public final class ViewVisibility: Sendable {
     /// The same value, readable from inside `onChange` (which runs under `delivered`'s lock).
     private let visibleNow = Atomic(false)
     private let onChange: @Sendable (Bool) -> Void
+    /// `onChange` runs under `delivered`'s lock, inside the host's ``CoreLockHost`` seam.
+    private let host: any BackgroundTaskHost
     private let observations: Mutex<[LifecycleObservation]> = Mutex([])
 
     /// A visibility fed by the view controller's ``viewDidAppear()`` and ``viewWillDisappear()``
@@ -52,6 +54,7 @@ public final class ViewVisibility: Sendable {
     public init(host: any BackgroundTaskHost & LifecycleHost, onChange: @escaping @Sendable (_ visible: Bool) -> Void) {
         self.state = Mutex(State(active: host.applicationState == .active))
         self.onChange = onChange
+        self.host = host
         let lifecycle = host.addLifecycleObserver { [weak self] event in self?.handle(event) }
         observations.withCriticalSection { $0.append(lifecycle) }
     }
@@ -93,12 +96,14 @@ public final class ViewVisibility: Sendable {
     /// in order and the last delivery reads the last state.
     private func update(_ change: (inout State) -> Void) {
         state.withCriticalSection { change(&$0) }
-        delivered.withCriticalSection { last in
-            let visible = state.withCriticalSection { $0.visible }
-            guard visible != last else { return }
-            last = visible
-            visibleNow.store(visible, ordering: .releasing)
-            onChange(visible)
+        host.whileCoreHoldsLock {
+            delivered.withCriticalSection { last in
+                let visible = state.withCriticalSection { $0.visible }
+                guard visible != last else { return }
+                last = visible
+                visibleNow.store(visible, ordering: .releasing)
+                onChange(visible)
+            }
         }
     }
 }

@@ -148,6 +148,14 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     public func schedulingPoint() {
         schedulerReference.call { $0.schedulingPoint() }
     }
+
+    /// ``CoreLockHost``: BackgroundTaskKit holds one of its own (real) locks while `body` calls
+    /// this host, so the calling simulated thread is not preempted in there
+    /// (``DeterministicSimulation/Scheduler/withPreemptionDeferred(_:)``). With a correct lock
+    /// nothing that takes the same lock could run there anyway: no interleaving is lost.
+    public func whileCoreHoldsLock<Result>(_ body: () -> Result) -> Result {
+        schedulerReference.call { $0.withPreemptionDeferred(body) }
+    }
     var profile: OSProfile { device.profile }
     var now: VirtualTime { device.scheduler.now }
 

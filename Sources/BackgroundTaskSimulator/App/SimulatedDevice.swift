@@ -168,10 +168,9 @@ public final class SimulatedDevice: @unchecked Sendable {
                          isOnExternalPower: environment.externalPowerInitiallyConnected)
         self.concurrency = environment.concurrency.configuration(drawingFrom: scheduler.choices)
         if let concurrency {
-            // Never preempt a thread inside BackgroundTaskKit's own lock (CriticalSectionTracking).
-            CriticalSectionTracking.enable()
-            scheduler.enableControlledConcurrency(
-                concurrency, pool: .forCurrentThread, defersPreemption: { CriticalSectionTracking.isInsideOnCurrentThread })
+            // A thread inside BackgroundTaskKit's own lock is never preempted: the hosts'
+            // ``CoreLockHost`` seam defers it (SimulatedApplication.whileCoreHoldsLock).
+            scheduler.enableControlledConcurrency(concurrency, pool: .forCurrentThread)
             // The system's own work (expiry callouts, deadlines, watchdogs) keeps its times.
             scheduler.disablePreemptionDelays(on: systemQueue)
         }

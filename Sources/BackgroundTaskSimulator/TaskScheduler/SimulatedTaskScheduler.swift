@@ -54,6 +54,12 @@ public final class SimulatedTaskScheduler: TaskSchedulerHost, @unchecked Sendabl
         application.backgroundQueue.async { completionHandler(snapshot) }
     }
 
+    /// ``CoreLockHost``: no preemption while BackgroundTaskKit holds its lock and submits here
+    /// (as ``SimulatedApplication/whileCoreHoldsLock(_:)``).
+    public func whileCoreHoldsLock<Result>(_ body: () -> Result) -> Result {
+        application.device.scheduler.withPreemptionDeferred(body)
+    }
+
     public var now: Date { VirtualDate.date(for: application.device.now) }
 
     // MARK: Debugger commands (C5), as API

@@ -150,11 +150,11 @@ public final class WorkloadContext: @unchecked Sendable {
     ) async rethrows -> T {
         // Recorded as a cancellable wait: if the run ends while the task waits in here, teardown
         // cancels it, and `handler` resumes it (``DeterministicSimulation/Scheduler/drainAsync(maxJobs:)``).
-        try await taskExecutor.withCancellableWait(isolation: isolation) {
+        let application = self.application
+        return try await taskExecutor.withCancellableWait(isolation: isolation) {
             try await _Concurrency.withTaskCancellationHandler(operation: operation, onCancel: {
-                let tracked = CriticalSectionTracking.enter()
-                defer { CriticalSectionTracking.leave(tracked) }
-                handler()
+                // Swift's status lock is held here as BackgroundTaskKit's own lock is in the seam.
+                application.whileCoreHoldsLock(handler)
             }, isolation: isolation)
         }
     }

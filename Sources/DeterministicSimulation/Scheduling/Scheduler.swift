@@ -71,7 +71,7 @@ public final class Scheduler {
     /// without controlled concurrency or with no preemption rate). Unchecked exclusivity like
     /// ``core``: it is the whole fast path of a point.
     @usableFromInline @exclusivity(unchecked) var pointsUntilPreemption = Int.max
-    /// The simulated threads, once ``enableControlledConcurrency(_:pool:defersPreemption:)`` was
+    /// The simulated threads, once ``enableControlledConcurrency(_:pool:)`` was
     /// called (set once, never cleared).
     var threads: ThreadController? {
         didSet { threadsCall = threads.map { Unretained($0) } }

@@ -1,5 +1,5 @@
 /// How a run interleaves its simulated threads: the strategy and its knobs, passed to
-/// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)``.
+/// ``Scheduler/enableControlledConcurrency(_:pool:)``.
 ///
 /// ```swift
 /// let walk = ConcurrencyConfiguration.randomWalk(preemptionRate: 0.05, maxDelay: .milliseconds(50))

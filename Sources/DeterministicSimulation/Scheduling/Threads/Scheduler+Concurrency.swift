@@ -17,17 +17,9 @@ extension Scheduler {
     /// - Parameters:
     ///   - configuration: strategy, preemption rate, delays.
     ///   - pool: the OS threads to carry simulated threads (one pool per campaign worker).
-    ///   - defersPreemption: asked at a point that would preempt; `true` postpones the
-    ///     preemption to the next point (random walk) or skips the point (PCT). The simulator
-    ///     uses it so that a thread holding a real lock is never preempted (a thread chosen next
-    ///     that took the same real lock would block the one OS thread allowed to run).
-    public func enableControlledConcurrency(
-        _ configuration: ConcurrencyConfiguration, pool: SimulatedThreadPool,
-        defersPreemption: (() -> Bool)? = nil
-    ) {
+    public func enableControlledConcurrency(_ configuration: ConcurrencyConfiguration, pool: SimulatedThreadPool) {
         precondition(threads == nil, "controlled concurrency is already enabled on this scheduler")
         let controller = ThreadController(scheduler: self, configuration: configuration, pool: pool)
-        controller.state.defersPreemption = defersPreemption
         threads = controller
         pointsUntilPreemption = controller.initialCountdown
         core.tracksCandidateChanges = controller.weighsEveryPoint
@@ -41,7 +33,7 @@ extension Scheduler {
     /// scheduler.disablePreemptionDelays(on: mainQueueID)
     /// ```
     ///
-    /// Contract: call after ``enableControlledConcurrency(_:pool:defersPreemption:)``; does
+    /// Contract: call after ``enableControlledConcurrency(_:pool:)``; does
     /// nothing without controlled concurrency.
     public func disablePreemptionDelays(on queue: QueueID) {
         guard let threads else { return }
@@ -61,7 +53,7 @@ extension Scheduler {
     /// scheduler.onThreadBlocks(on: main) { armWatchdog() }
     /// ```
     ///
-    /// Contract: call after ``enableControlledConcurrency(_:pool:defersPreemption:)`` (does nothing
+    /// Contract: call after ``enableControlledConcurrency(_:pool:)`` (does nothing
     /// without it); a later call for the same queue replaces its hook. Per queue, so a thread of
     /// any other queue blocks without calling anything (most blocking is background work). The
     /// hook runs on the blocking thread, holding the baton: it may schedule or cancel jobs, never
@@ -73,8 +65,30 @@ extension Scheduler {
         threads.state.blockHooks[index] = hook
     }
 
-    /// Whether ``enableControlledConcurrency(_:pool:defersPreemption:)`` was called.
+    /// Whether ``enableControlledConcurrency(_:pool:)`` was called.
     public var hasControlledConcurrency: Bool { threads != nil }
+
+    /// Runs `body` with no preemption of the calling simulated thread: a point inside that would
+    /// preempt it postpones the preemption to the first point after `body` (random walk) or
+    /// skips it (PCT). For a stretch that holds a real lock and reaches scheduling points (a
+    /// thread preempted there and a thread chosen next that takes the same real lock would
+    /// block the one OS thread allowed to run, and the run would hang).
+    ///
+    /// ```swift
+    /// func whileCoreHoldsLock<Result>(_ body: () -> Result) -> Result {   // a host's seam
+    ///     scheduler.withPreemptionDeferred(body)
+    /// }
+    /// ```
+    ///
+    /// Contract: per simulated thread (if `body` blocks on a simulated lock or semaphore, the
+    /// threads that run meanwhile are preempted as usual); calls nest. Outside a job, or
+    /// without controlled concurrency, it only runs `body`. Draws nothing.
+    public func withPreemptionDeferred<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guard let threadsCall, let me = threadsCall.call({ $0.state.current }) else { return try body() }
+        threadsCall.call { $0.state.threads[me].preemptionDeferrals += 1 }
+        defer { threadsCall.call { $0.state.threads[me].preemptionDeferrals -= 1 } }
+        return try body()
+    }
 
     /// A point where the running simulated thread may be preempted: call it at every host call,
     /// before the call takes effect and after it returns, and inside synchronisation.
@@ -238,7 +252,7 @@ extension Scheduler {
 
     private func requireThreads(_ api: String) -> ThreadController {
         guard let threads else {
-            preconditionFailure("Scheduler.\(api) needs enableControlledConcurrency(_:pool:defersPreemption:) first")
+            preconditionFailure("Scheduler.\(api) needs enableControlledConcurrency(_:pool:) first")
         }
         return threads
     }

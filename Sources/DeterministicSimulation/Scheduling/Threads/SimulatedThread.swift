@@ -58,6 +58,9 @@ struct SimulatedThread {
     /// The job in progress, saved at its first suspension (handed back to the core when it
     /// finishes).
     var taken = SchedulerCore.TakenJob()
+    /// How many ``Scheduler/withPreemptionDeferred(_:)`` calls its job is inside: while above 0,
+    /// a point that would preempt it is postponed.
+    var preemptionDeferrals = 0
 
     init(id: Int, queue: Int, slot: Int, label: String) {
         self.id = id

@@ -31,7 +31,7 @@ import Synchronization
 ///
 /// Lifetime: a pool belongs to whatever runs runs one after another (a campaign worker thread,
 /// or a test). It is lent to one scheduler at a time (a second one traps), from
-/// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)`` until that scheduler's threads are
+/// ``Scheduler/enableControlledConcurrency(_:pool:)`` until that scheduler's threads are
 /// unwound (``Scheduler/discardPendingJobs(rounds:)`` or its deinit). Workers are created on
 /// demand, never more than the most simulated threads one run had in progress at once plus one,
 /// and parked between runs; they end when the pool is released (all must be idle then).

@@ -9,12 +9,13 @@ extension ThreadController {
             if !state.isUnwinding { scheduler.pointsUntilPreemption = initialCountdown }
             return
         }
-        if let defers = state.defersPreemption, defers() {
-            // Postponed: the countdown stays at 0, so the next point asks again.
+        let me = running
+        if state.threads[me].preemptionDeferrals > 0 {
+            // Postponed (``Scheduler/withPreemptionDeferred(_:)``): the countdown stays at 0, so
+            // the next point asks again.
             scheduler.pointsUntilPreemption = 0
             return
         }
-        let me = running
         let outcome = state.policy.point(
             running: me, progress: progress(in: scheduler),
             mayKnowDecision: state.stepsLeft > 0 && state.deadlock == nil, choices: choices)

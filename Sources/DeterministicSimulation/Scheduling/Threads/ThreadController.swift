@@ -104,9 +104,6 @@ final class ThreadController {
         /// Threads made runnable after blocking or sleeping so far (a policy may watch it).
         var wakeCount = 0
 
-        /// Asked at a point that would preempt: `true` postpones it (see
-        /// ``Scheduler/enableControlledConcurrency(_:pool:defersPreemption:)``).
-        var defersPreemption: (() -> Bool)?
         /// The OS thread running the loop, which starts jobs inline (a job is bound to it only if
         /// it suspends: ``SimulatedThread/worker``).
         /// Unretained, like a thread's ``SimulatedThread/worker``: the pool keeps its workers,
