@@ -21,9 +21,10 @@ let package = Package(
         .target(name: "SimulationFormats", swiftSettings: strict),
         .target(name: "SimulationFibers"),
         .target(name: "SimulationRuntimeShims"),
+        .target(name: "SimulationRuntime", dependencies: ["SimulationFibers"], swiftSettings: strict),
         .target(
             name: "DeterministicSimulation",
-            dependencies: ["SimulationFormats", "SimulationFibers", "SimulationRuntimeShims", "ThreadSanitizerSupport"],
+            dependencies: ["SimulationFormats", "SimulationRuntime", "SimulationRuntimeShims", "ThreadSanitizerSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit", "BackgroundTaskNetwork"],

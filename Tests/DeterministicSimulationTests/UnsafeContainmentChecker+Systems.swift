@@ -18,8 +18,8 @@ extension UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Async/Scheduler+MainThread.swift": 1,
                 "Sources/DeterministicSimulation/Async/SimulatedMainActor.swift": 1,
                 // `prctl` and `sched_setaffinity`, found by name (absent on Darwin), called typed.
-                "Sources/DeterministicSimulation/Isolation/ParentLifeline.swift": 1,
-                "Sources/DeterministicSimulation/Scheduling/Threads/CPUPlacement.swift": 1,
+                "Sources/SimulationRuntime/ParentLifeline.swift": 1,
+                "Sources/SimulationRuntime/CPUPlacement.swift": 1,
                 // ThreadSanitizer's `__tsan_acquire` and `__tsan_release`, present only under TSan.
                 "Sources/ThreadSanitizerSupport/Mutex+ThreadSanitizer.swift": 2,
             ],
@@ -29,8 +29,8 @@ extension UnsafeContainmentChecker {
             allowed: [
                 // The runtime's hook variables (RTLD_DEFAULT on Darwin and Linux).
                 "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 2,
-                "Sources/DeterministicSimulation/Isolation/ParentLifeline.swift": 1,
-                "Sources/DeterministicSimulation/Scheduling/Threads/CPUPlacement.swift": 1,
+                "Sources/SimulationRuntime/ParentLifeline.swift": 1,
+                "Sources/SimulationRuntime/CPUPlacement.swift": 1,
                 "Sources/ThreadSanitizerSupport/Mutex+ThreadSanitizer.swift": 2,
             ],
             instead: "import the module that declares the function"),
@@ -62,9 +62,9 @@ extension UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 11,
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 2,
                 "Sources/DeterministicSimulation/Async/RunThreadMarker.swift": 2,
-                "Sources/DeterministicSimulation/Scheduling/Threads/Fiber.swift": 13,
+                "Sources/SimulationRuntime/Fiber.swift": 13,
                 "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedThreadPool.swift": 4,
-                "Sources/DeterministicSimulation/Scheduling/Threads/CPUPlacement.swift": 3,
+                "Sources/SimulationRuntime/CPUPlacement.swift": 3,
                 "Sources/DeterministicSimulation/Crash/CrashOutput.swift": 5,
                 "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 4,
                 "Sources/DeterministicSimulation/Crash/CrashSlot.swift": 7,

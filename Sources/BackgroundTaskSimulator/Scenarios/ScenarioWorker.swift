@@ -4,6 +4,7 @@
     import Darwin
 #endif
 package import DeterministicSimulation
+import SimulationRuntime
 import Foundation
 
 /// Both ends of an isolated scenario campaign's worker protocol, in one place: the arguments a

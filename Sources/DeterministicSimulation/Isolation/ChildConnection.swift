@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import SimulationRuntime
 
 /// One isolated worker process and the pipes to it: the parent writes a request line to its
 /// stdin and reads the verdict line from its stdout, waiting at most a deadline when given one
@@ -19,8 +20,8 @@
 /// ```
 ///
 /// Contract: every descriptor is made close-on-exec, and children are started one at a time (on
-/// ``SpawnThread``), so children spawned by other workers inherit none of this child's pipes (a
-/// stray write end would hide its death). The child dies with this process (``ParentLifeline``:
+/// `SpawnThread` (SimulationRuntime)), so children spawned by other workers inherit none of this child's pipes (a
+/// stray write end would hide its death). The child dies with this process (`ParentLifeline` (SimulationRuntime):
 /// it holds the write end of the child's lifeline until ``finish()``).
 /// SIGPIPE must be ignored in the parent (``IsolatedTarget`` does it): a write to a dead child
 /// fails with EPIPE instead of killing the parent. Not thread-safe: one worker uses it at a time.
@@ -46,7 +47,7 @@ final class ChildConnection: @unchecked Sendable {
     private let requests: Int32
     private let responses: Int32
     private let errors: Int32
-    /// The write end of the child's ``ParentLifeline``: never written; closed once the child is reaped.
+    /// The write end of the child's `ParentLifeline` (SimulationRuntime): never written; closed once the child is reaped.
     private let lifeline: Int32
     private var buffer: [UInt8] = []
     /// Where `read(2)` puts bytes before they join ``buffer`` (kept: a run's answer is small).
@@ -115,7 +116,7 @@ final class ChildConnection: @unchecked Sendable {
         return (pid, toChild[1], fromChild[0], errorFile, lifeline[1])
     }
 
-    /// This process's environment for a child, with its ``ParentLifeline`` entry.
+    /// This process's environment for a child, with its `ParentLifeline` (SimulationRuntime) entry.
     private static func childEnvironment() -> [String] {
         var entries: [String] = []
         var cursor = environ

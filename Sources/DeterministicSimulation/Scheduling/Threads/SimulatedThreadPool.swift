@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SimulationRuntime
 
 /// The carriers of simulated threads, reused across runs: the only place the engine hands
 /// control from one simulated job's stack to another's.
@@ -18,7 +19,7 @@ import Synchronization
 /// The baton: exactly one stack of a run executes simulation code at a time. A worker gives the
 /// baton away with ``PoolWorker/handOff(to:)``. What a worker is depends on ``carriers``:
 /// - ``Carriers/fibers`` (the default where supported): a stack of its own on the run's OS thread
-///   (``Fiber``); a handoff is a user-space stack switch of a few nanoseconds, and the whole run
+///   (`Fiber` (SimulationRuntime)); a handoff is a user-space stack switch of a few nanoseconds, and the whole run
 ///   stays on one OS thread.
 /// - ``Carriers/osThreads``: a real OS thread parked on a semaphore; a handoff signals the
 ///   receiver's semaphore and waits on its own (a futex wake and a context switch, 3-12 µs).
@@ -96,7 +97,7 @@ public final class SimulatedThreadPool: @unchecked Sendable {
     private var all: [PoolWorker] = []
     /// The scheduler currently using the pool, if any (identity only).
     var lentTo: ObjectIdentifier?
-    /// Where the pool's threads and the run's driver run (``CPUPlacement``; OS threads only).
+    /// Where the pool's threads and the run's driver run (`CPUPlacement` (SimulationRuntime); OS threads only).
     private var placement = CPUPlacement()
     /// The pool of OS threads that runs this pool's runs that need them (Swift tasks), made on
     /// first use; the pool itself when it carries OS threads.
@@ -149,7 +150,7 @@ public final class SimulatedThreadPool: @unchecked Sendable {
             worker.startFiber(stackSize: stackSize)
         case .osThreads:
             worker.startThread(stackSize: stackSize)
-            placement.place(worker)
+            placement.place(worker.threadID)
         }
         return worker
     }
@@ -162,10 +163,10 @@ public final class SimulatedThreadPool: @unchecked Sendable {
     }
 
     /// Keeps the calling driver and the pool's threads on the driver's CPU until
-    /// ``endPinnedRun()`` (see ``CPUPlacement``; changes speed, never results). Fibers never leave
+    /// ``endPinnedRun()`` (see `CPUPlacement` (SimulationRuntime); changes speed, never results). Fibers never leave
     /// the driver's OS thread: nothing to do.
     func beginPinnedRun() {
-        if carriers == .osThreads { placement.begin(workers: all) }
+        if carriers == .osThreads { placement.begin(threads: all.lazy.map(\.threadID)) }
     }
 
     /// Lets the driver move again after ``beginPinnedRun()``.
@@ -261,18 +262,9 @@ final class PoolWorker: @unchecked Sendable {
         last.perform()
     }
 
-    #if canImport(Glibc)
-        /// The thread's kernel id, set by the thread itself before ``startThread(stackSize:)``
-        /// returns (0 where it is unknown, and for fibers: never pinned).
-        private var threadID: pid_t = 0
-
-        /// Lets the thread run only on `cpu` (``CPUPlacement``).
-        func pin(to cpu: Int32) {
-            guard threadID != 0, let calls = LinuxAffinityCalls.shared else { return }
-            var mask = CPUPlacement.mask(cpu)
-            _ = calls.setAffinity(threadID, MemoryLayout<cpu_set_t>.size, &mask)
-        }
-    #endif
+    /// The thread's kernel id, set by the thread itself before ``startThread(stackSize:)``
+    /// returns, for `CPUPlacement` (SimulationRuntime) (0 where it is unknown, and for fibers: never pinned).
+    private(set) var threadID: pid_t = 0
 
     /// Waits for assignments and carries them out; a loop hands the baton on when it ends, and
     /// this worker parks until it is handed the baton again.

@@ -17,7 +17,7 @@ import Dispatch
 /// (only when there is something to run) and waits, so it can return while jobs are suspended.
 /// In the run's last call (``runLast(until:maxSteps:atStop:)``) the driver runs the loop itself,
 /// like a pool thread (``driverWorker``), so a run that suspends nothing makes no handoff.
-/// Throughout a run call the driver and the pool's threads share one CPU (``CPUPlacement``).
+/// Throughout a run call the driver and the pool's threads share one CPU (`CPUPlacement` (SimulationRuntime)).
 ///
 /// Invariants: only the baton holder touches this object, the scheduler, or anything of the
 /// run; ``current`` is the thread whose job holds the baton (nil at loop level);

@@ -1,12 +1,14 @@
 #if canImport(Glibc)
-    import Glibc
+    package import Glibc
+#elseif canImport(Darwin)
+    package import Darwin
 #endif
 
 /// Keeps the OS threads of one run on one CPU while it runs (Linux; elsewhere it does nothing).
 ///
 /// ```swift
 /// var placement = CPUPlacement()
-/// placement.begin(workers: pool.allWorkers)   // at the start of a run call, on the driver
+/// placement.begin(threads: pool.threadIDs)   // at the start of a run call, on the driver
 /// // ... the run: every baton handoff stays on this CPU ...
 /// placement.end()               // the driver is free to move again
 /// ```
@@ -28,9 +30,9 @@
 /// depend on it (the scheduler decides every order). Off when the process may use one CPU, or
 /// when the environment variable `BGSIM_CPU_PINNING` is `off`. Not thread-safe: one per pool,
 /// used by the thread that runs the pool's runs.
-struct CPUPlacement {
+package struct CPUPlacement {
     /// Whether pinning is allowed in this process (read once).
-    static let isEnabled: Bool = {
+    package static let isEnabled: Bool = {
         #if canImport(Glibc)
             if let value = getenv("BGSIM_CPU_PINNING"), String(cString: value) == "off" { return false }
             guard let calls = LinuxAffinityCalls.shared else { return false }
@@ -49,8 +51,11 @@ struct CPUPlacement {
         private var driverMask: cpu_set_t?
     #endif
 
-    /// Pins the calling driver to its CPU and moves the pool's threads there.
-    mutating func begin(workers: [PoolWorker]) {
+    package init() {}
+
+    /// Pins the calling driver to its CPU and moves the pool's threads (by kernel thread id,
+    /// ``LinuxAffinityCalls/threadID``; 0 for none) there.
+    package mutating func begin(threads: some Sequence<pid_t>) {
         #if canImport(Glibc)
             guard Self.isEnabled, driverMask == nil else { return }
             guard let calls = LinuxAffinityCalls.shared else { return }
@@ -63,20 +68,30 @@ struct CPUPlacement {
             driverMask = own
             if cpu != poolCPU {
                 poolCPU = cpu
-                for worker in workers { worker.pin(to: cpu) }
+                for thread in threads { Self.pin(thread, to: cpu) }
             }
         #endif
     }
 
     /// Pins a thread the pool made during the run to the run's CPU.
-    func place(_ worker: PoolWorker) {
+    package func place(_ thread: pid_t) {
         #if canImport(Glibc)
-            if driverMask != nil, poolCPU >= 0 { worker.pin(to: poolCPU) }
+            if driverMask != nil, poolCPU >= 0 { Self.pin(thread, to: poolCPU) }
+        #endif
+    }
+
+    /// Lets the thread with kernel id `thread` run only on `cpu` (nothing for id 0, or where
+    /// pinning is unavailable).
+    private static func pin(_ thread: pid_t, to cpu: Int32) {
+        #if canImport(Glibc)
+            guard thread != 0, let calls = LinuxAffinityCalls.shared else { return }
+            var mask = mask(cpu)
+            _ = calls.setAffinity(thread, MemoryLayout<cpu_set_t>.size, &mask)
         #endif
     }
 
     /// Gives the driver its own mask back.
-    mutating func end() {
+    package mutating func end() {
         #if canImport(Glibc)
             guard var own = driverMask, let calls = LinuxAffinityCalls.shared else { return }
             driverMask = nil
@@ -110,7 +125,7 @@ struct CPUPlacement {
     /// Linux's affinity calls, which Swift's Glibc module does not import (they need
     /// `_GNU_SOURCE`): looked up once with `dlsym`; nil where one is missing (then nothing is
     /// pinned).
-    struct LinuxAffinityCalls: @unchecked Sendable {
+    package struct LinuxAffinityCalls: @unchecked Sendable {
         // @unchecked Sendable: immutable C function pointers.
         typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutablePointer<cpu_set_t>) -> Int32
         /// `sched_getaffinity` and `sched_setaffinity`: pid 0 is the calling thread, a thread id
@@ -120,9 +135,9 @@ struct CPUPlacement {
         /// `sched_getcpu`: the CPU the caller runs on.
         let currentCPU: @convention(c) () -> Int32
         /// `gettid`: the calling thread's id.
-        let threadID: @convention(c) () -> pid_t
+        package let threadID: @convention(c) () -> pid_t
 
-        static let shared: LinuxAffinityCalls? = {
+        package static let shared: LinuxAffinityCalls? = {
             func find<T>(_ name: String, as type: T.Type) -> T? {
                 guard let symbol = dlsym(nil, name) else { return nil }
                 return unsafeBitCast(symbol, to: type)

@@ -21,21 +21,21 @@ import SimulationFibers
 /// after its entry function has switched away for good. The saved stack pointer lives in memory
 /// of its own (``slot``), outside Swift's exclusivity tracking: a switch holds no Swift access
 /// open. Nothing thread-local is switched: Swift concurrency's current task, for one, so runs
-/// with Swift tasks use OS threads (``SimulatedThreadPool/Carriers``).
-final class Fiber {
+/// with Swift tasks use OS threads (the engine's `SimulatedThreadPool.Carriers`).
+package final class Fiber {
     /// Whether this build can switch stacks in user space (x86-64 Linux, arm64 Linux and Darwin, without a sanitizer).
-    static let isSupported = bgsim_fibers_supported() != 0
+    package static let isSupported = bgsim_fibers_supported() != 0
 
     /// Where the stack pointer is saved while the fiber is switched away. It lives as long as
     /// the fiber, and a holder of the fiber may keep it to switch without retaining the fiber
     /// (``switch(saving:to:)``).
-    let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    package let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// The mapping of the fiber's own stack, guard page first; nil for the calling thread's stack.
     private let mapping: (base: UnsafeMutableRawPointer, length: Int)?
 
     /// A fiber for the stack the calling OS thread is on (a driver): it has no stack of its own
     /// and is entered only by being switched back to.
-    static func onCallingStack() -> Fiber {
+    package static func onCallingStack() -> Fiber {
         Fiber(mapping: nil)
     }
 
@@ -49,7 +49,7 @@ final class Fiber {
     /// faults instead of overwriting memory) whose first entry calls `entry(argument)`.
     ///
     /// - Precondition: ``isSupported``; the stack can be mapped (a failure is out of memory).
-    convenience init(
+    package convenience init(
         stackSize: Int, entry: @convention(c) (UnsafeMutableRawPointer?) -> Void, argument: UnsafeMutableRawPointer
     ) {
         precondition(Self.isSupported, "user-space stack switching is not supported in this build")
@@ -75,15 +75,15 @@ final class Fiber {
 
     /// Saves the calling fiber (which must be `self`) and continues `next`; returns when some
     /// fiber switches back to `self`.
-    @inline(__always)
-    func `switch`(to next: Fiber) {
+    @inlinable
+    package func `switch`(to next: Fiber) {
         bgsim_fiber_switch(slot, next.slot.pointee)
     }
 
     /// ``switch(to:)`` by the two fibers' ``slot``s: the caller keeps both fibers alive, and no
     /// reference is held across the switch (switching through the objects retained both).
-    @inline(__always)
-    static func `switch`(
+    @inlinable
+    package static func `switch`(
         saving current: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
         to next: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) {
@@ -92,12 +92,12 @@ final class Fiber {
 
     /// The switch a fiber makes when it ends: raw pointers only, so that no Swift reference is
     /// left on a stack that is never resumed (it would never be released).
-    struct LastSwitch {
+    package struct LastSwitch {
         fileprivate let save: UnsafeMutablePointer<UnsafeMutableRawPointer?>
         fileprivate let next: UnsafeMutableRawPointer?
 
         /// Leaves the calling fiber for good.
-        func perform() -> Never {
+        package func perform() -> Never {
             bgsim_fiber_switch(save, next)
             preconditionFailure("an ended fiber was resumed")
         }
@@ -105,7 +105,7 @@ final class Fiber {
 
     /// The last switch from `self` (the calling fiber) to `next`, to perform once every Swift
     /// reference of the caller is gone; `next` must stay alive until then (its switcher keeps it).
-    func lastSwitch(to next: Fiber) -> LastSwitch {
+    package func lastSwitch(to next: Fiber) -> LastSwitch {
         LastSwitch(save: slot, next: next.slot.pointee)
     }
 }

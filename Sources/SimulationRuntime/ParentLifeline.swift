@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+    package import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+    package import Darwin
 #endif
 import Foundation
 
@@ -18,19 +18,19 @@ import Foundation
 /// // the parent: ChildConnection passes `environment(parent:)` and dups the pipe to `descriptor`.
 /// ```
 ///
-/// Contract: ``watch(exitCode:)`` does nothing in a process not started by ``ChildConnection``.
+/// Contract: ``watch(exitCode:)`` does nothing in a process not started by the engine's `ChildConnection`.
 /// The parent's end is close-on-exec and only its own child has the read end, so no other
 /// process keeps the pipe open.
 package enum ParentLifeline {
     /// The child's descriptor for the read end.
-    static let descriptor: Int32 = 3
+    package static let descriptor: Int32 = 3
     /// The environment variable that tells the child to watch: `"3:<parent pid>"`.
-    static let variable = "BGSIM_PARENT_LIFELINE"
+    package static let variable = "BGSIM_PARENT_LIFELINE"
 
     /// The child's environment entry, for a child of this process.
-    static func environment(parent: pid_t) -> String { "\(variable)=\(descriptor):\(parent)" }
+    package static func environment(parent: pid_t) -> String { "\(variable)=\(descriptor):\(parent)" }
 
-    /// In a child started by ``ChildConnection``: arranges to end with `exitCode` when the parent
+    /// In a child started by the engine's `ChildConnection`: arranges to end with `exitCode` when the parent
     /// is gone (at once if it already is), and removes the variable so the child's own children
     /// do not inherit it. Returns whether this process is such a child.
     package static func watch(exitCode: Int32) -> Bool {

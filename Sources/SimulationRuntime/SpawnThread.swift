@@ -11,9 +11,9 @@ import Foundation
 ///
 /// Contract: one job at a time, in the order the lock grants them; ``perform(_:)`` blocks its
 /// caller until its job is done. Jobs must be short (a `posix_spawn`): they run under the lock.
-final class SpawnThread: @unchecked Sendable {
+package final class SpawnThread: @unchecked Sendable {
     // @unchecked: `job` and `finished` are only touched under `condition`'s lock.
-    static let shared = SpawnThread()
+    package static let shared = SpawnThread()
 
     private let condition = NSCondition()
     private var job: (@Sendable () -> Void)?
@@ -26,7 +26,7 @@ final class SpawnThread: @unchecked Sendable {
     }
 
     /// Runs `body` on the spawn thread and returns its result.
-    func perform<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    package func perform<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
         let result = ResultBox<T>()
         condition.lock()
         defer { condition.unlock() }
