@@ -57,10 +57,11 @@ let package = Package(
         // The engine's C shims: the per-thread run mark, the process's clocks on a run's virtual
         // time (Linux), and the load-time install of the engine's main and default executors.
         .target(name: "SimulationRuntimeShims"),
-        // The engine's systems room (package-only, in no product): fibers, CPU placement, the
-        // thread that spawns isolated children and the lifeline that ends them with their parent.
+        // The engine's systems room (package-only, in no product): fibers, CPU placement, child
+        // processes (the spawn thread, the pipes, the lifeline that ends a child with its
+        // parent) and the real clock.
         // The Architecture article lists what lives here and what is still in the engine.
-        .target(name: "SimulationRuntime", dependencies: ["SimulationFibers"], swiftSettings: strict),
+        .target(name: "SimulationRuntime", dependencies: ["SimulationFibers", "SimulationRuntimeShims"], swiftSettings: strict),
         .target(
             name: "DeterministicSimulation",
             dependencies: ["SimulationFormats", "SimulationRuntime", "SimulationRuntimeShims", "ThreadSanitizerSupport"],

@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "SimulationFormats", swiftSettings: strict),
         .target(name: "SimulationFibers"),
         .target(name: "SimulationRuntimeShims"),
-        .target(name: "SimulationRuntime", dependencies: ["SimulationFibers"], swiftSettings: strict),
+        .target(name: "SimulationRuntime", dependencies: ["SimulationFibers", "SimulationRuntimeShims"], swiftSettings: strict),
         .target(
             name: "DeterministicSimulation",
             dependencies: ["SimulationFormats", "SimulationRuntime", "SimulationRuntimeShims", "ThreadSanitizerSupport"],

@@ -68,7 +68,7 @@ extension UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Crash/CrashOutput.swift": 5,
                 "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 4,
                 "Sources/DeterministicSimulation/Crash/CrashSlot.swift": 7,
-                "Sources/DeterministicSimulation/Isolation/ChildConnection.swift": 5,
+                "Sources/SimulationRuntime/ChildProcess.swift": 5,
                 "Sources/DeterministicSimulation/Isolation/IsolatedWorker.swift": 1,
                 "Sources/SimulationFormats/AtomicFile.swift": 2,
                 "Sources/ThreadSanitizerSupport/Mutex+ThreadSanitizer.swift": 3,

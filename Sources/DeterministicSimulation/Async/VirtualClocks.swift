@@ -25,7 +25,7 @@ internal import SimulationRuntimeShims
 /// - Registered once per process, at load (before `main`), with the process executors.
 /// - Where the shim is not built (``isSupported`` false: not Linux), clocks stay real inside
 ///   runs; a sleep until a real instant is then reported as an escape (``AsyncEscape``).
-/// - The harness's own timing (watchdogs, run timeouts) calls ``realMonotonicNanoseconds()``,
+/// - The harness's own timing (watchdogs, run timeouts) calls `RealClock` (SimulationRuntime),
 ///   never the interposed functions, so it stays real on every thread.
 package enum VirtualClocks {
     /// The wall-clock time of virtual time zero, in seconds since 1970: 2026-01-01T00:00:00Z.
@@ -50,16 +50,5 @@ package enum VirtualClocks {
             state.record(escape, scheduler: scheduler)
             return 1
         })
-    }
-
-    /// The real monotonic time in nanoseconds, on any thread (the harness's own timing).
-    ///
-    /// ```swift
-    /// let started = VirtualClocks.realMonotonicNanoseconds()
-    /// ```
-    package static func realMonotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        _ = bgsim_real_clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 }

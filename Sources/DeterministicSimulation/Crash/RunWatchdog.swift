@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import SimulationRuntime
 import Synchronization
 
 /// The hang watchdog of a campaign without isolation (and of each isolated child): a thread that
@@ -125,6 +126,6 @@ package enum RunWatchdog {
     /// The monotonic clock in milliseconds (the watchdog's only use of real time).
     private static func monotonicMilliseconds() -> UInt64 {
         // Real on every thread, also inside a run (VirtualClocks): the watchdog times runs from outside.
-        VirtualClocks.realMonotonicNanoseconds() / 1_000_000
+        RealClock.monotonicNanoseconds() / 1_000_000
     }
 }

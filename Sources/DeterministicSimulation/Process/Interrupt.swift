@@ -4,6 +4,7 @@
     import Darwin
 #endif
 package import SimulationFormats
+import SimulationRuntime
 import Synchronization
 
 /// SIGINT and SIGTERM (Ctrl-C, a CI cancel): a campaign stops after the runs in flight, writes
@@ -140,6 +141,6 @@ public final class Interrupt: Sendable {
     private static func nowMilliseconds() -> Int {
         // The C library's clock, never a run's virtual time: the signal may arrive on a thread
         // that is running a run (VirtualClocks).
-        max(1, Int(VirtualClocks.realMonotonicNanoseconds() / 1_000_000))
+        max(1, Int(RealClock.monotonicNanoseconds() / 1_000_000))
     }
 }
