@@ -1,5 +1,6 @@
-/// The systems idioms of the containment check (issue 34, item 4): the engine's runtime code
-/// (fibers, executor hooks, crash signals, the isolation transport, CPU placement) and the few
+/// The systems idioms of the containment check (issue 34, item 4): the systems room
+/// SimulationRuntime (fibers, CPU placement, child processes, fatal signals), the engine's
+/// runtime code still tied to its types (executor hooks, the thread pool, crash slots) and the few
 /// hot tables that use raw memory. Each file that may use one is listed with its reason; the
 /// core an app links, the checkers, the workloads and the command line use none.
 extension UnsafeContainmentChecker {
@@ -37,10 +38,10 @@ extension UnsafeContainmentChecker {
         Idiom(
             name: "`sigaction`", pattern: #"\bsigaction\b"#,
             allowed: [
-                // The one place that installs handlers: the crash banner and the choices dump.
-                "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 2,
+                // The one place that installs handlers (the engine's CrashSignals says what they write).
+                "Sources/SimulationRuntime/FatalSignals.swift": 2,
             ],
-            instead: "use CrashSignals (DeterministicSimulation/Crash/CrashSignals.swift)"),
+            instead: "use CrashSignals (DeterministicSimulation/Crash/CrashSignals.swift) over FatalSignals"),
         Idiom(
             name: "`nonisolated(unsafe)`", pattern: #"\bnonisolated\(\s*unsafe\s*\)"#,
             allowed: [
@@ -65,8 +66,9 @@ extension UnsafeContainmentChecker {
                 "Sources/SimulationRuntime/Fiber.swift": 13,
                 "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedThreadPool.swift": 4,
                 "Sources/SimulationRuntime/CPUPlacement.swift": 3,
-                "Sources/DeterministicSimulation/Crash/CrashOutput.swift": 5,
-                "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 4,
+                "Sources/DeterministicSimulation/Crash/CrashOutput.swift": 3,
+                "Sources/SimulationRuntime/FatalSignals.swift": 4,
+                "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 1,
                 "Sources/DeterministicSimulation/Crash/CrashSlot.swift": 7,
                 "Sources/SimulationRuntime/ChildProcess.swift": 5,
                 "Sources/DeterministicSimulation/Isolation/IsolatedWorker.swift": 1,

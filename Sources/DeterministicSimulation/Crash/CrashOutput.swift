@@ -3,13 +3,14 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import SimulationRuntime
 
 /// What the crash handler and the hang watchdog write, with nothing but `write(2)` on memory
-/// made beforehand (``CrashSlot``, ``CrashSignals/State``): no allocation, no lock, no
-/// formatting by the Swift runtime.
+/// made beforehand (``CrashSlot``, ``CrashSignals/State``), through `SignalSafeOutput`
+/// (SimulationRuntime): no allocation, no lock, no formatting by the Swift runtime.
 ///
 /// ```swift
-/// CrashOutput.write(2, header)                  // "bgsim: CRASH: fatal signal SIGILL (…)"
+/// SignalSafeOutput.write(2, header)             // "bgsim: CRASH: fatal signal SIGILL (…)"
 /// CrashOutput.writeRuns(repeating: header)      // " during run seed 0x… of …\nbgsim: replay: …\n"
 /// ```
 ///
@@ -18,46 +19,23 @@
 /// followed by the outcomes (8 bytes each, little-endian) and the actions (first draw, stop
 /// draw, skippable: 8 bytes each), which ``ChildConnection`` reads back.
 enum CrashOutput {
-    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
-    static func write(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
-    }
-
-    static func write(_ fd: Int32, _ start: UnsafePointer<UInt8>?, _ count: Int) {
-        guard var next = start else { return }
-        var left = count
-        while left > 0 {
-            #if canImport(Glibc)
-                let written = Glibc.write(fd, next, left)
-            #else
-                let written = Darwin.write(fd, next, left)
-            #endif
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            left -= written
-            next += written
-        }
-    }
-
     /// Writes the calling thread's run (its slot's text) if it has one in progress; otherwise
     /// the text of every run in progress, each after `header` again. Returns how many runs it
     /// wrote.
     @discardableResult
     static func writeRuns(repeating header: [UInt8]) -> Int {
-        let token = Int(bitPattern: pthread_getspecific(CrashSignals.slotKey))
+        let token = CrashSignals.slotToken.value
         if token > 0, token <= CrashSlot.count {
             let slot = CrashSlot.table[token - 1]
             if slot.running.load(ordering: .acquiring) {
-                write(2, slot.bytes, slot.length)
+                SignalSafeOutput.write(2, slot.bytes, slot.length)
                 return 1
             }
         }
         var written = 0
         for slot in CrashSlot.table where slot.running.load(ordering: .acquiring) {
-            if written > 0 { write(2, header) }
-            write(2, slot.bytes, slot.length)
+            if written > 0 { SignalSafeOutput.write(2, header) }
+            SignalSafeOutput.write(2, slot.bytes, slot.length)
             written += 1
         }
         return written
@@ -66,7 +44,7 @@ enum CrashOutput {
     /// The calling thread's slot when it does harness work with no run in progress on it
     /// (``CrashSlot/beginHarness(_:)``): a fault there is bgsim's own.
     static func harnessSlot() -> CrashSlot? {
-        let token = Int(bitPattern: pthread_getspecific(CrashSignals.slotKey))
+        let token = CrashSignals.slotToken.value
         guard token > 0, token <= CrashSlot.count else { return nil }
         let slot = CrashSlot.table[token - 1]
         guard slot.inHarness.load(ordering: .acquiring), !slot.running.load(ordering: .acquiring) else { return nil }
@@ -76,7 +54,7 @@ enum CrashOutput {
     /// An isolated worker's dump of the crashing run's choices to stdout (see the type's
     /// contract); nothing when the thread's slot has no source.
     static func dumpChoices(signal: Int32, scratch: UnsafeMutablePointer<UInt8>) {
-        let token = Int(bitPattern: pthread_getspecific(CrashSignals.slotKey))
+        let token = CrashSignals.slotToken.value
         var slot: CrashSlot?
         if token > 0, token <= CrashSlot.count { slot = CrashSlot.table[token - 1] }
         if slot?.source == nil { slot = CrashSlot.table.first { $0.source != nil } }
@@ -103,10 +81,10 @@ enum CrashOutput {
             put(0x09); number(fallbacks)
             put(0x09); number(idleSteps.count)
             put(0x0a)
-            write(1, scratch, length)
+            SignalSafeOutput.write(1, scratch, length)
             if let base = outcomes.baseAddress {
                 base.withMemoryRebound(to: UInt8.self, capacity: outcomes.count * 8) {
-                    write(1, $0, outcomes.count * 8)
+                    SignalSafeOutput.write(1, $0, outcomes.count * 8)
                 }
             }
             // Field by field through the buffer, never a copy of an action: a copy would retain
@@ -116,13 +94,13 @@ enum CrashOutput {
                 var triple = (UInt64(action.pointee.firstDraw), UInt64(action.pointee.stopDraw),
                               action.pointee.isSkippable ? UInt64(1) : 0)
                 withUnsafeBytes(of: &triple) { raw in
-                    write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 24)
+                    SignalSafeOutput.write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 24)
                 }
             }
             for step in idleSteps {
                 var pair = (UInt64(step.lowerBound), UInt64(step.upperBound))
                 withUnsafeBytes(of: &pair) { raw in
-                    write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 16)
+                    SignalSafeOutput.write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 16)
                 }
             }
         }

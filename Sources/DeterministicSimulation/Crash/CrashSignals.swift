@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import SimulationRuntime
 import Synchronization
 
 /// The fatal-signal handler: when workload code traps (`fatalError`, `precondition`, a force
@@ -68,18 +69,8 @@ public enum CrashSignals {
     /// Set by the first handler to run; later ones wait for it.
     static let entered = Atomic<Bool>(false)
 
-    /// The pthread key holding the calling thread's slot index plus one (0: none).
-    static let slotKey: pthread_key_t = makeKey(destructor: nil)
-    /// The pthread key holding the calling thread's alternate signal stack (freed at exit).
-    static let altStackKey: pthread_key_t = makeKey(destructor: { pointer in
-        var disable = stack_t()
-        disable.ss_flags = Int32(SS_DISABLE)
-        sigaltstack(&disable, nil)
-        pointer?.deallocate()
-    })
-
-    /// Bytes of each thread's alternate signal stack.
-    static let altStackSize = 64 << 10
+    /// The calling thread's slot index plus one (0: none), readable from the handler.
+    static let slotToken = ThreadLocalInteger()
 
     /// Installs the handler for the fatal signals (process-wide, once; later calls change only
     /// the exit codes and words) and an alternate signal stack on the calling thread.
@@ -104,8 +95,7 @@ public enum CrashSignals {
         let internalTrailer = wording.internalErrorLine(exitCode: internalErrorExitCode)
         let tail = wording.crashLine(exitCode: exitCode)
         _ = CrashSlot.table
-        _ = slotKey
-        _ = altStackKey
+        _ = slotToken
         let wasInstalled = state != nil
         state = State(exitCode: exitCode, internalErrorExitCode: internalErrorExitCode, headers: headers,
                       internalHeaders: internalHeaders, internalTrailer: Array(internalTrailer.utf8),
@@ -114,17 +104,7 @@ public enum CrashSignals {
         CrashSlot.inUse.store(true, ordering: .releasing)
         prepareThread(inheriting: currentSlotToken)
         guard !wasInstalled else { return }
-        for (number, _) in signals {
-            var action = sigaction()
-            #if canImport(Glibc)
-                action.__sigaction_handler.sa_handler = handleFatalSignal
-            #else
-                action.__sigaction_u.__sa_handler = handleFatalSignal
-            #endif
-            action.sa_flags = Int32(SA_ONSTACK)
-            sigemptyset(&action.sa_mask)
-            sigaction(number, &action, nil)
-        }
+        FatalSignals.install(signals.map(\.number), handler: handleFatalSignal)
     }
 
     /// ``install(exitCode:wording:internalErrorExitCode:)`` unless a handler is installed already
@@ -143,43 +123,15 @@ public enum CrashSignals {
     public static var internalErrorExitCode: Int32 { state?.internalErrorExitCode ?? 71 }
 
     /// The calling thread's slot, as a token for threads it makes (0: none).
-    public static var currentSlotToken: Int {
-        Int(bitPattern: pthread_getspecific(slotKey))
-    }
+    public static var currentSlotToken: Int { slotToken.value }
 
     /// Gives the calling thread an alternate signal stack (once) and marks it as running the
     /// runs of slot `token` (from ``currentSlotToken`` of the thread that made it; 0: none).
     /// Does nothing until crash handling is installed.
     public static func prepareThread(inheriting token: Int) {
         guard CrashSlot.inUse.load(ordering: .relaxed) else { return }
-        pthread_setspecific(slotKey, UnsafeRawPointer(bitPattern: token))
-        guard pthread_getspecific(altStackKey) == nil else { return }
-        let stack = UnsafeMutableRawPointer.allocate(byteCount: altStackSize, alignment: 16)
-        var alternate = stack_t()
-        alternate.ss_sp = stack
-        alternate.ss_size = altStackSize
-        alternate.ss_flags = 0
-        if sigaltstack(&alternate, nil) == 0 {
-            pthread_setspecific(altStackKey, stack)
-        } else {
-            stack.deallocate()
-        }
-    }
-
-    private static func makeKey(destructor: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?) -> pthread_key_t {
-        var key = pthread_key_t()
-        #if canImport(Glibc)
-            let status = pthread_key_create(&key, destructor)
-        #else
-            let status = pthread_key_create(&key) { pointer in
-                var disable = stack_t()
-                disable.ss_flags = Int32(SS_DISABLE)
-                sigaltstack(&disable, nil)
-                pointer.deallocate()
-            }
-        #endif
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
+        slotToken.value = token
+        FatalSignals.prepareAlternateStack()
     }
 }
 
@@ -192,17 +144,17 @@ private func handleFatalSignal(_ signal: Int32) {
     }
     if let slot = CrashOutput.harnessSlot() {
         let header = Int(signal) < state.internalHeaders.count ? state.internalHeaders[Int(signal)] : []
-        CrashOutput.write(2, header.isEmpty ? state.unknownSignal : header)
-        CrashOutput.write(2, slot.harnessBytes, slot.harnessLength)
-        CrashOutput.write(2, state.internalTrailer)
+        SignalSafeOutput.write(2, header.isEmpty ? state.unknownSignal : header)
+        SignalSafeOutput.write(2, slot.harnessBytes, slot.harnessLength)
+        SignalSafeOutput.write(2, state.internalTrailer)
         _exit(state.internalErrorExitCode)
     }
     let header = Int(signal) < state.headers.count ? state.headers[Int(signal)] : []
-    CrashOutput.write(2, header.isEmpty ? state.unknownSignal : header)
+    SignalSafeOutput.write(2, header.isEmpty ? state.unknownSignal : header)
     if CrashOutput.writeRuns(repeating: header.isEmpty ? state.unknownSignal : header) == 0 {
-        CrashOutput.write(2, state.outsideRun)
+        SignalSafeOutput.write(2, state.outsideRun)
     }
-    CrashOutput.write(2, state.trailer)
+    SignalSafeOutput.write(2, state.trailer)
     if CrashSignals.dumpsChoices { CrashOutput.dumpChoices(signal: signal, scratch: state.scratch) }
     _exit(state.exitCode)
 }

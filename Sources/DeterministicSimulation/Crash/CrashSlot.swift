@@ -138,7 +138,7 @@ package final class CrashSlot: @unchecked Sendable {
 
     /// The slot the calling thread claimed, if any.
     static var current: CrashSlot? {
-        let token = Int(bitPattern: pthread_getspecific(CrashSignals.slotKey))
+        let token = CrashSignals.slotToken.value
         return token > 0 && token <= count ? table[token - 1] : nil
     }
 

@@ -47,7 +47,7 @@ package enum RunWatchdog {
         let milliseconds = max(0, Int(timeoutSeconds * 1_000))
         if !started.load(ordering: .acquiring) {
             _ = CrashSlot.table
-            _ = CrashSignals.slotKey
+            _ = CrashSignals.slotToken
             self.exitCode = exitCode
         }
         timeoutMilliseconds.store(milliseconds, ordering: .releasing)
@@ -108,15 +108,15 @@ package enum RunWatchdog {
                     if harness {
                         let code = CrashSignals.state?.internalErrorExitCode ?? 71
                         let (header, trailer) = internalWords(limitMilliseconds: limit, exitCode: code)
-                        CrashOutput.write(2, header)
-                        CrashOutput.write(2, slot.harnessBytes, slot.harnessLength)
-                        CrashOutput.write(2, trailer)
+                        SignalSafeOutput.write(2, header)
+                        SignalSafeOutput.write(2, slot.harnessBytes, slot.harnessLength)
+                        SignalSafeOutput.write(2, trailer)
                         _exit(code)
                     }
                     let (header, trailer) = words(limitMilliseconds: limit)
-                    CrashOutput.write(2, header)
-                    CrashOutput.write(2, slot.bytes, slot.length)
-                    CrashOutput.write(2, trailer)
+                    SignalSafeOutput.write(2, header)
+                    SignalSafeOutput.write(2, slot.bytes, slot.length)
+                    SignalSafeOutput.write(2, trailer)
                     _exit(exitCode)
                 }
             }

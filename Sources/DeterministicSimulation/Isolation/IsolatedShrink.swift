@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import SimulationFormats
+import SimulationRuntime
 
 /// What shrinking a failure in an isolated worker gave (``CampaignTarget/shrinkInChild(_:invariant:options:isCancelled:)``).
 ///
@@ -202,6 +203,6 @@ extension IsolatedWorker {
             verdict.failures.contains { $0.invariant == invariant }
         }
         slot?.endHarness()
-        CrashOutput.write(1, Array(IsolatedShrinkWire.answer(result).utf8))
+        SignalSafeOutput.write(1, Array(IsolatedShrinkWire.answer(result).utf8))
     }
 }

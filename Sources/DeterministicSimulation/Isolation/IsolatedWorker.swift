@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import SimulationRuntime
 
 /// The child's side of isolation: reads run requests on stdin, runs each on the target, writes
 /// one verdict line per run on stdout (``VerdictWire``), until stdin ends; a shrink request
@@ -64,7 +65,7 @@ package enum IsolatedWorker {
                                            idleSteps: source.idleSteps, fallbackCount: source.fallbackCount)
                     : nil
                 let text = encoder.line(verdict, recorded: recorded)
-                CrashOutput.write(1, Array(text.utf8))
+                SignalSafeOutput.write(1, Array(text.utf8))
             }
             let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
