@@ -8,10 +8,11 @@ extension UnsafeContainmentChecker {
         Idiom(
             name: "`unsafeBitCast`", pattern: #"\bunsafeBitCast\b"#,
             allowed: [
-                // The runtime's executor hooks: symbols found by name become typed C functions,
-                // and the engine's hooks become the raw pointers the runtime stores; a job
-                // pointer from the runtime becomes an `UnownedJob`.
-                "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 6,
+                // A hook variable found by name: its value becomes a typed C function, and a
+                // hook the raw pointer stored in it.
+                "Sources/SimulationRuntime/HookVariable.swift": 2,
+                // A job pointer from the runtime's hook becomes an `UnownedJob`.
+                "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 1,
                 // A job's header, to read the task's executor-private words.
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 1,
                 // A main-actor closure called on the simulated main thread, which the engine has
@@ -29,7 +30,7 @@ extension UnsafeContainmentChecker {
             name: "`dlsym`", pattern: #"\bdlsym\b"#,
             allowed: [
                 // The runtime's hook variables (RTLD_DEFAULT on Darwin and Linux).
-                "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 2,
+                "Sources/SimulationRuntime/HookVariable.swift": 2,
                 "Sources/SimulationRuntime/ParentLifeline.swift": 1,
                 "Sources/SimulationRuntime/CPUPlacement.swift": 1,
                 "Sources/ThreadSanitizerSupport/Mutex+ThreadSanitizer.swift": 2,
@@ -60,7 +61,8 @@ extension UnsafeContainmentChecker {
                 // The runtime room: executor hooks and job words, the run mark in a pthread key,
                 // fiber stacks and their C entry, the pool's fiber slot, crash dumps written from
                 // a signal handler, CPU sets, and the isolation transport's reads and writes.
-                "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 11,
+                "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 1,
+                "Sources/SimulationRuntime/HookVariable.swift": 5,
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 2,
                 "Sources/DeterministicSimulation/Async/RunThreadMarker.swift": 2,
                 "Sources/SimulationRuntime/Fiber.swift": 13,

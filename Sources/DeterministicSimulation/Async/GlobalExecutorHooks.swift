@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import SimulationRuntime
 
 /// The Swift runtime's global-executor hooks, installed once per process, so that work a run
 /// sends to Swift's real executors is caught on the thread that sends it: recorded as an
@@ -44,60 +45,37 @@ enum GlobalExecutorHooks {
     typealias DeadlineOriginal = @convention(c) (Int64, Int64, Int64, Int64, Int32, Job) -> Void
     typealias DeadlineHook = @convention(c) (Int64, Int64, Int64, Int64, Int32, Job, DeadlineOriginal) -> Void
 
-    /// The hook variables' addresses and the values they held before ours. `@unchecked
-    /// Sendable`: written once inside a lazy global's initialiser, read-only afterwards.
-    struct Previous: @unchecked Sendable {
+    /// The runtime's hook variables (the runtime room's `HookVariable`, found by name).
+    static let globalVariable = HookVariable<Hook>(named: "swift_task_enqueueGlobal_hook")
+    static let delayVariable = HookVariable<DelayHook>(named: "swift_task_enqueueGlobalWithDelay_hook")
+    static let deadlineVariable = HookVariable<DeadlineHook>(named: "swift_task_enqueueGlobalWithDeadline_hook")
+    static let mainVariable = HookVariable<Hook>(named: "swift_task_enqueueMainExecutor_hook")
+
+    /// The values the hook variables held before ours, which ours call outside runs.
+    struct Previous: Sendable {
         var global: Hook?
         var delay: DelayHook?
         var deadline: DeadlineHook?
         var main: Hook?
-        var addresses: [UnsafeMutableRawPointer?]
     }
-
-    static let variableNames = [
-        "swift_task_enqueueGlobal_hook", "swift_task_enqueueGlobalWithDelay_hook",
-        "swift_task_enqueueGlobalWithDeadline_hook", "swift_task_enqueueMainExecutor_hook",
-    ]
 
     /// Read once, before ours are written (a lazy global: initialised once, and every later read
     /// sees it complete).
-    static let previous: Previous = {
-        let addresses = variableNames.map { lookUp($0) }
-        func read<T>(_ index: Int, as type: T.Type) -> T? {
-            guard let address = addresses[index],
-                let value = address.load(as: UnsafeRawPointer?.self)
-            else { return nil }
-            return unsafeBitCast(value, to: type)
-        }
-        return Previous(
-            global: read(0, as: Hook.self), delay: read(1, as: DelayHook.self),
-            deadline: read(2, as: DeadlineHook.self), main: read(3, as: Hook.self), addresses: addresses)
-    }()
+    static let previous = Previous(global: globalVariable.value, delay: delayVariable.value,
+                                   deadline: deadlineVariable.value, main: mainVariable.value)
 
     /// Installs the hooks once; false if the runtime has no hook variables.
     static let installed: Bool = {
-        let addresses = previous.addresses
-        guard addresses.allSatisfy({ $0 != nil }) else { return false }
-        let hooks: [UnsafeRawPointer] = [
-            unsafeBitCast(globalHook, to: UnsafeRawPointer.self),
-            unsafeBitCast(delayHook, to: UnsafeRawPointer.self),
-            unsafeBitCast(deadlineHook, to: UnsafeRawPointer.self),
-            unsafeBitCast(mainHook, to: UnsafeRawPointer.self),
-        ]
-        for (address, hook) in zip(addresses, hooks) {
-            address?.storeBytes(of: hook, as: UnsafeRawPointer.self)
+        guard globalVariable.exists, delayVariable.exists, deadlineVariable.exists, mainVariable.exists else {
+            return false
         }
+        _ = previous
+        globalVariable.store(globalHook)
+        delayVariable.store(delayHook)
+        deadlineVariable.store(deadlineHook)
+        mainVariable.store(mainHook)
         return true
     }()
-
-    /// The address of an exported data symbol of the process, or nil.
-    static func lookUp(_ name: String) -> UnsafeMutableRawPointer? {
-        #if canImport(Darwin)
-            dlsym(UnsafeMutableRawPointer(bitPattern: -2), name)  // RTLD_DEFAULT
-        #else
-            dlsym(nil, name)  // RTLD_DEFAULT
-        #endif
-    }
 
     /// The run's task executor takes over a runtime job (same layout: one job pointer).
     static func taskJob(_ job: Job) -> UnownedJob {
