@@ -47,7 +47,7 @@ public enum ProcessExecutors {
     nonisolated(unsafe) private(set) static var installedDefault: AnyObject?
 
     /// Whether the process's main and default executors are the engine's.
-    public static var isInstalled: Bool { installedMain != nil }
+    package static var isInstalled: Bool { installedMain != nil }
 
     /// Wraps the platform's executors and makes the wrappers the process's; registers the
     /// virtual clocks. Called by SimulationRuntimeShims' load-time constructor.

@@ -44,7 +44,7 @@ extension Scheduler {
     }
 
     /// Whether ``enableAsync(taskWidth:mainQueue:)`` was called.
-    public var hasAsync: Bool { asyncState?.taskExecutor != nil }
+    package var hasAsync: Bool { asyncState?.taskExecutor != nil }
 
     /// The run's task executor: prefer it for every task of the run.
     ///
@@ -65,7 +65,7 @@ extension Scheduler {
     /// ```
     ///
     /// - Precondition: ``enableAsync(taskWidth:mainQueue:)`` was called.
-    public var mainActorExecutor: SimulationMainExecutor {
+    package var mainActorExecutor: SimulationMainExecutor {
         guard let executor = asyncState?.mainExecutor else { preconditionFailure(Self.needsAsync) }
         return executor
     }

@@ -8,17 +8,17 @@
 /// Contract: counts only; nothing here is part of a run's trace or digest.
 public struct AsyncDrainResult: Equatable, Sendable {
     /// Task jobs the drain ran (resumptions, starts, main-actor hops).
-    public var jobsRun = 0
+    package var jobsRun = 0
     /// Tasks the drain cancelled because they were asleep on the virtual clock or inside a
     /// ``SimulationTaskExecutor/withCancellableWait(isolation:_:)`` scope.
-    public var tasksCancelled = 0
+    package var tasksCancelled = 0
     /// Tasks still inside a cancellation-aware wait when the drain ended: cancelled, yet never
     /// resumed (a continuation their code resumes on no path after cancellation). Swift cannot
     /// destroy a suspended task, so each of these stays in memory for the process's life: a
     /// leak in the workload's code, like the hang it would be in an app.
-    public var tasksLeftWaiting = 0
+    package var tasksLeftWaiting = 0
     /// Jobs left unrun because `maxJobs` was reached (a task that loops without ever ending).
-    public var jobsLeft = 0
+    package var jobsLeft = 0
 
     /// A drain that found nothing.
     public init() {}

@@ -14,7 +14,7 @@
 /// run. ``checkIsolated()`` passes exactly when the calling thread is running a job of this run
 /// on ``queue``, so `SimulatedMainActor.assumeIsolated` works in plain callback jobs of the main
 /// queue (an expiration handler) and traps anywhere else.
-public final class SimulationMainExecutor: SerialExecutor, @unchecked Sendable {
+package final class SimulationMainExecutor: SerialExecutor, @unchecked Sendable {
     // @unchecked Sendable: as SimulationTaskExecutor.
 
     unowned let scheduler: Scheduler
@@ -39,7 +39,7 @@ public final class SimulationMainExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     /// Traps unless the calling thread runs a job of this run's main queue.
-    public func checkIsolated() {
+    package func checkIsolated() {
         precondition(
             isRunningOnQueue,
             "not isolated to @SimulatedMainActor: the calling code does not run as a job of the run's main queue")

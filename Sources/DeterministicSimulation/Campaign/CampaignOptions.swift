@@ -27,7 +27,7 @@ public struct CampaignOptions: Sendable, Equatable {
 
     /// By default one run in this many is rerun to check determinism (4% of the runs' time, as
     /// FoundationDB reruns a sample of its simulations), besides every failure it reports.
-    public static let determinismSampleInterval = 25
+    package static let determinismSampleInterval = 25
 
     /// `determinismSamples` nil: one run in ``determinismSampleInterval``, at least 3.
     public init(seed: Seed, runs: Int, jobs: Int, shard: Shard = .whole, determinismSamples: Int? = nil,

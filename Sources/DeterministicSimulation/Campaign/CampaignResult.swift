@@ -55,7 +55,7 @@ public struct FailureRecord: Sendable {
     /// The violation in the original run.
     public var failure: Violation
     /// The same invariant's violation in the shrunk run (equal to ``failure`` when not shrunk).
-    public var shrunkFailure: Violation
+    package var shrunkFailure: Violation
     /// Events in the original run.
     public var originalEventCount: Int
     /// Events in the shrunk run (the original count when not shrunk).

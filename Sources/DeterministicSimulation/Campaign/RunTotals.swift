@@ -21,7 +21,7 @@ public struct RunTotals: Sendable, Equatable {
     /// Trace events over all runs.
     public var events = 0
     /// Virtual time over all runs, in microseconds (exact; ``simulatedSeconds`` is derived).
-    public var simulatedMicroseconds: Int64 = 0
+    package var simulatedMicroseconds: Int64 = 0
     /// How many runs stopped for each reason.
     public var stops = StopCounts()
     /// Per violated invariant: how many runs violated it and the first that did, in order of
@@ -94,7 +94,7 @@ public struct InvariantViolations: Sendable, Equatable {
     /// How many runs violated it.
     public var runs: Int
     /// The index of the first run that violated it.
-    public var firstRun: Int
+    package var firstRun: Int
     /// Where the violation stood among the first run's violations (orders invariants first
     /// violated in the same run). Totals read from a report use the report's order instead.
     var position: Int

@@ -49,7 +49,7 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     public func contains(runIndex: Int) -> Bool { runIndex % count == index - 1 }
 
     /// How many of `runs` runs (indices `0..<runs`) are in this shard.
-    public func runCount(of runs: Int) -> Int {
+    package func runCount(of runs: Int) -> Int {
         runs <= index - 1 ? 0 : (runs - index) / count + 1
     }
 

@@ -17,7 +17,7 @@ public struct ChoiceAction: Sendable, Hashable {
     public var stopDraw: Int
     /// Whether the draw at `firstDraw` chose the action and can skip it
     /// (``ChoiceSource/optionalIndex(weights:)``).
-    public var isSkippable: Bool
+    package var isSkippable: Bool
     /// What the draw at `firstDraw` chose and among what, in the caller's own numbering of its
     /// outcomes; `nil` when the caller did not say (a forced action, or a caller that does not
     /// number its outcomes).

@@ -1,6 +1,6 @@
 extension ChoiceSequence {
     /// The prefix of every token; the `1` is the format version.
-    public static let tokenPrefix = "c1."
+    package static let tokenPrefix = "c1."
 
     /// The sequence as a compact, URL- and shell-safe text: `c1.` followed by the unpadded
     /// base64url encoding (RFC 4648 §5) of the values as unsigned LEB128 varints.

@@ -47,7 +47,7 @@ public struct ChoiceSequence: Hashable, Sendable, CustomStringConvertible {
     /// Contract: a strict total order (irreflexive, transitive, total on distinct sequences). A
     /// shrinker accepts an edit only when the edited sequence is simpler, so shrinking terminates.
     /// - Complexity: O(n).
-    public func isSimpler(than other: ChoiceSequence) -> Bool {
+    package func isSimpler(than other: ChoiceSequence) -> Bool {
         if values.count != other.values.count {
             return values.count < other.values.count
         }

@@ -105,7 +105,7 @@ public final class ChoiceSource {
 
     /// The value that, in a mutant's plan (``init(replaying:filling:)``), stands for "draw this
     /// one at random". A recorded draw never has it (every bound is below `UInt64.max`).
-    public static let fillMarker = UInt64.max
+    package static let fillMarker = UInt64.max
 
     /// A mutant's source (the coverage-guided strategy's runs): draws replay `plan`, except that
     /// a value equal to ``fillMarker`` and every draw past the end of `plan` come from the
@@ -270,7 +270,7 @@ public final class ChoiceSource {
 
     /// The idle steps of the run marked so far, in order: the draws of each step that acted on
     /// nothing. Kept in replay mode only, like ``actions``.
-    public var idleSteps: [Range<Int>] { state.idleSteps }
+    package var idleSteps: [Range<Int>] { state.idleSteps }
 
     /// Marks a step of the run that acted on nothing but still let time pass (for the simulator:
     /// a tick of the environment whose action a shrinker skipped, see
@@ -332,7 +332,7 @@ public final class ChoiceSource {
 
     /// The positions in ``recorded`` of the run's scheduling decisions marked so far, in draw
     /// order (``markScheduleDraw()``). Kept in replay mode only, like ``actions``.
-    public var scheduleDraws: [Int] { state.scheduleDraws }
+    package var scheduleDraws: [Int] { state.scheduleDraws }
 
     /// Marks the draw just made as a scheduling decision: which ready job runs, which thread runs
     /// at a preemption point, when the next preemption comes, a thread's priority or a preempted
@@ -350,7 +350,7 @@ public final class ChoiceSource {
     /// replay mode only, so a campaign's random runs pay one branch.
     /// - Complexity: O(1) amortized.
     @inline(__always)
-    public func markScheduleDraw() {
+    package func markScheduleDraw() {
         guard isReplaying else { return }
         markScheduleDrawReplaying()
     }

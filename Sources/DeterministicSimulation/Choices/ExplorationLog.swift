@@ -73,7 +73,7 @@ public final class ExplorationLog {
     /// ```swift
     /// choices.exploration?.setCanonicalForNextDraw(1)   // the preemption gap: every point
     /// ```
-    public func setCanonicalForNextDraw(_ value: UInt64) {
+    package func setCanonicalForNextDraw(_ value: UInt64) {
         nextCanonical = value
     }
 

@@ -116,19 +116,19 @@ public enum CrashSignals {
     }
 
     /// Whether the handler is installed.
-    public static var isInstalled: Bool { state != nil }
+    package static var isInstalled: Bool { state != nil }
 
     /// The code the process ends with after a fault of bgsim's own code (71 unless installed
     /// with another).
     public static var internalErrorExitCode: Int32 { state?.internalErrorExitCode ?? 71 }
 
     /// The calling thread's slot, as a token for threads it makes (0: none).
-    public static var currentSlotToken: Int { slotToken.value }
+    package static var currentSlotToken: Int { slotToken.value }
 
     /// Gives the calling thread an alternate signal stack (once) and marks it as running the
     /// runs of slot `token` (from ``currentSlotToken`` of the thread that made it; 0: none).
     /// Does nothing until crash handling is installed.
-    public static func prepareThread(inheriting token: Int) {
+    package static func prepareThread(inheriting token: Int) {
         guard CrashSlot.inUse.load(ordering: .relaxed) else { return }
         slotToken.value = token
         FatalSignals.prepareAlternateStack()

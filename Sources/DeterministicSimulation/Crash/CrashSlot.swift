@@ -131,7 +131,7 @@ package final class CrashSlot: @unchecked Sendable {
     /// Marks the start of another run of the same seed (a rerun or a shrink candidate): the
     /// watchdog times each separately.
     @inline(__always)
-    public func beginAgain() {
+    package func beginAgain() {
         generation.wrappingAdd(1, ordering: .releasing)
         running.store(true, ordering: .releasing)
     }
@@ -174,7 +174,7 @@ package final class CrashSlot: @unchecked Sendable {
     /// defer { slot.endHarness() }
     /// let shrink = Shrinker.shrink(recorded, target: CrashSlotTarget(target)) { … }
     /// ```
-    public func beginHarness(_ text: String) {
+    package func beginHarness(_ text: String) {
         inHarness.store(false, ordering: .releasing)
         let utf8 = Array(text.utf8)
         harnessLength = min(utf8.count, Self.capacity)
@@ -200,7 +200,7 @@ package final class CrashSlot: @unchecked Sendable {
     }
 
     /// Marks the end of the harness work begun last.
-    public func endHarness() {
+    package func endHarness() {
         inHarness.store(false, ordering: .releasing)
     }
 

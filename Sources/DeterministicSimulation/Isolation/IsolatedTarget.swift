@@ -74,12 +74,12 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     }
 
     /// How many child processes were started so far (one per worker, plus one per crash or hang).
-    public var childrenStarted: Int { pool.started.load(ordering: .relaxed) }
+    package var childrenStarted: Int { pool.started.load(ordering: .relaxed) }
 
     /// Ends the idle children now (they exit at the end of their input) and reaps them; a later
     /// run starts new ones. Call it when the campaign is over: closures of finished worker
     /// threads may keep a copy of the target, and so the children, alive for a while.
-    public func finishChildren() {
+    package func finishChildren() {
         pool.finishIdle()
     }
 

@@ -48,7 +48,7 @@ public final class Interrupt: Sendable {
 
     /// How long after the first signal later ones only repeat the request (a stuck stop yields
     /// to a signal after that).
-    public static let graceSeconds = 5
+    package static let graceSeconds = 5
 
     /// The process-wide interrupt, connected to SIGINT and SIGTERM by ``install()``.
     public static let shared = Interrupt()
@@ -94,7 +94,7 @@ public final class Interrupt: Sendable {
     /// ```swift
     /// try Interrupt.shared.whileWriting { () throws(OutputError) in try AtomicFile.write(text, to: path) }
     /// ```
-    public func whileWriting<T, E: Error>(_ write: () throws(E) -> T) throws(E) -> T {
+    package func whileWriting<T, E: Error>(_ write: () throws(E) -> T) throws(E) -> T {
         _ = writes.add(2, ordering: .sequentiallyConsistent)
         defer {
             if writes.subtract(2, ordering: .sequentiallyConsistent).newValue == 1 { _exit(exitStatus) }

@@ -13,7 +13,7 @@
 /// Contract: the sequence for a seed is fixed forever and pinned by golden tests. The state is
 /// never all zero (the one state the algorithm cannot leave). `next()` and `next(below:)` are O(1)
 /// (expected) and allocation-free.
-public struct Xoshiro256StarStar: Sendable {
+package struct Xoshiro256StarStar: Sendable {
     @usableFromInline internal var s0: UInt64
     @usableFromInline internal var s1: UInt64
     @usableFromInline internal var s2: UInt64

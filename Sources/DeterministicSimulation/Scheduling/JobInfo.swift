@@ -5,7 +5,7 @@
 ///     trace.record(.jobStart(queue: info.queue.rawValue, job: info.job.rawValue), at: info.time)
 /// }
 /// ```
-public struct JobInfo: Sendable {
+package struct JobInfo: Sendable {
     /// The job (for a repeating timer: the timer's id, the same for every fire).
     public let job: JobID
     /// The queue it runs on.
@@ -14,10 +14,10 @@ public struct JobInfo: Sendable {
     public let time: VirtualTime
     /// Whether it was scheduled for a time (`asyncAfter`, `async(at:)`, `repeating`) rather than
     /// with plain `async`.
-    public let isTimer: Bool
+    package let isTimer: Bool
     /// The time it was due; earlier than ``time`` when it waited (a frozen queue, a busy serial
     /// queue, or other jobs chosen first).
-    public let dueTime: VirtualTime
+    package let dueTime: VirtualTime
 
     /// Creates a job description (for tests; the scheduler makes these).
     ///

@@ -6,7 +6,7 @@ extension Scheduler {
     /// ```
     ///
     /// - Complexity: O(q) for `q` queues, plus the lazy release of cancelled jobs it meets.
-    public var nextEligibleTime: VirtualTime? {
+    package var nextEligibleTime: VirtualTime? {
         earliestEligibleTime().map { VirtualTime(microseconds: $0) }
     }
 

@@ -48,14 +48,14 @@ public final class Scheduler {
     /// ```swift
     /// scheduler.onJobStart = { info in log.append("\(info.time) \(info.queue.rawValue)") }
     /// ```
-    @exclusivity(unchecked) public var onJobStart: ((JobInfo) -> Void)?
+    @exclusivity(unchecked) package var onJobStart: ((JobInfo) -> Void)?
 
     /// The number of jobs run so far, over the scheduler's life.
     public var stepsRun: Int { core.stepsRun }
 
     /// The number of jobs not cancelled and not yet run, frozen queues included. A repeating timer
     /// counts as one until it is cancelled.
-    public var pendingJobCount: Int { core.pendingJobCount }
+    package var pendingJobCount: Int { core.pendingJobCount }
 
     /// The mutable state, accessed once per operation (see ``SchedulerCore``). Unchecked
     /// exclusivity: a scheduler is confined to one thread, no job runs and no closure is released
@@ -160,7 +160,7 @@ public final class Scheduler {
     }
 
     /// The number of queues, the main queue included.
-    public var queueCount: Int { core.queues.count }
+    package var queueCount: Int { core.queues.count }
 
     /// Stops a queue from running anything (a suspended app); its jobs wait, and timers that
     /// fall due meanwhile fire once after ``thaw(_:)``.
@@ -192,7 +192,7 @@ public final class Scheduler {
     /// ```
     ///
     /// - Precondition: `queue` was made by this scheduler.
-    public func isFrozen(_ queue: QueueID) -> Bool {
+    package func isFrozen(_ queue: QueueID) -> Bool {
         core.queues[core.index(of: queue)].isFrozen
     }
 }

@@ -33,7 +33,7 @@ public struct SeedParseError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// The forms ``Seed/init(parsing:)`` accepts, in words.
-    public static let acceptedForms =
+    package static let acceptedForms =
         "write 0x and 1 to 16 hex digits (e.g. 0x00000000000004d2) "
         + "or a decimal number from 0 to 18446744073709551615"
 

@@ -31,7 +31,7 @@ public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// The latest representable time, later than any job a run schedules; a limit meaning "no
     /// limit".
-    public static let distantFuture = VirtualTime(microseconds: .max)
+    package static let distantFuture = VirtualTime(microseconds: .max)
 
     /// `s` whole seconds after the start (saturating).
     ///

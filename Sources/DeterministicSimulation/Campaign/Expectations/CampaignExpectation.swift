@@ -42,10 +42,10 @@ public enum CampaignExpectation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The JUnit test case that stands for the scenario: `expect pass`, `expect violation <id>`.
-    public var testCaseName: String { "expect \(description)" }
+    package var testCaseName: String { "expect \(description)" }
 
     /// The expected invariant, for a planted bug.
-    public var expectedInvariant: String? {
+    package var expectedInvariant: String? {
         if case .violation(let id) = self { return id }
         return nil
     }

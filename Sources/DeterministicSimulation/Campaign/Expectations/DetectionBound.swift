@@ -28,7 +28,7 @@ public struct DetectionBound: Sendable, Equatable {
 
     /// The smallest per-run frequency the runs would have shown at 95% confidence:
     /// 1 - 0.05^(1/N); 1 when no run ran.
-    public var frequency: Double {
+    package var frequency: Double {
         guard runs > 0 else { return 1 }
         return -expm1(log(1 - Self.confidence) / Double(runs))
     }

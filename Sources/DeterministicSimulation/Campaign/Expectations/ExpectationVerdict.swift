@@ -29,7 +29,7 @@ public struct ExpectationVerdict: Sendable, Equatable {
         public var invariant: String
         public var runs: Int
         /// Found only by replaying a saved failure.
-        public var savedFailure = false
+        package var savedFailure = false
 
         /// `no-double-end in 19 of 300 runs`, or `no-double-end in a saved failure`.
         func text(of total: Int) -> String {

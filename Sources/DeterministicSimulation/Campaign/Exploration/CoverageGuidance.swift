@@ -16,16 +16,16 @@
 /// report is that of the N-way split, not the unsharded one.
 public struct CoverageGuidance: Sendable, Equatable {
     /// Runs per generation: the corpus is updated after each.
-    public var generationSize: Int
+    package var generationSize: Int
     /// The share of runs after the first generation that are mutants (the rest are fresh runs).
-    public var mutantShare: Double
+    package var mutantShare: Double
     /// At most this many corpus entries are kept (the oldest go first).
-    public var corpusLimit: Int
+    package var corpusLimit: Int
     /// The categories whose entries count as new coverage again at each count bucket (1, 2, 3,
     /// 4-7, ...): the rare ones, where "reached more often" means "went deeper" (the simulator's
     /// `conditions`, such as the third BGTask launch without an open, and probes). Entries of
     /// other categories are new only the first time.
-    public var bucketedCategories: [String] = [Coverage.probesCategory, "conditions"]
+    package var bucketedCategories: [String] = [Coverage.probesCategory, "conditions"]
 
     public init(generationSize: Int = 100, mutantShare: Double, corpusLimit: Int = 256) {
         self.generationSize = max(1, generationSize)

@@ -6,7 +6,7 @@ import SimulationFormats
 /// do { _ = try CampaignReport.merge([a, b]) } catch { print(error) }
 /// // report 2: $.summary.runs: missing required key 'runs'; give campaign reports of schemaVersion 1, as a campaign wrote them
 /// ```
-public struct CampaignReportError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct CampaignReportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong, already naming the report (1-based, in argument order) and field.
     public var problem: String
     /// How to fix it.

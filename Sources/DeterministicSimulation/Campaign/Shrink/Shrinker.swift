@@ -103,7 +103,7 @@ public enum Shrinker {
     ///
     /// Contract: a strict total order on (actions, sequence) pairs with no infinite descent, so
     /// shrinking terminates.
-    public static func isSimpler(_ choices: ChoiceSequence, actions: Int,
+    package static func isSimpler(_ choices: ChoiceSequence, actions: Int,
                                  than other: ChoiceSequence, actions otherActions: Int) -> Bool {
         actions != otherActions ? actions < otherActions : choices.isSimpler(than: other)
     }

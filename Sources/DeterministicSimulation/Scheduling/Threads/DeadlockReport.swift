@@ -17,7 +17,7 @@ public struct DeadlockReport: Hashable, Sendable, CustomStringConvertible {
         /// The thread's label: its queue's label (`"main"`, `"db"`, `"workers#2"`).
         public var thread: String
         /// What it waits for, e.g. `lock "A" held by "io"` or `sync on queue "main"`.
-        public var waitsFor: String
+        package var waitsFor: String
 
         public init(thread: String, waitsFor: String) {
             self.thread = thread

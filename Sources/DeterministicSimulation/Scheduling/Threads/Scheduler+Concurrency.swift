@@ -245,10 +245,10 @@ extension Scheduler {
     }
 
     /// Preemptions taken so far (scheduling points where the scheduler chose again).
-    public var preemptionCount: Int { threads?.preemptionCount ?? 0 }
+    package var preemptionCount: Int { threads?.preemptionCount ?? 0 }
 
     /// Baton handoffs between OS threads so far.
-    public var threadHandoffCount: Int { threads?.handoffCount ?? 0 }
+    package var threadHandoffCount: Int { threads?.handoffCount ?? 0 }
 
     private func requireThreads(_ api: String) -> ThreadController {
         guard let threads else {

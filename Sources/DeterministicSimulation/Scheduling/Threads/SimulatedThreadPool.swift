@@ -122,13 +122,13 @@ public final class SimulatedThreadPool: @unchecked Sendable {
 
     /// Whether this build can carry simulated threads on fibers (x86-64 Linux, arm64 Linux and Darwin, without a
     /// sanitizer); where it cannot, a pool asked for fibers carries OS threads.
-    public static var fibersAreSupported: Bool { Fiber.isSupported }
+    package static var fibersAreSupported: Bool { Fiber.isSupported }
 
     /// The number of workers the pool has made (parked or carrying a simulated thread).
-    public var threadCount: Int { all.count }
+    package var threadCount: Int { all.count }
 
     /// The number of workers parked, free for the next job.
-    public var idleCount: Int { idle.count }
+    package var idleCount: Int { idle.count }
 
     /// This pool if it carries OS threads, otherwise a pool of OS threads it keeps for runs that
     /// need them (made on first use, released with this one).
