@@ -44,7 +44,7 @@ extension Scheduler {
     }
 
     /// Whether ``enableAsync(taskWidth:mainQueue:)`` was called.
-    package var hasAsync: Bool { asyncState?.taskExecutor != nil }
+    public var hasAsync: Bool { asyncState?.taskExecutor != nil }
 
     /// The run's task executor: prefer it for every task of the run.
     ///

@@ -11,12 +11,12 @@ public struct AsyncDrainResult: Equatable, Sendable {
     package var jobsRun = 0
     /// Tasks the drain cancelled because they were asleep on the virtual clock or inside a
     /// ``SimulationTaskExecutor/withCancellableWait(isolation:_:)`` scope.
-    package var tasksCancelled = 0
+    public var tasksCancelled = 0
     /// Tasks still inside a cancellation-aware wait when the drain ended: cancelled, yet never
     /// resumed (a continuation their code resumes on no path after cancellation). Swift cannot
     /// destroy a suspended task, so each of these stays in memory for the process's life: a
     /// leak in the workload's code, like the hang it would be in an app.
-    package var tasksLeftWaiting = 0
+    public var tasksLeftWaiting = 0
     /// Jobs left unrun because `maxJobs` was reached (a task that loops without ever ending).
     package var jobsLeft = 0
 

@@ -32,4 +32,4 @@ public struct Violation: Sendable, Equatable, CustomStringConvertible {
 /// still builds (with a deprecation warning naming the replacement). It will be removed in the
 /// release after.
 @available(*, deprecated, renamed: "Violation")
-package typealias RunFailure = Violation
+public typealias RunFailure = Violation

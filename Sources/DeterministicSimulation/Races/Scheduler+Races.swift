@@ -42,7 +42,7 @@ extension Scheduler {
     /// ```swift
     /// #expect(scheduler.dataRaces.isEmpty, "\(scheduler.dataRaces)")
     /// ```
-    package var dataRaces: [DataRace] { raceDetector?.races ?? [] }
+    public var dataRaces: [DataRace] { raceDetector?.races ?? [] }
 
     /// Called with each shared access (its kind and the state's name) while detection is on,
     /// after the access's scheduling point and before it is checked, inside the job that makes
