@@ -14,6 +14,8 @@ import PackageDescription
 //   `XCTAssertNoViolations`), apart so that bgsim and apps never link Testing or XCTest.
 // - bgsim: a thin command-line front end over the libraries.
 // - SimulationFibers (internal, C): the stack switch behind simulated threads' fibers.
+// - SimulationRuntime (internal): the engine's systems room, OS mechanisms that name no engine
+//   type (fibers, CPU placement, the runtime's hook variables, fatal signals, child processes).
 // - SimulationRuntimeShims (internal, C): run marks, virtual clocks, executor installation.
 // - ThreadSanitizerSupport (internal): `Mutex.withAnnotatedLock`, so ThreadSanitizer sees the
 //   hand-overs of a contended `Mutex` on Linux; used by the core and the engine.
@@ -57,9 +59,10 @@ let package = Package(
         // The engine's C shims: the per-thread run mark, the process's clocks on a run's virtual
         // time (Linux), and the load-time install of the engine's main and default executors.
         .target(name: "SimulationRuntimeShims"),
-        // The engine's systems room (package-only, in no product): fibers, CPU placement, child
-        // processes (the spawn thread, the pipes, the lifeline that ends a child with its
-        // parent) and the real clock.
+        // The engine's systems room (package-only, in no product): fibers, CPU placement, the
+        // runtime's hook variables, fatal signals and their alternate stacks, child processes
+        // (the spawn thread, the pipes, the lifeline that ends a child with its parent) and the
+        // real clock.
         // The Architecture article lists what lives here and what is still in the engine.
         .target(name: "SimulationRuntime", dependencies: ["SimulationFibers", "SimulationRuntimeShims"], swiftSettings: strict),
         .target(
