@@ -89,10 +89,12 @@ enum UnsafeContainmentChecker {
             name: "`Unmanaged`", pattern: #"\bUnmanaged\b"#,
             allowed: [
                 "Sources/DeterministicSimulation/Support/Unretained.swift": 2,
-                // Each OS thread's pool, kept in a pthread key (an opaque pointer) and released
-                // by the key's destructor when the thread exits; and a fiber's worker, passed
-                // unretained through the C entry of its stack (the pool keeps it alive).
-                "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedThreadPool.swift": 6,
+                // A fiber's worker, passed unretained through the C entry of its stack (the
+                // pool keeps it alive).
+                "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedThreadPool.swift": 2,
+                // An object per thread, kept in a pthread key (an opaque pointer) and released by
+                // the key's destructor when the thread exits (each campaign worker's pool).
+                "Sources/SimulationRuntime/PerThreadObject.swift": 4,
                 // The run an OS thread is executing, kept unretained in a pthread key (read by
                 // the runtime's executor hooks and the simulated main actor, only while that
                 // run executes on the thread).

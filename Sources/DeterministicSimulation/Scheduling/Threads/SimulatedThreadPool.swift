@@ -331,33 +331,8 @@ extension SimulatedThreadPool {
     /// ```swift
     /// scheduler.enableControlledConcurrency(configuration, pool: .forCurrentThread)
     /// ```
-    public static var forCurrentThread: SimulatedThreadPool {
-        let key = ThreadLocalPoolKey.key
-        if let existing = pthread_getspecific(key) {
-            return Unmanaged<SimulatedThreadPool>.fromOpaque(existing).takeUnretainedValue()
-        }
-        let pool = SimulatedThreadPool()
-        pthread_setspecific(key, Unmanaged.passRetained(pool).toOpaque())
-        return pool
-    }
-}
+    public static var forCurrentThread: SimulatedThreadPool { perThread.current }
 
-/// The pthread key of ``SimulatedThreadPool/forCurrentThread``: created once per process (an
-/// immutable global), whose destructor releases the exiting thread's pool.
-private enum ThreadLocalPoolKey {
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-            let status = pthread_key_create(&key) { pointer in
-                Unmanaged<SimulatedThreadPool>.fromOpaque(pointer).release()
-            }
-        #else
-            let status = pthread_key_create(&key) { pointer in
-                guard let pointer else { return }
-                Unmanaged<SimulatedThreadPool>.fromOpaque(pointer).release()
-            }
-        #endif
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
+    /// Each OS thread's pool (the runtime room's `PerThreadObject`: released when the thread exits).
+    private static let perThread = PerThreadObject { SimulatedThreadPool() }
 }
