@@ -73,7 +73,7 @@ extension UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 1,
                 "Sources/DeterministicSimulation/Crash/CrashSlot.swift": 7,
                 "Sources/SimulationRuntime/ChildProcess.swift": 5,
-                "Sources/DeterministicSimulation/Isolation/IsolatedWorker.swift": 1,
+                "Sources/SimulationRuntime/DescriptorLines.swift": 1,
                 "Sources/SimulationFormats/AtomicFile.swift": 2,
                 "Sources/ThreadSanitizerSupport/Mutex+ThreadSanitizer.swift": 3,
                 // Hot tables without an array's bounds and uniqueness checks: weighted draws (every

@@ -31,46 +31,38 @@ package enum IsolatedWorker {
         var slot = CrashSlot.claim(banner)
         defer { slot?.release() }
         var encoder = VerdictWire.Encoder()
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            while let newline = pending.firstIndex(of: 0x0a) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                let request: VerdictWire.Request
-                switch VerdictWire.parseMessage(line[...]) {
-                case .run(let run)?:
-                    request = run
-                case .watchdog(let milliseconds)?:
-                    RunWatchdog.start(timeoutSeconds: Double(milliseconds) / 1_000, exitCode: hangExitCode)
-                    slot = slot ?? CrashSlot.claim(banner)  // the watchdog put slots in use
-                    continue
-                case .shrink(let shrinkRequest)?:
-                    shrink(shrinkRequest, on: target, slot: slot)
-                    continue
-                case nil:
-                    return 65
-                }
-                let source = request.seed.map { ChoiceSource(seed: $0) }
-                    ?? request.fillSeed.map { ChoiceSource(replaying: request.choices!, filling: $0) }
-                    ?? ChoiceSource(replaying: request.choices!)
-                slot?.source = source
-                slot?.begin(request.seed ?? Seed(0))
-                let verdict = request.budget.map { target.run(choices: source, keepTrace: false, costBudget: $0) }
-                    ?? target.run(choices: source, keepTrace: false)
-                slot?.end()
-                slot?.source = nil
-                let recorded = request.record
-                    ? VerdictWire.Recorded(outcomes: source.recorded.values, actions: source.actions,
-                                           idleSteps: source.idleSteps, fallbackCount: source.fallbackCount)
-                    : nil
-                let text = encoder.line(verdict, recorded: recorded)
-                SignalSafeOutput.write(1, Array(text.utf8))
+        var requests = DescriptorLines(0)
+        while let line = requests.next() {
+            let request: VerdictWire.Request
+            switch VerdictWire.parseMessage(line[...]) {
+            case .run(let run)?:
+                request = run
+            case .watchdog(let milliseconds)?:
+                RunWatchdog.start(timeoutSeconds: Double(milliseconds) / 1_000, exitCode: hangExitCode)
+                slot = slot ?? CrashSlot.claim(banner)  // the watchdog put slots in use
+                continue
+            case .shrink(let shrinkRequest)?:
+                shrink(shrinkRequest, on: target, slot: slot)
+                continue
+            case nil:
+                return 65
             }
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { return 0 }
-            pending += chunk[..<count]
+            let source = request.seed.map { ChoiceSource(seed: $0) }
+                ?? request.fillSeed.map { ChoiceSource(replaying: request.choices!, filling: $0) }
+                ?? ChoiceSource(replaying: request.choices!)
+            slot?.source = source
+            slot?.begin(request.seed ?? Seed(0))
+            let verdict = request.budget.map { target.run(choices: source, keepTrace: false, costBudget: $0) }
+                ?? target.run(choices: source, keepTrace: false)
+            slot?.end()
+            slot?.source = nil
+            let recorded = request.record
+                ? VerdictWire.Recorded(outcomes: source.recorded.values, actions: source.actions,
+                                       idleSteps: source.idleSteps, fallbackCount: source.fallbackCount)
+                : nil
+            let text = encoder.line(verdict, recorded: recorded)
+            SignalSafeOutput.write(1, Array(text.utf8))
         }
+        return 0
     }
 }
