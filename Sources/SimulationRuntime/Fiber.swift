@@ -75,14 +75,14 @@ package final class Fiber {
 
     /// Saves the calling fiber (which must be `self`) and continues `next`; returns when some
     /// fiber switches back to `self`.
-    @inlinable
+    @inline(__always)
     package func `switch`(to next: Fiber) {
         bgsim_fiber_switch(slot, next.slot.pointee)
     }
 
     /// ``switch(to:)`` by the two fibers' ``slot``s: the caller keeps both fibers alive, and no
     /// reference is held across the switch (switching through the objects retained both).
-    @inlinable
+    @inline(__always)
     package static func `switch`(
         saving current: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
         to next: UnsafeMutablePointer<UnsafeMutableRawPointer?>

@@ -66,7 +66,7 @@ extension UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 2,
                 "Sources/DeterministicSimulation/Async/RunThreadMarker.swift": 2,
                 "Sources/SimulationRuntime/Fiber.swift": 13,
-                "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedThreadPool.swift": 4,
+                "Sources/SimulationRuntime/Carrier.swift": 4,
                 "Sources/SimulationRuntime/CPUPlacement.swift": 3,
                 "Sources/DeterministicSimulation/Crash/CrashOutput.swift": 3,
                 "Sources/SimulationRuntime/FatalSignals.swift": 4,

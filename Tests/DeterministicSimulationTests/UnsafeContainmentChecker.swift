@@ -89,9 +89,9 @@ enum UnsafeContainmentChecker {
             name: "`Unmanaged`", pattern: #"\bUnmanaged\b"#,
             allowed: [
                 "Sources/DeterministicSimulation/Support/Unretained.swift": 2,
-                // A fiber's worker, passed unretained through the C entry of its stack (the
-                // pool keeps it alive).
-                "Sources/DeterministicSimulation/Scheduling/Threads/SimulatedThreadPool.swift": 2,
+                // A fiber's carrier, passed unretained through the C entry of its stack (its
+                // owner keeps it alive).
+                "Sources/SimulationRuntime/Carrier.swift": 2,
                 // An object per thread, kept in a pthread key (an opaque pointer) and released by
                 // the key's destructor when the thread exits (each campaign worker's pool).
                 "Sources/SimulationRuntime/PerThreadObject.swift": 4,

@@ -158,7 +158,7 @@ public final class SimulatedThreadPool: @unchecked Sendable {
     /// A worker standing for the OS thread that drives a run (it has no stack of its own).
     func makeDriverWorker() -> PoolWorker {
         let driver = PoolWorker(number: -1)
-        if carriers == .fibers { driver.fiber = Fiber.onCallingStack() }
+        driver.carrier.becomeDriver(withFiber: carriers == .fibers)
         return driver
     }
 
@@ -183,8 +183,8 @@ public final class SimulatedThreadPool: @unchecked Sendable {
     }
 }
 
-/// One worker of a ``SimulatedThreadPool``: an OS thread with the semaphore it parks on, or a
-/// fiber (a stack of its own on the run's OS thread).
+/// One worker of a ``SimulatedThreadPool``: a `Carrier` (SimulationRuntime: an OS thread with
+/// the semaphore it parks on, or a fiber) and what it runs.
 ///
 /// A worker is either parked in its main loop (idle: woken with an ``assignment``), holding the
 /// baton, or parked inside a suspended simulated job (woken by ``handOff(to:)`` from whoever
@@ -204,74 +204,38 @@ final class PoolWorker: @unchecked Sendable {
     }
 
     let number: Int
-    /// The semaphore an OS-thread worker parks on.
-    let wake = DispatchSemaphore(value: 0)  // tidy: allow the baton: order is decided by the scheduler
-    private let exited = DispatchSemaphore(value: 0)  // tidy: allow joins the thread at pool exit
-    /// The worker's fiber, when the pool carries fibers (a driver's: the thread's own stack).
-    fileprivate(set) var fiber: Fiber? {
-        didSet { fiberSlot = fiber?.slot }
-    }
-    /// The ``fiber``'s saved stack pointer slot, for ``handOff(to:)``: a plain pointer, valid while
-    /// the worker keeps its fiber (the pool keeps its workers for its whole life).
-    private var fiberSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-    /// Whether the worker is a fiber.
-    var carriesFiber: Bool { fiber != nil }
-    /// Where an ending fiber returns to (the fiber of whoever called ``exit()``).
-    private var exitTo: Fiber?
+    /// The stack the worker's jobs run on, and the baton.
+    let carrier = Carrier()
     var assignment: Assignment?
 
     init(number: Int) {
         self.number = number
     }
 
+    /// Whether the worker is a fiber.
+    var carriesFiber: Bool { carrier.isFiber }
+    /// The thread's kernel id, for `CPUPlacement` (0 for fibers and where unknown).
+    var threadID: pid_t { carrier.threadID }
+
     /// Starts the worker as an OS thread parked in its main loop.
     func startThread(stackSize: Int) {
         let crashSlot = CrashSignals.currentSlotToken  // a crash here names the worker's run
-        let thread = Thread { [self] in
-            CrashSignals.prepareThread(inheriting: crashSlot)
-            #if canImport(Glibc)
-                threadID = LinuxAffinityCalls.shared?.threadID() ?? 0
-            #endif
-            exited.signal()  // started: `threadID` is set
-            mainLoop(startsWoken: false)
-            exited.signal()
-        }
-        thread.name = "sim-thread-\(number)"
-        thread.stackSize = stackSize
-        thread.start()
-        exited.wait()
+        carrier.startThread(named: "sim-thread-\(number)", stackSize: stackSize,
+                            prepare: { CrashSignals.prepareThread(inheriting: crashSlot) },
+                            body: { [unowned self] in mainLoop(startsWoken: false) })
     }
 
     /// Makes the worker a fiber whose first handoff to it enters its main loop, woken.
     func startFiber(stackSize: Int) {
-        fiber = Fiber(stackSize: stackSize, entry: poolFiberEntry, argument: Unmanaged.passUnretained(self).toOpaque())
+        carrier.startFiber(stackSize: stackSize) { [unowned self] in mainLoop(startsWoken: true) }
     }
-
-    /// The fiber's life: the main loop, then back for good to whoever ended it. The worker is
-    /// borrowed (the pool keeps it alive), and nothing of Swift's is left on the stack when it
-    /// switches away the last time.
-    fileprivate static func runFiber(_ opaque: UnsafeMutableRawPointer) -> Never {
-        let last = { () -> Fiber.LastSwitch in
-            let worker = Unmanaged<PoolWorker>.fromOpaque(opaque).takeUnretainedValue()
-            worker.mainLoop(startsWoken: true)
-            guard let own = worker.fiber, let back = worker.exitTo.take() else {
-                preconditionFailure("a fiber ended without being told to exit")
-            }
-            return own.lastSwitch(to: back)
-        }()
-        last.perform()
-    }
-
-    /// The thread's kernel id, set by the thread itself before ``startThread(stackSize:)``
-    /// returns, for `CPUPlacement` (SimulationRuntime) (0 where it is unknown, and for fibers: never pinned).
-    private(set) var threadID: pid_t = 0
 
     /// Waits for assignments and carries them out; a loop hands the baton on when it ends, and
     /// this worker parks until it is handed the baton again.
     private func mainLoop(startsWoken: Bool) {
         var woken = startsWoken
         while true {
-            if !woken { wake.wait() }
+            if !woken { carrier.park() }
             woken = false
             guard let work = assignment.take() else { preconditionFailure("pool worker woken with nothing to do") }
             switch work {
@@ -288,13 +252,8 @@ final class PoolWorker: @unchecked Sendable {
     /// Gives the baton to `other` (a parked worker or a driver) and parks until someone gives it
     /// back. Nothing shared may be touched between the two.
     @inline(__always)
-    func handOff(to other: PoolWorker) {  // tidy: allow the baton handoff
-        if let own = fiberSlot {
-            Fiber.switch(saving: own, to: other.fiberSlot.unsafelyUnwrapped)
-        } else {
-            other.wake.signal()
-            wake.wait()
-        }
+    func handOff(to other: PoolWorker) {
+        carrier.handOff(to: other.carrier)
     }
 
     /// ``handOff(to:)`` between two workers named unretained (a suspended simulated thread's
@@ -307,21 +266,8 @@ final class PoolWorker: @unchecked Sendable {
     /// Ends an idle worker and waits for it to leave its loop.
     func exit() {
         assignment = .exit
-        if let fiber {
-            let back = Fiber.onCallingStack()
-            exitTo = back
-            back.switch(to: fiber)
-        } else {
-            wake.signal()
-            exited.wait()
-        }
+        carrier.stop()
     }
-}
-
-/// The C entry of a pool fiber (``PoolWorker/startFiber(stackSize:)``).
-private func poolFiberEntry(_ argument: UnsafeMutableRawPointer?) {
-    guard let argument else { preconditionFailure("a pool fiber started without its worker") }
-    PoolWorker.runFiber(argument)
 }
 
 extension SimulatedThreadPool {
