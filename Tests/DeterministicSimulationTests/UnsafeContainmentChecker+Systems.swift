@@ -65,6 +65,7 @@ extension UnsafeContainmentChecker {
                 "Sources/SimulationRuntime/HookVariable.swift": 5,
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 2,
                 "Sources/DeterministicSimulation/Async/RunThreadMarker.swift": 2,
+                "Sources/SimulationRuntime/ThreadMark.swift": 2,
                 "Sources/SimulationRuntime/Fiber.swift": 13,
                 "Sources/SimulationRuntime/Carrier.swift": 4,
                 "Sources/SimulationRuntime/CPUPlacement.swift": 3,

@@ -98,7 +98,7 @@ enum UnsafeContainmentChecker {
                 // The run an OS thread is executing, kept unretained in a pthread key (read by
                 // the runtime's executor hooks and the simulated main actor, only while that
                 // run executes on the thread).
-                "Sources/DeterministicSimulation/Async/RunThreadMarker.swift": 3,
+                "Sources/SimulationRuntime/ThreadMark.swift": 3,
                 // The virtual clocks' callback: the shim hands back that same mark.
                 "Sources/DeterministicSimulation/Async/VirtualClocks.swift": 2,
             ],

@@ -1,4 +1,4 @@
-internal import SimulationRuntimeShims
+import SimulationRuntime
 
 /// Which run, if any, the calling OS thread is executing a job of: the one fact that tells the
 /// async layer whether a piece of Swift concurrency belongs to a simulation, and to which one,
@@ -19,27 +19,25 @@ internal import SimulationRuntimeShims
 /// Contract: ``Scheduler`` marks the thread for the duration of `run`, `runUntilIdle` and `step`
 /// (the driver) and of each loop on a pool thread (controlled concurrency); a suspended job
 /// resumes on the OS thread that started it, which is still marked. The mark is an unretained
-/// reference in a C thread-local variable (SimulationRuntimeShims), shared with the clock shim:
+/// reference in a C thread-local variable (SimulationRuntimeShims, through the runtime room's
+/// `ThreadMark`), shared with the clock shim:
 /// it is only read while the marked run is executing on this thread, so the scheduler is alive.
 /// Cost: one thread-local load and store per mark.
 enum RunThreadMarker {
     /// The scheduler whose job the calling thread is running; nil outside any run.
-    static var current: Scheduler? {
-        guard let raw = bgsim_run_mark_get() else { return nil }
-        return Unmanaged<Scheduler>.fromOpaque(raw).takeUnretainedValue()
-    }
+    static var current: Scheduler? { ThreadMark.current(as: Scheduler.self) }
 
     /// Marks the calling thread as running `scheduler`'s jobs; returns the previous mark, for
     /// ``leave(restoring:)``.
     @inline(__always)
     static func enter(_ scheduler: Scheduler) -> UnsafeMutableRawPointer? {
-        bgsim_run_mark_set(Unmanaged.passUnretained(scheduler).toOpaque())
+        ThreadMark.enter(scheduler)
     }
 
     /// Restores the mark ``enter(_:)`` replaced.
     @inline(__always)
     static func leave(restoring previous: UnsafeMutableRawPointer?) {
-        _ = bgsim_run_mark_set(previous)
+        ThreadMark.leave(restoring: previous)
     }
 }
 
@@ -47,6 +45,6 @@ extension RunThreadMarker {
     /// Whether the calling thread is running `scheduler`'s job (a pointer comparison, no retain).
     @inline(__always)
     static func isMarked(_ scheduler: Scheduler) -> Bool {
-        bgsim_run_mark_get() == Unmanaged.passUnretained(scheduler).toOpaque()
+        ThreadMark.isMarked(scheduler)
     }
 }
