@@ -72,7 +72,7 @@ extension UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Crash/CrashOutput.swift": 3,
                 "Sources/SimulationRuntime/FatalSignals.swift": 4,
                 "Sources/DeterministicSimulation/Crash/CrashSignals.swift": 1,
-                "Sources/DeterministicSimulation/Crash/CrashSlot.swift": 7,
+                "Sources/SimulationRuntime/SignalSafeText.swift": 2,
                 "Sources/SimulationRuntime/ChildProcess.swift": 5,
                 "Sources/SimulationRuntime/DescriptorLines.swift": 1,
                 "Sources/SimulationFormats/AtomicFile.swift": 2,

@@ -28,14 +28,14 @@ enum CrashOutput {
         if token > 0, token <= CrashSlot.count {
             let slot = CrashSlot.table[token - 1]
             if slot.running.load(ordering: .acquiring) {
-                SignalSafeOutput.write(2, slot.bytes, slot.length)
+                slot.banner.write(to: 2)
                 return 1
             }
         }
         var written = 0
         for slot in CrashSlot.table where slot.running.load(ordering: .acquiring) {
             if written > 0 { SignalSafeOutput.write(2, header) }
-            SignalSafeOutput.write(2, slot.bytes, slot.length)
+            slot.banner.write(to: 2)
             written += 1
         }
         return written

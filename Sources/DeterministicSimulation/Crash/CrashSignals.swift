@@ -145,7 +145,7 @@ private func handleFatalSignal(_ signal: Int32) {
     if let slot = CrashOutput.harnessSlot() {
         let header = Int(signal) < state.internalHeaders.count ? state.internalHeaders[Int(signal)] : []
         SignalSafeOutput.write(2, header.isEmpty ? state.unknownSignal : header)
-        SignalSafeOutput.write(2, slot.harnessBytes, slot.harnessLength)
+        slot.harnessText.write(to: 2)
         SignalSafeOutput.write(2, state.internalTrailer)
         _exit(state.internalErrorExitCode)
     }

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import SimulationRuntime
 import Synchronization
 
 /// One campaign worker's record of the run it is executing, kept where a signal handler can read
@@ -35,8 +36,9 @@ import Synchronization
 /// Contract: ``begin(_:)`` and ``end()`` are called by the owning thread only; the handler and
 /// the hang watchdog only read. Cost per run: the hex digits and two relaxed/release stores.
 package final class CrashSlot: @unchecked Sendable {
-    // @unchecked: `bytes`, `length` and `seedOffsets` are written by the owner thread before it
-    // publishes them with a release store of `generation`/`running`; readers load those first.
+    // @unchecked: `banner`, `harnessText` and `seedOffsets` are written by the owner thread
+    // before it publishes them with a release store of `generation`/`running`/`inHarness`;
+    // readers load those first.
 
     /// How many slots exist: more workers than this run without a slot (a crash on one of them
     /// prints every run in progress).
@@ -46,10 +48,9 @@ package final class CrashSlot: @unchecked Sendable {
 
     /// The slot's position in the table (stored, plus one, under the thread key).
     public let index: Int
-    /// The banner text, `length` bytes long.
-    let bytes: UnsafeMutablePointer<UInt8>
-    private(set) var length = 0
-    /// Where each `{seed}` placeholder's 18 characters start in `bytes`.
+    /// The banner text (the runtime room's `SignalSafeText`).
+    let banner = SignalSafeText(capacity: CrashSlot.capacity)
+    /// Where each `{seed}` placeholder's 18 characters start in ``banner``.
     private var seedOffsets: [Int] = []
     /// Claimed by a worker.
     let claimed = Atomic<Bool>(false)
@@ -65,17 +66,14 @@ package final class CrashSlot: @unchecked Sendable {
     /// writes what it drew to the parent); `nil` otherwise.
     var source: ChoiceSource?
     /// What a fault of bgsim's own code prints while the thread does harness work between runs
-    /// (``beginHarness(_:)``), `harnessLength` bytes long.
-    let harnessBytes: UnsafeMutablePointer<UInt8>
-    private(set) var harnessLength = 0
+    /// (``beginHarness(_:)``).
+    let harnessText = SignalSafeText(capacity: CrashSlot.capacity)
     /// The thread does harness work (a failure's follow-up: reruns, shrinking, recording): a fault
     /// while no run is in progress is bgsim's, not the workload's.
     let inHarness = Atomic<Bool>(false)
 
     private init(index: Int) {
         self.index = index
-        bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.capacity)
-        harnessBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.capacity)
     }
 
     /// The table, made when crash handling is first set up (``CrashSignals/install(exitCode:)``
@@ -110,20 +108,7 @@ package final class CrashSlot: @unchecked Sendable {
     /// Marks the start of the run with this seed.
     @inline(__always)
     public func begin(_ seed: Seed) {
-        var value = seed.rawValue
-        if !seedOffsets.isEmpty {
-            var digits: (UInt64, UInt64) = (0, 0)  // 16 ASCII digits, built once, copied per place
-            withUnsafeMutableBytes(of: &digits) { raw in
-                for position in (0..<16).reversed() {
-                    let nibble = UInt8(truncatingIfNeeded: value & 0xf)
-                    raw[position] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
-                    value >>= 4
-                }
-                for offset in seedOffsets where offset + 18 <= length {
-                    (bytes + offset + 2).update(from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 16)
-                }
-            }
-        }
+        for offset in seedOffsets { banner.stampHex(seed.rawValue, at: offset + 2) }  // after "0x"
         generation.wrappingAdd(1, ordering: .releasing)
         running.store(true, ordering: .releasing)
     }
@@ -176,11 +161,7 @@ package final class CrashSlot: @unchecked Sendable {
     /// ```
     package func beginHarness(_ text: String) {
         inHarness.store(false, ordering: .releasing)
-        let utf8 = Array(text.utf8)
-        harnessLength = min(utf8.count, Self.capacity)
-        if harnessLength > 0 {
-            utf8.withUnsafeBufferPointer { harnessBytes.update(from: $0.baseAddress!, count: harnessLength) }
-        }
+        harnessText.set(Array(text.utf8))
         generation.wrappingAdd(1, ordering: .releasing)
         inHarness.store(true, ordering: .releasing)
     }
@@ -204,9 +185,9 @@ package final class CrashSlot: @unchecked Sendable {
         inHarness.store(false, ordering: .releasing)
     }
 
-    /// Writes the banner's template, with `0x` and 16 zeros for each `{seed}`, into ``bytes``.
-    private func format(_ banner: CrashBanner) {
-        let pieces = banner.template.split(separator: CrashBanner.seedPlaceholder, omittingEmptySubsequences: false)
+    /// Writes the banner's template, with `0x` and 16 zeros for each `{seed}`, into ``banner``.
+    private func format(_ given: CrashBanner) {
+        let pieces = given.template.split(separator: CrashBanner.seedPlaceholder, omittingEmptySubsequences: false)
         var text: [UInt8] = []
         seedOffsets = []
         for (position, piece) in pieces.enumerated() {
@@ -216,7 +197,6 @@ package final class CrashSlot: @unchecked Sendable {
             }
             text += Array(piece.utf8)
         }
-        length = min(text.count, Self.capacity)
-        text.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: length) }
+        banner.set(text)
     }
 }

@@ -109,13 +109,13 @@ package enum RunWatchdog {
                         let code = CrashSignals.state?.internalErrorExitCode ?? 71
                         let (header, trailer) = internalWords(limitMilliseconds: limit, exitCode: code)
                         SignalSafeOutput.write(2, header)
-                        SignalSafeOutput.write(2, slot.harnessBytes, slot.harnessLength)
+                        slot.harnessText.write(to: 2)
                         SignalSafeOutput.write(2, trailer)
                         _exit(code)
                     }
                     let (header, trailer) = words(limitMilliseconds: limit)
                     SignalSafeOutput.write(2, header)
-                    SignalSafeOutput.write(2, slot.bytes, slot.length)
+                    slot.banner.write(to: 2)
                     SignalSafeOutput.write(2, trailer)
                     _exit(exitCode)
                 }
