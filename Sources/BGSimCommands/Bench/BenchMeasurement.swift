@@ -66,9 +66,7 @@ struct FindAndShrink: Sendable {
             guard let failure = verdict.failures.first else { continue }
             let findSeconds = finding.elapsedSeconds
             let shrinking = WallClock()
-            let shrink = Shrinker.shrink(source.recorded, target: target, options: ShrinkOptions()) {
-                $0.failures.contains { $0.invariant == failure.invariant }
-            }
+            let shrink = Shrinker.shrink(source.recorded, target: target, while: failure.invariant)
             return FindAndShrink(runsToFind: index + 1, findSeconds: findSeconds,
                                  shrinkSeconds: shrinking.elapsedSeconds, originalEvents: verdict.eventCount,
                                  shrunkEvents: shrink.eventCount, invariant: failure.invariant)

@@ -46,9 +46,7 @@ struct ShrinkTiming: Sendable {
         _ = target.run(choices: source, keepTrace: false)
         let cpuStart = processCPUSeconds()
         let wall = WallClock()
-        let shrink = Shrinker.shrink(source.recorded, target: target) { verdict in
-            verdict.failures.contains { $0.invariant == found.invariant }
-        }
+        let shrink = Shrinker.shrink(source.recorded, target: target, while: found.invariant)
         let elapsed = wall.elapsedSeconds
         let cpu = processCPUSeconds().flatMap { end in cpuStart.map { end - $0 } }
         return ShrinkTiming(scenario: scenario.name, invariant: found.invariant,

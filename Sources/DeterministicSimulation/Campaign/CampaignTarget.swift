@@ -41,6 +41,16 @@ public protocol CampaignTarget: Sendable {
     func shrinkInChild(_ recorded: ChoiceSequence, invariant: String, options: ShrinkOptions,
                        isCancelled: () -> Bool) -> ChildShrink?
 
+    /// A target whose runs check only `invariant` (and what checking it needs), for the
+    /// candidates of a shrink that keeps a failure of `invariant`
+    /// (``Shrinker/shrink(_:target:while:options:isCancelled:)``): checking the other invariants
+    /// on every candidate is work the shrink never reads.
+    ///
+    /// Contract: each run draws exactly what this target's run of the same choices draws, costs
+    /// the same (``RunVerdict/cost``), stops the same way, and violates `invariant` exactly when
+    /// it does; its other failures, events, digest and coverage may differ. The default is `self`.
+    func checking(only invariant: String) -> any CampaignTarget
+
     /// How many runs a campaign worker hands over at once (``run(seeds:)``); 1 by default. An
     /// isolated target asks for batches: one pipe round trip per batch instead of per run.
     var preferredBatchSize: Int { get }
@@ -66,6 +76,8 @@ extension CampaignTarget {
                               isCancelled: () -> Bool) -> ChildShrink? { nil }
 
     public var preferredBatchSize: Int { 1 }
+
+    public func checking(only invariant: String) -> any CampaignTarget { self }
 
     public func run(seeds: [Seed]) -> [RunVerdict] {
         seeds.map { run(choices: ChoiceSource(seed: $0), keepTrace: false) }

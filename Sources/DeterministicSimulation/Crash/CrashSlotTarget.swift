@@ -25,6 +25,16 @@ struct CrashSlotTarget<Wrapped: CampaignTarget>: CampaignTarget {
         wrapped.shrinkInChild(recorded, invariant: invariant, options: options, isCancelled: isCancelled)
     }
 
+    func checking(only invariant: String) -> any CampaignTarget {
+        let narrowed: any CampaignTarget = wrapped.checking(only: invariant)
+        return Self.wrap(narrowed)
+    }
+
+    /// `narrowed` with the same crash slot marks (the existential opened).
+    private static func wrap<Narrowed: CampaignTarget>(_ narrowed: Narrowed) -> any CampaignTarget {
+        CrashSlotTarget<Narrowed>(narrowed)
+    }
+
     func run(choices: ChoiceSource, keepTrace: Bool, costBudget: Int) -> RunVerdict {
         let slot = CrashSlot.current
         slot?.beginAgain()

@@ -199,9 +199,8 @@ extension IsolatedWorker {
         slot?.beginHarness(" while shrinking a failure of \(request.invariant) in an isolated worker\n")
         InjectedFault.atShrinkStart()
         let invariant = request.invariant
-        let result = Shrinker.shrink(request.choices, target: CrashSlotTarget(target), options: request.options) { verdict in
-            verdict.failures.contains { $0.invariant == invariant }
-        }
+        let result = Shrinker.shrink(request.choices, target: CrashSlotTarget(target), while: invariant,
+                                     options: request.options)
         slot?.endHarness()
         SignalSafeOutput.write(1, Array(IsolatedShrinkWire.answer(result).utf8))
     }

@@ -120,9 +120,7 @@ extension FailureRecord {
             return
         case nil:
             InjectedFault.atShrinkStart()
-            result = Shrinker.shrink(recorded, target: target, options: options, isCancelled: isCancelled) { verdict in
-                verdict.failures.contains { $0.invariant == invariant }
-            }
+            result = Shrinker.shrink(recorded, target: target, while: invariant, options: options, isCancelled: isCancelled)
         }
         let shrunkSource = ChoiceSource(replaying: result.choices)
         let shrunk = target.run(choices: shrunkSource, keepTrace: true)

@@ -69,6 +69,27 @@ public enum Shrinker {
         return shrink(choices, target: target, options: options, clock: wallClock, isCancelled: isCancelled, keeps: keeps)
     }
 
+    /// Shrinks `choices` while the run still violates `invariant`: as
+    /// ``shrink(_:target:options:isCancelled:keeps:)`` with that `keeps`, with the candidates run
+    /// on `target.checking(only: invariant)` (``CampaignTarget/checking(only:)``: the other
+    /// invariants' checkers are work a shrink never reads), and the result's event count from one
+    /// run of the shrunk choices on `target` itself. So the result is the one the plain shrink
+    /// gives, field for field, for less work per candidate.
+    ///
+    /// ```swift
+    /// let result = Shrinker.shrink(failing, target: target, while: "no-double-end")
+    /// ```
+    public static func shrink(_ choices: ChoiceSequence, target: some CampaignTarget, while invariant: String,
+                              options: ShrinkOptions = .init(), isCancelled: () -> Bool = { false }) -> ShrinkResult {
+        let keeps = { (verdict: RunVerdict) in verdict.failures.contains { $0.invariant == invariant } }
+        let narrowed = target.checking(only: invariant)
+        var result = shrink(choices, target: narrowed, options: options, isCancelled: isCancelled, keeps: keeps)
+        // The narrowed runs leave out the other invariants' `violation` events: count the shrunk
+        // run's events as the plain shrink did (the same run, all checked).
+        result.eventCount = target.run(choices: ChoiceSource(replaying: result.choices), keepTrace: false).eventCount
+        return result
+    }
+
     /// ``shrink(_:target:options:isCancelled:keeps:)`` timed by `clock` (a test's clock that
     /// moves when told; the wall clock otherwise).
     ///
