@@ -33,6 +33,8 @@ final class RunMonitor {
     private let kindStarts: [Int]
     /// Every violation found, in the order found.
     private(set) var violations: [Violation] = []
+    /// Whether ``coverage`` counts the events (off for a shrink's candidates).
+    var countsCoverage = true
     /// Called by ``finish(at:)`` before the checkers' verdicts: the device's last events (the
     /// escapes of an async run), which the checkers then see.
     var beforeFinish: (() -> Void)?
@@ -93,7 +95,7 @@ final class RunMonitor {
     func observe(_ event: SimEvent, at time: VirtualTime) {
         recorder.record(event, at: time)
         facts.observe(event, at: time)
-        coverage.observe(event, facts: facts)
+        if countsCoverage { coverage.observe(event, facts: facts) }
         let kind = event.kindIndex
         for position in kindStarts[kind]..<kindStarts[kind + 1] {
             let observer = observers[position]

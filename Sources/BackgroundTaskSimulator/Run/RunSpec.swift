@@ -24,6 +24,9 @@ public struct RunSpec: Sendable {
     /// (the default here, no extra draws) or, from a scenario's `campaign.strategy`, `swarm` or
     /// the `default` mix of both.
     public var exploration: ExplorationStrategy
+    /// Whether runs count coverage (``RunOutcome/coverage``); a shrink's candidates do not
+    /// (``SimulationTarget/checking(only:)``): nothing reads it there. Counting changes no draw.
+    public var countsCoverage = true
 
     public init(
         profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, invariants: [Invariant],

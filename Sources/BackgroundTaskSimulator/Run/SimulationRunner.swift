@@ -29,6 +29,7 @@ public enum SimulationRunner {
         }
         let checkers = checked(spec.invariants, on: spec.workload).map { ($0.id, $0.makeChecker(spec)) }
         let monitor = RunMonitor(recorder: recorder, checkers: checkers, filtersEvents: filtersCheckerEvents)
+        monitor.countsCoverage = spec.countsCoverage
         device.monitor = monitor
         if checkers.contains(where: { $0.0 == "no-data-race" }) {
             // Happens-before from here on (the device's set-up did nothing a job could race with);
@@ -56,7 +57,8 @@ public enum SimulationRunner {
             outcome = RunOutcome(
                 digest: recorder.digest, eventCount: recorder.count, violations: monitor.violations,
                 trace: recorder.entries, choices: choices.recorded, endTime: device.now, stop: stop,
-                steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount, coverage: monitor.coverage.coverage())
+                steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount,
+                coverage: spec.countsCoverage ? monitor.coverage.coverage() : Coverage())
         }
         if device.hasThreads {
             runInOneCall(spec, device: device, driver: driver, judge: judge)

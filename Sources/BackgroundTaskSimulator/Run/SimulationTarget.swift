@@ -28,14 +28,15 @@ public struct SimulationTarget: CampaignTarget {
         return verdict(outcome, overBudget: outcome.stop == .stepLimit)
     }
 
-    /// The same runs with only `invariant` checked, for a shrink's candidates (the other
-    /// checkers observe every event and only watch). `no-data-race` stays when checked: it turns
-    /// the race detector on, whose access events are part of the run. Contract: as
-    /// ``DeterministicSimulation/CampaignTarget/checking(only:)``.
+    /// The same runs with only `invariant` checked and no coverage counted, for a shrink's
+    /// candidates (the other checkers and the counters observe every event and only watch).
+    /// `no-data-race` stays when checked: it turns the race detector on, whose access events are
+    /// part of the run. Contract: as ``DeterministicSimulation/CampaignTarget/checking(only:)``.
     public func checking(only invariant: String) -> any CampaignTarget {
         guard spec.invariants.contains(where: { $0.id == invariant }) else { return self }
         var narrowed = spec
         narrowed.invariants = spec.invariants.filter { $0.id == invariant || $0.id == "no-data-race" }
+        narrowed.countsCoverage = false
         return SimulationTarget(spec: narrowed)
     }
 
