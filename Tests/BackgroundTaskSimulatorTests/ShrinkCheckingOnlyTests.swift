@@ -72,14 +72,17 @@ import Testing
         #expect(narrowed.stop == plain.stop, "\(name)")
     }
 
-    @Test("a target that cannot narrow (the default) is its own narrowing")
-    func defaultIsSelf() throws {
+    @Test("asked for an invariant it does not check, the simulator's target stays whole: same failures, coverage, digest")
+    func unknownInvariantKeepsTheTargetWhole() throws {
         let scenario = try Self.load(Self.scenarios[0])
         let target = SimulationTarget(spec: scenario.runSpec)
-        // An invariant the spec does not check: nothing to leave out.
         let same = target.checking(only: "no-such-invariant")
-        let seed = Seed(11)
-        #expect(same.run(choices: ChoiceSource(seed: seed), keepTrace: false).digest
-            == target.run(choices: ChoiceSource(seed: seed), keepTrace: false).digest)
+        // A failing run, so that failures left out would show (and a narrowed run counts no coverage).
+        let found = try #require(scenario.shrinkPlantedBug(options: ShrinkOptions(maxAttempts: 0)))
+        let whole = target.run(choices: ChoiceSource(seed: found.seed), keepTrace: false)
+        let other = same.run(choices: ChoiceSource(seed: found.seed), keepTrace: false)
+        #expect(!whole.failures.isEmpty && whole.coverage != Coverage())
+        #expect(other.failures.map(\.invariant) == whole.failures.map(\.invariant))
+        #expect(other.coverage == whole.coverage && other.digest == whole.digest)
     }
 }
