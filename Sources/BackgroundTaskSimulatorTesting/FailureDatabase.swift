@@ -30,8 +30,14 @@ public enum FailureDatabase: Sendable {
 
     /// The store this database names for `campaign`.
     func store(for campaign: WorkloadCampaign) -> (any FailureStore)? {
+        if case .standard = self, let own = campaign.failureStore { return own }
+        return store
+    }
+
+    /// The store this database names (`.standard`: the folder `bgsim` uses).
+    var store: (any FailureStore)? {
         switch self {
-        case .standard: campaign.failureStore ?? DirectoryFailureStore(directory: Self.standardDirectory)
+        case .standard: DirectoryFailureStore(directory: Self.standardDirectory)
         case .directory(let path): DirectoryFailureStore(directory: path)
         case .store(let store): store
         case .off: nil

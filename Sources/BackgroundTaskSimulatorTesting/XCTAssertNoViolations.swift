@@ -55,3 +55,31 @@
         }
     }
 #endif
+
+#if canImport(XCTest)
+    /// Runs scenario files as `bgsim check` does inside an XCTest test, and fails it once per
+    /// scenario that missed its expectation at your call's line: the XCTest form of
+    /// `ScenarioGate.expectExpectationsMet(in:)`, with the same scenarios, verdicts and messages.
+    ///
+    /// ```swift
+    /// func testScenarios() {
+    ///     XCTAssertScenariosMeetExpectations(in: ["Scenarios"], workloads: MyApp.workloads)
+    /// }
+    /// ```
+    ///
+    /// Contract: blocks the test's thread while other front-door campaigns of the process finish.
+    ///
+    /// - Returns: the gate (nil when the scenarios did not load).
+    @discardableResult
+    public func XCTAssertScenariosMeetExpectations(
+        in paths: [String] = ["Scenarios"], workloads: WorkloadRegistry = .builtIn, jobs: Int = 1,
+        failureDatabase: FailureDatabase = .standard, isolation executable: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> ScenarioGate? {
+        let checked = CampaignTurns.shared.withTurnBlocking {
+            GateFinding.check(paths, workloads: workloads, jobs: jobs, store: failureDatabase.store, executable: executable)
+        }
+        for text in checked.findings { XCTFail(text, file: file, line: line) }
+        return checked.gate
+    }
+#endif

@@ -8,7 +8,8 @@ import Foundation
 /// terminal, interruption). The CLI builds no run plan of its own: phases, exhaustive search,
 /// isolated targets and the watchdog are the engine's.
 enum CampaignExecution {
-    static func run(_ scenario: Scenario, options: CampaignOptions, flags: CampaignFlags,
+    /// Runs `scenario`'s campaign on `gate`, which adds its outcome.
+    static func run(_ scenario: Scenario, on gate: inout ScenarioGate, options: CampaignOptions, flags: CampaignFlags,
                     store: (any FailureStore)?, maintainsStore: Bool, io: CommandIO, showProgress: Bool,
                     interrupt: Interrupt) throws(CLIError) -> ScenarioOutcome {
         var plan = ScenarioPlan(options: options)
@@ -30,7 +31,7 @@ enum CampaignExecution {
         interrupt.stopsGracefully()  // from here a signal stops the campaign, and the command writes what finished
         let outcome: ScenarioOutcome
         do {
-            outcome = try ScenarioCampaign.run(scenario, plan: plan)
+            outcome = try gate.run(scenario, plan: plan)
         } catch {
             throw CLIError(error)
         }

@@ -54,16 +54,3 @@ extension CLIError {
         }
     }
 }
-
-extension SavedFailureReplay {
-    /// `replayed 2 saved failures: 1 still fail (every-begin-ended); 1 no longer fails, dropped`
-    /// (`check`: `…; 1 no longer fails (fuzz drops it)`).
-    var summary: String {
-        let names = stillFailing.isEmpty ? "" : " (" + stillFailing.map(\.invariant).joined(separator: ", ") + ")"
-        let fixed = noLongerFailing.count
-        let gone = fixed == 0 ? "" : "; \(fixed) no longer \(fixed == 1 ? "fails" : "fail")"
-            + (dropsFixed ? ", dropped" : " (fuzz drops \(fixed == 1 ? "it" : "them"))")
-        return "replayed \(replayed) saved \(replayed == 1 ? "failure" : "failures"): \(stillFailing.count) still "
-            + "\(stillFailing.count == 1 ? "fails" : "fail")\(names)\(gone)"
-    }
-}

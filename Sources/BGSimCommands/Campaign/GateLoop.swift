@@ -9,9 +9,10 @@ protocol GatePresenter {
     mutating func present(_ index: Int, _ outcome: ScenarioOutcome, options: CampaignOptions) throws(CLIError)
 }
 
-/// The one loop over scenarios behind `fuzz` and `check`: each scenario's campaign through the
-/// simulator's pipeline (saved failures first, the campaign, the verdict, new failures saved),
-/// the tally of verdicts, the JUnit file and the exit code; the presenter prints.
+/// The one loop over scenarios behind `fuzz` and `check`: each scenario's campaign on the
+/// simulator's gate (``ScenarioGate``: saved failures first, the campaign, the verdict, new
+/// failures saved, the tally), its summary line, the JUnit file and the exit code; the
+/// presenter prints each scenario.
 ///
 /// ```swift
 /// var presenter = CheckPresenter(io: io)
@@ -35,32 +36,41 @@ struct GateLoop {
     func run(_ scenarios: [Scenario], presenter: inout some GatePresenter, io: CommandIO, showProgress: Bool,
              interrupt: Interrupt) throws(CLIError) -> ExitCode {
         var code = ExitCode.success
-        var gate = GateTally()
-        var suites: [(scenario: Scenario, result: CampaignResult, notes: [String])] = []
+        var gate = ScenarioGate()
         for (index, scenario) in scenarios.enumerated() {
             let options = flags.options(for: scenario)
             guard try presenter.begin(index, scenario, options: options) else { continue }
-            let outcome = try CampaignExecution.run(scenario, options: options, flags: flags, store: store,
+            let outcome = try CampaignExecution.run(scenario, on: &gate, options: options, flags: flags, store: store,
                                                     maintainsStore: maintainsStore, io: io, showProgress: showProgress,
                                                     interrupt: interrupt)
             try presenter.present(index, outcome, options: options)
-            gate.add(outcome.verdict, scenario: scenario.name)
-            gate.add(outcome.saved)
-            suites.append((scenario, outcome.result, outcome.saved.replayed > 0 ? [outcome.saved.summary] : []))
             code = .mostSevere(code, CampaignExecution.exitCode(outcome.result, missed: outcome.verdict.isMissed))
             if outcome.result.stop == .interrupted { break }
         }
         io.out(gate.summaryLine)
         if let path = junit {
-            try OutputPaths.write(to: path, what: "the JUnit file") { JUnitXML.render(suites, invocation: io.invocation) }
+            let replay = ReplayCommandText(io.invocation)
+            try OutputPaths.write(to: path, what: "the JUnit file") {
+                gate.junitXML(toolName: "bgsim", savedFailuresDroppedBy: "fuzz", replayCommand: replay.command)
+            }
         }
         switch code {
-        case .violation: io.err("\(io.toolName) \(command): \(gate.errorLine)")
-        case .nondeterminism: io.err("\(io.toolName) \(command): \(GateTally.nondeterminismLine)")
-        case .internalError: io.err("\(io.toolName) \(command): \(GateTally.internalErrorLine)")
+        case .violation:
+            io.err("\(io.toolName) \(command): \(gate.missedLine ?? ""); the summary above prints each violation's "
+                + "replay command")
+        case .nondeterminism: io.err("\(io.toolName) \(command): \(Self.nondeterminismLine)")
+        case .internalError: io.err("\(io.toolName) \(command): \(Self.internalErrorLine)")
         case .interrupted: io.err("\(io.toolName) \(command): \(interruptedLine)")
         default: break
         }
         return code
     }
+
+    /// The stderr line of exit 3.
+    static let nondeterminismLine = "a run did not replay to the same trace (NONDETERMINISM above); make the "
+        + "workload use only what its WorkloadContext gives it (no real time, threads or global state)"
+
+    /// The stderr line when shrinking hit an internal error of bgsim (exit 71).
+    static let internalErrorLine = "an internal error of bgsim while shrinking (INTERNAL ERROR above): the failures "
+        + "it hit stand unshrunk and their replay commands reproduce them; please report it with those commands"
 }

@@ -57,17 +57,10 @@ enum CheckCommand: BGSimCommand {
             let replay = ReplayCommandText(io.invocation)
             io.out("\(verdict.isMissed ? "FAIL" : "ok  ") \(scenario.name) (expect \(scenario.expectation); seed "
                 + "\(options.seed), \(result.totals.runs) runs): \(verdict.headline)")
-            if saved.replayed > 0 { io.out("     \(saved.summary)") }
-            if verdict.isMissed {
-                for failure in saved.stillFailing
-                where !result.failures.contains(where: { $0.failure.invariant == failure.invariant }) {
-                    io.out("     \(failure.invariant) (saved failure): \(failure.message)")
-                    io.out("     replay: \(replay.command(.saved(failure, in: scenario)))")
-                }
-                for failure in result.failures.prefix(3) {
-                    io.out("     \(failure.failure.invariant): \(failure.failure.message)")
-                    io.out("     replay: \(replay.failure(scenario, failure))")
-                }
+            if saved.replayed > 0 { io.out("     \(saved.summary(droppedBy: "fuzz"))") }
+            for example in verdict.isMissed ? outcome.examples() : [] {
+                io.out("     \(example.invariant)\(example.isSaved ? " (saved failure)" : ""): \(example.message)")
+                io.out("     replay: \(replay.command(example.replay))")
             }
             if !result.nondeterminism.isEmpty {
                 Summary.print(result, scenario: scenario, io: io)

@@ -96,7 +96,7 @@ enum FuzzCommand: BGSimCommand {
 
         func present(_ index: Int, _ outcome: ScenarioOutcome, options: CampaignOptions) throws(CLIError) {
             let scenario = outcome.scenario
-            if outcome.saved.replayed > 0 { io.out("  \(outcome.saved.summary)") }
+            if outcome.saved.replayed > 0 { io.out("  \(outcome.saved.summary(droppedBy: "fuzz"))") }
             Summary.print(outcome.result, scenario: scenario, io: io)
             Summary.printVerdict(outcome.verdict, io: io)
             if !outcome.added.isEmpty, let directory = storeDirectory {

@@ -172,7 +172,7 @@ enum OutputPaths {
     /// findings already printed, never as a crash of workload code (``CrashSignals/harnessWork(_:_:)``).
     ///
     /// ```swift
-    /// try OutputPaths.write(to: "junit.xml", what: "the JUnit file") { JUnitXML.render(suites, invocation: prefix) }
+    /// try OutputPaths.write(to: "junit.xml", what: "the JUnit file") { gate.junitXML(toolName: "bgsim", replayCommand: replay.command) }
     /// ```
     static func write(to path: String, what: String, _ render: () -> String) throws(CLIError) {
         try CrashSignals.harnessWork(" while writing \(what) \(path)\n") { () throws(CLIError) in

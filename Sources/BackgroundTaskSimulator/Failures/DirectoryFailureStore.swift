@@ -10,7 +10,7 @@ import SimulationFormats
 /// ```swift
 /// let store = DirectoryFailureStore(directory: ".bgsim/failures")
 /// let replay = try store.replay(scenario, dropsFixed: true)   // fuzz: drops what no longer fails
-/// print(replay.summary)                                        // "replayed 2 saved failures: 1 still fail"
+/// print(replay.summary())                                      // "replayed 2 saved failures: 1 still fail"
 /// ```
 ///
 /// Contract: files are read in name order (never directory order) and written atomically

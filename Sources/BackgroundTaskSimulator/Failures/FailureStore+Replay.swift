@@ -71,3 +71,23 @@ public struct SavedFailureReplay: Sendable, Equatable {
         self.dropsFixed = dropsFixed
     }
 }
+
+extension SavedFailureReplay {
+    /// One line on what replaying the saved failures showed.
+    ///
+    /// ```swift
+    /// replay.summary()   // "replayed 2 saved failures: 1 still fail (every-begin-ended); 1 no longer fails, dropped"
+    /// readOnly.summary(droppedBy: "fuzz")   // "…; 1 no longer fails (fuzz drops it)"
+    /// ```
+    ///
+    /// - Parameter droppedBy: who removes a fixed failure that this campaign only read (a store
+    ///   it did not maintain: `bgsim check`, a read-only gate).
+    public func summary(droppedBy: String = "a campaign that saves failures") -> String {
+        let names = stillFailing.isEmpty ? "" : " (" + stillFailing.map(\.invariant).joined(separator: ", ") + ")"
+        let fixed = noLongerFailing.count
+        let gone = fixed == 0 ? "" : "; \(fixed) no longer \(fixed == 1 ? "fails" : "fail")"
+            + (dropsFixed ? ", dropped" : " (\(droppedBy) drops \(fixed == 1 ? "it" : "them"))")
+        return "replayed \(replayed) saved \(replayed == 1 ? "failure" : "failures"): \(stillFailing.count) still "
+            + "\(stillFailing.count == 1 ? "fails" : "fail")\(names)\(gone)"
+    }
+}

@@ -1,4 +1,5 @@
 public import DeterministicSimulation
+import Foundation
 
 /// What one scenario campaign gave (``ScenarioCampaign``): the engine's result, the verdict of
 /// the scenario's expectation, the saved failures replayed first and those saved after, and
@@ -22,6 +23,33 @@ public struct ScenarioOutcome: Sendable {
     /// Each failure of the campaign with its recipes, in the result's order.
     public var failures: [(record: FailureRecord, replay: ReplayRecipe, shrunkReplay: ReplayRecipe)] {
         result.failures.map { ($0, replay(of: $0), shrunkReplay(of: $0)) }
+    }
+
+    /// A failure to show for a missed expectation: its invariant and message, how to replay it
+    /// (the original run, or a saved failure's choices) and its shrunk run.
+    public struct Example: Sendable {
+        public var invariant: String
+        public var message: String
+        /// Whether it comes from the failure store (replayed first) rather than this campaign's runs.
+        public var isSaved: Bool
+        public var replay: ReplayRecipe
+        public var shrunkReplay: ReplayRecipe
+    }
+
+    /// What a missed expectation shows: each saved failure still failing whose invariant no run
+    /// of this campaign violated, then the campaign's first `limit` failures.
+    public func examples(limit: Int = 3) -> [Example] {
+        let saved = self.saved.stillFailing.filter { failure in
+            !result.failures.contains { $0.failure.invariant == failure.invariant }
+        }.map { failure in
+            let recipe = ReplayRecipe.saved(failure, in: scenario)
+            return Example(invariant: failure.invariant, message: failure.message, isSaved: true, replay: recipe,
+                           shrunkReplay: recipe)
+        }
+        return saved + result.failures.prefix(limit).map { record in
+            Example(invariant: record.failure.invariant, message: record.failure.message, isSaved: false,
+                    replay: replay(of: record), shrunkReplay: shrunkReplay(of: record))
+        }
     }
 
     /// The recipe of a failure's original run (``ReplayRecipe/original(of:in:)``).
@@ -76,5 +104,44 @@ public struct ReplayRecipe: Sendable {
         var run = scenario
         run.strategyOverride = failure.strategy
         return ReplayRecipe(scenario: run, source: .choices(failure.choices))
+    }
+}
+
+extension ReplayRecipe {
+    /// Runs the recipe's run again with its trace (``Scenario/replay(seed:strategy:)``).
+    public func run() -> RunOutcome {
+        let choices = switch source {
+        case .seed(let seed): ChoiceSource(seed: seed)
+        case .choices(let sequence): ChoiceSource(replaying: sequence)
+        }
+        return SimulationRunner.run(scenario.runSpec, choices: choices, keepTrace: true)
+    }
+
+    /// The recipe as the Swift call that replays it from the scenario's file, the strategy named
+    /// when it is not the one a replay of the file uses by itself.
+    ///
+    /// ```swift
+    /// recipe.swiftCall   // "try ScenarioLoader.load(file: \"Scenarios/p1.json\").replay(seed: 0x80276d8c093bb1e3)"
+    /// ```
+    public var swiftCall: String {
+        let path = scenario.file.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let call = swiftCall(on: "ScenarioLoader.load(file: \"\(path)\")")
+        return call.hasPrefix("try ") ? call : "try " + call
+    }
+
+    /// The recipe as a call of `replay` on `receiver` (a ``Scenario`` or a ``WorkloadCampaign``),
+    /// with `try` when the call throws.
+    ///
+    /// ```swift
+    /// recipe.swiftCall(on: "campaign")   // "try campaign.replay(choices: \"c1.AAAAAQ…\", strategy: .swarm)"
+    /// ```
+    public func swiftCall(on receiver: String) -> String {
+        var file = scenario
+        file.strategyOverride = nil
+        let strategy = self.strategy == file.runStrategy ? "" : ", strategy: .\(self.strategy)"
+        return switch source {
+        case .seed(let seed): "\(receiver).replay(seed: \(seed)\(strategy))"
+        case .choices(let choices): "try \(receiver).replay(choices: \"\(choices.token)\"\(strategy))"
+        }
     }
 }

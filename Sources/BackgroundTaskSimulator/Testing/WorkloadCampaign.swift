@@ -35,6 +35,11 @@ public struct WorkloadCampaign: Sendable {
     public var seed: Seed
     /// Worker threads (changes speed, never results).
     public var jobs: Int
+    /// The slice of the runs this campaign runs (default `.whole`), as `bgsim fuzz --shard K/N`:
+    /// each shard runs the runs `i` with `i % N == K - 1`, each with its own run seed, so the
+    /// shards of a CI matrix together run the whole campaign; `bgsim merge` joins their
+    /// reports (``WorkloadReport/jsonText``) into the report of one unsharded campaign.
+    public var shard: Shard = .whole
     /// Whether ``run()`` installs the crash banner's signal handler (default `true`).
     public var installsCrashHandler = true
     /// How the runs explore (default `.default`, as scenarios: the first 100 runs are random
@@ -115,6 +120,7 @@ public struct WorkloadCampaign: Sendable {
         if installsCrashHandler { CrashSignals.installIfNeeded(exitCode: 70, wording: Self.wording) }
         let scenario = self.scenario
         var plan = ScenarioPlan(for: scenario, jobs: max(1, jobs))
+        plan.options.shard = shard
         plan.exhaustiveDepth = exhaustiveDepth
         plan.failureStore = failureStore
         plan.toolVersion = "swift-api"
@@ -142,24 +148,20 @@ public struct WorkloadCampaign: Sendable {
     /// Reruns one run exactly, keeping its trace (``RunOutcome/traceText`` prints it as
     /// `bgsim replay` does; ``RunOutcome/perfettoJSON`` opens in ui.perfetto.dev).
     public func replay(seed runSeed: Seed) -> RunOutcome {
-        SimulationRunner.run(spec, choices: ChoiceSource(seed: runSeed), keepTrace: true)
+        ReplayRecipe(scenario: scenario, source: .seed(runSeed)).run()
     }
 
     /// ``replay(seed:)`` of a run of another strategy: a `default` campaign's later runs are
     /// `swarm` runs, and a report's replay call names the strategy when it is not `random`.
     public func replay(seed runSeed: UInt64, strategy: ExplorationStrategy) -> RunOutcome {
-        var spec = self.spec
-        spec.exploration = strategy
-        return SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(runSeed)), keepTrace: true)
+        scenario.replay(seed: runSeed, strategy: strategy)
     }
 
     /// ``replay(choices:)`` of a run of another strategy (as the report names it).
     ///
     /// - Throws: ``ChoiceTokenError`` when the token is not one.
     public func replay(choices token: String, strategy: ExplorationStrategy) throws(ChoiceTokenError) -> RunOutcome {
-        var spec = self.spec
-        spec.exploration = strategy
-        return SimulationRunner.run(spec, choices: ChoiceSource(replaying: try ChoiceSequence(token: token)), keepTrace: true)
+        try scenario.replay(choices: token, strategy: strategy)
     }
 
     /// ``replay(seed:)`` with the seed as a number, the way a report prints it:
@@ -173,7 +175,6 @@ public struct WorkloadCampaign: Sendable {
     ///
     /// - Throws: ``ChoiceTokenError`` when the token is not one.
     public func replay(choices token: String) throws(ChoiceTokenError) -> RunOutcome {
-        let sequence = try ChoiceSequence(token: token)
-        return SimulationRunner.run(spec, choices: ChoiceSource(replaying: sequence), keepTrace: true)
+        try scenario.replay(choices: token)
     }
 }

@@ -1,0 +1,102 @@
+public import BackgroundTaskSimulator
+import DeterministicSimulation
+public import Testing
+
+extension ScenarioGate {
+    /// Runs scenario files as `bgsim check` does, inside a Swift Testing test, and records one
+    /// issue per scenario that missed its expectation at your call's line.
+    ///
+    /// ```swift
+    /// @Test func scenariosMeetTheirExpectations() async {
+    ///     await ScenarioGate.expectExpectationsMet(in: ["Scenarios"], workloads: MyApp.workloads, jobs: 4)
+    /// }
+    /// ```
+    /// A missed expectation reads:
+    /// ```
+    /// draft-upload (Scenarios/draft-upload.json), expect pass: every-begin-ended violated in 3 of 300 runs …
+    ///     every-begin-ended: the task begun at 1.2s was never ended …
+    ///     replay: try ScenarioLoader.load(file: "Scenarios/draft-upload.json").replay(seed: 0x80276d8c093bb1e3)
+    /// ```
+    ///
+    /// Contract: the scenarios, their campaigns and verdicts are `bgsim check`'s (each with its
+    /// own runs and seed, through ``ScenarioGate``); the failure database is only read, as
+    /// `check` reads it. The runs happen in this process unless `isolation` names your own tool
+    /// (built with `BGSimCommands`), so a scenario that expects `no-crash` or `no-hang` needs it.
+    /// One front-door campaign runs at a time per process (parallel tests wait their turn).
+    /// Records one `Issue` per scenario that missed its expectation (its headline and up to three
+    /// failures with their replay calls), per nondeterministic run, per failure left unshrunk by
+    /// an internal error, and one for scenario files or a failure database that cannot be read.
+    ///
+    /// - Parameters:
+    ///   - paths: scenario files and folders (a folder: every `*.json` in it, by name).
+    ///   - isolation: the executable whose child processes run the campaigns (nil: in process).
+    /// - Returns: the gate, for more checks of your own (nil when the scenarios did not load).
+    @discardableResult
+    public static func expectExpectationsMet(
+        in paths: [String] = ["Scenarios"], workloads: WorkloadRegistry = .builtIn, jobs: Int = 1,
+        failureDatabase: FailureDatabase = .standard, isolation executable: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> ScenarioGate? {
+        let checked = await CampaignTurns.shared.withTurn {
+            GateFinding.check(paths, workloads: workloads, jobs: jobs, store: failureDatabase.store, executable: executable)
+        }
+        for text in checked.findings { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
+        return checked.gate
+    }
+}
+
+/// What a scenario gate in a test records: one text per missed expectation, nondeterministic run,
+/// unshrunk internal error, or input that could not be read. Swift Testing and XCTest present the
+/// same texts.
+enum GateFinding {
+    /// Loads `paths` and runs the gate, in the caller's turn.
+    static func check(_ paths: [String], workloads: WorkloadRegistry, jobs: Int, store: (any FailureStore)?,
+                      executable: String?) -> (gate: ScenarioGate?, findings: [String]) {
+        let scenarios: [Scenario]
+        do {
+            scenarios = try ScenarioLoader.load(named: paths, workloads: workloads)
+        } catch {
+            return (nil, ["the scenarios could not be loaded: \(error)"])
+        }
+        do {
+            let gate = try ScenarioGate.run(scenarios) { scenario in
+                var plan = ScenarioPlan(for: scenario, jobs: max(1, jobs))
+                plan.failureStore = store
+                plan.maintainsStore = false
+                plan.toolVersion = "swift-api"
+                if let executable { plan.isolation = .childProcesses(executable: executable) }
+                return plan
+            }
+            return (gate, findings(in: gate))
+        } catch {
+            return (nil, ["the failure database could not be used: \(error)"])
+        }
+    }
+
+    /// The texts of a gate's outcomes, in the order the scenarios ran.
+    static func findings(in gate: ScenarioGate) -> [String] {
+        gate.outcomes.flatMap { outcome in
+            let (scenario, result) = (outcome.scenario, outcome.result)
+            let name = "\(scenario.name) (\(scenario.file))"
+            var texts: [String] = []
+            if outcome.verdict.isMissed {
+                var lines = ["\(name), expect \(scenario.expectation): \(outcome.verdict.headline)"]
+                for example in outcome.examples() {
+                    lines.append("    \(example.invariant)\(example.isSaved ? " (saved failure)" : ""): \(example.message)")
+                    lines.append("    replay: \(example.shrunkReplay.swiftCall)")
+                }
+                texts.append(lines.joined(separator: "\n"))
+            }
+            for record in result.nondeterminism {
+                texts.append("\(name): nondeterminism: run seed \(record.seed) gave \(record.actual), expected "
+                    + "\(record.expected) (\(record.how)): the workload reads real time, real threads or global state")
+            }
+            for failure in result.internalErrors {
+                texts.append("\(name): an internal error of the harness while shrinking \(failure.failure.invariant) "
+                    + "(not your code; the failure stands unshrunk): \(failure.shrinkFault?.message ?? ""); replay: "
+                    + outcome.replay(of: failure).swiftCall)
+            }
+            return texts
+        } + (gate.wasInterrupted ? ["the gate was interrupted; the outcomes cover the scenarios that finished"] : [])
+    }
+}
