@@ -41,6 +41,19 @@ struct TraceTests {
         #expect(mixed.finalize() == 0xaf952d5e52943960)
     }
 
+    @Test("a recorder that hashes no events counts and keeps them as one that does; its digest is an empty trace's")
+    func recorderWithoutHashing() {
+        let hashing = TraceRecorder<Ping>(keepsEntries: true)
+        let plain = TraceRecorder<Ping>(keepsEntries: true, hashesEvents: false)
+        for id in 0..<5 as Range<Int64> {
+            hashing.record(Ping(id: id), at: .seconds(id))
+            plain.record(Ping(id: id), at: .seconds(id))
+        }
+        #expect(plain.count == 5 && plain.entries.map(\.event.id) == hashing.entries.map(\.event.id))
+        #expect(plain.digest == TraceRecorder<Ping>(keepsEntries: false).digest)
+        #expect(hashing.digest != plain.digest)
+    }
+
     @Test("StableHasher frames strings and agrees across integer types")
     func hasherFraming() {
         func hash(_ body: (inout StableHasher) -> Void) -> UInt64 {

@@ -1,4 +1,5 @@
 public import DeterministicSimulation
+import Synchronization
 
 /// How a scenario's runs interleave the app's threads (controlled concurrency): on or off, the
 /// strategy, the preemption rates and the delays a preempted thread may be kept off the CPU.
@@ -112,11 +113,25 @@ public struct ConcurrencySettings: Sendable, Equatable {
 
 extension ConcurrencyConfiguration {
     /// A short description for traces: `random-walk rate 0.05, delays up to 10s (p 0.5)`.
+    ///
+    /// Every threaded run emits it, and formatting its numbers costs about 6,000 instructions
+    /// (more than a short run's events), so each configuration's text is made once per process
+    /// and looked up after (a run draws one of a few configurations: the rate ladder, the PCT
+    /// depths). Looked up, never iterated: no hash order reaches a run.
     var traceDescription: String {
+        if let known = Self.descriptions.withLock({ $0[self] }) { return known }
         let delays = maxDelay > .zero ? ", delays up to \(maxDelay) (p \(delayProbability))" : ""
-        switch strategy {
-        case .randomWalk: return "random-walk rate \(preemptionRate)\(delays)"
-        case .pct(let depth, let stepBound): return "pct depth \(depth) of \(stepBound) points\(delays)"
+        let text = switch strategy {
+        case .randomWalk: "random-walk rate \(preemptionRate)\(delays)"
+        case .pct(let depth, let stepBound): "pct depth \(depth) of \(stepBound) points\(delays)"
         }
+        Self.descriptions.withLock { known in
+            if known.count < Self.maxRememberedDescriptions { known[self] = text }
+        }
+        return text
     }
+
+    /// The texts made so far, by configuration (at most ``maxRememberedDescriptions``).
+    private static let descriptions = Mutex<[ConcurrencyConfiguration: String]>([:])
+    private static let maxRememberedDescriptions = 1_024
 }

@@ -16,7 +16,9 @@ import Synchronization
 final class RunMonitor {
     let recorder: TraceRecorder<SimEvent>
     let facts = RunFacts()
-    let coverage = CoverageCounter()
+    /// The coverage counter, nil for a run that counts no coverage (a shrink's candidates), which
+    /// then never builds its tables.
+    let coverage: CoverageCounter?
     /// The run's checkers with their invariant ids, in the specification's order.
     let checkers: [(id: String, checker: any InvariantChecker)]
     /// The checkers again, listed by event kind for the per-event loop (see ``kindStarts``).
@@ -33,17 +35,18 @@ final class RunMonitor {
     private let kindStarts: [Int]
     /// Every violation found, in the order found.
     private(set) var violations: [Violation] = []
-    /// Whether ``coverage`` counts the events (off for a shrink's candidates).
-    var countsCoverage = true
     /// Called by ``finish(at:)`` before the checkers' verdicts: the device's last events (the
     /// escapes of an async run), which the checkers then see.
     var beforeFinish: (() -> Void)?
 
-    /// - Parameter filtersEvents: whether to call an ``EventFilteringChecker`` only for the
-    ///   events it observes (false calls every checker for every event; the tests compare both).
+    /// - Parameters:
+    ///   - filtersEvents: whether to call an ``EventFilteringChecker`` only for the events it
+    ///     observes (false calls every checker for every event; the tests compare both).
+    ///   - countsCoverage: whether ``coverage`` counts the events (off for a shrink's candidates).
     init(recorder: TraceRecorder<SimEvent>, checkers: [(id: String, checker: any InvariantChecker)],
-         filtersEvents: Bool = true) {
+         filtersEvents: Bool = true, countsCoverage: Bool = true) {
         self.recorder = recorder
+        coverage = countsCoverage ? CoverageCounter() : nil
         self.checkers = checkers
         let layout = Self.layout(of: checkers, filtersEvents: filtersEvents)
         observers = layout.checkerIndices.map { Observer(checker: checkers[$0].checker, index: $0) }
@@ -95,7 +98,7 @@ final class RunMonitor {
     func observe(_ event: SimEvent, at time: VirtualTime) {
         recorder.record(event, at: time)
         facts.observe(event, at: time)
-        if countsCoverage { coverage.observe(event, facts: facts) }
+        coverage?.observe(event, facts: facts)
         let kind = event.kindIndex
         for position in kindStarts[kind]..<kindStarts[kind + 1] {
             let observer = observers[position]

@@ -27,6 +27,10 @@ public struct RunSpec: Sendable {
     /// Whether runs count coverage (``RunOutcome/coverage``); a shrink's candidates do not
     /// (``SimulationTarget/checking(only:)``): nothing reads it there. Counting changes no draw.
     public var countsCoverage = true
+    /// Whether runs compute their trace digest (``RunOutcome/digest``); a shrink's candidates do
+    /// not (nothing reads it there; their digest is that of an empty trace). Hashing changes no
+    /// draw.
+    public var hashesTrace = true
 
     public init(
         profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, invariants: [Invariant],

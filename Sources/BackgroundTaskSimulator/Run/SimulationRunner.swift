@@ -23,15 +23,16 @@ public enum SimulationRunner {
         let device = SimulatedDevice(profile: spec.profile, environment: spec.environment,
                                      workload: spec.workload, choices: choices)
         defer { device.tearDown() }
-        let recorder = TraceRecorder<SimEvent>(keepsEntries: keepTrace)
+        let recorder = TraceRecorder<SimEvent>(keepsEntries: keepTrace, hashesEvents: spec.hashesTrace)
         if keepTrace, device.hasThreads {
             recorder.threadLabel = { [unowned scheduler = device.scheduler] in scheduler.currentThreadLabel }
         }
-        let checkers = checked(spec.invariants, on: spec.workload).map { ($0.id, $0.makeChecker(spec)) }
-        let monitor = RunMonitor(recorder: recorder, checkers: checkers, filtersEvents: filtersCheckerEvents)
-        monitor.countsCoverage = spec.countsCoverage
+        // Labelled as RunMonitor takes them: an unlabelled tuple array is cast element by element.
+        let checkers = checked(spec.invariants, on: spec.workload).map { (id: $0.id, checker: $0.makeChecker(spec)) }
+        let monitor = RunMonitor(recorder: recorder, checkers: checkers, filtersEvents: filtersCheckerEvents,
+                                 countsCoverage: spec.countsCoverage)
         device.monitor = monitor
-        if checkers.contains(where: { $0.0 == "no-data-race" }) {
+        if checkers.contains(where: { $0.id == "no-data-race" }) {
             // Happens-before from here on (the device's set-up did nothing a job could race with);
             // each shared access is an event, and a race one more at its second access. They
             // change no draw and no other event.
@@ -58,7 +59,7 @@ public enum SimulationRunner {
                 digest: recorder.digest, eventCount: recorder.count, violations: monitor.violations,
                 trace: recorder.entries, choices: choices.recorded, endTime: device.now, stop: stop,
                 steps: scheduler.stepsRun, fallbackCount: choices.fallbackCount,
-                coverage: spec.countsCoverage ? monitor.coverage.coverage() : Coverage())
+                coverage: monitor.coverage?.coverage() ?? Coverage())
         }
         if device.hasThreads {
             runInOneCall(spec, device: device, driver: driver, judge: judge)

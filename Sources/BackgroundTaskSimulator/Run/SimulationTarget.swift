@@ -28,8 +28,9 @@ public struct SimulationTarget: CampaignTarget {
         return verdict(outcome, overBudget: outcome.stop == .stepLimit)
     }
 
-    /// The same runs with only `invariant` checked and no coverage counted, for a shrink's
-    /// candidates (the other checkers and the counters observe every event and only watch).
+    /// The same runs with only `invariant` checked, no coverage counted and no digest computed,
+    /// for a shrink's candidates (the other checkers, the counters and the hash observe every
+    /// event and only watch).
     /// `no-data-race` stays when checked: it turns the race detector on, whose access events are
     /// part of the run. Contract: as ``DeterministicSimulation/CampaignTarget/checking(only:)``.
     public func checking(only invariant: String) -> any CampaignTarget {
@@ -37,6 +38,7 @@ public struct SimulationTarget: CampaignTarget {
         var narrowed = spec
         narrowed.invariants = spec.invariants.filter { $0.id == invariant || $0.id == "no-data-race" }
         narrowed.countsCoverage = false
+        narrowed.hashesTrace = false
         return SimulationTarget(spec: narrowed)
     }
 

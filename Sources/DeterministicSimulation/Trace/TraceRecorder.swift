@@ -8,7 +8,7 @@
 /// print(trace.count, trace.digest)   // 2 5e0c…
 /// ```
 ///
-/// Contract: the digest depends on every recorded (time, event content) pair and their order,
+/// Contract: the digest (unless ``hashesEvents`` is off) depends on every recorded (time, event content) pair and their order,
 /// and nothing else: for each event, the run's ``StableHasher`` is fed the time's microseconds and
 /// then the ``StableHasher`` hash of the event alone (``TraceEventRepresentable/contentHash``:
 /// `event.hash(into:)` on a fresh hasher),
@@ -18,6 +18,9 @@
 public final class TraceRecorder<Event: TraceEventRepresentable> {
     /// Whether ``entries`` are kept.
     public let keepsEntries: Bool
+    /// Whether events feed the ``digest`` (off, the digest stays that of an empty recorder: for
+    /// runs whose digest nothing reads, such as a shrink's candidates).
+    public let hashesEvents: Bool
 
     /// What recording changes.
     @usableFromInline
@@ -45,9 +48,12 @@ public final class TraceRecorder<Event: TraceEventRepresentable> {
     /// let full = TraceRecorder<AppEvent>(keepsEntries: true)    // replay: print the trace
     /// ```
     ///
-    /// - Parameter keepsEntries: whether to keep each entry as well as the digest.
-    public init(keepsEntries: Bool) {
+    /// - Parameters:
+    ///   - keepsEntries: whether to keep each entry as well as the digest.
+    ///   - hashesEvents: whether to compute the digest (``hashesEvents``).
+    public init(keepsEntries: Bool, hashesEvents: Bool = true) {
         self.keepsEntries = keepsEntries
+        self.hashesEvents = hashesEvents
     }
 
     /// Names the simulated thread each kept entry happens on (``TraceEntry/thread``); nil, the
@@ -77,9 +83,11 @@ public final class TraceRecorder<Event: TraceEventRepresentable> {
     ///   - time: when; usually the clock's `now`.
     @inlinable
     public func record(_ event: Event, at time: VirtualTime) {
-        let contentHash = event.contentHash
-        state.hasher.combine(time.microseconds)
-        state.hasher.combine(contentHash)
+        if hashesEvents {
+            let contentHash = event.contentHash
+            state.hasher.combine(time.microseconds)
+            state.hasher.combine(contentHash)
+        }
         state.count += 1
         if keepsEntries {
             let thread = threadLabel?()

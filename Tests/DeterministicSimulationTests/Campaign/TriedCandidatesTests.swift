@@ -30,6 +30,37 @@ struct TriedCandidatesTests {
         #expect(tried.knowledge(of: [8]) == .readByReplay, "a run that read nothing is every run")
     }
 
+    /// What a shrink's attempt does in one walk (``TriedCandidates/lookUp(_:)`` then
+    /// ``TriedCandidates/record(_:readFront:maxAddedBytes:)``) against the two plain calls it
+    /// stands for (``TriedCandidates/knowledge(of:)``, then `insert` as a candidate and of the
+    /// read front): 4,000 random attempts over small values (so paths share prefixes), bounds
+    /// that run out on the way, and every answer and byte count compared after each.
+    @Test("lookUp then record answers and stores exactly what knowledge(of:) then two inserts do")
+    func fusedWalkMatchesPlainCalls() {
+        var random = SplitMix64(seed: 37)
+        var fused = TriedCandidates()
+        var plain = TriedCandidates()
+        var seen: [[UInt64]] = []
+        let node = TriedCandidates.bytesPerNode
+        let bound = 1_500 * node
+        var (fusedBytes, plainBytes) = (0, 0)
+        for _ in 0..<4_000 {
+            let length = Int(random.next() % 9)
+            let values = (0..<length).map { _ in random.next() % 3 }
+            let front: Int? = random.next() % 3 == 0 ? nil : Int(random.next() % UInt64(length + 1))
+            #expect(fused.lookUp(values) == plain.knowledge(of: values), "\(values)")
+            fusedBytes += fused.record(values, readFront: front, maxAddedBytes: bound - fusedBytes)
+            plainBytes += plain.insert(values[...], as: .candidate, maxAddedBytes: bound - plainBytes)
+            if let front { plainBytes += plain.insert(values[..<front], as: .readFront, maxAddedBytes: bound - plainBytes) }
+            #expect(fusedBytes == plainBytes && fused.bytes == plain.bytes)
+            seen.append(values)
+        }
+        #expect(plainBytes > bound - 9 * node, "the bound was reached on the way")
+        for values in seen + seen.map({ $0 + [1] }) + seen.map({ Array($0.dropLast()) }) {
+            #expect(fused.knowledge(of: values) == plain.knowledge(of: values), "\(values)")
+        }
+    }
+
     @Test("a replay tells how much of its sequence it read, only when that front alone decided the run")
     func prefixLength() {
         let target = ThresholdTarget()

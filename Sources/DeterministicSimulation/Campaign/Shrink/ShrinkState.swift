@@ -150,7 +150,7 @@ struct ShrinkState<Target: CampaignTarget> {
         // Passes propose edits simpler than `current` (skips excepted: their runs have fewer
         // actions); any other candidate is a no-op, and so is an exact repeat.
         guard !requireSimplerCandidate || candidate.isSimpler(than: current) else { return false }
-        let knowledge = tried.knowledge(of: values)
+        let knowledge = tried.lookUp(values)
         guard knowledge != .judged else { return false }
         // A candidate that starts with what a finished replay read replays that run, which was
         // judged: either rejected then (for good: `keeps` is fixed and `current` only gets
@@ -161,7 +161,7 @@ struct ShrinkState<Target: CampaignTarget> {
         if judgesByReadFront, knowledge == .readByReplay {
             attempts += 1
             stats[activePass.rawValue].attempts += 1
-            remember(values[...], as: .candidate)
+            remember(values, readFront: nil)
             return false
         }
         if replays >= maxAttempts {
@@ -185,11 +185,8 @@ struct ShrinkState<Target: CampaignTarget> {
         let verdict = target.run(choices: source, keepTrace: false, costBudget: costBudget)
         let drawn = source.recorded
         let accepted = !verdict.overBudget && keeps(verdict) && isSimpler(drawn, actions: source.actions.count)
-        remember(values[...], as: .candidate)
         // A run cut off by the cost budget did not finish: a later, larger budget could run it on.
-        if !verdict.overBudget, let length = source.replayedPrefixLength {
-            remember(values[..<length], as: .readFront)
-        }
+        remember(values, readFront: verdict.overBudget ? nil : source.replayedPrefixLength)
         if accepted {
             current = drawn
             currentActions = source.actions
@@ -203,11 +200,12 @@ struct ShrinkState<Target: CampaignTarget> {
         return accepted
     }
 
-    /// Records what a candidate taught while the cache has room. Once it is full, later
+    /// Records what a candidate taught (it was judged; its replay read the front of `readFront`
+    /// values) while the cache has room, from the path its lookup walked. Once it is full, later
     /// candidates are not recorded (a repeat is replayed again and counts as an attempt), so the
     /// cache never grows past ``maxCacheBytes``; what is recorded depends only on the candidates,
     /// so a shrink stays deterministic.
-    private mutating func remember(_ values: ArraySlice<UInt64>, as mark: TriedCandidates.Mark) {
-        cacheBytes += tried.insert(values, as: mark, maxAddedBytes: maxCacheBytes - cacheBytes)
+    private mutating func remember(_ values: [UInt64], readFront: Int?) {
+        cacheBytes += tried.record(values, readFront: readFront, maxAddedBytes: maxCacheBytes - cacheBytes)
     }
 }

@@ -65,6 +65,9 @@ struct TriedCandidates {
 
     /// The root (index 0) stands for the empty sequence.
     private var nodes: [Node] = [Node(value: 0)]
+    /// The nodes of the last ``lookUp(_:)``'s path (root first): where ``record(_:readFront:maxAddedBytes:)``
+    /// goes on from, so a candidate's path is walked once. Reused (no allocation once grown).
+    private var path: [Int] = []
 
     /// The bytes one more node costs (its stride), as the shrink's cache bound counts them.
     static let bytesPerNode = MemoryLayout<Node>.stride
@@ -74,7 +77,15 @@ struct TriedCandidates {
 
     /// What is known about `values` (an exact repeat first).
     func knowledge(of values: [UInt64]) -> Knowledge {
+        var walk = self  // shares the nodes; only its path buffer is written
+        return walk.lookUp(values)
+    }
+
+    /// ``knowledge(of:)``, keeping the path it walked for ``record(_:readFront:maxAddedBytes:)``.
+    mutating func lookUp(_ values: [UInt64]) -> Knowledge {
+        path.removeAll(keepingCapacity: true)
         var node = 0
+        path.append(node)
         var passedReadFront = false
         for value in values {
             passedReadFront = passedReadFront || nodes[node].isReadFront
@@ -82,9 +93,59 @@ struct TriedCandidates {
                 return passedReadFront ? .readByReplay : .unknown
             }
             node = child
+            path.append(node)
         }
         if nodes[node].isCandidate { return .judged }
         return passedReadFront || nodes[node].isReadFront ? .readByReplay : .unknown
+    }
+
+    /// `insert(values, as: .candidate, maxAddedBytes: maxAddedBytes)`, then, for a read front of
+    /// `readFront` values, `insert(values[..<readFront], as: .readFront, …)` with what is left of
+    /// the bound: the same nodes, marks and bytes, from the path of the ``lookUp(_:)`` of the
+    /// same `values` just before (the trie unchanged since), so the path is not walked again.
+    /// Returns the bytes added.
+    ///
+    /// - Precondition: the last ``lookUp(_:)`` was of `values`, and nothing was inserted since.
+    mutating func record(_ values: [UInt64], readFront: Int?, maxAddedBytes: Int) -> Int {
+        let matched = path.count - 1  // the depth the lookup's path reached
+        precondition(matched <= values.count, "record(_:readFront:maxAddedBytes:) after a lookUp of other values")
+        var added = 0
+        let appended = append(values[matched...], below: path[matched], maxAddedBytes: maxAddedBytes)
+        if let appended {
+            added += appended.bytes
+            nodes[appended.last].firstChildAndMarks |= Node.candidateMark
+        }
+        guard let length = readFront else { return added }
+        // A read front under a shorter one (a read front on the path, the root included) adds nothing.
+        for depth in 0...min(matched, length) where nodes[path[depth]].isReadFront { return added }
+        if length <= matched {
+            nodes[path[length]].firstChildAndMarks |= Node.readFrontMark
+        } else if let appended {
+            nodes[appended.first + (length - matched - 1)].firstChildAndMarks |= Node.readFrontMark
+        } else if let front = append(values[matched..<length], below: path[matched],
+                                     maxAddedBytes: maxAddedBytes - added) {
+            added += front.bytes
+            nodes[front.last].firstChildAndMarks |= Node.readFrontMark
+        }
+        return added
+    }
+
+    /// Appends `values` as a chain of new nodes under `parent`, unless that adds more than
+    /// `maxAddedBytes` or too many nodes (then nothing): the first new node, the last one
+    /// (`parent` itself when `values` is empty), and the bytes added.
+    private mutating func append(_ values: ArraySlice<UInt64>, below parent: Int, maxAddedBytes: Int)
+        -> (first: Int, last: Int, bytes: Int)? {
+        let bytes = values.count * Self.bytesPerNode
+        guard bytes <= maxAddedBytes, nodes.count + values.count <= Node.maxCount else { return nil }
+        let first = nodes.count
+        var node = parent
+        for value in values {
+            let links = nodes[node].firstChildAndMarks
+            nodes.append(Node(value: value, nextSibling: links & Node.linkMask))
+            nodes[node].firstChildAndMarks = links & ~Node.linkMask | UInt32(nodes.count)  // the new one's index + 1
+            node = nodes.count - 1
+        }
+        return (first, node, bytes)
     }
 
     /// Records `values` as `mark`, unless that adds more than `maxAddedBytes` of nodes (then
@@ -100,17 +161,9 @@ struct TriedCandidates {
             index += 1
         }
         if mark == .readFront, nodes[node].isReadFront { return 0 }
-        let added = (values.endIndex - index) * Self.bytesPerNode
-        guard added <= maxAddedBytes, nodes.count + (values.endIndex - index) <= Node.maxCount else { return 0 }
-        while index < values.endIndex {
-            let parent = nodes[node].firstChildAndMarks
-            nodes.append(Node(value: values[index], nextSibling: parent & Node.linkMask))
-            nodes[node].firstChildAndMarks = parent & ~Node.linkMask | UInt32(nodes.count)  // the new one's index + 1
-            node = nodes.count - 1
-            index += 1
-        }
-        nodes[node].firstChildAndMarks |= mark == .candidate ? Node.candidateMark : Node.readFrontMark
-        return added
+        guard let appended = append(values[index...], below: node, maxAddedBytes: maxAddedBytes) else { return 0 }
+        nodes[appended.last].firstChildAndMarks |= mark == .candidate ? Node.candidateMark : Node.readFrontMark
+        return appended.bytes
     }
 
     private func child(of node: Int, value: UInt64) -> Int? {

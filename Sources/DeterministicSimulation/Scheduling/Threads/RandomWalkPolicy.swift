@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Random walk (``ConcurrencyConfiguration/Strategy/randomWalk``): at each scheduling point the
 /// running thread is preempted with probability `preemptionRate`, and the next runner is drawn
 /// uniformly among the preempted thread (outcome 0: no switch), the other runnable threads and
@@ -32,19 +34,31 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
     private var gapDrawn = false
 
     init(configuration: ConcurrencyConfiguration) {
-        var thresholds: [UInt64] = []
-        let rate = configuration.preemptionRate
-        if rate > 0, rate < 1 {
-            var power = 1 - rate  // q^(2^i)
-            for _ in 0..<Self.gapBits {
-                let probability = power / (1 + power)
-                thresholds.append(UInt64(probability * 9_007_199_254_740_992.0))
-                power *= power
-            }
-        }
-        self.thresholds = thresholds
-        preemptionRate = rate
+        preemptionRate = configuration.preemptionRate
+        thresholds = Self.thresholds(forRate: preemptionRate)
     }
+
+    /// The ``thresholds`` of a rate: worked out once per rate in a process (a run draws one of a
+    /// few rates, the ladder's, and 40 rounds of floating-point arithmetic per run cost more
+    /// than a short run's events), then looked up; the same numbers either way.
+    private static func thresholds(forRate rate: Double) -> [UInt64] {
+        guard rate > 0, rate < 1 else { return [] }
+        if let known = knownThresholds.withLock({ $0[rate.bitPattern] }) { return known }
+        var thresholds: [UInt64] = []
+        var power = 1 - rate  // q^(2^i)
+        for _ in 0..<gapBits {
+            let probability = power / (1 + power)
+            thresholds.append(UInt64(probability * 9_007_199_254_740_992.0))
+            power *= power
+        }
+        knownThresholds.withLock { known in
+            if known.count < 1_024 { known[rate.bitPattern] = thresholds }
+        }
+        return thresholds
+    }
+
+    /// The thresholds worked out so far, by the rate's bits. Looked up, never iterated.
+    private static let knownThresholds = Mutex<[UInt64: [UInt64]]>([:])
 
     /// With a rate the first point draws the first gap; without one no point ever preempts.
     var initialCountdown: Int { preemptionRate > 0 ? 0 : .max }
