@@ -6,7 +6,7 @@ import DeterministicSimulation
 /// gate with it and only print; a test can call it on the same scenario files.
 ///
 /// ```swift
-/// let scenarios = try ScenarioLoader.load(named: ["Scenarios"])
+/// let scenarios = try ScenarioLoader.load(paths: ["Scenarios"])
 /// let gate = try ScenarioGate.run(scenarios) { ScenarioPlan(for: $0, jobs: 4) }
 /// print(gate.summaryLine)   // "187 of 187 scenarios met their expectation (95 planted bugs found as expected, …)"
 /// gate.passed               // true: every expectation met, every run replayed, nothing interrupted

@@ -1,4 +1,5 @@
 import Synchronization
+import ThreadSanitizerSupport
 
 /// Random walk (``ConcurrencyConfiguration/Strategy/randomWalk``): at each scheduling point the
 /// running thread is preempted with probability `preemptionRate`, and the next runner is drawn
@@ -43,7 +44,7 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
     /// than a short run's events), then looked up; the same numbers either way.
     private static func thresholds(forRate rate: Double) -> [UInt64] {
         guard rate > 0, rate < 1 else { return [] }
-        if let known = knownThresholds.withLock({ $0[rate.bitPattern] }) { return known }
+        if let known = knownThresholds.withAnnotatedLock({ $0[rate.bitPattern] }) { return known }
         var thresholds: [UInt64] = []
         var power = 1 - rate  // q^(2^i)
         for _ in 0..<gapBits {
@@ -51,7 +52,7 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
             thresholds.append(UInt64(probability * 9_007_199_254_740_992.0))
             power *= power
         }
-        knownThresholds.withLock { known in
+        knownThresholds.withAnnotatedLock { known in
             if known.count < 1_024 { known[rate.bitPattern] = thresholds }
         }
         return thresholds
