@@ -18,4 +18,11 @@ struct PhotoUploadQueueTests {
         let campaign = WorkloadCampaign(workload: UploadKitWorkloads.beginsWhenEmpty, runs: 300)
         await campaign.expectViolation("no-idle-task")
     }
+
+    @Test("the scenario files meet their expectations, as `upload-bgsim check` says")
+    func scenarioFilesMeetTheirExpectations() async throws {
+        // The gate of `upload-bgsim check Scenarios` in a test: one issue per scenario that missed.
+        let workloads = try WorkloadRegistry(UploadKitWorkloads.all)
+        await ScenarioGate.expectExpectationsMet(in: ["Scenarios"], workloads: workloads)
+    }
 }
