@@ -21,7 +21,9 @@ extension ScenarioGate {
     /// Contract: the scenarios, their campaigns and verdicts are `bgsim check`'s (each with its
     /// own runs and seed, through ``ScenarioGate``); the failure database is only read, as
     /// `check` reads it. The runs happen in this process unless `isolation` names your own tool
-    /// (built with `BGSimCommands`), so a scenario that expects `no-crash` or `no-hang` needs it.
+    /// (built with `BGSimCommands`): without it a scenario that expects `no-crash` or `no-hang`
+    /// (its planted bug would end the test run, or never return) is not run and is an issue that
+    /// says so.
     /// One front-door campaign runs at a time per process (parallel tests wait their turn).
     /// Records one `Issue` per scenario that missed its expectation (its headline and up to three
     /// failures with their replay calls), per nondeterministic run, per failure left unshrunk by
@@ -52,11 +54,20 @@ enum GateFinding {
     /// Loads `paths` and runs the gate, in the caller's turn.
     static func check(_ paths: [String], workloads: WorkloadRegistry, jobs: Int, store: (any FailureStore)?,
                       executable: String?) -> (gate: ScenarioGate?, findings: [String]) {
-        let scenarios: [Scenario]
+        var scenarios: [Scenario]
         do {
             scenarios = try ScenarioLoader.load(named: paths, workloads: workloads)
         } catch {
             return (nil, ["the scenarios could not be loaded: \(error)"])
+        }
+        // A planted crash or hang run in this process would end the test run, or never return:
+        // without isolation such a scenario is not run, and says how to run it.
+        let unrunnable = executable == nil ? scenarios.filter(\.needsIsolation) : []
+        scenarios.removeAll { executable == nil && $0.needsIsolation }
+        let skipped = unrunnable.map { scenario in
+            "\(scenario.name) (\(scenario.file)), expect \(scenario.expectation): not run: its planted bug crashes or "
+                + "hangs, which in this process would end the test run; pass isolation: the path of your own tool "
+                + "built with BGSimCommands (BGSim.main(workloads:)), whose child processes run it, or leave the file out"
         }
         do {
             let gate = try ScenarioGate.run(scenarios) { scenario in
@@ -67,9 +78,9 @@ enum GateFinding {
                 if let executable { plan.isolation = .childProcesses(executable: executable) }
                 return plan
             }
-            return (gate, findings(in: gate))
+            return (gate, skipped + findings(in: gate))
         } catch {
-            return (nil, ["the failure database could not be used: \(error)"])
+            return (nil, skipped + ["the failure database could not be used: \(error)"])
         }
     }
 

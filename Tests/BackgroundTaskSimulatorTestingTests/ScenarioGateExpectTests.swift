@@ -56,6 +56,20 @@ import Testing
         #expect(issues[0].sourceLocation?.line == line)
     }
 
+    @Test("without isolation a planted crash is not run (it would end the test run): one issue saying how to run it")
+    func plantedCrashNeedsIsolation() async throws {
+        let folder = try Self.scenarioFolder("backup-force-unwrapped-task-id-ios17.json", as: "crashes", runs: 5)
+        var gate: ScenarioGate?
+        let issues = await ExpectNoViolationsTests.issues {
+            gate = await ScenarioGate.expectExpectationsMet(in: [folder], failureDatabase: .off)
+        }
+        #expect(gate?.outcomes.isEmpty == true, "nothing ran")
+        #expect(issues.count == 1)
+        let text = issues.first?.comments.map(\.rawValue).joined() ?? ""
+        #expect(text.hasPrefix("crashes (\(folder)/crashes.json), expect violation no-crash: not run"), "\(text)")
+        #expect(text.contains("pass isolation:"))
+    }
+
     @Test("scenario files that do not load are one issue naming the problem, and no gate")
     func unreadableIsOneIssue() async {
         var gate: ScenarioGate?
