@@ -1,5 +1,6 @@
 public import BackgroundTaskSimulator
 import DeterministicSimulation
+import Foundation
 public import Testing
 
 extension ScenarioGate {
@@ -15,7 +16,7 @@ extension ScenarioGate {
     /// ```
     /// draft-upload (Scenarios/draft-upload.json), expect pass: every-begin-ended violated in 3 of 300 runs …
     ///     every-begin-ended: the task begun at 1.2s was never ended …
-    ///     replay: try ScenarioLoader.load(file: "Scenarios/draft-upload.json").replay(seed: 0x80276d8c093bb1e3)
+    ///     replay: try ScenarioLoader.load(file: "Scenarios/draft-upload.json").replay(choices: "c1.AAAAAQ…")
     /// ```
     ///
     /// Contract: the scenarios, their campaigns and verdicts are `bgsim check`'s (each with its
@@ -25,6 +26,8 @@ extension ScenarioGate {
     /// (its planted bug would end the test run, or never return) is not run and is an issue that
     /// says so.
     /// One front-door campaign runs at a time per process (parallel tests wait their turn).
+    /// A crash of workload code in this process prints the run and the Swift call that replays
+    /// it, then ends the process with exit code 70, as a `WorkloadCampaign` does.
     /// Records one `Issue` per scenario that missed its expectation (its headline and up to three
     /// failures with their replay calls), per nondeterministic run, per failure left unshrunk by
     /// an internal error, and one for scenario files or a failure database that cannot be read.
@@ -70,11 +73,16 @@ enum GateFinding {
                 + "built with BGSimCommands (BGSim.main(workloads:)), whose child processes run it, or leave the file out"
         }
         do {
+            // A crash of workload code in this process ends it, as any crash does, but first
+            // prints the run and the Swift call that replays it (as WorkloadCampaign.run() does).
+            CrashSignals.installIfNeeded(exitCode: 70, wording: wording)
             let gate = try ScenarioGate.run(scenarios) { scenario in
                 var plan = ScenarioPlan(for: scenario, jobs: max(1, jobs))
                 plan.failureStore = store
                 plan.maintainsStore = false
                 plan.toolVersion = "swift-api"
+                plan.wording = wording
+                plan.crashBanner = banner(for:)
                 if let executable { plan.isolation = .childProcesses(executable: executable) }
                 return plan
             }
@@ -82,6 +90,22 @@ enum GateFinding {
         } catch {
             return (nil, skipped + ["the failure database could not be used: \(error)"])
         }
+    }
+
+    /// The words of the crash banner and hang watchdog of a gate in a test process.
+    static let wording = CrashWording(
+        program: "ScenarioGate", timeoutSetting: "the scenario's campaign.runTimeoutSeconds",
+        hangAdvice: "; raise campaign.runTimeoutSeconds if one job of your code takes this long",
+        crashTrailer: "ScenarioGate: the test process ends with exit code 70 (a crash in workload code); "
+            + "replay the run with the call above to debug it\n")
+
+    /// What a crash during one of `scenario`'s runs prints after the signal: the run, and the
+    /// Swift call that replays it.
+    @Sendable static func banner(for scenario: Scenario) -> CrashBanner {
+        let placeholder = Seed(0).description
+        let replay = ReplayRecipe(scenario: scenario, source: .seed(Seed(0))).swiftCall
+        return CrashBanner(run: "run seed \(CrashBanner.seedPlaceholder) of scenario \(scenario.name) (\(scenario.file))",
+                           replay: replay.replacingOccurrences(of: placeholder, with: CrashBanner.seedPlaceholder))
     }
 
     /// The texts of a gate's outcomes, in the order the scenarios ran.

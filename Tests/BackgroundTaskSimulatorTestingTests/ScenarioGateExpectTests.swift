@@ -70,6 +70,17 @@ import Testing
         #expect(text.contains("pass isolation:"))
     }
 
+    @Test("a crash in a gate's run prints the run and the Swift call that replays it, the strategy named for the later phase")
+    func crashBanner() throws {
+        let folder = try Self.scenarioFolder("download-manager-correct-ios17.json", as: "banner", runs: 200)
+        let scenario = try ScenarioLoader.load(file: folder + "/banner.json")
+        let random = GateFinding.banner(for: scenario.forRun(0))
+        #expect(random.run == "run seed {seed} of scenario banner (\(folder)/banner.json)")
+        #expect(random.replay == "try ScenarioLoader.load(file: \"\(folder)/banner.json\").replay(seed: {seed})")
+        let later = GateFinding.banner(for: scenario.forRun(150))  // the phase of random and swarm runs
+        #expect(later.replay.hasSuffix(".replay(seed: {seed}, strategy: .default)"), "\(later.replay)")
+    }
+
     @Test("scenario files that do not load are one issue naming the problem, and no gate")
     func unreadableIsOneIssue() async {
         var gate: ScenarioGate?
