@@ -96,7 +96,7 @@ import Testing
         #expect(shrunk.swiftCall(on: "campaign").hasPrefix("try campaign.replay(choices: \"c1."))
     }
 
-    @Test("a WorkloadCampaign runs one shard; bgsim merge joins the shards' reports into the whole campaign's digest")
+    @Test("a WorkloadCampaign runs one shard; bgsim merge and ReportMerge join the shards' reports into the whole campaign's")
     func swiftCampaignShards() throws {
         let scenario = try ScenarioLoader.load(file: PackageRoot.scenario("download-manager-correct-ios17.json"))
         var campaign = OneCampaignPipelineTests.swiftCampaign(scenario, runs: 50)
@@ -112,8 +112,19 @@ import Testing
         let merged = folder.path + "/merged.json"
         let merge = CLIRun(["merge"] + files + ["--report", merged])
         #expect(merge.code == .success, "\(merge.stderr)")
-        let json = try JSONParser().parse([UInt8](try #require(FileManager.default.contents(atPath: merged))))
+        let written = try String(contentsOfFile: merged, encoding: .utf8)
+        let json = try JSONParser().parse(Array(written.utf8))
         #expect(json["summary"]?["traceDigest"]?.stringValue == "\(whole.result.totals.digest.digest)")
         #expect(json["summary"]?["runs"]?.intValue == 50)
+        // bgsim merge from Swift: the same bytes; a text that is not a report names itself.
+        let texts = try files.map { try String(contentsOfFile: $0, encoding: .utf8) }
+        #expect(try ReportMerge.merge(texts, names: files) == written)
+        #expect(throws: ReportMergeError.self) { try ReportMerge.merge([texts[0], "{"], names: ["a", "b"]) }
+        do {
+            _ = try ReportMerge.merge([texts[0], texts[0]])
+            Issue.record("a shard given twice merges")
+        } catch {
+            #expect(error.description.contains("report 2") || error.description.contains("shard"), "\(error)")
+        }
     }
 }

@@ -28,24 +28,22 @@ enum MergeCommand: BGSimCommand {
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         let output = options.output
         try OutputPaths.check([OutputFile(option: "--report", path: output)], reading: options.inputs, kind: "report")
-        var reports: [JSONValue] = []
+        var reports: [[UInt8]] = []
         for path in options.inputs {
             guard let data = FileManager.default.contents(atPath: path), !ScenarioLoader.isDirectory(path) else {
                 throw CLIError(.noInput, "\(path): cannot read the report (no such file, or a directory)")
             }
-            do {
-                reports.append(try JSONParser().parse([UInt8](data)))
-            } catch {
-                throw CLIError(.dataError, "\(path): not a JSON report: \(error.description)")
-            }
+            reports.append([UInt8](data))
         }
+        let text: String
         let merged: JSONValue
         do {
-            merged = try CampaignReport.merge(reports, names: options.inputs)
+            text = try ReportMerge.merge(bytes: reports, names: options.inputs)
+            merged = try JSONParser().parse(Array(text.utf8))
         } catch {
-            throw CLIError(.dataError, error.description)
+            throw CLIError(.dataError, "\(error)")
         }
-        try OutputPaths.write(JSONWriter().string(for: merged), to: output)
+        try OutputPaths.write(text, to: output)
         let summary = merged["summary"]
         io.out("merged \(reports.count) reports into \(output): \(summary?["runs"]?.description ?? "?") runs, "
             + "\(summary?["failed"]?.description ?? "?") failed, digest \(summary?["traceDigest"]?.stringValue ?? "?")")

@@ -37,8 +37,9 @@ public struct WorkloadCampaign: Sendable {
     public var jobs: Int
     /// The slice of the runs this campaign runs (default `.whole`), as `bgsim fuzz --shard K/N`:
     /// each shard runs the runs `i` with `i % N == K - 1`, each with its own run seed, so the
-    /// shards of a CI matrix together run the whole campaign; `bgsim merge` joins their
-    /// reports (``WorkloadReport/jsonText``) into the report of one unsharded campaign.
+    /// shards of a CI matrix together run the whole campaign; ``ReportMerge/merge(_:names:)`` (or
+    /// `bgsim merge`) joins their reports (``WorkloadReport/jsonText``) into the report of one
+    /// unsharded campaign.
     public var shard: Shard = .whole
     /// Whether ``run()`` installs the crash banner's signal handler (default `true`).
     public var installsCrashHandler = true
