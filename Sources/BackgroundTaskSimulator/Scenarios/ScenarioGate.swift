@@ -8,7 +8,7 @@ import DeterministicSimulation
 /// ```swift
 /// let scenarios = try ScenarioLoader.load(paths: ["Scenarios"])
 /// let gate = try ScenarioGate.run(scenarios) { ScenarioPlan(for: $0, jobs: 4) }
-/// print(gate.summaryLine)   // "187 of 187 scenarios met their expectation (95 planted bugs found as expected, …)"
+/// print(gate.summaryLine)   // "187 of 187 scenarios met their expectation (56 planted bugs found as expected, 131 held …)"
 /// gate.passed               // true: every expectation met, every run replayed, nothing interrupted
 /// let xml = gate.junitXML(toolName: "my-tests") { $0.swiftCall }
 /// ```
