@@ -4,7 +4,7 @@ internal import SimulationRuntimeShims
 /// the mechanism under the engine's `RunThreadMarker` (which run's job the thread is running).
 ///
 /// ```swift
-/// let previous = ThreadMark.enter(scheduler)
+/// let previous = ThreadMark.enter(scheduler, locks: nil)
 /// defer { ThreadMark.leave(restoring: previous) }
 /// ThreadMark.current(as: Scheduler.self) === scheduler   // true on this thread
 /// ```
@@ -21,17 +21,26 @@ package enum ThreadMark {
         return Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue()
     }
 
-    /// Marks the calling thread with `object`; returns the previous mark, for
-    /// ``leave(restoring:)``.
-    @inline(__always)
-    package static func enter(_ object: AnyObject) -> UnsafeMutableRawPointer? {
-        bgsim_run_mark_set(Unmanaged.passUnretained(object).toOpaque())
+    /// What ``enter(_:locks:)`` replaced: the thread's previous mark and plain-locks table.
+    package struct Previous {
+        let mark: UnsafeMutableRawPointer?
+        let locks: UnsafeMutableRawPointer?
     }
 
-    /// Restores the mark ``enter(_:)`` replaced.
+    /// Marks the calling thread with `object`, and gives the shim's plain-mutex functions the
+    /// run's table (nil: none, the run has no simulated threads); returns what it replaced, for
+    /// ``leave(restoring:)``. The mark holds neither: the caller keeps both alive meanwhile.
     @inline(__always)
-    package static func leave(restoring previous: UnsafeMutableRawPointer?) {
-        _ = bgsim_run_mark_set(previous)
+    package static func enter(_ object: AnyObject, locks: PlainLockTable?) -> Previous {
+        Previous(mark: bgsim_run_mark_set(Unmanaged.passUnretained(object).toOpaque()),
+                 locks: bgsim_run_locks_set(locks?.memory))
+    }
+
+    /// Restores the mark and table ``enter(_:locks:)`` replaced.
+    @inline(__always)
+    package static func leave(restoring previous: Previous) {
+        _ = bgsim_run_mark_set(previous.mark)
+        _ = bgsim_run_locks_set(previous.locks)
     }
 
     /// Whether the calling thread is marked with `object` (a pointer comparison, no retain).

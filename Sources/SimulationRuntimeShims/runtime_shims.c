@@ -13,8 +13,17 @@
 #endif
 
 static __thread void *run_mark;
+static __thread void *run_locks;
 
 void *bgsim_run_mark_get(void) { return run_mark; }
+
+void *bgsim_run_locks_get(void) { return run_locks; }
+
+void *bgsim_run_locks_set(void *locks) {
+    void *previous = run_locks;
+    run_locks = locks;
+    return previous;
+}
 
 void *bgsim_run_mark_set(void *mark) {
     void *previous = run_mark;
@@ -200,7 +209,153 @@ void dispatch_after_f(uint64_t when, void *queue, void *context, void (*work)(vo
     next_dispatch_after_f(when, queue, context, work);
 }
 
+#if defined(__GLIBC__)
+#include <errno.h>
+#include <pthread.h>
+
+// Plain locks inside a run (see the header). A simulated thread that takes a real mutex another
+// simulated thread of its run holds must not make the real call: with fibers every simulated
+// thread is the same OS thread, so it would wait forever on itself (or, for a recursive mutex,
+// walk in); with OS-thread carriers it would keep the run's baton while it waits, so the holder
+// could never run to release it. The table says who holds what; only a contended lock or the
+// release of a mutex someone waits for calls the engine, so the Swift runtime's and Foundation's
+// own mutexes, taken on the same threads, cost a table look-up and never reach the engine's code.
+static bgsim_mutex_wait_fn plain_mutex_wait;
+static bgsim_mutex_released_fn plain_mutex_released;
+
+void bgsim_plain_locks_register(bgsim_mutex_wait_fn wait, bgsim_mutex_released_fn released) {
+    __atomic_store_n(&plain_mutex_released, released, __ATOMIC_RELEASE);
+    __atomic_store_n(&plain_mutex_wait, wait, __ATOMIC_RELEASE);
+}
+
+int bgsim_plain_locks_supported(void) { return 1; }
+
+/// The calling thread's run table, when it is marked, its run has simulated threads and the
+/// engine registered its side. Thread-local reads only: the Swift runtime takes mutexes while it
+/// instantiates metadata, so asking the engine here would re-enter this function.
+static bgsim_plain_locks *plain_locks(void **mark) {
+    *mark = run_mark;
+    if (*mark == NULL || run_locks == NULL) return NULL;
+    if (__atomic_load_n(&plain_mutex_wait, __ATOMIC_ACQUIRE) == NULL) return NULL;
+    return run_locks;
+}
+
+static bgsim_held_mutex *held_entry(bgsim_plain_locks *locks, void *mutex) {
+    for (int32_t index = 0; index < locks->count; index++) {
+        if (locks->held[index].mutex == mutex) return &locks->held[index];
+    }
+    return NULL;
+}
+
+static void hold(bgsim_plain_locks *locks, void *mutex, int32_t holder) {
+    if (locks->count == BGSIM_HELD_MUTEX_CAPACITY) {
+        locks->untracked++;
+        return;
+    }
+    bgsim_held_mutex *entry = &locks->held[locks->count++];
+    entry->mutex = mutex;
+    entry->holder = holder;
+    entry->depth = 1;
+    entry->waiters = 0;
+}
+
+/// Drops an entry (the last one moves into its place; the order of entries means nothing).
+static void drop(bgsim_plain_locks *locks, bgsim_held_mutex *entry) {
+    *entry = locks->held[--locks->count];
+    locks->held[locks->count].mutex = NULL;
+}
+
+/// The glibc kind of a mutex: PTHREAD_MUTEX_NORMAL, _RECURSIVE or _ERRORCHECK (adaptive ones
+/// behave as normal ones).
+static int mutex_kind(pthread_mutex_t *mutex) { return mutex->__data.__kind & 3; }
+
+typedef int (*mutex_fn)(pthread_mutex_t *);
+
+int pthread_mutex_lock(pthread_mutex_t *mutex) {
+    BGSIM_NEXT(pthread_mutex_lock, mutex_fn);
+    void *mark;
+    bgsim_plain_locks *locks = plain_locks(&mark);
+    if (locks == NULL) return next_pthread_mutex_lock(mutex);
+    for (;;) {
+        int32_t me = locks->current;
+        bgsim_held_mutex *entry = held_entry(locks, mutex);
+        if (entry == NULL) {
+            int status = next_pthread_mutex_lock(mutex);  // free, or held outside the run
+            if (status == 0 && me != 0) hold(locks, mutex, me);
+            return status;
+        }
+        // Held by a simulated thread of this run.
+        if (me == 0) return EDEADLK;  // loop level or teardown: no simulated thread to block
+        if (entry->holder == me) {
+            if (mutex_kind(mutex) == PTHREAD_MUTEX_RECURSIVE) {
+                int status = next_pthread_mutex_lock(mutex);
+                if (status == 0) entry->depth++;
+                return status;
+            }
+            if (mutex_kind(mutex) == PTHREAD_MUTEX_ERRORCHECK) return EDEADLK;
+            // A normal mutex taken twice by its holder waits forever on a device: the engine
+            // reports the deadlock (the thread waits on a lock it holds).
+        }
+        entry->waiters++;
+        if (plain_mutex_wait(mark, mutex) != 0) return EDEADLK;  // deadlock or unwinding
+    }
+}
+
+int pthread_mutex_trylock(pthread_mutex_t *mutex) {
+    BGSIM_NEXT(pthread_mutex_trylock, mutex_fn);
+    void *mark;
+    bgsim_plain_locks *locks = plain_locks(&mark);
+    if (locks == NULL) return next_pthread_mutex_trylock(mutex);
+    int32_t me = locks->current;
+    bgsim_held_mutex *entry = held_entry(locks, mutex);
+    if (entry != NULL && entry->holder != me) return EBUSY;
+    int status = next_pthread_mutex_trylock(mutex);
+    if (status == 0 && me != 0) {
+        if (entry != NULL) entry->depth++;  // a recursive mutex its holder takes again
+        else hold(locks, mutex, me);
+    }
+    return status;
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *mutex) {
+    BGSIM_NEXT(pthread_mutex_unlock, mutex_fn);
+    int status = next_pthread_mutex_unlock(mutex);
+    if (status != 0) return status;
+    void *mark;
+    bgsim_plain_locks *locks = plain_locks(&mark);
+    if (locks == NULL) return status;
+    bgsim_held_mutex *entry = held_entry(locks, mutex);
+    if (entry == NULL) return status;
+    if (entry->holder == locks->current && entry->depth > 1) {
+        entry->depth--;
+        return status;
+    }
+    // Released (by its holder, or, as a normal mutex allows, by another thread).
+    int32_t waiters = entry->waiters;
+    drop(locks, entry);
+    if (waiters > 0) plain_mutex_released(mark, mutex);
+    return status;
+}
+
 #else
+
+void bgsim_plain_locks_register(bgsim_mutex_wait_fn wait, bgsim_mutex_released_fn released) {
+    (void)wait;
+    (void)released;
+}
+
+int bgsim_plain_locks_supported(void) { return 0; }
+
+#endif
+
+#else
+
+void bgsim_plain_locks_register(bgsim_mutex_wait_fn wait, bgsim_mutex_released_fn released) {
+    (void)wait;
+    (void)released;
+}
+
+int bgsim_plain_locks_supported(void) { return 0; }
 
 int bgsim_virtual_clocks_supported(void) { return 0; }
 

@@ -27,16 +27,17 @@ enum RunThreadMarker {
     /// The scheduler whose job the calling thread is running; nil outside any run.
     static var current: Scheduler? { ThreadMark.current(as: Scheduler.self) }
 
-    /// Marks the calling thread as running `scheduler`'s jobs; returns the previous mark, for
+    /// Marks the calling thread as running `scheduler`'s jobs (and hands the shim the run's
+    /// ``PlainLocks`` table, when it has simulated threads); returns the previous mark, for
     /// ``leave(restoring:)``.
     @inline(__always)
-    static func enter(_ scheduler: Scheduler) -> UnsafeMutableRawPointer? {
-        ThreadMark.enter(scheduler)
+    static func enter(_ scheduler: Scheduler) -> ThreadMark.Previous {
+        ThreadMark.enter(scheduler, locks: scheduler.threadsCall?.call { $0.plainLocks.table })
     }
 
     /// Restores the mark ``enter(_:)`` replaced.
     @inline(__always)
-    static func leave(restoring previous: UnsafeMutableRawPointer?) {
+    static func leave(restoring previous: ThreadMark.Previous) {
         ThreadMark.leave(restoring: previous)
     }
 }

@@ -35,7 +35,8 @@ package enum VirtualClocks {
     /// Whether the process's clocks read virtual time inside runs (the shim is built: Linux).
     package static var isSupported: Bool { bgsim_virtual_clocks_supported() != 0 }
 
-    /// Registers the callback the shim uses to read a run's virtual time. Idempotent.
+    /// Registers the engine's callbacks of the shim: a run's virtual time, real Dispatch calls
+    /// inside a run, and waits for plain locks. Idempotent.
     static func register() {
         bgsim_virtual_clocks_register({ mark in
             Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue().now.microseconds
@@ -49,6 +50,18 @@ package enum VirtualClocks {
             let escape = AsyncEscape.Kind.realDispatchQueue(label: String(cString: label), call: String(cString: function))
             state.record(escape, scheduler: scheduler)
             return 1
+        })
+        // Plain locks (``PlainLocks``): a simulated thread waits for a real mutex another one
+        // holds, and the release of one that has waiters wakes them. Nothing else calls the
+        // engine: the Swift runtime takes mutexes of its own inside these very callbacks.
+        bgsim_plain_locks_register({ mark, mutex in
+            let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
+            let woken = scheduler.threadsCall?.call { $0.waitForPlainMutex(UInt(bitPattern: mutex), in: scheduler) }
+            return woken == true ? 0 : 1
+        }, { mark, mutex in
+            Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue().threadsCall?.call {
+                $0.plainMutexReleased(UInt(bitPattern: mutex))
+            }
         })
     }
 }

@@ -10,6 +10,11 @@
 //   inside a run, with no change to the code that reads them.
 // - Real Dispatch inside a run (Linux): `dispatch_async` and friends, called on a marked thread,
 //   are reported to the engine and not made (the block would run outside the simulation).
+// - Plain locks inside a run (Linux, glibc): `pthread_mutex_lock`, `_trylock` and `_unlock` (under
+//   `NSLock`, `NSRecursiveLock` and C mutexes), called on a marked thread while one of the run's
+//   simulated threads runs, keep a table of which simulated thread holds which mutex
+//   (`bgsim_plain_locks`): a lock held by another simulated thread blocks only the caller's
+//   simulated thread (through the engine), where the real call would stop the run's one OS thread.
 // - Process executors: a load-time constructor calls the engine's
 //   `simulation_install_process_executors` (a weak reference: nothing happens in a binary without the
 //   engine), so Swift's main and default executors are the engine's before any task exists.
@@ -48,6 +53,56 @@ typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, const char *_Nonnull 
 /// the call, do not send the work, which would run outside the simulation; otherwise they call
 /// Dispatch's own). Where the shim is not built nothing is observed.
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn _Nonnull observer);
+
+/// A pthread mutex held by a simulated thread of a run.
+typedef struct bgsim_held_mutex {
+    /// The mutex (NULL: a free entry).
+    void *_Nullable mutex;
+    /// The holder's simulated-thread id plus one.
+    int32_t holder;
+    /// Acquisitions not yet released (above 1 only for a recursive mutex).
+    int32_t depth;
+    /// Simulated threads that blocked on it since it was taken; its release wakes them.
+    int32_t waiters;
+    int32_t reserved;
+} bgsim_held_mutex;
+
+/// How many mutexes one run's simulated threads may hold at once and be tracked.
+#define BGSIM_HELD_MUTEX_CAPACITY 64
+
+/// One run's real mutexes, as its simulated threads hold them: written by the shim on the run's
+/// own threads (only the thread holding the run's baton runs), and by the engine for `current`.
+typedef struct bgsim_plain_locks {
+    /// The simulated thread running a job, id plus one; 0 at loop level (nothing is tracked).
+    int32_t current;
+    /// Entries of `held` in use (the first `count`).
+    int32_t count;
+    /// Acquisitions that found the table full and were left untracked.
+    int32_t untracked;
+    int32_t reserved;
+    bgsim_held_mutex held[BGSIM_HELD_MUTEX_CAPACITY];
+} bgsim_plain_locks;
+
+/// The calling thread's plain-locks table (NULL: none; see `bgsim_plain_locks`), set with its
+/// run mark: the run's table when it has simulated threads.
+void *_Nullable bgsim_run_locks_get(void);
+
+/// Sets the calling thread's plain-locks table; returns the previous one.
+void *_Nullable bgsim_run_locks_set(void *_Nullable locks);
+
+/// Blocks the calling simulated thread of the run `mark` until `mutex`, held by a simulated
+/// thread of the run, is released: 0 once woken, nonzero when the run gave the wait up (a
+/// deadlock, or the run is being unwound: the mutex must then not be taken).
+typedef int (*bgsim_mutex_wait_fn)(void *_Nonnull mark, void *_Nonnull mutex);
+/// Tells the run `mark` that `mutex`, on which simulated threads wait, was released.
+typedef void (*bgsim_mutex_released_fn)(void *_Nonnull mark, void *_Nonnull mutex);
+
+/// Registers the engine's side of plain locks (see the file comment). Called once per process,
+/// before any thread is marked; where the shim is not built nothing is tracked.
+void bgsim_plain_locks_register(bgsim_mutex_wait_fn _Nonnull wait, bgsim_mutex_released_fn _Nonnull released);
+
+/// 1 where this target defines the pthread mutex functions (Linux with glibc), else 0.
+int bgsim_plain_locks_supported(void);
 
 /// 1 where this target defines the process's clock functions (Linux), else 0: elsewhere clocks
 /// stay real inside runs.

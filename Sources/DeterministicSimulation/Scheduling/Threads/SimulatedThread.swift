@@ -22,6 +22,8 @@ struct SimulatedThread {
         case semaphore(SimulatedSemaphore)
         /// A `sync` onto a queue (by index), waiting for the job it scheduled there.
         case sync(queue: Int)
+        /// A real mutex app code locks, held by a simulated thread (by its address: ``PlainLocks``).
+        case plainMutex(address: UInt)
     }
 
     /// Plain values only (what a blocked thread waits for is ``wait``), so reading a thread's

@@ -10,6 +10,7 @@ extension ThreadController {
         switch wait {
         case .lock(let lock): return lock.holder
         case .semaphore: return nil
+        case .plainMutex(let address): return plainLocks.holder(of: address)
         case .sync(let queue):
             guard scheduler.core.queues[queue].width == 1 else { return nil }
             if let holder = syncHolder(of: queue) { return holder }
@@ -63,6 +64,10 @@ extension ThreadController {
             return "lock \"\(lock.name)\" \(holder)\(lock.holder == thread ? " (itself)" : "")"
         case .semaphore(let semaphore):
             return "semaphore \"\(semaphore.name)\" (value \(semaphore.value))"
+        case .plainMutex(let address):
+            let holder = plainLocks.holder(of: address)
+            let heldBy = holder.map { $0 == thread ? " held by \"\(state.threads[$0].label)\" (itself)" : " held by \"\(state.threads[$0].label)\"" }
+            return "lock \"\(plainMutexName(address))\"\(heldBy ?? " (free)")"
         case .sync(let queue):
             let label = scheduler.core.queues[queue].label
             let holder = syncHolder(of: queue)

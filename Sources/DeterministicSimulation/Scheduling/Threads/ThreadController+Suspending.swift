@@ -20,6 +20,7 @@ extension ThreadController {
         let onDriver = worker.call { $0 === driverWorker }
         if onDriver { pool.beginPinnedRun() }  // the last run's first handoff may follow
         state.current = nil
+        plainLocks.setCurrent(nil)
         scheduler.core.runningQueue = -1
         state.insertSuspended(me)
         scheduler.core.occupyThread(ofQueue: state.threads[me].queue)
@@ -66,6 +67,7 @@ extension ThreadController {
     func markRunning(_ thread: Int, in scheduler: Scheduler) {
         state.threads[thread].markRunning()
         state.current = thread
+        plainLocks.setCurrent(thread)
         let queue = state.threads[thread].queue
         scheduler.core.runningQueue = queue
         state.removeSuspended(thread)

@@ -181,6 +181,9 @@ final class ThreadController {
     /// constant, for the fast path's check.
     let weighsEveryPoint: Bool
 
+    /// The real mutexes the run's threads hold (``PlainLocks``).
+    let plainLocks = PlainLocks()
+
     /// The countdown a scheduler starts with (the policy's).
     var initialCountdown: Int { state.policy.initialCountdown }
 
@@ -222,7 +225,7 @@ final class ThreadController {
         // call returned, during teardown) and leave a stale run on the driver's thread.
         let marksThread = !worker.carriesFiber
         let mark = marksThread ? RunThreadMarker.enter(scheduler) : nil
-        defer { if marksThread { RunThreadMarker.leave(restoring: mark) } }
+        defer { if let mark { RunThreadMarker.leave(restoring: mark) } }
         state.loopWorker = Unretained(worker)
         // The scheduler unretained for the loop (its owner is running it): a strong local
         // reference cost a retain and a release per loop handed on.
@@ -280,11 +283,13 @@ final class ThreadController {
     func runJob(_ work: () -> Void, on thread: Int, worker: PoolWorker, in scheduler: Scheduler) {
         state.threads[thread].state = .running
         state.current = thread
+        plainLocks.setCurrent(thread)
         scheduler.core.runningQueue = state.threads[thread].queue
         scheduler.noteJobStartForRaces(in: thread + 1)
         scheduler.reportJobStart()
         work()
         state.current = nil
+        plainLocks.setCurrent(nil)
         scheduler.core.runningQueue = -1
         state.threads[thread].state = .idle
         if state.threads[thread].worker != nil {

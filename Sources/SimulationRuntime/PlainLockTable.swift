@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+internal import SimulationRuntimeShims
+
+/// The memory a run shares with the shim's `pthread_mutex_lock`, `_trylock` and `_unlock`
+/// (SimulationRuntimeShims.h, `bgsim_plain_locks`): which of the run's simulated threads holds
+/// which real mutex, and which simulated thread is running. The engine's `PlainLocks` owns one
+/// per run with simulated threads; the run mark hands it to the shim (``ThreadMark``).
+///
+/// ```swift
+/// let table = PlainLockTable()
+/// table.setCurrent(2)                      // thread 2's job runs: its locks are tracked
+/// table.holder(of: address)                // 2, while its job holds that mutex
+/// ```
+///
+/// Contract: only the thread holding the run's baton reads or writes it (the shim on the run's
+/// marked threads, the engine at its thread switches); it is freed with the object, which must
+/// outlive every mark that carries it.
+package final class PlainLockTable {
+    /// The C struct, zeroed at first.
+    @usableFromInline let memory: UnsafeMutableRawPointer
+
+    package init() {
+        memory = UnsafeMutableRawPointer(UnsafeMutablePointer<bgsim_plain_locks>.allocate(capacity: 1))
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<bgsim_plain_locks>.size)
+    }
+
+    deinit {
+        memory.deallocate()
+    }
+
+    /// Whether the shim tracks real mutexes in this process (Linux with glibc).
+    package static var isSupported: Bool { bgsim_plain_locks_supported() != 0 }
+
+    /// Records which simulated thread runs (nil: loop level, where nothing is tracked). One store:
+    /// `current` is the struct's first field.
+    @inlinable @inline(__always)
+    package func setCurrent(_ thread: Int?) {
+        memory.storeBytes(of: thread.map { Int32(truncatingIfNeeded: $0 + 1) } ?? 0, as: Int32.self)
+    }
+
+    /// The simulated thread holding the mutex at `address`, if one does.
+    package func holder(of address: UInt) -> Int? {
+        let locks = memory.assumingMemoryBound(to: bgsim_plain_locks.self)
+        let count = Int(locks.pointee.count)
+        return withUnsafeMutablePointer(to: &locks.pointee.held) { tuple in
+            tuple.withMemoryRebound(to: bgsim_held_mutex.self, capacity: Int(BGSIM_HELD_MUTEX_CAPACITY)) { held in
+                for index in 0..<count where UInt(bitPattern: held[index].mutex) == address {
+                    return Int(held[index].holder) - 1
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Acquisitions that found the table full (more mutexes held at once by one run's threads
+    /// than it has entries) and were not tracked.
+    package var untrackedCount: Int {
+        Int(memory.assumingMemoryBound(to: bgsim_plain_locks.self).pointee.untracked)
+    }
+}

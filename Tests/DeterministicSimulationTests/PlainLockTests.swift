@@ -1,0 +1,191 @@
+import DeterministicSimulation
+import Foundation
+import Testing
+
+/// Real mutexes app code takes on simulated threads (`NSLock`, `NSRecursiveLock`,
+/// `pthread_mutex_t`): a lock another simulated thread holds blocks only its caller, and a cycle
+/// of such waits is a deadlock report, not a process stuck in `pthread_mutex_lock`.
+@Suite("Plain locks: real mutexes between simulated threads")
+struct PlainLockTests {
+    /// A scheduler with threads but no preemption (choices replay as 0), and a log.
+    final class World {
+        let pool = SimulatedThreadPool()
+        let scheduler: Scheduler
+        var log: [String] = []
+
+        init(carriers: SimulatedThreadPool.Carriers? = nil) {
+            scheduler = Scheduler(choices: ChoiceSource(replaying: ChoiceSequence([])))
+            let pool = carriers.map { SimulatedThreadPool(carriers: $0) } ?? pool
+            scheduler.enableControlledConcurrency(.blockingOnly, pool: pool)
+        }
+
+        func note(_ name: String) {
+            let ms = scheduler.now.microseconds / 1_000
+            log.append("\(name)@\(ms)[\(scheduler.currentThreadLabel ?? "-")]")
+        }
+
+        deinit { scheduler.discardPendingJobs() }
+    }
+
+    static var supported: Bool { Scheduler.tracksPlainLocks }
+
+    @Test("an NSLock held across a blocking call makes the other thread wait for it, then go on",
+          .enabled(if: supported), arguments: [SimulatedThreadPool.Carriers.fibers, .osThreads])
+    func heldLockBlocksOnlyTheWaiter(carriers: SimulatedThreadPool.Carriers) {
+        let world = World(carriers: carriers)
+        let s = world.scheduler
+        let lock = NSLock()
+        let db = s.makeQueue(label: "db", kind: .serial)
+        s.async(on: db) {
+            lock.lock()
+            world.note("db locked")
+            s.block(for: .seconds(2))  // a write to disk, holding the lock
+            world.note("db unlocks")
+            lock.unlock()
+        }
+        s.asyncAfter(.seconds(1), on: s.mainQueue) {
+            world.note("main wants it")
+            lock.lock()
+            world.note("main locked")
+            lock.unlock()
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        #expect(world.log == [
+            "db locked@0[db]", "main wants it@1000[main]", "db unlocks@2000[db]", "main locked@2000[main]",
+        ])
+        #expect(s.deadlock == nil)
+        #expect(lock.try(), "the real mutex is free at the end")
+        lock.unlock()
+    }
+
+    @Test("a lock-order inversion between two NSLocks is a deadlock naming both threads and locks",
+          .enabled(if: supported))
+    func lockOrderInversion() throws {
+        let world = World()
+        let s = world.scheduler
+        let queueLock = NSLock()
+        let taskLock = NSLock()
+        let io = s.makeQueue(label: "io", kind: .serial)
+        let db = s.makeQueue(label: "db", kind: .serial)
+        s.async(on: io) {
+            queueLock.lock()
+            s.block(for: .milliseconds(1))
+            taskLock.lock()
+            world.note("io has both")
+        }
+        s.async(on: db) {
+            taskLock.lock()
+            s.block(for: .milliseconds(1))
+            queueLock.lock()
+            world.note("db has both")
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        let report = try #require(s.deadlock)
+        #expect(report.threads == [
+            .init(thread: "io", waitsFor: "lock \"NSLock or pthread mutex #1\" held by \"db\""),
+            .init(thread: "db", waitsFor: "lock \"NSLock or pthread mutex #2\" held by \"io\""),
+        ])
+        #expect(report.time == .milliseconds(1))
+        #expect(world.log.isEmpty)
+        s.discardPendingJobs()  // unwinds both waits: neither takes the other's mutex
+        #expect(queueLock.try() == false && taskLock.try() == false, "each still held by its own job")
+    }
+
+    @Test("a normal mutex its holder locks again is a deadlock on itself", .enabled(if: supported))
+    func relockIsADeadlock() throws {
+        let world = World()
+        let s = world.scheduler
+        var mutex = pthread_mutex_t()
+        pthread_mutex_init(&mutex, nil)
+        s.async(on: s.mainQueue) {
+            pthread_mutex_lock(&mutex)
+            world.note("locked once")
+            let status = pthread_mutex_lock(&mutex)
+            world.note("second lock returned \(status == EDEADLK ? "EDEADLK" : "\(status)")")
+        }
+        #expect(s.run(until: .seconds(1)) == .idle)
+        let report = try #require(s.deadlock)
+        #expect(report.description == "thread \"main\" waits for lock \"NSLock or pthread mutex #1\" held by \"main\" (itself)")
+        s.discardPendingJobs()
+        #expect(world.log == ["locked once@0[main]", "second lock returned EDEADLK@0[main]"])
+        pthread_mutex_unlock(&mutex)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    @Test("an NSRecursiveLock is re-entered by its holder and excludes the other thread until fully released",
+          .enabled(if: supported))
+    func recursiveLock() {
+        let world = World()
+        let s = world.scheduler
+        let lock = NSRecursiveLock()
+        let sync = s.makeQueue(label: "sync", kind: .serial)
+        s.async(on: sync) {
+            lock.lock()
+            lock.lock()
+            world.note("twice")
+            s.block(for: .seconds(1))
+            lock.unlock()
+            world.note("once left")
+            s.block(for: .seconds(1))
+            lock.unlock()
+            world.note("released")
+        }
+        s.asyncAfter(.milliseconds(500), on: s.mainQueue) {
+            lock.lock()
+            world.note("main has it")
+            lock.unlock()
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        #expect(world.log == [
+            "twice@0[sync]", "once left@1000[sync]", "released@2000[sync]", "main has it@2000[main]",
+        ])
+        #expect(s.deadlock == nil)
+    }
+
+    @Test("tryLock of a lock another thread holds fails without waiting; free, it succeeds",
+          .enabled(if: supported))
+    func tryLock() {
+        let world = World()
+        let s = world.scheduler
+        let lock = NSLock()
+        let db = s.makeQueue(label: "db", kind: .serial)
+        s.async(on: db) {
+            lock.lock()
+            s.block(for: .seconds(2))
+            lock.unlock()
+        }
+        s.asyncAfter(.seconds(1), on: s.mainQueue) { world.note("try \(lock.try())") }
+        s.asyncAfter(.seconds(3), on: s.mainQueue) {
+            let got = lock.try()
+            world.note("try \(got)")
+            if got { lock.unlock() }
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        #expect(world.log == ["try false@1000[main]", "try true@3000[main]"])
+    }
+
+    @Test("three waiters all wake at the release and take the lock in turn", .enabled(if: supported))
+    func severalWaiters() {
+        let world = World()
+        let s = world.scheduler
+        let lock = NSLock()
+        let holder = s.makeQueue(label: "holder", kind: .serial)
+        s.async(on: holder) {
+            lock.lock()
+            s.block(for: .seconds(1))
+            lock.unlock()
+        }
+        for name in ["a", "b", "c"] {
+            let queue = s.makeQueue(label: name, kind: .serial)
+            s.asyncAfter(.milliseconds(100), on: queue) {
+                lock.lock()
+                world.note("\(name) in")
+                s.block(for: .milliseconds(10))
+                lock.unlock()
+            }
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        #expect(world.log == ["a in@1000[a]", "b in@1010[b]", "c in@1020[c]"])
+        #expect(s.deadlock == nil)
+    }
+}
