@@ -5,6 +5,7 @@
 #endif
 package import Dispatch
 import Foundation
+internal import SimulationRuntimeShims
 
 /// What carries one simulated thread's stack: an OS thread parked on a semaphore, or a fiber (a
 /// stack of its own on the run's OS thread). Exactly one carrier of a run holds the baton; it
@@ -69,7 +70,7 @@ package final class Carrier: @unchecked Sendable {
         thread.name = name
         thread.stackSize = stackSize
         thread.start()
-        exited.wait()
+        Self.asEngine { exited.wait() }
     }
 
     /// Makes the carrier a fiber whose first handoff to it runs `body`.
@@ -100,7 +101,7 @@ package final class Carrier: @unchecked Sendable {
     }
 
     /// Parks a thread carrier until someone hands it the baton (a fiber is parked by switching).
-    package func park() { wake.wait() }
+    package func park() { Self.asEngine { wake.wait() } }
 
     /// Gives the baton to `other` (a parked carrier or a driver) and parks until someone gives it
     /// back. Not inlinable on purpose: ``fiberSlot`` stays private, so its accesses are checked
@@ -109,9 +110,21 @@ package final class Carrier: @unchecked Sendable {
         if let own = fiberSlot {
             Fiber.switch(saving: own, to: other.fiberSlot.unsafelyUnwrapped)
         } else {
-            other.wake.signal()
-            wake.wait()
+            Self.asEngine {
+                other.wake.signal()
+                wake.wait()
+            }
         }
+    }
+
+    /// Runs `body`, whose semaphore calls are the baton's: never a simulated thread's plain wait
+    /// (the shim's `dispatch_semaphore_wait` would otherwise take a carrier's wait on a marked
+    /// thread for app code's).
+    @inline(__always)
+    private static func asEngine(_ body: () -> Void) {
+        let previous = bgsim_engine_waits_set(1)
+        body()
+        _ = bgsim_engine_waits_set(previous)
     }
 
     /// Wakes a carrier parked in its body (whose owner has told it to return) and waits until
@@ -122,8 +135,10 @@ package final class Carrier: @unchecked Sendable {
             exitTo = back
             back.switch(to: fiber)
         } else {
-            wake.signal()
-            exited.wait()
+            Self.asEngine {
+                wake.signal()
+                exited.wait()
+            }
         }
     }
 }

@@ -14,6 +14,13 @@
 
 static __thread void *run_mark;
 static __thread void *run_locks;
+static __thread int engine_waits;
+
+int bgsim_engine_waits_set(int engine) {
+    int previous = engine_waits;
+    engine_waits = engine;
+    return previous;
+}
 
 void *bgsim_run_mark_get(void) { return run_mark; }
 
@@ -90,6 +97,8 @@ int clock_gettime(clockid_t clock, struct timespec *time) {
     int64_t seconds = micros / 1000000;
     if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE) {
         seconds += __atomic_load_n(&epoch_seconds, __ATOMIC_ACQUIRE);
+    } else {
+        seconds += BGSIM_VIRTUAL_UPTIME_AT_START_SECONDS;
     }
     time->tv_sec = (time_t)seconds;
     time->tv_nsec = (long)((micros % 1000000) * 1000);
@@ -223,8 +232,12 @@ void dispatch_after_f(uint64_t when, void *queue, void *context, void (*work)(vo
 static bgsim_mutex_wait_fn plain_mutex_wait;
 static bgsim_mutex_released_fn plain_mutex_released;
 
-void bgsim_plain_locks_register(bgsim_mutex_wait_fn wait, bgsim_mutex_released_fn released) {
+static bgsim_object_wait_fn plain_object_wait;
+
+void bgsim_plain_locks_register(bgsim_mutex_wait_fn wait, bgsim_mutex_released_fn released,
+                                bgsim_object_wait_fn objectWait) {
     __atomic_store_n(&plain_mutex_released, released, __ATOMIC_RELEASE);
+    __atomic_store_n(&plain_object_wait, objectWait, __ATOMIC_RELEASE);
     __atomic_store_n(&plain_mutex_wait, wait, __ATOMIC_RELEASE);
 }
 
@@ -337,25 +350,79 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex) {
     return status;
 }
 
-#else
+// Plain waits: a dispatch semaphore or group a simulated thread waits on. The real wait would
+// block the run's one OS thread (fibers) or keep its baton, so the signal another simulated
+// thread would send could never come. Instead the shim tries without waiting and, when that
+// fails, blocks only the simulated thread (in the engine) until a simulated thread of the run
+// signals or leaves, or until the timeout's virtual deadline; then it tries again. A signal from
+// a thread outside the run is not seen (real threads inside a run are escapes of their own).
+typedef intptr_t (*dispatch_wait_fn)(void *, uint64_t);
+typedef intptr_t (*dispatch_signal_fn)(void *);
+typedef void (*dispatch_leave_fn)(void *);
 
-void bgsim_plain_locks_register(bgsim_mutex_wait_fn wait, bgsim_mutex_released_fn released) {
-    (void)wait;
-    (void)released;
+/// A dispatch timeout as a virtual instant (microseconds; -1: forever). Inside a run `DispatchTime`
+/// is the virtual monotonic clock in nanoseconds (uptime at the run's start included); a wall time
+/// is the complement of nanoseconds since 1970 (libdispatch's encoding), on the virtual wall clock.
+static int64_t virtual_deadline(uint64_t timeout) {
+    if (timeout == ~0ull) return -1;
+    if ((int64_t)timeout < 0) {
+        int64_t micros = (int64_t)(~timeout / 1000) - __atomic_load_n(&epoch_seconds, __ATOMIC_ACQUIRE) * 1000000;
+        return micros < 0 ? 0 : micros;
+    }
+    int64_t micros = (int64_t)(timeout / 1000) - (int64_t)BGSIM_VIRTUAL_UPTIME_AT_START_SECONDS * 1000000;
+    return micros < 0 ? 0 : micros;
 }
 
-int bgsim_plain_locks_supported(void) { return 0; }
+/// A wait on `object` through `try_wait` (the library's own wait, called with DISPATCH_TIME_NOW).
+static intptr_t plain_wait(void *object, uint64_t timeout, int kind, dispatch_wait_fn try_wait) {
+    void *mark;
+    bgsim_plain_locks *locks = plain_locks(&mark);
+    bgsim_object_wait_fn wait = __atomic_load_n(&plain_object_wait, __ATOMIC_ACQUIRE);
+    if (locks == NULL || locks->current == 0 || wait == NULL || engine_waits) return try_wait(object, timeout);
+    int64_t deadline = virtual_deadline(timeout);
+    for (;;) {
+        intptr_t status = try_wait(object, 0);
+        if (status == 0 || timeout == 0) return status;
+        locks->objectWaiters++;
+        int outcome = wait(mark, object, kind, deadline);
+        locks->objectWaiters--;
+        if (outcome != 0) return status;  // the deadline passed, or the run gave the wait up
+    }
+}
+
+/// After a signal or leave on `object`: the run's simulated threads waiting on it try again.
+static void plain_signalled(void *object) {
+    void *mark;
+    bgsim_plain_locks *locks = plain_locks(&mark);
+    if (locks != NULL && locks->objectWaiters > 0 && !engine_waits) plain_mutex_released(mark, object);
+}
+
+intptr_t dispatch_semaphore_wait(void *semaphore, uint64_t timeout) {
+    BGSIM_NEXT(dispatch_semaphore_wait, dispatch_wait_fn);
+    return plain_wait(semaphore, timeout, BGSIM_PLAIN_WAIT_SEMAPHORE, next_dispatch_semaphore_wait);
+}
+
+intptr_t dispatch_semaphore_signal(void *semaphore) {
+    BGSIM_NEXT(dispatch_semaphore_signal, dispatch_signal_fn);
+    intptr_t woke = next_dispatch_semaphore_signal(semaphore);
+    plain_signalled(semaphore);
+    return woke;
+}
+
+intptr_t dispatch_group_wait(void *group, uint64_t timeout) {
+    BGSIM_NEXT(dispatch_group_wait, dispatch_wait_fn);
+    return plain_wait(group, timeout, BGSIM_PLAIN_WAIT_GROUP, next_dispatch_group_wait);
+}
+
+void dispatch_group_leave(void *group) {
+    BGSIM_NEXT(dispatch_group_leave, dispatch_leave_fn);
+    next_dispatch_group_leave(group);
+    plain_signalled(group);
+}
 
 #endif
 
 #else
-
-void bgsim_plain_locks_register(bgsim_mutex_wait_fn wait, bgsim_mutex_released_fn released) {
-    (void)wait;
-    (void)released;
-}
-
-int bgsim_plain_locks_supported(void) { return 0; }
 
 int bgsim_virtual_clocks_supported(void) { return 0; }
 
@@ -363,6 +430,18 @@ void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) { (void)obser
 
 int bgsim_real_clock_gettime(clockid_t clock, struct timespec *time) { return clock_gettime(clock, time); }
 
+#endif
+
+#if !(defined(__linux__) && defined(__GLIBC__))
+// Without glibc's mutex layout (macOS, other C libraries): plain locks and waits are not seen.
+void bgsim_plain_locks_register(bgsim_mutex_wait_fn wait, bgsim_mutex_released_fn released,
+                                bgsim_object_wait_fn objectWait) {
+    (void)wait;
+    (void)released;
+    (void)objectWait;
+}
+
+int bgsim_plain_locks_supported(void) { return 0; }
 #endif
 
 // The engine's installer, if the engine is linked into this binary (a weak reference).

@@ -31,8 +31,8 @@ import Testing
             (4, "launch, home, earlyExpiry, open: the expiration handler's write on main needs the background, and "
                 + "the upload worker's read of the flag comes only once the app runs again"),
         "metrics-flush-lock-order-inversion-ios17":
-            (2, "launch, home: the expiry must come while the flush writes its queue (20-300 ms after its send; "
-                + "an earlyExpiry there is the short way)"),
+            (2, "launch, home: the flush holds the queue's lock while it sends, and the background's expiry "
+                + "comes during a send longer than the background time"),
         "video-upload-unguarded-upload-id-ios17":
             (2, "launch, home: the upload and its expiry handler race on the id in the first background stay"),
         "thumbnail-prefetch-completion-handler-set-after-start-ios17":

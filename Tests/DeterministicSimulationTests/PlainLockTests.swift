@@ -3,8 +3,10 @@ import Foundation
 import Testing
 
 /// Real mutexes app code takes on simulated threads (`NSLock`, `NSRecursiveLock`,
-/// `pthread_mutex_t`): a lock another simulated thread holds blocks only its caller, and a cycle
-/// of such waits is a deadlock report, not a process stuck in `pthread_mutex_lock`.
+/// `pthread_mutex_t`) and real dispatch semaphores and groups it waits on: a lock another
+/// simulated thread holds, or a wait another one ends, blocks only its caller, and a cycle of such
+/// waits is a deadlock report, not a process stuck in `pthread_mutex_lock` or
+/// `dispatch_semaphore_wait`.
 @Suite("Plain locks: real mutexes between simulated threads")
 struct PlainLockTests {
     /// A scheduler with threads but no preemption (choices replay as 0), and a log.
@@ -187,5 +189,87 @@ struct PlainLockTests {
         #expect(s.run(until: .seconds(10)) == .idle)
         #expect(world.log == ["a in@1000[a]", "b in@1010[b]", "c in@1020[c]"])
         #expect(s.deadlock == nil)
+    }
+
+    @Test("a DispatchSemaphore waited on by one thread is signalled by another after its blocking call",
+          .enabled(if: supported), arguments: [SimulatedThreadPool.Carriers.fibers, .osThreads])
+    func semaphoreSignalledByAnotherThread(carriers: SimulatedThreadPool.Carriers) {
+        let world = World(carriers: carriers)
+        let s = world.scheduler
+        let done = DispatchSemaphore(value: 0)
+        let network = s.makeQueue(label: "network", kind: .serial)
+        s.async(on: s.mainQueue) {
+            s.async(on: network) {
+                s.block(for: .seconds(3))  // the request
+                world.note("signal")
+                done.signal()
+            }
+            world.note("waits")
+            done.wait()  // the SDK's "make it synchronous" semaphore
+            world.note("woke")
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        #expect(world.log == ["waits@0[main]", "signal@3000[network]", "woke@3000[main]"])
+        #expect(s.deadlock == nil)
+    }
+
+    @Test("a timed DispatchSemaphore wait gives up at its virtual deadline, or takes a signal sent before it",
+          .enabled(if: supported))
+    func timedSemaphoreWait() {
+        let world = World()
+        let s = world.scheduler
+        let never = DispatchSemaphore(value: 0)
+        let soon = DispatchSemaphore(value: 0)
+        let other = s.makeQueue(label: "other", kind: .serial)
+        s.async(on: s.mainQueue) {
+            let first = never.wait(timeout: .now() + .seconds(2))
+            world.note("never \(first == .timedOut ? "timed out" : "success")")
+            s.async(on: other) {
+                s.block(for: .seconds(1))
+                soon.signal()
+            }
+            let second = soon.wait(wallTimeout: .now() + .seconds(5))
+            world.note("soon \(second == .timedOut ? "timed out" : "success")")
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        #expect(world.log == ["never timed out@2000[main]", "soon success@3000[main]"])
+    }
+
+    @Test("DispatchGroup.wait returns once every member left, each on its own thread", .enabled(if: supported))
+    func groupWait() {
+        let world = World()
+        let s = world.scheduler
+        let group = DispatchGroup()
+        let workers = s.makeQueue(label: "workers", kind: .concurrent(width: 2))
+        s.async(on: s.mainQueue) {
+            for seconds in [1, 4] {
+                group.enter()
+                s.async(on: workers) {
+                    s.block(for: .seconds(Int64(seconds)))
+                    world.note("left \(seconds)")
+                    group.leave()
+                }
+            }
+            group.wait()
+            world.note("all done")
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        #expect(world.log == ["left 1@1000[workers#1]", "left 4@4000[workers#2]", "all done@4000[main]"])
+    }
+
+    @Test("a DispatchSemaphore nothing will signal is a deadlock once nothing else can run", .enabled(if: supported))
+    func semaphoreDeadlock() throws {
+        let world = World()
+        let s = world.scheduler
+        let never = DispatchSemaphore(value: 0)
+        s.async(on: s.mainQueue) {
+            never.wait()
+            world.note("never")
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        let report = try #require(s.deadlock)
+        #expect(report.description == "thread \"main\" waits for DispatchSemaphore #1 (a real one: only a signal or leave from the run's threads wakes it)")
+        s.discardPendingJobs()
+        #expect(world.log == ["never@0[main]"], "teardown gives the wait up; the job runs on to its end")
     }
 }

@@ -101,7 +101,7 @@ enum UnsafeContainmentChecker {
                 "Sources/SimulationRuntime/ThreadMark.swift": 3,
                 // The shim's callbacks (virtual clocks, real Dispatch, plain locks): the shim
                 // hands back that same mark.
-                "Sources/DeterministicSimulation/Async/VirtualClocks.swift": 4,
+                "Sources/DeterministicSimulation/Async/VirtualClocks.swift": 5,
             ],
             instead: "use Unretained (DeterministicSimulation/Support/Unretained.swift), or a strong reference"),
         Idiom(

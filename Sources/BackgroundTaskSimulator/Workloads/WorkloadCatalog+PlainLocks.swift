@@ -11,12 +11,12 @@ extension WorkloadCatalog {
     static let plainLocks: [Variant] = [
         Variant(workload: "metrics-flush", variant: "correct", bugPattern: nil, expectedViolation: nil,
                 info: WorkloadInfo(name: "metrics-flush/correct",
-                                   summary: "an SDK's flush and its expiration handler end the task under one NSLock, which the flush holds while it writes its queue") {
+                                   summary: "an SDK's flush waits for its request with a semaphore, then ends the task under one NSLock, which the expiration handler also takes") {
                     MetricsFlushWorkload(locking: .oneLock)
                 }),
         Variant(workload: "metrics-flush", variant: "lock-order-inversion", bugPattern: nil, expectedViolation: "no-deadlock",
                 info: WorkloadInfo(name: "metrics-flush/lock-order-inversion",
-                                   summary: "the flush takes the queue's NSLock then the task's, the expiration handler the task's then the queue's") {
+                                   summary: "the flush holds the queue's NSLock across its send and takes the task's inside it; the expiration handler takes the task's then the queue's") {
                     MetricsFlushWorkload(locking: .inverted)
                 }),
     ]

@@ -19,8 +19,8 @@ internal import SimulationRuntimeShims
 ///
 /// Contract:
 /// - Inside a run, monotonic and boot-time clocks (`ContinuousClock`, `SuspendingClock`,
-///   `DispatchTime`) read the run's virtual time since its start; the wall clock (`Date()`,
-///   `CLOCK_REALTIME`) reads ``epochSeconds`` plus that time. The simulated device never sleeps,
+///   `DispatchTime`) read ``uptimeAtStartSeconds`` plus the run's virtual time since its start;
+///   the wall clock (`Date()`, `CLOCK_REALTIME`) reads ``epochSeconds`` plus that time. The simulated device never sleeps,
 ///   so `SuspendingClock` (which stops only while the *system* sleeps) and `ContinuousClock` agree.
 /// - Registered once per process, at load (before `main`), with the process executors.
 /// - Where the shim is not built (``isSupported`` false: not Linux), clocks stay real inside
@@ -31,6 +31,11 @@ package enum VirtualClocks {
     /// The wall-clock time of virtual time zero, in seconds since 1970: 2026-01-01T00:00:00Z.
     /// A constant, so that a run's dates are the same in every process.
     package static let epochSeconds: Int64 = 1_767_225_600
+
+    /// How long the simulated device has been up when a run starts (an hour), so its monotonic
+    /// clocks never read zero: libdispatch takes an uptime of 0 for "forever", and a
+    /// `DispatchTime.now() + 5` at a run's first instant waited forever.
+    package static let uptimeAtStartSeconds = Int64(BGSIM_VIRTUAL_UPTIME_AT_START_SECONDS)
 
     /// Whether the process's clocks read virtual time inside runs (the shim is built: Linux).
     package static var isSupported: Bool { bgsim_virtual_clocks_supported() != 0 }
@@ -52,16 +57,23 @@ package enum VirtualClocks {
             return 1
         })
         // Plain locks (``PlainLocks``): a simulated thread waits for a real mutex another one
-        // holds, and the release of one that has waiters wakes them. Nothing else calls the
-        // engine: the Swift runtime takes mutexes of its own inside these very callbacks.
+        // holds, or for a dispatch semaphore or group another one signals or leaves, and the
+        // release, signal or leave of one with waiters wakes them. Nothing else calls the engine:
+        // the Swift runtime takes mutexes of its own inside these very callbacks.
         bgsim_plain_locks_register({ mark, mutex in
             let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
             let woken = scheduler.threadsCall?.call { $0.waitForPlainMutex(UInt(bitPattern: mutex), in: scheduler) }
             return woken == true ? 0 : 1
-        }, { mark, mutex in
+        }, { mark, object in
             Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue().threadsCall?.call {
-                $0.plainMutexReleased(UInt(bitPattern: mutex))
+                $0.plainMutexReleased(UInt(bitPattern: object))
             }
+        }, { mark, object, kind, deadline in
+            let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
+            let kind: PlainLocks.WaitKind = kind == BGSIM_PLAIN_WAIT_GROUP ? .group : .semaphore
+            return scheduler.threadsCall?.call {
+                $0.waitForPlainObject(UInt(bitPattern: object), kind: kind, deadline: deadline, in: scheduler).rawValue
+            } ?? -1
         })
     }
 }

@@ -15,6 +15,9 @@
 //   simulated threads runs, keep a table of which simulated thread holds which mutex
 //   (`bgsim_plain_locks`): a lock held by another simulated thread blocks only the caller's
 //   simulated thread (through the engine), where the real call would stop the run's one OS thread.
+//   Likewise `dispatch_semaphore_wait` and `dispatch_group_wait` (`DispatchSemaphore`,
+//   `DispatchGroup`) that would block wait as a simulated thread, for a `signal` or `leave` made
+//   by another simulated thread of the run, or for a virtual deadline.
 // - Process executors: a load-time constructor calls the engine's
 //   `simulation_install_process_executors` (a weak reference: nothing happens in a binary without the
 //   engine), so Swift's main and default executors are the engine's before any task exists.
@@ -33,6 +36,12 @@ void *_Nullable bgsim_run_mark_get(void);
 
 /// Sets the calling thread's run mark; returns the previous one.
 void *_Nullable bgsim_run_mark_set(void *_Nullable mark);
+
+/// Inside a run the simulated device has been up this long when the run begins: monotonic and
+/// boot-time clocks (`ContinuousClock`, `SuspendingClock`, `DispatchTime`) read it plus the run's
+/// virtual time. Never zero, as on a device: libdispatch reads an uptime of 0 as "forever"
+/// (`DispatchTime.now()` at 0 overflows to `DISPATCH_TIME_FOREVER`, and `.now() + 5` with it).
+#define BGSIM_VIRTUAL_UPTIME_AT_START_SECONDS 3600
 
 /// The virtual time of the run `mark` names, in microseconds since the run began.
 typedef int64_t (*bgsim_virtual_now_fn)(void *_Nonnull mark);
@@ -79,7 +88,9 @@ typedef struct bgsim_plain_locks {
     int32_t count;
     /// Acquisitions that found the table full and were left untracked.
     int32_t untracked;
-    int32_t reserved;
+    /// Simulated threads blocked in a plain wait on a dispatch semaphore or group: a signal or a
+    /// leave then tells the engine.
+    int32_t objectWaiters;
     bgsim_held_mutex held[BGSIM_HELD_MUTEX_CAPACITY];
 } bgsim_plain_locks;
 
@@ -94,12 +105,28 @@ void *_Nullable bgsim_run_locks_set(void *_Nullable locks);
 /// thread of the run, is released: 0 once woken, nonzero when the run gave the wait up (a
 /// deadlock, or the run is being unwound: the mutex must then not be taken).
 typedef int (*bgsim_mutex_wait_fn)(void *_Nonnull mark, void *_Nonnull mutex);
-/// Tells the run `mark` that `mutex`, on which simulated threads wait, was released.
-typedef void (*bgsim_mutex_released_fn)(void *_Nonnull mark, void *_Nonnull mutex);
+/// Tells the run `mark` that `object` (a mutex, a dispatch semaphore or group) on which simulated
+/// threads may wait was released, signalled or left: its waiters try again.
+typedef void (*bgsim_mutex_released_fn)(void *_Nonnull mark, void *_Nonnull object);
 
-/// Registers the engine's side of plain locks (see the file comment). Called once per process,
-/// before any thread is marked; where the shim is not built nothing is tracked.
-void bgsim_plain_locks_register(bgsim_mutex_wait_fn _Nonnull wait, bgsim_mutex_released_fn _Nonnull released);
+/// What a plain wait waits on.
+enum { BGSIM_PLAIN_WAIT_SEMAPHORE = 1, BGSIM_PLAIN_WAIT_GROUP = 2 };
+
+/// Blocks the calling simulated thread of the run `mark` until `object` (a dispatch semaphore or
+/// group, `kind`) is signalled or left by a simulated thread of the run, or until the run's
+/// virtual time reaches `deadline` (microseconds; -1: no deadline): 0 when woken to try again, 1
+/// when the deadline passed, -1 when the run gave the wait up (a deadlock, or unwinding).
+typedef int (*bgsim_object_wait_fn)(void *_Nonnull mark, void *_Nonnull object, int kind, int64_t deadline);
+
+/// Registers the engine's side of plain locks and waits (see the file comment). Called once per
+/// process, before any thread is marked; where the shim is not built nothing is tracked.
+void bgsim_plain_locks_register(bgsim_mutex_wait_fn _Nonnull wait, bgsim_mutex_released_fn _Nonnull released,
+                                bgsim_object_wait_fn _Nonnull objectWait);
+
+/// Sets whether the calling OS thread's dispatch semaphore and group calls are the engine's own
+/// (its baton between OS-thread carriers): those are never plain waits. Returns the previous
+/// setting (nonzero: the engine's).
+int bgsim_engine_waits_set(int engine);
 
 /// 1 where this target defines the pthread mutex functions (Linux with glibc), else 0.
 int bgsim_plain_locks_supported(void);

@@ -2,11 +2,12 @@ import BackgroundTaskKit
 import Foundation
 
 /// A metrics SDK's flush as SDKs write it: events queued in memory behind an `NSLock`, a
-/// background task begun when the app leaves the foreground, the batch sent with a blocking call
-/// on the global queue, the SDK's on-disk queue rewritten with the lock held, and the task ended
-/// by whichever comes first, the flush or the expiration handler (on main, A3.1). Plain
-/// Foundation locks and BackgroundTaskKit's host protocols only: inside a run the `NSLock`s are
-/// real, and the simulator sees who holds them (DeterministicSimulation's `PlainLocks`).
+/// background task begun when the app leaves the foreground, the batch sent from the global
+/// queue and waited for with a `DispatchSemaphore`, the SDK's on-disk queue rewritten with the
+/// lock held, and the task ended by whichever comes first, the flush or the expiration handler
+/// (on main, A3.1). Plain Foundation locks and Dispatch semaphores and BackgroundTaskKit's host
+/// protocols only: inside a run they are real, and the simulator sees who holds and who waits
+/// (DeterministicSimulation's `PlainLocks`).
 ///
 /// ```swift
 /// let flusher = MetricsFlusher(host: UIKitApplicationHost(), transport: HTTPTransport(), store: DiskQueue())
@@ -21,10 +22,11 @@ import Foundation
 /// flush writes its queue (a short write, so it returns "in less than a second or so", A3.5). A
 /// batch that was not sent stays queued.
 ///
-/// Planted (``Locking/inverted``): the task id moves behind a second lock; the flush takes the
-/// queue's lock and then the task's, the expiration handler the task's and then the queue's (to
-/// save what is left): an expiry during the write deadlocks the main thread (`no-deadlock`; on a
-/// device the watchdog kills the hung app).
+/// Planted (``Locking/inverted``): the task id moves behind a second lock, and the flush holds the
+/// queue's lock from its send to its end; it takes the queue's lock and then the task's, the
+/// expiration handler the task's and then the queue's (to cancel the send and save what is left):
+/// an expiry during the flush deadlocks the main thread (`no-deadlock`; on a device the watchdog
+/// kills the hung app).
 final class MetricsFlusher: @unchecked Sendable {
     // @unchecked: every stored var is read and written with `lock` held (`taskID` with
     // `taskLock` held in the inverted variant); the locks are what make it Sendable.
@@ -86,23 +88,41 @@ final class MetricsFlusher: @unchecked Sendable {
         inFlight = request
         lock.unlock()
         host.backgroundQueue.async { [self] in
-            let sent = request.run()  // blocking, outside the lock; false once cancelled
-            lock.lock()
-            inFlight = nil
-            if sent { queued.removeFirst(min(batch.count, queued.count)) }
-            store.persist(queued)  // the on-disk queue, rewritten with the lock held
-            flushing = false
             switch locking {
-            case .oneLock:
-                endTaskHoldingLock()
-                lock.unlock()
-            case .inverted:
-                taskLock.lock()  // the queue's lock, then the task's
-                endTaskHoldingLock()
-                taskLock.unlock()
-                lock.unlock()
+            case .oneLock: finishFlush(request, batch: batch)
+            case .inverted: finishFlushHoldingQueueLock(request, batch: batch)
             }
         }
+    }
+
+    /// The flush's second half, on the global queue: sends outside the lock, then records the
+    /// outcome, writes the queue and ends the task holding it.
+    private func finishFlush(_ request: any EventRequest, batch: [String]) {
+        let sent = send(request)  // waits, outside the lock; false once cancelled
+        lock.lock()
+        record(sent, batch: batch)
+        endTaskHoldingLock()
+        lock.unlock()
+    }
+
+    /// The planted flush: holds the queue's lock from the send to the end (so that no event is
+    /// tracked mid-flush) and takes the task's lock inside it: the queue's, then the task's.
+    private func finishFlushHoldingQueueLock(_ request: any EventRequest, batch: [String]) {
+        lock.lock()
+        let sent = send(request)
+        record(sent, batch: batch)
+        taskLock.lock()
+        endTaskHoldingLock()
+        taskLock.unlock()
+        lock.unlock()
+    }
+
+    /// Records a flush's outcome and rewrites the on-disk queue; the caller holds `lock`.
+    private func record(_ sent: Bool, batch: [String]) {
+        inFlight = nil
+        if sent { queued.removeFirst(min(batch.count, queued.count)) }
+        store.persist(queued)  // the on-disk queue, rewritten with the lock held
+        flushing = false
     }
 
     /// The expiration handler, on main: cancels the request in flight and ends the task before
@@ -125,6 +145,25 @@ final class MetricsFlusher: @unchecked Sendable {
         }
     }
 
+    /// Starts the request and waits for its completion with a semaphore, as SDKs make an
+    /// asynchronous request synchronous on their own queue.
+    private func send(_ request: any EventRequest) -> Bool {
+        let done = DispatchSemaphore(value: 0)  // tidy: allow the app's own semaphore (PlainLocks sees it)
+        let outcome = Outcome()
+        request.start { accepted in
+            outcome.accepted = accepted
+            done.signal()
+        }
+        done.wait()
+        return outcome.accepted
+    }
+
+    /// The completion's answer, written before its signal and read after the wait.
+    private final class Outcome: @unchecked Sendable {
+        // @unchecked: the semaphore orders the one write before the one read.
+        var accepted = false
+    }
+
     /// Runs `body` with the lock that guards `taskID` held.
     private func withTaskLock(_ body: () -> Void) {
         let guarding = locking == .inverted ? taskLock : lock
@@ -141,18 +180,18 @@ final class MetricsFlusher: @unchecked Sendable {
     }
 }
 
-/// Where the SDK sends a batch: a request made on the calling thread and run (blocking) on
-/// another, as an SDK makes a `URLSessionDataTask` and waits for it with a semaphore.
+/// Where the SDK sends a batch: a request made on the calling thread and started on another,
+/// as an SDK makes a `URLSessionDataTask`.
 protocol EventTransport: Sendable {
     func request(_ batch: [String]) -> any EventRequest
 }
 
 /// One batch's request.
 protocol EventRequest: AnyObject, Sendable {
-    /// Sends the batch, blocking the calling thread; true when the server took it, false when
-    /// it refused it or the request was cancelled.
-    func run() -> Bool
-    /// Cancels the request, from any thread: ``run()`` returns false.
+    /// Sends the batch; `completion` is called once, on another thread: true when the server
+    /// took it, false when it refused it or the request was cancelled.
+    func start(_ completion: @escaping @Sendable (Bool) -> Void)
+    /// Cancels the request, from any thread: its completion comes at once, with false.
     func cancel()
 }
 
@@ -162,9 +201,8 @@ protocol EventStore: Sendable {
 }
 
 /// The harness side: the SDK in a simulated app that tracks a few events in each foreground
-/// visit and flushes on every background entry; its requests and writes block the calling
-/// simulated thread for drawn times (a request of 1-40 s that the server refuses one time in
-/// five; a write of 20-300 ms).
+/// visit and flushes on every background entry; its requests complete on a simulated queue (1-40
+/// s, refused one time in five) and its writes block the calling simulated thread (20-300 ms).
 final class MetricsFlushWorkload: Workload, @unchecked Sendable {
     // @unchecked: `observation` and `tracked` are touched on main only (didFinishLaunching and
     // lifecycle callbacks).
@@ -189,14 +227,20 @@ final class MetricsFlushWorkload: Workload, @unchecked Sendable {
 }
 
 /// Requests on the simulated network's time: each one declared work from its creation (the
-/// harness checks a task holds the app while it is in flight), blocking its `run` for 1-40 s,
-/// refused one time in five.
+/// harness checks a task holds the app while it is in flight), completing on the transport's
+/// serial queue 1-40 s after it starts, refused one time in five; a cancel completes it at once.
 struct SimulatedEventTransport: EventTransport, @unchecked Sendable {
-    // @unchecked: the context is the run's, used only on its simulated threads.
+    // @unchecked: the context and the queue are the run's, used only on its simulated threads.
     let context: WorkloadContext
+    let queue: any WorkQueue
+
+    init(context: WorkloadContext) {
+        self.context = context
+        queue = context.application.makeSerialQueue(label: "metrics-network")
+    }
 
     func request(_ batch: [String]) -> any EventRequest {
-        SimulatedEventRequest(context: context, work: context.startWork("send-metrics"))
+        SimulatedEventRequest(context: context, queue: queue, work: context.startWork("send-metrics"))
     }
 }
 
@@ -204,22 +248,35 @@ struct SimulatedEventTransport: EventTransport, @unchecked Sendable {
 final class SimulatedEventRequest: EventRequest, @unchecked Sendable {
     // @unchecked: touched only by the run's simulated threads, one at a time (the run's baton).
     let context: WorkloadContext
+    let queue: any WorkQueue
     let work: WorkItem
+    private var completion: (@Sendable (Bool) -> Void)?
 
-    init(context: WorkloadContext, work: WorkItem) {
+    init(context: WorkloadContext, queue: any WorkQueue, work: WorkItem) {
         self.context = context
+        self.queue = queue
         self.work = work
     }
 
-    func run() -> Bool {
-        context.application.performBlockingWork(for: context.drawDuration(in: .seconds(1) ... .seconds(40)))
-        guard !work.isDone else { return false }  // cancelled meanwhile
-        work.finish()
-        return context.drawInt(in: 0...4) != 0
+    func start(_ completion: @escaping @Sendable (Bool) -> Void) {
+        self.completion = completion
+        let duration = context.drawDuration(in: .seconds(1) ... .seconds(40))
+        let accepted = context.drawInt(in: 0...4) != 0
+        queue.asyncAfter(duration) { [self] in
+            guard !work.isDone else { return }  // cancelled: already completed
+            work.finish()
+            complete(accepted)
+        }
     }
 
     func cancel() {
-        if !work.isDone { work.cancel() }
+        guard !work.isDone else { return }
+        work.cancel()
+        queue.async { [self] in complete(false) }
+    }
+
+    private func complete(_ accepted: Bool) {
+        completion.take()?(accepted)
     }
 }
 

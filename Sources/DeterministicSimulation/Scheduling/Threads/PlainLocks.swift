@@ -39,9 +39,29 @@ final class PlainLocks {
     let table = PlainLockTable()
     /// Threads blocked on a held mutex, by its address, in the order they blocked.
     var waiters: [UInt: [Int]] = [:]
-    /// The number each waited-on mutex goes by in deadlock reports (1, 2, ... in the order the
-    /// run first waited on it: addresses differ between processes, the order does not).
+    /// The number each waited-on object goes by in deadlock reports, while threads wait on it
+    /// (1, 2, ... in the order the run's waits began: addresses differ between processes, and a
+    /// freed object's address is reused by another, but that order is the same in every rerun).
     var numbers: [UInt: Int] = [:]
+    /// The number the next object waited on gets.
+    var nextNumber = 1
+    /// What each waited-on dispatch object is, for its name (mutexes are not listed).
+    var kinds: [UInt: WaitKind] = [:]
+
+    /// A dispatch object a simulated thread waits on.
+    enum WaitKind: Sendable {
+        case semaphore, group
+    }
+
+    /// How a plain wait on a dispatch object ended (the shim's codes).
+    enum WaitOutcome: Int32 {
+        /// Signalled or left: try again.
+        case woken = 0
+        /// Its virtual deadline passed.
+        case timedOut = 1
+        /// The run gave it up (a deadlock, or the run is unwinding).
+        case abandoned = -1
+    }
 
     /// Whether real mutexes are tracked in this process (Linux with glibc).
     static var isSupported: Bool { PlainLockTable.isSupported }
@@ -52,6 +72,39 @@ final class PlainLocks {
 
     /// The simulated thread holding the mutex at `address`, if one does.
     func holder(of address: UInt) -> Int? { table.holder(of: address) }
+
+    /// Lists `thread` as waiting on the object at `address`, numbering the object if it is new.
+    func addWaiter(_ thread: Int, on address: UInt) {
+        if waiters[address] == nil {
+            numbers[address] = nextNumber
+            nextNumber += 1
+        }
+        waiters[address, default: []].append(thread)
+    }
+
+    /// Takes `thread` off the object's waiters (it gave up or timed out); true if it was listed.
+    @discardableResult
+    func removeWaiter(_ thread: Int, on address: UInt) -> Bool {
+        guard let index = waiters[address]?.firstIndex(of: thread) else { return false }
+        waiters[address]?.remove(at: index)
+        if waiters[address]?.isEmpty == true { forget(address) }
+        return true
+    }
+
+    /// Takes every waiter off the object (it was released, signalled or left).
+    func takeWaiters(on address: UInt) -> [Int] {
+        guard let taken = waiters[address] else { return [] }
+        forget(address)
+        return taken
+    }
+
+    /// Drops what is known of an object no thread waits on: the object may be freed and its
+    /// address reused.
+    private func forget(_ address: UInt) {
+        waiters[address] = nil
+        numbers[address] = nil
+        kinds[address] = nil
+    }
 }
 
 extension ThreadController {
@@ -60,25 +113,51 @@ extension ThreadController {
     /// is unwinding, or the wait ended in a deadlock: the caller must not take the mutex then.
     func waitForPlainMutex(_ address: UInt, in scheduler: Scheduler) -> Bool {
         guard let me = state.current, !state.isUnwinding else { return false }
-        if plainLocks.numbers[address] == nil { plainLocks.numbers[address] = plainLocks.numbers.count + 1 }
-        plainLocks.waiters[address, default: []].append(me)
+        plainLocks.addWaiter(me, on: address)
         let woken = blockCurrent(on: .plainMutex(address: address), in: scheduler)
-        if !woken, let index = plainLocks.waiters[address]?.firstIndex(of: me) {
-            plainLocks.waiters[address]?.remove(at: index)  // given up: no release may wake it now
-        }
+        if !woken { plainLocks.removeWaiter(me, on: address) }  // given up: no release may wake it now
         return woken
     }
 
-    /// Makes every thread blocked on the mutex at `address` runnable (it was released); they try
-    /// again in the order the scheduler runs them.
+    /// Makes every thread blocked on the mutex or dispatch object at `address` runnable (it was
+    /// released, signalled or left); they try again in the order the scheduler runs them.
     func plainMutexReleased(_ address: UInt) {
-        guard let waiting = plainLocks.waiters.removeValue(forKey: address) else { return }
-        for thread in waiting { wake(thread) }
+        for thread in plainLocks.takeWaiters(on: address) { wake(thread) }
+    }
+
+    /// Blocks the current thread until a simulated thread signals or leaves the dispatch object
+    /// at `address` (``plainMutexReleased(_:)``), or until the virtual time `deadline`
+    /// (microseconds; negative: none) passes, asleep meanwhile and never part of a deadlock.
+    func waitForPlainObject(_ address: UInt, kind: PlainLocks.WaitKind, deadline: Int64, in scheduler: Scheduler)
+        -> PlainLocks.WaitOutcome
+    {
+        guard let me = state.current, !state.isUnwinding else { return .abandoned }
+        if deadline >= 0 {
+            let left = deadline - scheduler.now.microseconds
+            guard left > 0 else { return .timedOut }
+            plainLocks.addWaiter(me, on: address)
+            plainLocks.kinds[address] = kind
+            sleepCurrent(microseconds: left, in: scheduler)
+            // A signal took it off the list; still listed, the deadline woke it.
+            guard plainLocks.removeWaiter(me, on: address) else { return .woken }
+            return state.isUnwinding ? .abandoned : .timedOut
+        }
+        plainLocks.addWaiter(me, on: address)
+        plainLocks.kinds[address] = kind
+        if blockCurrent(on: .plainObject(address: address), in: scheduler) { return .woken }
+        plainLocks.removeWaiter(me, on: address)
+        return .abandoned
     }
 
     /// The name a deadlock report gives the mutex at `address`.
     func plainMutexName(_ address: UInt) -> String {
         "NSLock or pthread mutex #\(plainLocks.numbers[address] ?? 0)"
+    }
+
+    /// The name a deadlock report gives the dispatch object at `address`.
+    func plainObjectName(_ address: UInt) -> String {
+        let kind = plainLocks.kinds[address] == .group ? "DispatchGroup" : "DispatchSemaphore"  // tidy: allow names, not calls
+        return "\(kind) #\(plainLocks.numbers[address] ?? 0)"
     }
 }
 

@@ -24,6 +24,9 @@ struct SimulatedThread {
         case sync(queue: Int)
         /// A real mutex app code locks, held by a simulated thread (by its address: ``PlainLocks``).
         case plainMutex(address: UInt)
+        /// A real dispatch semaphore or group app code waits on with no deadline (by its address:
+        /// ``PlainLocks``).
+        case plainObject(address: UInt)
     }
 
     /// Plain values only (what a blocked thread waits for is ``wait``), so reading a thread's

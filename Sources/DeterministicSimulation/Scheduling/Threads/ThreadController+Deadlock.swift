@@ -11,6 +11,7 @@ extension ThreadController {
         case .lock(let lock): return lock.holder
         case .semaphore: return nil
         case .plainMutex(let address): return plainLocks.holder(of: address)
+        case .plainObject: return nil
         case .sync(let queue):
             guard scheduler.core.queues[queue].width == 1 else { return nil }
             if let holder = syncHolder(of: queue) { return holder }
@@ -68,6 +69,8 @@ extension ThreadController {
             let holder = plainLocks.holder(of: address)
             let heldBy = holder.map { $0 == thread ? " held by \"\(state.threads[$0].label)\" (itself)" : " held by \"\(state.threads[$0].label)\"" }
             return "lock \"\(plainMutexName(address))\"\(heldBy ?? " (free)")"
+        case .plainObject(let address):
+            return "\(plainObjectName(address)) (a real one: only a signal or leave from the run's threads wakes it)"
         case .sync(let queue):
             let label = scheduler.core.queues[queue].label
             let holder = syncHolder(of: queue)
