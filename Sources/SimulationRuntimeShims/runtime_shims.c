@@ -375,10 +375,13 @@ static int64_t virtual_deadline(uint64_t timeout) {
 
 /// A wait on `object` through `try_wait` (the library's own wait, called with DISPATCH_TIME_NOW).
 static intptr_t plain_wait(void *object, uint64_t timeout, int kind, dispatch_wait_fn try_wait) {
+    // The engine's baton first, before the table is read: a carrier waiting for the baton does
+    // not hold it, so another thread may be writing the table meanwhile.
+    if (engine_waits) return try_wait(object, timeout);
     void *mark;
     bgsim_plain_locks *locks = plain_locks(&mark);
     bgsim_object_wait_fn wait = __atomic_load_n(&plain_object_wait, __ATOMIC_ACQUIRE);
-    if (locks == NULL || locks->current == 0 || wait == NULL || engine_waits) return try_wait(object, timeout);
+    if (locks == NULL || locks->current == 0 || wait == NULL) return try_wait(object, timeout);
     int64_t deadline = virtual_deadline(timeout);
     for (;;) {
         intptr_t status = try_wait(object, 0);
@@ -392,9 +395,12 @@ static intptr_t plain_wait(void *object, uint64_t timeout, int kind, dispatch_wa
 
 /// After a signal or leave on `object`: the run's simulated threads waiting on it try again.
 static void plain_signalled(void *object) {
+    // The engine's baton: its signal has just handed the run to another thread, which may be
+    // writing the table now (a ThreadSanitizer report when the check came after the read).
+    if (engine_waits) return;
     void *mark;
     bgsim_plain_locks *locks = plain_locks(&mark);
-    if (locks != NULL && locks->objectWaiters > 0 && !engine_waits) plain_mutex_released(mark, object);
+    if (locks != NULL && locks->objectWaiters > 0) plain_mutex_released(mark, object);
 }
 
 intptr_t dispatch_semaphore_wait(void *semaphore, uint64_t timeout) {
