@@ -1,8 +1,9 @@
 import SimulationRuntime
 
 /// The real mutexes app code takes on a run's simulated threads (`NSLock`, `NSRecursiveLock`, a
-/// `pthread_mutex_t`): which simulated thread holds which, so that one simulated thread waiting
-/// for another's lock blocks only itself, as an OS thread would on a device.
+/// `pthread_mutex_t`) and the real dispatch semaphores and groups it waits on: which simulated
+/// thread holds which mutex, so that one simulated thread waiting for another's lock or signal
+/// blocks only itself, as an OS thread would on a device.
 ///
 /// ```swift
 /// // App code, unchanged: a background upload and the expiration handler on main share a lock.
@@ -28,11 +29,16 @@ import SimulationRuntime
 /// - A lock held by another simulated thread blocks the caller until it is released; all its
 ///   waiters then become runnable and the scheduler chooses which takes it. A cycle of such
 ///   waits, or a normal mutex its holder takes again, is a deadlock (`no-deadlock`), named
-///   "NSLock or pthread mutex #N" in the order the run first waited on each.
+///   "NSLock or pthread mutex #N" by when the waits on it began (a number lives while threads
+///   wait: a freed object's address is reused).
+/// - A `DispatchSemaphore` wait or `DispatchGroup.wait` that would block waits in the engine
+///   (``ThreadController/waitForPlainObject(_:kind:deadline:in:)``), blocked or asleep until its
+///   virtual deadline, for a signal or leave from a simulated thread of the run (one from a real
+///   thread outside the run is not seen); the engine's own baton semaphores never do.
 /// - A recursive mutex counts its holder's acquisitions; an error-checking one returns
 ///   `EDEADLK` to its holder, as glibc does.
 /// - Not synchronisation for the data-race detector: guard ``SharedState`` with the host's lock.
-/// - Elsewhere (macOS, a C library other than glibc) real mutexes are not seen
+/// - Elsewhere (macOS, a C library other than glibc) real mutexes and semaphores are not seen
 ///   (``isSupported`` false).
 final class PlainLocks {
     /// The memory the shim reads and writes (the runtime room's ``PlainLockTable``).
