@@ -144,6 +144,29 @@ import Testing
         #expect(CampaignReport.timingFree(a) == CampaignReport.timingFree(b))
     }
 
+    @Test("a crashing campaign's digest does not depend on what the binary is called (the crash text names no tool)")
+    func crashDigestIgnoresToolName() throws {
+        let folder = TemporaryFolder()
+        let renamed = folder.path + "/appsim"
+        try FileManager.default.createSymbolicLink(atPath: renamed, withDestinationPath: ReplayInNewProcessTests.executable.path)
+        func digest(_ executable: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["fuzz", Self.crashing, "--isolate", "--runs", "6", "--jobs", "1", "--no-failure-db"]
+            process.currentDirectoryURL = URL(fileURLWithPath: PackageRoot.path)
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(text.contains("FOUND no-crash"), "\(executable): \(text)")
+            let line = try #require(text.split(separator: "\n").first { $0.contains("digest ") }, "\(text)")
+            return String(line[line.range(of: "digest ")!.upperBound...])
+        }
+        #expect(try digest(ReplayInNewProcessTests.executable.path) == digest(renamed))
+    }
+
     @Test("an isolated run that makes no progress for --run-timeout is stopped and reported as no-hang; the campaign goes on")
     func hangIsKilledAndReported() throws {
         let run = CLIRun(["fuzz", Self.hanging, "--isolate", "--run-timeout", "1", "--jobs", "2", "--quiet"])

@@ -15,9 +15,13 @@
 /// // "the workload crashed: no message (a bad memory access; … a stack overflow …) (fatal signal SIGSEGV)"
 /// ```
 ///
-/// Contract: deterministic for a deterministic crash (no addresses or process ids are kept).
+/// Contract: deterministic for a deterministic crash (no addresses or process ids are kept), and
+/// the same whichever door ran the campaign: `program` (the tool's name, for the banner) is not
+/// part of the text, which goes into the verdict's digest. It named the tool once, and then a
+/// crashing campaign's digest depended on what the binary was called (`bgsim`, a copy under
+/// another name, `ScenarioGate`, `WorkloadCampaign`).
 enum CrashMessage {
-    static func text(stderr: String, signal: Int32?, status: Int32, program: String) -> String {
+    static func text(stderr: String, signal: Int32?, status: Int32) -> String {
         let lines = stderr.split(separator: "\n").map { $0.trimmingWhitespace }
             .filter { !$0.isEmpty && !CrashWording.isBannerLine($0) && !$0.hasPrefix("Current stack trace") }
         // The last line only: a batch's earlier runs may have written lines of their own, and the
@@ -31,19 +35,19 @@ enum CrashMessage {
         } else {
             how = "exit code \((status >> 8) & 0xff) before answering"
         }
-        let words = said.isEmpty ? silentCrash(signal: signal, program: program) : String(said.prefix(400))
+        let words = said.isEmpty ? silentCrash(signal: signal) : String(said.prefix(400))
         return "the workload crashed: \(words) (\(how))"
     }
 
     /// What a crash that wrote no message of its own most likely was, by its signal.
-    static func silentCrash(signal: Int32?, program: String) -> String {
+    static func silentCrash(signal: Int32?) -> String {
         switch signal {
         case SIGSEGV, SIGBUS:
             "no message (a bad memory access; in Swift code usually a stack overflow from endless recursion, which "
                 + "runs into the guard page under the thread's stack; replay it under a debugger to see the frames)"
         default:
             "no message (an optimized build traps without one: a force unwrap of nil, an index out of range, an "
-                + "arithmetic overflow; replay it with a debug build of \(program) to see Swift's message)"
+                + "arithmetic overflow; replay it with a debug build (`swift build`) to see Swift's message)"
         }
     }
 

@@ -178,7 +178,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
                 source.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                              fallbackCount: dump.fallbackCount)
             }
-            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status, program: wording.program),
+            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
                                      signal: signal, drawn: dump?.outcomes.count ?? 0)
         case .hung:
             alive = false
@@ -237,7 +237,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
                 choices.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                               fallbackCount: dump.fallbackCount)
             }
-            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status, program: wording.program),
+            return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
                                      signal: signal, drawn: dump?.outcomes.count ?? 0)
         case .hung:
             return hangVerdict(request)
