@@ -1,11 +1,11 @@
 @testable import DeterministicSimulation
 import Testing
 
-/// A decision at loop level takes the inline fast path while the only suspended threads are on
-/// frozen queues (`ThreadController.takeInlineJob`): the runs must be exactly those of the long
-/// way, which these tests force by turning that case off.
-@Suite("Fast path past frozen threads")
-struct FrozenFastPathTests {
+/// A decision takes the inline fast path while every suspended thread is blocked or on a frozen
+/// queue (`ThreadController.takeInlineJob`): the runs must be exactly those of the long way,
+/// which these tests force by turning that case off.
+@Suite("Fast path beside suspended threads")
+struct FastPathBesideSuspendedTests {
     struct Outcome: Equatable {
         let digest: TraceDigest
         let recorded: ChoiceSequence
@@ -22,7 +22,7 @@ struct FrozenFastPathTests {
         let choices = ChoiceSource(seed: Seed(seed))
         let s = Scheduler(choices: choices)
         s.enableControlledConcurrency(.randomWalk(preemptionRate: 0.1), pool: .forCurrentThread)
-        s.threads?.state.allowsFrozenFastPath = fastPath
+        s.threads?.state.allowsFastPathBesideSuspended = fastPath
         let trace = TraceRecorder<CounterStep>(keepsEntries: false)
         func record(_ action: String) {
             trace.record(CounterStep(thread: s.currentThreadLabel ?? "-", action: action), at: s.now)
@@ -62,7 +62,7 @@ struct FrozenFastPathTests {
             }
         }
         let stop = s.run(until: .seconds(1), maxSteps: 10_000)
-        let fastJobs = s.threads?.state.frozenFastPathCount ?? 0
+        let fastJobs = s.threads?.state.fastPathBesideSuspendedCount ?? 0
         s.discardPendingJobs()
         return Outcome(digest: trace.digest, recorded: choices.recorded, stop: stop, now: s.now, fastJobs: fastJobs)
     }
@@ -81,5 +81,62 @@ struct FrozenFastPathTests {
         }
         // The case is exercised: jobs start inline while the `db` thread is suspended and frozen.
         #expect(fastJobs > 1_000, "only \(fastJobs) jobs took the fast path past a frozen thread")
+    }
+
+    /// One run of an app whose threads block on each other without any frozen queue: sends on a
+    /// serial `outbox` queue and a concurrent `net` queue each `sync` onto main (the sender blocks
+    /// while main's job runs), take a lock that a slow writer holds across a sleep, and hand
+    /// results over through a semaphore. Preemptions (rate 0.1) and delays mix in runnable and
+    /// sleeping threads, when the fast path must not apply.
+    static func blockingRun(seed: UInt64, fastPath: Bool) -> Outcome {
+        let choices = ChoiceSource(seed: Seed(seed))
+        let s = Scheduler(choices: choices)
+        s.enableControlledConcurrency(
+            .randomWalk(preemptionRate: 0.1, maxDelay: .milliseconds(2), delayProbability: 0.3), pool: .forCurrentThread)
+        s.threads?.state.allowsFastPathBesideSuspended = fastPath
+        let trace = TraceRecorder<CounterStep>(keepsEntries: false)
+        func record(_ action: String) {
+            trace.record(CounterStep(thread: s.currentThreadLabel ?? "-", action: action), at: s.now)
+        }
+        let outbox = s.makeQueue(label: "outbox", kind: .serial)
+        let net = s.makeQueue(label: "net", kind: .concurrent(width: 2))
+        let store = s.makeLock(name: "store")
+        let results = s.makeSemaphore(name: "results", value: 0)
+        var sent = 0
+        for index in 0..<24 {
+            let queue = index.isMultiple(of: 3) ? net : outbox
+            let delay = Int64(choices.draw(below: 4)) * 500
+            s.asyncAfter(.microseconds(delay), on: queue) {
+                record("send \(index)")
+                s.sync(on: s.mainQueue) { sent += 1; record("main saw \(index)") }
+                store.withLock {
+                    if index.isMultiple(of: 4) { s.block(for: .microseconds(300)) }
+                    record("stored \(index)")
+                }
+                if index.isMultiple(of: 5) { results.signal() } else if index.isMultiple(of: 7) { _ = results.wait(timeout: .milliseconds(1)) }
+                s.schedulingPoint()
+            }
+        }
+        let stop = s.run(until: .seconds(1), maxSteps: 10_000)
+        record("sent \(sent)")
+        let fastJobs = s.threads?.state.fastPathBesideSuspendedCount ?? 0
+        s.discardPendingJobs()
+        return Outcome(digest: trace.digest, recorded: choices.recorded, stop: stop, now: s.now, fastJobs: fastJobs)
+    }
+
+    @Test("300 runs whose threads block on main, a lock and a semaphore are the same with and without the fast path")
+    func blockedThreadsChangeNothing() {
+        var fastJobs = 0
+        for seed in 0..<300 as Range<UInt64> {
+            let fast = Self.blockingRun(seed: seed, fastPath: true)
+            let slow = Self.blockingRun(seed: seed, fastPath: false)
+            #expect(fast.digest == slow.digest, "seed \(seed)")
+            #expect(fast.recorded == slow.recorded, "seed \(seed)")
+            #expect(fast.stop == slow.stop && fast.now == slow.now, "seed \(seed)")
+            #expect(slow.fastJobs == 0, "seed \(seed)")
+            fastJobs += fast.fastJobs
+        }
+        // The case is exercised: main's `sync` jobs start inline while their senders are blocked.
+        #expect(fastJobs > 3_000, "only \(fastJobs) jobs took the fast path beside blocked threads")
     }
 }

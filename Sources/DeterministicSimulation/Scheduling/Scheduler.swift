@@ -171,7 +171,7 @@ public final class Scheduler {
     ///
     /// - Precondition: `queue` was made by this scheduler. Freezing a frozen queue does nothing.
     public func freeze(_ queue: QueueID) {
-        core.setFrozen(true, queue: core.index(of: queue))
+        setFrozen(true, queue: queue)
     }
 
     /// Lets a frozen queue run again; its waiting jobs become candidates as usual.
@@ -182,7 +182,16 @@ public final class Scheduler {
     ///
     /// - Precondition: `queue` was made by this scheduler. Thawing a running queue does nothing.
     public func thaw(_ queue: QueueID) {
-        core.setFrozen(false, queue: core.index(of: queue))
+        setFrozen(false, queue: queue)
+    }
+
+    /// Freezes or thaws a queue in the core and tells the simulated threads, which keep those of
+    /// frozen queues apart.
+    private func setFrozen(_ frozen: Bool, queue: QueueID) {
+        let index = core.index(of: queue)
+        guard core.isFrozen(queue: index) != frozen else { return }
+        core.setFrozen(frozen, queue: index)
+        threadsCall?.call { $0.queueFreezingChanged(index, frozen: frozen) }
     }
 
     /// Whether a queue is frozen.

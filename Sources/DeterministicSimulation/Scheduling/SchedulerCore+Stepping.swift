@@ -8,6 +8,16 @@ extension SchedulerCore {
         -> (() -> Void)?
     {
         precondition(!isRunningJob, "Scheduler.step called from inside a job: steps do not nest")
+        return takeNextJobBesideSuspended(limit: limit, clock: clock, choices: choices)
+    }
+
+    /// ``takeNextJob(limit:clock:choices:)`` without its check that no step nests: with
+    /// controlled concurrency the job taken last may still be in progress, suspended on its
+    /// thread (``ThreadController/takeInlineJob(in:)`` decides then as the plain step would).
+    @inline(__always)
+    mutating func takeNextJobBesideSuspended(limit: Int64, clock: VirtualClock, choices: ChoiceSource)
+        -> (() -> Void)?
+    {
         // Fast path: one read-only pass finds the earliest due time and the candidates together.
         // It gives up at the first cancelled job at a queue's front; the slow path then drops
         // every such job (their closures go to `dropped`) and returns `nil`, so the caller

@@ -3,7 +3,7 @@
 /// to the OS thread (``worker``) whose stack holds it.
 ///
 /// A value: it lives in its controller's ``ThreadController/State/threads``, at the index of its
-/// ``id``, and everything else names it by that id (decisions, the suspended and runnable lists,
+/// ``id``, and everything else names it by that id (decisions, the suspended list,
 /// a lock's holder and waiters). As a class, every one of those names was a reference count to
 /// keep: about six retains and six releases per trace event of a run that syncs onto main.
 ///

@@ -17,7 +17,8 @@ extension ThreadController {
     /// instructions, so a retain and a release each time showed).
     func decide(first: Int?, in scheduler: Scheduler) -> Decision {
         if state.deadlock != nil { return .stop(.idle) }
-        if first == nil, let (thread, work) = takeInlineJob(in: scheduler) {
+        // `first`, when given, is suspended already: the fast path applies only if it is blocked.
+        if let (thread, work) = takeInlineJob(in: scheduler) {
             state.pendingWork = work
             return .start(thread)
         }
@@ -25,18 +26,18 @@ extension ThreadController {
         // preemption); once time has moved, every runnable thread is in id order.
         var first = first
         while true {
-            collectRunnable(first: first, in: scheduler)
+            let runnableCount = countRunnable(in: scheduler)
             var now = clock.now.microseconds
             let earliest = gatherJobs(now: now, in: scheduler)
             var readyJobs = earliest <= now ? scheduler.core.candidateCount : 0
-            if state.runnable.isEmpty, readyJobs == 0 {
+            if runnableCount == 0, readyJobs == 0 {
                 let wake = earliestWake(in: scheduler)
                 let next = min(earliest, wake)
                 if next == .max || next > state.limit { return .stop(endOfRun(in: scheduler)) }
                 if state.stepsLeft <= 0 { return .stop(.stepLimit) }
                 clock.advance(to: VirtualTime(microseconds: next))
                 if wake <= next {
-                    wakeSleepers(by: next, in: scheduler)
+                    wakeSleepers(by: next)
                     first = nil
                     continue
                 }
@@ -49,12 +50,12 @@ extension ThreadController {
             if state.stepsLeft <= 0 { return .stop(.stepLimit) }
             state.stepsLeft -= 1
             state.stepsTaken += 1
-            let index = choose(jobCount: readyJobs, in: scheduler)
-            if index < state.runnable.count {
+            let index = choose(runnableCount: runnableCount, jobCount: readyJobs, first: first, in: scheduler)
+            if index < runnableCount {
                 scheduler.core.noteProgress()  // a job's take counts itself; a resume is a step too
-                return .resume(state.runnable[index])
+                return .resume(runnableThread(at: index, first: first, in: scheduler))
             }
-            let candidateIndex = index - state.runnable.count
+            let candidateIndex = index - runnableCount
             let thread = thread(forCandidate: candidateIndex, in: scheduler)
             let candidate = scheduler.core.candidates[candidateIndex]
             state.pendingWork = scheduler.core.take(candidate, now: now)
@@ -62,68 +63,85 @@ extension ThreadController {
         }
     }
 
-    /// The fast path of a decision at loop level: while no thread is suspended on a queue that
-    /// is not frozen (so none is runnable or wakes; see ``frozenFastPathApplies(in:)``) and the
-    /// policy does not weigh every point, the next job is exactly the plain step's
-    /// (the same gathering and the same draw), on its queue's free thread. Nil when that does
-    /// not apply or no job is due by the limit: then ``decide(first:in:)`` goes the long way.
+    /// The fast path of a decision: while no suspended thread can run or wake by itself (each is
+    /// blocked, waiting for a running thread to release it, or on a frozen queue: see
+    /// ``suspendedThreadsStayOff(in:)``) and the policy does not weigh every point, the next job
+    /// is exactly the plain step's (the same gathering and the same draw), on its queue's free
+    /// thread. Nil when that does not apply or no job is due by the limit: then
+    /// ``decide(first:in:)`` goes the long way.
     @inline(__always)
     func takeInlineJob(in scheduler: Scheduler) -> (Int, () -> Void)? {
         guard state.deadlock == nil, state.stepsLeft > 0, !weighsEveryPoint,
-            state.suspendedCount == 0 || frozenFastPathApplies(in: scheduler),
-            let work = scheduler.core.takeNextJob(limit: state.limit, clock: clock, choices: choices)
+            state.suspendedCount == 0 || suspendedThreadsStayOff(in: scheduler),
+            let work = scheduler.core.takeNextJobBesideSuspended(limit: state.limit, clock: clock, choices: choices)
         else { return nil }
-        if state.suspendedCount > 0 { state.frozenFastPathCount += 1 }
+        if state.suspendedCount > 0 { state.fastPathBesideSuspendedCount += 1 }
         state.stepsLeft -= 1
         state.stepsTaken += 1
         return (thread(forCandidate: scheduler.core.chosenCandidate, in: scheduler), work)
     }
 
-    /// Whether the fast path may be taken with threads suspended: every one of them is on a
-    /// frozen queue (a suspended process's, or a killed one's, whose threads stay off the CPU for
-    /// good). Such threads change nothing in a decision
-    /// at loop level: none is runnable, ``earliestWake(in:)`` passes them over, so no sleeper wakes
-    /// in it, and the long way gathers and draws exactly as the fast path does. A long run of
-    /// notes-import keeps a killed process's `db` thread suspended, and every later decision went
-    /// the long way.
+    /// Whether the fast path may be taken with threads suspended: every one of them on a queue
+    /// that is not frozen is blocked, waiting for a running thread to wake it (a lock's release,
+    /// a `sync` block's end, a semaphore's signal); those of frozen queues (a suspended
+    /// process's, or a killed one's) stay off the CPU until it thaws. Such threads change
+    /// nothing in a decision: none is runnable, ``earliestWake(in:)`` passes them over, so no
+    /// sleeper wakes in it, and the long way gathers and draws exactly as the fast path does. The
+    /// thread being suspended is among them: blocked, the long way would not put it first.
     ///
-    /// Also `false` while the core still marks the last job taken as running (it was suspended
-    /// since, and no job has finished after it): the plain step's take checks that no step
-    /// nests, and the long way, which does not, decides then as it always did.
+    /// A long run of notes-import keeps a killed process's `db` thread suspended, and a sender of
+    /// chat-outbox blocks in a `sync` onto main while main's job starts: both decisions take it.
     @inline(__always)
-    private func frozenFastPathApplies(in scheduler: Scheduler) -> Bool {
-        guard state.allowsFrozenFastPath, !scheduler.core.isRunningJob else { return false }
+    private func suspendedThreadsStayOff(in scheduler: Scheduler) -> Bool {
+        guard state.allowsFastPathBesideSuspended else { return false }
         var index = 0
         while index < state.suspended.count {
-            if !scheduler.core.isFrozen(queue: state.threads[state.suspended[index]].queue) { return false }
+            guard case .blocked = state.threads[state.suspended[index]].state else { return false }
             index += 1
         }
         return true
     }
 
-    /// Fills ``runnable``: `first` if runnable, then the other runnable threads by id. Threads
-    /// of frozen queues are not runnable (a suspended app's threads stay stopped).
-    private func collectRunnable(first: Int?, in scheduler: Scheduler) {
-        // Emptied from the end: `removeAll(keepingCapacity:)` went through the array's generic
-        // `replaceSubrange` on every decision.
-        while state.runnable.popLast() != nil {}
-        guard state.suspendedCount > 0 else { return }
-        let firstID = first ?? -1
-        if let first, state.threads[first].isRunnable, !scheduler.core.isFrozen(queue: state.threads[first].queue) {
-            state.runnable.append(first)
+    /// The number of runnable threads a decision may resume: the runnable ones among
+    /// ``State/suspended`` (those of frozen queues are apart: a suspended app's threads stay
+    /// stopped). Counted, not listed: filling a list on every decision (emptying it, appending,
+    /// each a uniqueness check of its buffer) cost about 80 instructions a decision, and
+    /// ``runnableThread(at:first:in:)`` finds the one chosen.
+    private func countRunnable(in scheduler: Scheduler) -> Int {
+        // By index, reading each thread in place: a `for in` loop retained the array.
+        var count = 0
+        var index = 0
+        while index < state.suspended.count {
+            if state.threads[state.suspended[index]].isRunnable { count += 1 }
+            index += 1
         }
-        // By index, reading each thread in place: a `for in` loop retained the array, and copying
-        // the core's queues retained them too.
+        return count
+    }
+
+    /// The runnable thread at `position` in a decision's order: `first` (the thread being
+    /// suspended) if it is runnable on a queue that is not frozen, then the other runnable
+    /// threads by id (the order of ``State/suspended``). `position` is below
+    /// ``countRunnable(in:)``.
+    private func runnableThread(at position: Int, first: Int?, in scheduler: Scheduler) -> Int {
+        var remaining = position
+        let firstID: Int
+        if let first, state.threads[first].isRunnable, !scheduler.core.isFrozen(queue: state.threads[first].queue) {
+            if remaining == 0 { return first }
+            remaining -= 1
+            firstID = first
+        } else {
+            firstID = -1
+        }
         var index = 0
         while index < state.suspended.count {
             let thread = state.suspended[index]
-            if thread != firstID, state.threads[thread].isRunnable,
-                !scheduler.core.isFrozen(queue: state.threads[thread].queue)
-            {
-                state.runnable.append(thread)
+            if thread != firstID, state.threads[thread].isRunnable {
+                if remaining == 0 { return thread }
+                remaining -= 1
             }
             index += 1
         }
+        preconditionFailure("runnable thread \(position) of a decision not found")
     }
 
     /// The core's candidates at `now` (or at the earliest due time, if later) and that earliest
@@ -137,14 +155,10 @@ extension ThreadController {
 
     /// The earliest wake-up time of a sleeping thread on an unfrozen queue (`.max` for none).
     func earliestWake(in scheduler: Scheduler) -> Int64 {
-        guard state.suspendedCount > 0 else { return .max }
         var earliest = Int64.max
         var index = 0
         while index < state.suspended.count {
-            let thread = state.suspended[index]
-            if case .sleeping(let until) = state.threads[thread].state, until < earliest,
-                !scheduler.core.isFrozen(queue: state.threads[thread].queue)
-            {
+            if case .sleeping(let until) = state.threads[state.suspended[index]].state, until < earliest {
                 earliest = until
             }
             index += 1
@@ -152,27 +166,17 @@ extension ThreadController {
         return earliest
     }
 
-    private func wakeSleepers(by time: Int64, in scheduler: Scheduler) {
-        guard state.suspendedCount > 0 else { return }
-        var index = 0
-        while index < state.suspended.count {
-            if case .sleeping(let until) = state.threads[state.suspended[index]].state, until <= time {
-                wake(state.suspended[index])
-            }
-            index += 1
-        }
-    }
-
-    /// The index of the next runner among ``runnable`` then `jobCount` ready jobs, as the policy
+    /// The index of the next runner among `runnableCount` runnable threads (in
+    /// ``runnableThread(at:first:in:)``'s order) then `jobCount` ready jobs, as the policy
     /// chooses; a policy that weighs every point is first shown each candidate's thread (made
     /// now if need be, drawing its priority), in index order.
-    private func choose(jobCount: Int, in scheduler: Scheduler) -> Int {
-        let count = state.runnable.count + jobCount
+    private func choose(runnableCount: Int, jobCount: Int, first: Int?, in scheduler: Scheduler) -> Int {
+        let count = runnableCount + jobCount
         if weighsEveryPoint {
             for index in 0..<count {
-                let candidate = index < state.runnable.count
-                    ? state.runnable[index]
-                    : thread(forCandidate: index - state.runnable.count, in: scheduler)
+                let candidate = index < runnableCount
+                    ? runnableThread(at: index, first: first, in: scheduler)
+                    : thread(forCandidate: index - runnableCount, in: scheduler)
                 state.policy.weigh(candidate, at: index)
             }
         }

@@ -107,15 +107,8 @@ extension ThreadController {
             let earliest = scheduler.core.earliestDueTime(occupying: queue), earliest > wake
         else { return false }
         clock.advance(to: VirtualTime(microseconds: wake))
-        // The long way wakes every sleeper due by then, frozen ones too (they stay off the CPU
-        // until their queue thaws), and this thread.
-        var index = 0
-        while index < state.suspended.count {
-            if case .sleeping(let until) = state.threads[state.suspended[index]].state, until <= wake {
-                self.wake(state.suspended[index])
-            }
-            index += 1
-        }
+        // The long way wakes every sleeper due by then, frozen ones too, and this thread.
+        wakeSleepers(by: wake)
         state.wakeCount += 1
         state.stepsLeft -= 1
         state.stepsTaken += 1
@@ -125,22 +118,40 @@ extension ThreadController {
     }
 
     /// Whether every suspended thread on a queue that is not frozen stays off the CPU until after
-    /// `wake`: blocked (only a running thread can release it), or asleep until later.
+    /// `wake`: blocked (only a running thread can release it), or asleep until later. (Those of
+    /// frozen queues stay off anyway.)
     @inline(__always)
     private func othersStayOff(until wake: Int64, in scheduler: Scheduler) -> Bool {
         // By index, not `for in`: iterating the array retained it.
         var index = 0
         while index < state.suspended.count {
-            let thread = state.suspended[index]
-            let queue = state.threads[thread].queue
-            switch state.threads[thread].state {
+            switch state.threads[state.suspended[index]].state {
             case .blocked: break
             case .sleeping(let until) where until > wake: break
-            default: if !scheduler.core.isFrozen(queue: queue) { return false }
+            default: return false
             }
             index += 1
         }
         return true
+    }
+
+    /// Wakes every suspended thread asleep until `time` or earlier, those of frozen queues too
+    /// (they stay off the CPU until their queue thaws), in id order within each list.
+    func wakeSleepers(by time: Int64) {
+        var index = 0
+        while index < state.suspended.count {
+            if case .sleeping(let until) = state.threads[state.suspended[index]].state, until <= time {
+                wake(state.suspended[index])
+            }
+            index += 1
+        }
+        index = 0
+        while index < state.frozenSuspended.count {
+            if case .sleeping(let until) = state.threads[state.frozenSuspended[index]].state, until <= time {
+                wake(state.frozenSuspended[index])
+            }
+            index += 1
+        }
     }
 
     /// Blocks the current thread until someone calls ``wake(_:)``; first checks for a deadlock

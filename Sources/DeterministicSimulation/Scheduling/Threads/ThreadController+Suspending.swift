@@ -22,8 +22,9 @@ extension ThreadController {
         state.current = nil
         plainLocks.setCurrent(nil)
         scheduler.core.runningQueue = -1
-        state.insertSuspended(me)
-        scheduler.core.occupyThread(ofQueue: state.threads[me].queue)
+        let queue = state.threads[me].queue
+        state.insertSuspended(me, frozen: scheduler.core.isFrozen(queue: queue))
+        scheduler.core.occupyThread(ofQueue: queue)
         let decision = decide(first: me, in: scheduler)
         switch decision {
         case .resume(let next) where next == me:
@@ -74,6 +75,11 @@ extension ThreadController {
         scheduler.core.releaseThread(ofQueue: queue)
     }
 
+    /// Files the suspended threads of a queue that froze or thawed (``Scheduler/freeze(_:)``).
+    func queueFreezingChanged(_ queue: Int, frozen: Bool) {
+        state.refileSuspended(ofQueue: queue, frozen: frozen)
+    }
+
     /// Makes the blocked or sleeping thread with id `thread` runnable.
     func wake(_ thread: Int) {
         state.threads[thread].makeRunnable()
@@ -82,27 +88,62 @@ extension ThreadController {
 }
 
 extension ThreadController.State {
-    /// Adds the id of a thread going off the CPU to ``suspended``, keeping it ascending (appended,
-    /// then moved down: the array's generic insert was a visible part of a racy run's profile).
-    mutating func insertSuspended(_ thread: Int) {
-        suspended.append(thread)
-        var index = suspended.count - 1
-        while index > 0, suspended[index - 1] > thread {
-            suspended.swapAt(index - 1, index)
+    /// Adds the id of a thread going off the CPU to ``suspended``, or to ``frozenSuspended`` when
+    /// its queue is frozen (its own job may have frozen it), keeping it ascending.
+    mutating func insertSuspended(_ thread: Int, frozen: Bool) {
+        if frozen {
+            Self.insert(thread, into: &frozenSuspended)
+        } else {
+            Self.insert(thread, into: &suspended)
+        }
+    }
+
+    /// Removes the id of a thread coming back on the CPU from ``suspended`` or, when it is resumed
+    /// to be unwound, ``frozenSuspended``.
+    mutating func removeSuspended(_ thread: Int) {
+        if Self.remove(thread, from: &suspended) || Self.remove(thread, from: &frozenSuspended) { return }
+        preconditionFailure("thread \(threads[thread].label) resumed but not suspended")
+    }
+
+    /// Moves the suspended threads of a queue that froze to ``frozenSuspended``, or of one that
+    /// thawed back to ``suspended``.
+    mutating func refileSuspended(ofQueue queue: Int, frozen: Bool) {
+        var index = 0
+        while index < (frozen ? suspended.count : frozenSuspended.count) {
+            let thread = frozen ? suspended[index] : frozenSuspended[index]
+            guard threads[thread].queue == queue else {
+                index += 1
+                continue
+            }
+            if frozen {
+                _ = Self.remove(thread, from: &suspended)
+                Self.insert(thread, into: &frozenSuspended)
+            } else {
+                _ = Self.remove(thread, from: &frozenSuspended)
+                Self.insert(thread, into: &suspended)
+            }
+        }
+    }
+
+    /// Appends, then moves down: the array's generic insert was a visible part of a racy run's
+    /// profile.
+    private static func insert(_ thread: Int, into list: inout [Int]) {
+        list.append(thread)
+        var index = list.count - 1
+        while index > 0, list[index - 1] > thread {
+            list.swapAt(index - 1, index)
             index -= 1
         }
     }
 
-    /// Removes the id of a thread coming back on the CPU from ``suspended`` (moved to the end,
-    /// then removed).
-    mutating func removeSuspended(_ thread: Int) {
-        guard var index = suspended.firstIndex(of: thread) else {
-            preconditionFailure("thread \(threads[thread].label) resumed but not suspended")
-        }
-        while index + 1 < suspended.count {
-            suspended.swapAt(index, index + 1)
+    /// Moves it to the end, then removes it; `false` if it is not there.
+    private static func remove(_ thread: Int, from list: inout [Int]) -> Bool {
+        guard var index = list.firstIndex(of: thread) else { return false }
+        while index + 1 < list.count {
+            list.swapAt(index, index + 1)
             index += 1
         }
-        suspended.removeLast()
+        list.removeLast()
+        return true
     }
 }
