@@ -69,20 +69,28 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
         // looked up `Optional<Result>`'s metadata in the runtime's cache on every call: 3% of
         // chat-outbox's instructions, whose sends sync onto the main queue.
         let outcome: Swift.Result<Result, Failure>? = withoutActuallyEscaping(work) { work in
-            // Cleared before returning, so a job the scheduler dropped unrun (a deadlock) never
-            // calls `work` after it has gone.
-            var pending: (() throws(Failure) -> Result)? = work
-            var outcome: Swift.Result<Result, Failure>?
+            // One captured variable (one box) for both: the block to run, cleared before
+            // returning so that a job the scheduler dropped unrun (a deadlock) never calls `work`
+            // after it has gone, and what it returned. Two variables were two allocations per
+            // `sync`.
+            var call = SyncCall<Result, Failure>(pending: work)
             let ran = scheduler.call { scheduler in
                 scheduler.sync(on: id, runsOnCallerWhenFree: !isMainQueue) {
-                    guard let run = pending else { return }
-                    do throws(Failure) { outcome = .success(try run()) } catch { outcome = .failure(error) }
+                    guard let run = call.pending else { return }
+                    do throws(Failure) { call.outcome = .success(try run()) } catch { call.outcome = .failure(error) }
                 }
             }
-            pending = nil
-            return ran ? outcome : nil
+            call.pending = nil
+            return ran ? call.outcome : nil
         }
         guard let outcome else { return try work() }
         return try outcome.get()
     }
+}
+
+/// What ``SimulatedWorkQueue/sync(_:)`` shares with its block: the block while it may still run,
+/// then what it returned.
+private struct SyncCall<Result, Failure: Error> {
+    var pending: (() throws(Failure) -> Result)?
+    var outcome: Swift.Result<Result, Failure>?
 }

@@ -162,15 +162,13 @@ extension Scheduler {
         // The controller unretained (a strong reference cost a retain and release per `sync`).
         guard let threadsCall else { _ = requireThreads("sync(on:)"); return false }
         return threadsCall.call { controller in
-            sync(on: queue, runsOnCallerWhenFree: runsOnCallerWhenFree, work, controller: controller, unretained: threadsCall)
+            sync(on: queue, runsOnCallerWhenFree: runsOnCallerWhenFree, work, controller: controller)
         }
     }
 
-    /// ``sync(on:runsOnCallerWhenFree:_:)`` with the controller in hand, and the same controller
-    /// unretained for the job to wake the caller with.
+    /// ``sync(on:runsOnCallerWhenFree:_:)`` with the controller in hand.
     private func sync(
-        on queue: QueueID, runsOnCallerWhenFree: Bool, _ work: @escaping () -> Void, controller: ThreadController,
-        unretained: Unretained<ThreadController>
+        on queue: QueueID, runsOnCallerWhenFree: Bool, _ work: @escaping () -> Void, controller: ThreadController
     ) -> Bool {
         guard let me = controller.currentID, !controller.isUnwinding else { return false }
         let index = core.index(of: queue)
@@ -183,19 +181,14 @@ extension Scheduler {
                 return true
             }
         }
-        // Unretained: the job runs, or is dropped, before the controller goes (its scheduler
-        // owns it), and an `unowned` capture cost four reference count operations per `sync`.
-        async(on: queue) {
-            work()
-            unretained.call { controller in
-                // Happens-before: the block's end, then the caller's future.
-                if let races = controller.scheduler.races, let block = controller.currentID {
-                    races.call { $0.handBack(from: block + 1, toThread: me) }
-                }
-                if case .sync = controller.state.threads[me].blockedWait { controller.wake(me) }
-            }
-        }
-        return controller.blockCurrent(on: .sync(queue: index), in: self)
+        // The block itself is the job: the controller wakes the caller when that job's work
+        // returns (``ThreadController/finishSync(job:)``). A closure around the block that woke it
+        // cost an allocation per `sync`.
+        let job = async(on: queue, work)
+        controller.state.syncWaiters.append(ThreadController.SyncWaiter(job: job.rawValue, thread: me))
+        let ran = controller.blockCurrent(on: .sync(queue: index), in: self)
+        if !ran { controller.state.forgetSyncWaiter(me) }  // a deadlock, or unwound: the job never runs
+        return ran
     }
 
     /// Makes a lock for simulated threads.

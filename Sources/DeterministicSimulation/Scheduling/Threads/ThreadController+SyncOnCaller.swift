@@ -31,6 +31,28 @@ extension ThreadController {
         scheduler.core.candidateEpoch &+= 1  // and may be again
     }
 
+    /// A thread blocked in a `sync` whose block is a job on the target queue
+    /// (``Scheduler/sync(on:runsOnCallerWhenFree:_:)``): woken when that job's work returns.
+    struct SyncWaiter {
+        /// The job's number.
+        let job: UInt64
+        /// The blocked thread's id.
+        let thread: Int
+    }
+
+    /// Called when the work of the job numbered `job` has returned, on its thread (the current
+    /// one): if it was a `sync` block, its caller comes after it (a happens-before edge for the
+    /// race detector) and is woken. Cheap when no `sync` waits, which is most jobs.
+    @inline(__always)
+    func finishSync(job: UInt64, in scheduler: Scheduler) {
+        guard !state.syncWaiters.isEmpty, let caller = state.takeSyncWaiter(job: job) else { return }
+        // Happens-before: the block's end, then the caller's future.
+        if let races = scheduler.races, let block = state.current {
+            races.call { $0.handBack(from: block + 1, toThread: caller) }
+        }
+        if case .sync = state.threads[caller].blockedWait { wake(caller) }
+    }
+
     /// The id of the thread running a `sync` block on its own stack while holding the serial
     /// queue at `queue`, if any.
     func syncHolder(of queue: Int) -> Int? {
@@ -39,6 +61,17 @@ extension ThreadController {
 }
 
 extension ThreadController.State {
+    /// Removes and returns the thread waiting for the `sync` job numbered `job`, if any.
+    mutating func takeSyncWaiter(job: UInt64) -> Int? {
+        guard let index = syncWaiters.firstIndex(where: { $0.job == job }) else { return nil }
+        return syncWaiters.remove(at: index).thread
+    }
+
+    /// Forgets the `sync` a thread waited for when it returns without its block having run.
+    mutating func forgetSyncWaiter(_ thread: Int) {
+        syncWaiters.removeAll { $0.thread == thread }
+    }
+
     /// Records (or clears, with nil) the id of the thread holding a serial queue for a `sync`
     /// block.
     mutating func setSyncHolder(_ thread: Int?, of queue: Int) {

@@ -138,6 +138,9 @@ final class ThreadController {
         /// compare it with the long way).
         var fastPathBesideSuspendedCount = 0
         var allowsFastPathBesideSuspended = true
+        /// The threads blocked in a `sync` until a job runs their block, in the order they
+        /// blocked (rarely more than one or two).
+        var syncWaiters: [SyncWaiter] = []
         /// By queue index: the id of the thread running a `sync` block on its own stack while
         /// holding that serial queue (``ThreadController/runSyncOnCaller(_:holding:caller:in:)``);
         /// queues past the end have none.
@@ -291,7 +294,9 @@ final class ThreadController {
         scheduler.core.runningQueue = state.threads[thread].queue
         scheduler.noteJobStartForRaces(in: thread + 1)
         scheduler.reportJobStart()
+        let job = scheduler.core.taken.job.number
         work()
+        finishSync(job: job, in: scheduler)
         state.current = nil
         plainLocks.setCurrent(nil)
         scheduler.core.runningQueue = -1
