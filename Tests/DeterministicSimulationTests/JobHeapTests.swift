@@ -64,4 +64,27 @@ struct JobHeapTests {
         #expect(heap.count == 61)
         #expect(heap.isValid())
     }
+
+    @Test("a queue that empties at every job keeps its dead entries bounded and returns only live ones")
+    func emptiesAtEveryJob() {
+        var heap = JobHeap()
+        var number: UInt64 = 0
+        for round in 0..<500 {
+            number += 1
+            heap.insert(ScheduledJob(time: Int64(round), number: number, slot: 0))
+            if round.isMultiple(of: 7) {
+                number += 1
+                heap.insert(ScheduledJob(time: Int64(round), number: number, slot: 0))
+                #expect(heap.removeFirst().number == number - 1)
+            }
+            if round.isMultiple(of: 50) {
+                // Emptied all at once (a process's queue dropped): only the live job comes back.
+                #expect(heap.removeAll().map(\.number) == [number])
+            } else {
+                #expect(heap.removeFirst().number == number)
+            }
+            #expect(heap.isEmpty && heap.count == 0 && heap.first == nil)
+            #expect(heap.isValid(), "round \(round): dead entries must stay bounded")
+        }
+    }
 }

@@ -80,8 +80,8 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
                     do throws(Failure) { call.outcome = .success(try run()) } catch { call.outcome = .failure(error) }
                 }
             }
-            call.pending = nil
-            return ran ? call.outcome : nil
+            let outcome = call.finish()
+            return ran ? outcome : nil
         }
         guard let outcome else { return try work() }
         return try outcome.get()
@@ -93,4 +93,11 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
 private struct SyncCall<Result, Failure: Error> {
     var pending: (() throws(Failure) -> Result)?
     var outcome: Swift.Result<Result, Failure>?
+
+    /// Clears the block and takes what it returned, in one access (each access to a captured
+    /// variable is checked for exclusivity at run time).
+    mutating func finish() -> Swift.Result<Result, Failure>? {
+        pending = nil
+        return outcome.take()
+    }
 }
