@@ -39,7 +39,8 @@ package final class PlainLockTable {
     /// `current` is the struct's first field.
     @inlinable @inline(__always)
     package func setCurrent(_ thread: Int?) {
-        memory.storeBytes(of: thread.map { Int32(truncatingIfNeeded: $0 + 1) } ?? 0, as: Int32.self)
+        let current: Int32 = if let thread { Int32(truncatingIfNeeded: thread &+ 1) } else { 0 }
+        memory.storeBytes(of: current, as: Int32.self)
     }
 
     /// The simulated thread holding the mutex at `address`, if one does.

@@ -19,17 +19,25 @@ public final class SimulatedLock: @unchecked Sendable {
     /// The name deadlock reports use.
     public let name: String
     let scheduler: SchedulerReference
-    /// The id of the thread holding it, if any. Unchecked, like ``waiters``: only the baton holder
-    /// touches them, and no access spans a call; their dynamic checks were about 1% of a run that
-    /// takes a lock around every statement.
-    @exclusivity(unchecked) var holder: Int?
-    /// The ids of the threads blocked in ``lock()``, first come first served.
-    @exclusivity(unchecked) var waiters: [Int] = []
-    /// With race detection on: what every holder so far had done when it unlocked (the next
-    /// `lock` comes after it). Empty otherwise, and never touched. Unchecked like ``holder``:
-    /// the dynamic checks of its reads and writes were two of every contended `lock`/`unlock`'s
+    /// Who holds it, who waits, and what the holders did, in one place. Unchecked exclusivity:
+    /// only the baton holder touches it, and no access spans a call that could reach it again;
+    /// its dynamic checks were about 1% of a run that takes a lock around every statement, and
+    /// with race detection on the race clock's checks were two of every `lock`/`unlock`'s
     /// costliest calls.
-    @exclusivity(unchecked) var raceClock = VectorClock()
+    struct State {
+        /// The id of the thread holding it, if any.
+        var holder: Int?
+        /// The ids of the threads blocked in ``lock()``, first come first served.
+        var waiters: [Int] = []
+        /// With race detection on: what every holder so far had done when it unlocked (the next
+        /// `lock` comes after it). Empty otherwise, and never touched.
+        var raceClock = VectorClock()
+    }
+
+    @exclusivity(unchecked) var state = State()
+
+    /// The id of the thread holding it, if any.
+    var holder: Int? { state.holder }
 
     init(name: String, scheduler: Scheduler) {
         self.name = name
@@ -37,7 +45,7 @@ public final class SimulatedLock: @unchecked Sendable {
     }
 
     /// Whether a thread holds the lock.
-    public var isLocked: Bool { holder != nil }
+    public var isLocked: Bool { state.holder != nil }
 
     /// Takes the lock, blocking the calling simulated thread while another holds it.
     ///
@@ -51,14 +59,14 @@ public final class SimulatedLock: @unchecked Sendable {
             scheduler.schedulingPoint()
             scheduler.threadsCall?.call { controller in
                 guard let me = controller.currentID, !controller.isUnwinding else { return }
-                guard holder != nil else {
-                    holder = me
-                    scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }
+                guard state.holder != nil else {
+                    state.holder = me
+                    scheduler.races?.call { $0.acquire(state.raceClock, into: me + 1) }
                     return
                 }
-                waiters.append(me)
+                state.waiters.append(me)
                 if controller.blockCurrent(on: .lock(self), in: scheduler) {
-                    scheduler.races?.call { $0.acquire(raceClock, into: me + 1) }  // handed over by `unlock`
+                    scheduler.races?.call { $0.acquire(state.raceClock, into: me + 1) }  // handed over by `unlock`
                 }
             }
         }
@@ -77,14 +85,14 @@ public final class SimulatedLock: @unchecked Sendable {
         let unlocked: Bool = scheduler.threadsCall?.call { controller in
             guard let me = controller.currentID, !controller.isUnwinding else { return false }
             precondition(
-                holder == me,
+                state.holder == me,
                 "SimulatedLock \"\(name)\" unlocked by \"\(controller.currentLabel ?? "")\", which does not hold it")
-            scheduler.races?.call { $0.release(from: me + 1, into: &raceClock) }
-            if waiters.isEmpty {
-                holder = nil
+            scheduler.races?.call { $0.release(from: me + 1, into: &state.raceClock) }
+            if state.waiters.isEmpty {
+                state.holder = nil
             } else {
-                let next = waiters.removeFirst()
-                holder = next
+                let next = state.waiters.removeFirst()
+                state.holder = next
                 controller.wake(next)
             }
             return true

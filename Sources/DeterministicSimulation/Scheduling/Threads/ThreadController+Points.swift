@@ -145,13 +145,16 @@ extension ThreadController {
             }
             index += 1
         }
+        guard state.frozenWakeFloor <= time else { return }
+        var floor = Int64.max  // worked out again: the earliest wake-up among those left asleep
         index = 0
         while index < state.frozenSuspended.count {
-            if case .sleeping(let until) = state.threads[state.frozenSuspended[index]].state, until <= time {
-                wake(state.frozenSuspended[index])
+            if case .sleeping(let until) = state.threads[state.frozenSuspended[index]].state {
+                if until <= time { wake(state.frozenSuspended[index]) } else if until < floor { floor = until }
             }
             index += 1
         }
+        state.frozenWakeFloor = floor
     }
 
     /// Blocks the current thread until someone calls ``wake(_:)``; first checks for a deadlock

@@ -93,9 +93,15 @@ extension ThreadController.State {
     mutating func insertSuspended(_ thread: Int, frozen: Bool) {
         if frozen {
             Self.insert(thread, into: &frozenSuspended)
+            lowerFrozenWakeFloor(for: thread)
         } else {
             Self.insert(thread, into: &suspended)
         }
+    }
+
+    /// Lowers ``frozenWakeFloor`` to a sleeper's wake-up time as it joins ``frozenSuspended``.
+    private mutating func lowerFrozenWakeFloor(for thread: Int) {
+        if case .sleeping(let until) = threads[thread].state, until < frozenWakeFloor { frozenWakeFloor = until }
     }
 
     /// Removes the id of a thread coming back on the CPU from ``suspended`` or, when it is resumed
@@ -118,6 +124,7 @@ extension ThreadController.State {
             if frozen {
                 _ = Self.remove(thread, from: &suspended)
                 Self.insert(thread, into: &frozenSuspended)
+                lowerFrozenWakeFloor(for: thread)
             } else {
                 _ = Self.remove(thread, from: &frozenSuspended)
                 Self.insert(thread, into: &suspended)

@@ -79,6 +79,12 @@ final class ThreadController {
         /// decisions do not pass over them: each kill of chat-outbox's app left its threads in
         /// the one list, eight on average, and every decision read them.
         var frozenSuspended: [Int] = []
+        /// No thread of ``frozenSuspended`` sleeps until before this time: the earliest wake-up
+        /// among them when last worked out, lowered as sleepers join (`.max`: none sleeps). A
+        /// wake-up by an earlier time skips the list (``ThreadController/wakeSleepers(by:)``):
+        /// notes-import keeps a killed process's threads there, and each of its many sleeps
+        /// looked at all of them.
+        var frozenWakeFloor = Int64.max
         var suspendedCount: Int { suspended.count + frozenSuspended.count }
         /// The closure of the job a `.start` decision took off its queue, until it runs.
         var pendingWork: (() -> Void)?
