@@ -67,18 +67,25 @@ struct FastPathBesideSuspendedTests {
         return Outcome(digest: trace.digest, recorded: choices.recorded, stop: stop, now: s.now, fastJobs: fastJobs)
     }
 
-    @Test("300 runs with a frozen suspended thread are the same with and without the fast path")
-    func fastPathChangesNothing() {
+    /// Runs 300 seeds with and without the fast path, expecting the same runs; returns how many
+    /// jobs took it.
+    static func compareWithLongWay(_ run: (UInt64, Bool) -> Outcome) -> Int {
         var fastJobs = 0
         for seed in 0..<300 as Range<UInt64> {
-            let fast = Self.run(seed: seed, fastPath: true)
-            let slow = Self.run(seed: seed, fastPath: false)
+            let fast = run(seed, true)
+            let slow = run(seed, false)
             #expect(fast.digest == slow.digest, "seed \(seed)")
             #expect(fast.recorded == slow.recorded, "seed \(seed)")
             #expect(fast.stop == slow.stop && fast.now == slow.now, "seed \(seed)")
             #expect(slow.fastJobs == 0, "seed \(seed)")
             fastJobs += fast.fastJobs
         }
+        return fastJobs
+    }
+
+    @Test("300 runs with a frozen suspended thread are the same with and without the fast path")
+    func fastPathChangesNothing() {
+        let fastJobs = Self.compareWithLongWay { Self.run(seed: $0, fastPath: $1) }
         // The case is exercised: jobs start inline while the `db` thread is suspended and frozen.
         #expect(fastJobs > 1_000, "only \(fastJobs) jobs took the fast path past a frozen thread")
     }
@@ -126,16 +133,7 @@ struct FastPathBesideSuspendedTests {
 
     @Test("300 runs whose threads block on main, a lock and a semaphore are the same with and without the fast path")
     func blockedThreadsChangeNothing() {
-        var fastJobs = 0
-        for seed in 0..<300 as Range<UInt64> {
-            let fast = Self.blockingRun(seed: seed, fastPath: true)
-            let slow = Self.blockingRun(seed: seed, fastPath: false)
-            #expect(fast.digest == slow.digest, "seed \(seed)")
-            #expect(fast.recorded == slow.recorded, "seed \(seed)")
-            #expect(fast.stop == slow.stop && fast.now == slow.now, "seed \(seed)")
-            #expect(slow.fastJobs == 0, "seed \(seed)")
-            fastJobs += fast.fastJobs
-        }
+        let fastJobs = Self.compareWithLongWay { Self.blockingRun(seed: $0, fastPath: $1) }
         // The case is exercised: main's `sync` jobs start inline while their senders are blocked.
         #expect(fastJobs > 3_000, "only \(fastJobs) jobs took the fast path beside blocked threads")
     }

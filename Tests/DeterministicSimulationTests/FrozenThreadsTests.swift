@@ -10,7 +10,14 @@ import Testing
 struct FrozenThreadsTests {
     /// What ran when: each entry is a thread's label, what it did, and the virtual time in µs.
     final class Log {
+        let scheduler: Scheduler
         var entries: [String] = []
+
+        init(_ scheduler: Scheduler) { self.scheduler = scheduler }
+
+        func record(_ what: String) {
+            entries.append("\(scheduler.currentThreadLabel ?? "-") \(what) \(scheduler.now.microseconds)")
+        }
     }
 
     static func scheduler() -> Scheduler {
@@ -22,31 +29,30 @@ struct FrozenThreadsTests {
     @Test("a thread asleep or blocked when its queue freezes resumes only after the thaw, and then at once")
     func suspendedThenFrozen() {
         let s = Self.scheduler()
-        let log = Log()
-        func record(_ what: String) { log.entries.append("\(s.currentThreadLabel ?? "-") \(what) \(s.now.microseconds)") }
+        let log = Log(s)
         let sleeper = s.makeQueue(label: "sleeper", kind: .serial)
         let waiter = s.makeQueue(label: "waiter", kind: .serial)
         let holder = s.makeQueue(label: "holder", kind: .serial)
         let lock = s.makeLock(name: "store")
         s.async(on: sleeper) {
             s.block(for: .milliseconds(1))
-            record("woke")
+            log.record("woke")
         }
         s.async(on: holder) {
             lock.lock()
             s.block(for: .milliseconds(2))
             lock.unlock()  // wakes the waiter while its queue is frozen
-            record("unlocked")
+            log.record("unlocked")
         }
         s.asyncAfter(.microseconds(100), on: waiter) {
-            lock.withLock { record("locked") }
+            lock.withLock { log.record("locked") }
         }
         s.asyncAfter(.microseconds(500), on: s.mainQueue) {
             s.freeze(sleeper)
             s.freeze(waiter)
         }
         s.asyncAfter(.milliseconds(5), on: s.mainQueue) {
-            record("thaw")
+            log.record("thaw")
             s.thaw(sleeper)
             s.thaw(waiter)
         }
@@ -58,17 +64,16 @@ struct FrozenThreadsTests {
     @Test("a job that freezes its own queue and then sleeps stays off the CPU until another thaws it")
     func frozenThenSuspended() {
         let s = Self.scheduler()
-        let log = Log()
-        func record(_ what: String) { log.entries.append("\(s.currentThreadLabel ?? "-") \(what) \(s.now.microseconds)") }
+        let log = Log(s)
         let app = s.makeQueue(label: "app", kind: .serial)
         s.async(on: app) {
             s.freeze(app)
             s.block(for: .milliseconds(1))
-            record("woke")
+            log.record("woke")
         }
-        s.asyncAfter(.microseconds(200), on: app) { record("queued job") }
+        s.asyncAfter(.microseconds(200), on: app) { log.record("queued job") }
         s.asyncAfter(.milliseconds(3), on: s.mainQueue) {
-            record("thaw")
+            log.record("thaw")
             s.thaw(app)
         }
         _ = s.run(until: .seconds(1), maxSteps: 1_000)
@@ -79,7 +84,7 @@ struct FrozenThreadsTests {
     @Test("freezing and thawing a queue many times with threads suspended on it loses none of them")
     func manyFreezes() {
         let s = Self.scheduler()
-        let log = Log()
+        let log = Log(s)
         let queues = (0..<4).map { s.makeQueue(label: "q\($0)", kind: .concurrent(width: 2)) }
         for (index, queue) in queues.enumerated() {
             for slot in 0..<3 {
