@@ -76,4 +76,15 @@ struct RandomGoldenTests {
             #expect(abs(count - 10_000) < 500, "counts: \(counts)")
         }
     }
+
+    @Test("skip(n) leaves the state where n calls of next() leave it, for n from 0 to 64")
+    func skipIsNextWithoutOutputs() {
+        for count in 0...64 {
+            var skipped = Xoshiro256StarStar(seed: 0x5eed + UInt64(count))
+            var drawn = skipped
+            skipped.skip(count)
+            for _ in 0..<count { _ = drawn.next() }
+            for _ in 0..<4 { #expect(skipped.next() == drawn.next(), "after skipping \(count)") }
+        }
+    }
 }

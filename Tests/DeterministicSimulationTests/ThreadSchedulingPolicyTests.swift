@@ -57,4 +57,23 @@ struct ThreadSchedulingPolicyTests {
             return
         }
     }
+
+    @Test("a random walk's gap is its definition's, draw for draw: 1 + 2^i for each digit whose 53-bit draw is below its threshold",
+          arguments: [0.001, 0.05, 0.3, 0.9])
+    func gapMatchesDefinition(rate: Double) {
+        let thresholds = RandomWalkPolicy.thresholds(forRate: rate)
+        let significant = (thresholds.lastIndex { $0 != 0 } ?? -1) + 1
+        #expect(thresholds.count == 40 && significant < 40, "rate \(rate): \(significant) digits can be 1")
+        for seed in 0..<300 as Range<UInt64> {
+            var fast = Xoshiro256StarStar(seed: seed)
+            var reference = fast
+            let gap = RandomWalkPolicy.gap(thresholds, significantDigits: significant, &fast)
+            var expected: UInt64 = 1
+            for (digit, threshold) in thresholds.enumerated() where reference.next(below: 1 << 53) < threshold {
+                expected += 1 << UInt64(digit)
+            }
+            #expect(gap == expected, "rate \(rate), seed \(seed)")
+            #expect(fast.next() == reference.next(), "rate \(rate), seed \(seed): the same outputs consumed")
+        }
+    }
 }

@@ -75,6 +75,28 @@ package struct Xoshiro256StarStar: Sendable {
         return result
     }
 
+    /// Advances the state by `count` steps, as `count` calls of ``next()`` would, without
+    /// computing their outputs (a caller that must consume draws it does not look at).
+    ///
+    /// ```swift
+    /// var a = Xoshiro256StarStar(seed: 1), b = a
+    /// a.skip(3); for _ in 0..<3 { _ = b.next() }   // a and b now give the same outputs
+    /// ```
+    @inlinable
+    public mutating func skip(_ count: Int) {
+        var remaining = count
+        while remaining > 0 {
+            let t = s1 &<< 17
+            s2 ^= s0
+            s3 ^= s1
+            s1 ^= s2
+            s0 ^= s3
+            s2 ^= t
+            s3 = Self.rotateLeft(s3, by: 45)
+            remaining -= 1
+        }
+    }
+
     /// Returns a uniformly distributed value in `0..<bound`, without modulo bias.
     ///
     /// ```swift

@@ -30,6 +30,10 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
     /// geometric gap is 1. The digits of a geometric variable are independent Bernoulli variables
     /// with P(1) = q^(2^i) / (1 + q^(2^i)) for q = 1 - p; squaring is an IEEE basic operation.
     private let thresholds: [UInt64]
+    /// The digits whose threshold is not 0: a draw for a later digit can never be 1, so only
+    /// the generator's state is advanced for it (``Xoshiro256StarStar/skip(_:)``). At a rate of
+    /// 0.05 that is 10 of the 40, and the other 30 draws were most of a gap's cost.
+    private let significantDigits: Int
     private let preemptionRate: Double
     /// Whether the first gap has been drawn (lazily, at the first point).
     private var gapDrawn = false
@@ -37,12 +41,13 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
     init(configuration: ConcurrencyConfiguration) {
         preemptionRate = configuration.preemptionRate
         thresholds = Self.thresholds(forRate: preemptionRate)
+        significantDigits = (thresholds.lastIndex { $0 != 0 } ?? -1) + 1
     }
 
     /// The ``thresholds`` of a rate: worked out once per rate in a process (a run draws one of a
     /// few rates, the ladder's, and 40 rounds of floating-point arithmetic per run cost more
     /// than a short run's events), then looked up; the same numbers either way.
-    private static func thresholds(forRate rate: Double) -> [UInt64] {
+    static func thresholds(forRate rate: Double) -> [UInt64] {
         guard rate > 0, rate < 1 else { return [] }
         if let known = knownThresholds.withAnnotatedLock({ $0[rate.bitPattern] }) { return known }
         var thresholds: [UInt64] = []
@@ -96,6 +101,19 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
 
     func observe(_ progress: RunProgress) {}
 
+    /// A random gap from the digit thresholds: 1 plus `2^i` for each binary digit `i` whose
+    /// uniform 53-bit draw falls below `thresholds[i]`. One generator output per digit, always
+    /// (a seed's later draws depend on it); those of the digits from `significantDigits` on,
+    /// whose threshold is 0, are skipped over rather than drawn.
+    static func gap(_ thresholds: [UInt64], significantDigits: Int, _ generator: inout Xoshiro256StarStar) -> UInt64 {
+        var gap: UInt64 = 1
+        for digit in 0..<significantDigits where generator.next(below: 1 << 53) < thresholds[digit] {
+            gap += 1 << UInt64(digit)
+        }
+        generator.skip(thresholds.count - significantDigits)
+        return gap
+    }
+
     /// The number of scheduling points until the next preemption, counting the next point as 1;
     /// 0 means no further preemption in this run. Random mode: 1 + a geometric variable with
     /// success probability `preemptionRate` (rate 1: always 1). Replay: the recorded value.
@@ -104,12 +122,7 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
         // keeps the thread running), so the gap past an explored prefix is 1, not "never".
         choices.exploration?.setCanonicalForNextDraw(1)
         let gap = choices.drawRecorded(replayBound: Self.gapReplayBound) { generator in
-            var gap: UInt64 = 1
-            for (digit, threshold) in thresholds.enumerated()
-            where generator.next(below: 1 << 53) < threshold {
-                gap += 1 << UInt64(digit)
-            }
-            return gap
+            Self.gap(thresholds, significantDigits: significantDigits, &generator)
         }
         choices.markScheduleDraw()
         return gap

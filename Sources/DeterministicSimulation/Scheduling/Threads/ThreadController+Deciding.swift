@@ -186,19 +186,28 @@ extension ThreadController {
     /// The id of the thread a gathered candidate job would start on: its queue's thread, or for
     /// the k-th candidate of a concurrent queue the k-th idle slot. Made on first use (the policy
     /// sees it appear: PCT draws its priority then).
+    @inline(__always)
     private func thread(forCandidate index: Int, in scheduler: Scheduler) -> Int {
         let queue = scheduler.core.candidates[index].queue
+        // The common case, inline: the first candidate of its queue, whose first thread exists
+        // and is free.
+        if index == 0 || scheduler.core.candidates[index - 1].queue != queue,
+            queue < state.queueThreads.count, let first = state.queueThreads[queue].first,
+            case .idle = state.threads[first].state
+        {
+            return first
+        }
+        return laterThread(forCandidate: index, ofQueue: queue)
+    }
+
+    /// ``thread(forCandidate:in:)`` past its common case: the candidate's ordinal among its
+    /// queue's candidates picks the idle slot.
+    private func laterThread(forCandidate index: Int, ofQueue queue: Int) -> Int {
         var ordinal = 0
         var earlier = index - 1
         while earlier >= 0, scheduler.core.candidates[earlier].queue == queue {
             ordinal += 1
             earlier -= 1
-        }
-        // The common case: the queue's first thread exists and is free.
-        if ordinal == 0, queue < state.queueThreads.count, let first = state.queueThreads[queue].first,
-            case .idle = state.threads[first].state
-        {
-            return first
         }
         return idleThread(ofQueue: queue, ordinal: ordinal)
     }
