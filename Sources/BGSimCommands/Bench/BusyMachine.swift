@@ -38,7 +38,11 @@ struct BusyMachine: Sendable {
         BenchCase.throughput.filter { $0.concurrency.enabled && $0.detectsRaces && $0.name != BenchCase.longToken.name }
     }
 
-    /// Measures every case quiet, then busy, with each kind of carrier this build has.
+    /// Measures every case quiet and busy, with each kind of carrier this build has: for each
+    /// case, `repetitions` pairs of one-job campaigns, quiet then beside the busy processes, and
+    /// the median of each side. Each pair is measured within seconds: this VM's speed drifts by
+    /// 20-60% within the hour, and with every quiet rate measured first and every busy rate a
+    /// minute or more later, the same build's rows moved between 34% and 167% from run to run.
     static func measure(runs: Int, repetitions: Int, progress: (String) -> Void) -> [BusyMachine] {
         // Fibers where this build has them and BGSIM_CARRIERS does not ask for threads.
         let kinds: [(name: String, osThreads: Bool)] = SimulatedThreadPool.Carriers.preferred == .fibers
@@ -47,26 +51,27 @@ struct BusyMachine: Sendable {
         for kind in kinds {
             SimulatedThreadPool.Carriers.preferOSThreads(kind.osThreads)
             defer { SimulatedThreadPool.Carriers.preferOSThreads(false) }
-            var quiet: [Double] = []
             for benchCase in cases {
-                progress("busy machine: \(benchCase.name), \(kind.name), quiet")
-                quiet.append(rate(benchCase, runs: runs, repetitions: repetitions))
-            }
-            guard let load = CPULoad(processes: busyProcesses) else { return [] }
-            defer { load.stop() }
-            for (index, benchCase) in cases.enumerated() {
-                progress("busy machine: \(benchCase.name), \(kind.name), beside \(busyProcesses) busy processes")
+                progress("busy machine: \(benchCase.name), \(kind.name), quiet and beside \(busyProcesses) busy processes")
+                var quiet: [Double] = []
+                var busy: [Double] = []
+                for _ in 0..<max(1, repetitions) {
+                    quiet.append(rate(benchCase, runs: runs))
+                    guard let load = CPULoad(processes: busyProcesses) else { return [] }
+                    busy.append(rate(benchCase, runs: runs))
+                    load.stop()
+                }
                 rows.append(BusyMachine(benchCase: benchCase.name, carriers: kind.name, runs: runs,
-                                        quietRunsPerSecond: quiet[index],
-                                        busyRunsPerSecond: rate(benchCase, runs: runs, repetitions: repetitions)))
+                                        quietRunsPerSecond: Spread(quiet).median,
+                                        busyRunsPerSecond: Spread(busy).median))
             }
         }
         return rows
     }
 
-    /// The median runs/s of `repetitions` one-job campaigns.
-    private static func rate(_ benchCase: BenchCase, runs: Int, repetitions: Int) -> Double {
-        Spread(BenchRunner.rates(benchCase, runs: runs, jobs: 1, repetitions: repetitions).runsPerSecond).median
+    /// The runs/s of one one-job campaign.
+    private static func rate(_ benchCase: BenchCase, runs: Int) -> Double {
+        Spread(BenchRunner.rates(benchCase, runs: runs, jobs: 1, repetitions: 1).runsPerSecond).median
     }
 
     /// The table lines.
