@@ -65,6 +65,13 @@ package struct Xoshiro256StarStar: Sendable {
     @inlinable
     public mutating func next() -> UInt64 {
         let result = Self.rotateLeft(s1 &* 5, by: 7) &* 9
+        advance()
+        return result
+    }
+
+    /// The xoshiro256 linear step: the state after one output.
+    @inlinable @inline(__always)
+    internal mutating func advance() {
         let t = s1 &<< 17
         s2 ^= s0
         s3 ^= s1
@@ -72,7 +79,6 @@ package struct Xoshiro256StarStar: Sendable {
         s0 ^= s3
         s2 ^= t
         s3 = Self.rotateLeft(s3, by: 45)
-        return result
     }
 
     /// Advances the state by `count` steps, as `count` calls of ``next()`` would, without
@@ -86,13 +92,7 @@ package struct Xoshiro256StarStar: Sendable {
     public mutating func skip(_ count: Int) {
         var remaining = count
         while remaining > 0 {
-            let t = s1 &<< 17
-            s2 ^= s0
-            s3 ^= s1
-            s1 ^= s2
-            s0 ^= s3
-            s2 ^= t
-            s3 = Self.rotateLeft(s3, by: 45)
+            advance()
             remaining -= 1
         }
     }
