@@ -26,12 +26,12 @@ extension ThreadController {
         // preemption); once time has moved, every runnable thread is in id order.
         var first = first
         while true {
-            let runnableCount = countRunnable(in: scheduler)
+            let runnableCount = countRunnable()
             var now = clock.now.microseconds
             let earliest = gatherJobs(now: now, in: scheduler)
             var readyJobs = earliest <= now ? scheduler.core.candidateCount : 0
             if runnableCount == 0, readyJobs == 0 {
-                let wake = earliestWake(in: scheduler)
+                let wake = earliestWake()
                 let next = min(earliest, wake)
                 if next == .max || next > state.limit { return .stop(endOfRun(in: scheduler)) }
                 if state.stepsLeft <= 0 { return .stop(.stepLimit) }
@@ -65,14 +65,14 @@ extension ThreadController {
 
     /// The fast path of a decision: while no suspended thread can run or wake by itself (each is
     /// blocked, waiting for a running thread to release it, or on a frozen queue: see
-    /// ``suspendedThreadsStayOff(in:)``) and the policy does not weigh every point, the next job
+    /// ``suspendedThreadsStayOff()``) and the policy does not weigh every point, the next job
     /// is exactly the plain step's (the same gathering and the same draw), on its queue's free
     /// thread. Nil when that does not apply or no job is due by the limit: then
     /// ``decide(first:in:)`` goes the long way.
     @inline(__always)
     func takeInlineJob(in scheduler: Scheduler) -> (Int, () -> Void)? {
         guard state.deadlock == nil, state.stepsLeft > 0, !weighsEveryPoint,
-            state.suspendedCount == 0 || suspendedThreadsStayOff(in: scheduler),
+            state.suspendedCount == 0 || suspendedThreadsStayOff(),
             let work = scheduler.core.takeNextJobBesideSuspended(limit: state.limit, clock: clock, choices: choices)
         else { return nil }
         if state.suspendedCount > 0 { state.fastPathBesideSuspendedCount += 1 }
@@ -85,14 +85,14 @@ extension ThreadController {
     /// that is not frozen is blocked, waiting for a running thread to wake it (a lock's release,
     /// a `sync` block's end, a semaphore's signal); those of frozen queues (a suspended
     /// process's, or a killed one's) stay off the CPU until it thaws. Such threads change
-    /// nothing in a decision: none is runnable, ``earliestWake(in:)`` passes them over, so no
+    /// nothing in a decision: none is runnable, ``earliestWake()`` passes them over, so no
     /// sleeper wakes in it, and the long way gathers and draws exactly as the fast path does. The
     /// thread being suspended is among them: blocked, the long way would not put it first.
     ///
     /// A long run of notes-import keeps a killed process's `db` thread suspended, and a sender of
     /// chat-outbox blocks in a `sync` onto main while main's job starts: both decisions take it.
     @inline(__always)
-    private func suspendedThreadsStayOff(in scheduler: Scheduler) -> Bool {
+    private func suspendedThreadsStayOff() -> Bool {
         guard state.allowsFastPathBesideSuspended else { return false }
         var index = 0
         while index < state.suspended.count {
@@ -107,7 +107,7 @@ extension ThreadController {
     /// stopped). Counted, not listed: filling a list on every decision (emptying it, appending,
     /// each a uniqueness check of its buffer) cost about 80 instructions a decision, and
     /// ``runnableThread(at:first:in:)`` finds the one chosen.
-    private func countRunnable(in scheduler: Scheduler) -> Int {
+    private func countRunnable() -> Int {
         // By index, reading each thread in place: a `for in` loop retained the array.
         var count = 0
         var index = 0
@@ -121,7 +121,7 @@ extension ThreadController {
     /// The runnable thread at `position` in a decision's order: `first` (the thread being
     /// suspended) if it is runnable on a queue that is not frozen, then the other runnable
     /// threads by id (the order of ``State/suspended``). `position` is below
-    /// ``countRunnable(in:)``.
+    /// ``countRunnable()``.
     private func runnableThread(at position: Int, first: Int?, in scheduler: Scheduler) -> Int {
         var remaining = position
         let firstID: Int
@@ -154,7 +154,7 @@ extension ThreadController {
     }
 
     /// The earliest wake-up time of a sleeping thread on an unfrozen queue (`.max` for none).
-    func earliestWake(in scheduler: Scheduler) -> Int64 {
+    func earliestWake() -> Int64 {
         var earliest = Int64.max
         var index = 0
         while index < state.suspended.count {
@@ -245,11 +245,11 @@ extension ThreadController {
     /// otherwise the clock moves to the limit if asked, as in the plain scheduler.
     private func endOfRun(in scheduler: Scheduler) -> SchedulerStop {
         let eligible = scheduler.earliestEligibleTime()
-        if eligible == nil, earliestWake(in: scheduler) == .max, let report = globalDeadlock() {
+        if eligible == nil, earliestWake() == .max, let report = globalDeadlock() {
             state.deadlock = report
             return .idle
         }
         if state.movesClockToLimit { clock.advance(to: VirtualTime(microseconds: state.limit)) }
-        return eligible != nil || earliestWake(in: scheduler) != .max ? .reachedTime : .idle
+        return eligible != nil || earliestWake() != .max ? .reachedTime : .idle
     }
 }

@@ -103,7 +103,7 @@ extension ThreadController {
     @inline(__always)
     private func sleepsInPlace(until wake: Int64, queue: Int, in scheduler: Scheduler) -> Bool {
         guard state.allowsSleepInPlace, state.deadlock == nil, state.stepsLeft > 0, wake <= state.limit,
-            !scheduler.core.isFrozen(queue: queue), othersStayOff(until: wake, in: scheduler),
+            !scheduler.core.isFrozen(queue: queue), othersStayOff(until: wake),
             let earliest = scheduler.core.earliestDueTime(occupying: queue), earliest > wake
         else { return false }
         clock.advance(to: VirtualTime(microseconds: wake))
@@ -121,7 +121,7 @@ extension ThreadController {
     /// `wake`: blocked (only a running thread can release it), or asleep until later. (Those of
     /// frozen queues stay off anyway.)
     @inline(__always)
-    private func othersStayOff(until wake: Int64, in scheduler: Scheduler) -> Bool {
+    private func othersStayOff(until wake: Int64) -> Bool {
         // By index, not `for in`: iterating the array retained it.
         var index = 0
         while index < state.suspended.count {
