@@ -36,15 +36,18 @@ extension Scheduler {
     /// ```
     ///
     /// Contract:
-    /// - With the process's executors (``ProcessExecutors/isInstalled``) the call goes through
-    ///   `MainActor.assumeIsolated`: the runtime asks the process's main executor, which answers
-    ///   ``isOnSimulatedMainThread``; inside `callback`, `MainActor.assumeIsolated`, `@MainActor`
-    ///   calls and `Task {}` (inheriting the main actor) all belong to the run.
+    /// - The engine checks that this job runs on the simulated main thread
+    ///   (``isOnSimulatedMainThread``) and then calls `callback` with its `@MainActor` attribute
+    ///   dropped: the same check and cast as `MainActor.assumeIsolated`, without the runtime's
+    ///   round trip through the main executor (about 5% of a one-thread campaign's instructions).
+    /// - With the process's executors (``ProcessExecutors/isInstalled``) the runtime's main
+    ///   executor answers that same question, so inside `callback`, `MainActor.assumeIsolated`,
+    ///   `@MainActor` calls and `Task {}` (inheriting the main actor) all belong to the run. Debug
+    ///   builds assert that the runtime agrees with the engine's check at every call.
     /// - With `BGSIM_PROCESS_EXECUTORS=off` (the fallback) the runtime's main actor is the real
-    ///   main thread, which a run's job is not. The engine makes the same check itself (this job
-    ///   runs on the simulated main thread) and calls `callback` as before this type existed: its
-    ///   synchronous code runs, a `MainActor.assumeIsolated` inside it traps as it would off the
-    ///   main thread, and a hop to the main actor is reported as an escape (`no-async-escape`).
+    ///   main thread, which a run's job is not: `callback`'s synchronous code runs, a
+    ///   `MainActor.assumeIsolated` inside it traps as it would off the main thread, and a hop to
+    ///   the main actor is reported as an escape (`no-async-escape`).
     /// - Anywhere but a job of the simulated main thread (another queue, a thread outside every
     ///   run) it traps with a message naming `what`: a simulator that calls a main-thread
     ///   callback elsewhere has a bug, and running it would misjudge the app.
@@ -53,12 +56,19 @@ extension Scheduler {
         guard isOnSimulatedMainThread else {
             fatalError(Self.offMainThread(what(), queue: runningPlace))  // printed in release builds too
         }
-        if ProcessExecutors.isInstalled { return MainActor.assumeIsolated(callback) }
+        assert(Self.runtimeAgreesOnMainThread())
         // The check above is what makes this call the main thread's; the cast only drops the
-        // attribute, which the platform's main executor cannot be made to agree with.
+        // attribute, as `MainActor.assumeIsolated` does after asking the runtime the same question.
         return withoutActuallyEscaping(callback) { isolated in
             unsafeBitCast(isolated, to: (() -> T).self)()
         }
+    }
+
+    /// Whether the runtime's main executor, when it is the process's, also says the calling
+    /// thread is the main actor's (it traps otherwise): ``callOnMainActor(_:_:)``'s debug check.
+    private static func runtimeAgreesOnMainThread() -> Bool {
+        if ProcessExecutors.isInstalled { MainActor.assumeIsolated {} }
+        return true
     }
 
     /// The trap message of a main-actor callout made off the simulated main thread.
