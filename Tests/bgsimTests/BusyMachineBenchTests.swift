@@ -41,7 +41,7 @@ import Testing
     func tableMarksShortfall() {
         let rows = [
             BusyMachine(benchCase: "token-ios17-threads", carriers: "fibers", runs: 400, quietRunsPerSecond: 1_000,
-                        busyRunsPerSecond: 650),
+                        busyRunsPerSecond: 650, busyCPUShare: 0.664),
             BusyMachine(benchCase: "token-ios17-threads", carriers: "os-threads", runs: 400, quietRunsPerSecond: 800,
                         busyRunsPerSecond: 200),
         ]
@@ -50,7 +50,18 @@ import Testing
                            stderrIsTerminal: false)
         BusyMachine.print(rows, io: io)
         let lines = output.withLock { $0 }.flatMap { $0.split(separator: "\n").map(String.init) }
-        #expect(lines.contains { $0.contains("| fibers |") && $0.hasSuffix("| 65% |") }, "\(lines)")
-        #expect(lines.contains { $0.contains("| os-threads |") && $0.hasSuffix("| 25% below target |") }, "\(lines)")
+        #expect(lines.contains { $0.contains("| fibers |") && $0.hasSuffix("| 66% of a core | 65% |") }, "\(lines)")
+        #expect(lines.contains { $0.contains("| os-threads |") && $0.hasSuffix("| unavailable | 25% below target |") },
+                "\(lines)")
+    }
+
+    @Test("a measurement takes the runs that make a quiet one last the minimum, never fewer than asked, at most 100 times")
+    func calibratedRuns() {
+        #expect(BusyMachine.runsLasting(1, at: 1_500, atLeast: 400) == 1_500)
+        #expect(BusyMachine.runsLasting(1, at: 1_499.2, atLeast: 400) == 1_500, "rounded up")
+        #expect(BusyMachine.runsLasting(1, at: 300, atLeast: 400) == 400, "a slow case keeps the runs asked for")
+        #expect(BusyMachine.runsLasting(1, at: 1e9, atLeast: 400) == 40_000)
+        #expect(BusyMachine.runsLasting(1, at: .infinity, atLeast: 400) == 400)
+        #expect(BusyMachine.calibratedRuns(.token, runs: 10, minimumSeconds: 0) == 10, "no minimum: no calibration run")
     }
 }

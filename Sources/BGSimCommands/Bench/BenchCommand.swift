@@ -98,14 +98,16 @@ struct BenchSizes: Sendable {
     var raceMaxRuns: Int
     /// Campaign seeds per planted bug and exploration strategy (``StrategyFinding``).
     var strategySeeds: Int = 5
-    /// Runs of each busy-machine measurement (``BusyMachine``).
+    /// Runs of each busy-machine measurement at least (``BusyMachine``), and the seconds a quiet
+    /// one lasts at least (more runs when `busyRuns` take less).
     var busyRuns = 400
+    var busySeconds = 1.0
 
     static let full = BenchSizes(throughputRuns: 2_000, longRuns: 100, repetitions: 3, tenThousandRuns: 10_000,
                                  memoryRuns: (1_000, 100_000), curveRuns: 1_000, raceSeeds: 11, raceMaxRuns: 2_000)
     static let quick = BenchSizes(throughputRuns: 40, longRuns: 4, repetitions: 1, tenThousandRuns: 100,
                                   memoryRuns: (50, 200), curveRuns: 20, raceSeeds: 3, raceMaxRuns: 200, strategySeeds: 1,
-                                  busyRuns: 10)
+                                  busyRuns: 10, busySeconds: 0)
 }
 
 /// Everything the benchmark measured.
@@ -201,14 +203,16 @@ struct BenchSuite {
         report.shrinks = ShrinkTiming.measureAll(in: "Scenarios")
         report.strategies = StrategyFinding.measureAll(in: "Scenarios", seeds: sizes.strategySeeds, deepOnly: true,
                                                        progress: progress)
-        report.busyMachine = BusyMachine.measure(runs: sizes.busyRuns, repetitions: sizes.repetitions, progress: progress)
+        report.busyMachine = BusyMachine.measure(runs: sizes.busyRuns, minimumSeconds: sizes.busySeconds,
+                                                 repetitions: sizes.repetitions, progress: progress)
         return report
     }
 
     /// The busy-machine rows alone (`--busy-only`).
     func measureBusyMachine(progress: (String) -> Void) -> BenchReport {
         var report = BenchReport(machine: BenchMachine.current)
-        report.busyMachine = BusyMachine.measure(runs: sizes.busyRuns, repetitions: sizes.repetitions, progress: progress)
+        report.busyMachine = BusyMachine.measure(runs: sizes.busyRuns, minimumSeconds: sizes.busySeconds,
+                                                 repetitions: sizes.repetitions, progress: progress)
         return report
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// carriers. What a user's busy CI runner or a Mac compiling in the background gives a campaign.
 ///
 /// ```swift
-/// let rows = BusyMachine.measure(runs: 400, repetitions: 3) { print($0) }
+/// let rows = BusyMachine.measure(runs: 400, minimumSeconds: 1, repetitions: 3) { print($0) }
 /// print(rows.map { "\($0.benchCase) \($0.carriers): \(Int($0.share * 100))%" })
 /// ```
 ///
@@ -16,13 +16,18 @@ import Foundation
 /// about `n / (n + 1)` of a core for a one-job campaign when it runs on one OS thread (fibers);
 /// OS-thread carriers hand a baton between threads, and a handed-over thread waits for a core,
 /// so their share can fall far below that: the target is at least ``targetShare`` for every row.
-/// Without `/bin/sh` (the busy processes' program) there are no rows.
+/// ``busyCPUShare`` tells the two losses apart: the cores the campaign's process was given
+/// while busy, against what each of them then did. Without `/bin/sh` (the busy processes'
+/// program) there are no rows.
 struct BusyMachine: Sendable {
     var benchCase: String
     var carriers: String
     var runs: Int
     var quietRunsPerSecond: Double
     var busyRunsPerSecond: Double
+    /// The process's CPU seconds per wall second while busy (all its threads; 1 is a whole core),
+    /// median of the busy measurements; nil where the process CPU clock cannot be read.
+    var busyCPUShare: Double?
 
     /// The busy rate over the quiet one.
     var share: Double { quietRunsPerSecond > 0 ? busyRunsPerSecond / quietRunsPerSecond : 0 }
@@ -31,6 +36,8 @@ struct BusyMachine: Sendable {
     static let targetShare = 0.4
     /// The CPU-bound processes started beside the campaign.
     static let busyProcesses = 2
+    /// The most runs a calibrated measurement takes, as a multiple of the runs asked for.
+    static let maxRunsFactor = 100
 
     /// The workloads measured: every threaded throughput case but the day-long token and the
     /// rows without race detection.
@@ -43,7 +50,12 @@ struct BusyMachine: Sendable {
     /// the median of each side. Each pair is measured within seconds: this VM's speed drifts by
     /// 20-60% within the hour, and with every quiet rate measured first and every busy rate a
     /// minute or more later, the same build's rows moved between 34% and 167% from run to run.
-    static func measure(runs: Int, repetitions: Int, progress: (String) -> Void) -> [BusyMachine] {
+    /// Each measurement takes `runs` runs, or as many more as make a quiet one last
+    /// `minimumSeconds` (a first quiet campaign, not counted, tells how many): the kernel shares
+    /// the cores out over tens of milliseconds, and a campaign of a fifth of a second beside the
+    /// busy processes measured where they happened to be placed as much as its share.
+    static func measure(runs: Int, minimumSeconds: Double, repetitions: Int,
+                        progress: (String) -> Void) -> [BusyMachine] {
         // Fibers where this build has them and BGSIM_CARRIERS does not ask for threads.
         let kinds: [(name: String, osThreads: Bool)] = SimulatedThreadPool.Carriers.preferred == .fibers
             ? [("fibers", false), ("os-threads", true)] : [("os-threads", true)]
@@ -53,37 +65,64 @@ struct BusyMachine: Sendable {
             defer { SimulatedThreadPool.Carriers.preferOSThreads(false) }
             for benchCase in cases {
                 progress("busy machine: \(benchCase.name), \(kind.name), quiet and beside \(busyProcesses) busy processes")
+                let caseRuns = calibratedRuns(benchCase, runs: runs, minimumSeconds: minimumSeconds)
                 var quiet: [Double] = []
                 var busy: [Double] = []
+                var busyCPU: [Double] = []
                 for _ in 0..<max(1, repetitions) {
-                    quiet.append(rate(benchCase, runs: runs))
+                    quiet.append(measureOnce(benchCase, runs: caseRuns).runsPerSecond)
                     guard let load = CPULoad(processes: busyProcesses) else { return [] }
-                    busy.append(rate(benchCase, runs: runs))
+                    let loaded = measureOnce(benchCase, runs: caseRuns)
                     load.stop()
+                    busy.append(loaded.runsPerSecond)
+                    if let cpu = loaded.cpuShare { busyCPU.append(cpu) }
                 }
-                rows.append(BusyMachine(benchCase: benchCase.name, carriers: kind.name, runs: runs,
+                rows.append(BusyMachine(benchCase: benchCase.name, carriers: kind.name, runs: caseRuns,
                                         quietRunsPerSecond: Spread(quiet).median,
-                                        busyRunsPerSecond: Spread(busy).median))
+                                        busyRunsPerSecond: Spread(busy).median,
+                                        busyCPUShare: busyCPU.count == quiet.count ? Spread(busyCPU).median : nil))
             }
         }
         return rows
     }
 
-    /// The runs/s of one one-job campaign.
-    private static func rate(_ benchCase: BenchCase, runs: Int) -> Double {
-        Spread(BenchRunner.rates(benchCase, runs: runs, jobs: 1, repetitions: 1).runsPerSecond).median
+    /// `runs`, or the runs a quiet one-job campaign of this case takes to last `minimumSeconds`
+    /// (measured once, at most ``maxRunsFactor`` times `runs`).
+    static func calibratedRuns(_ benchCase: BenchCase, runs: Int, minimumSeconds: Double) -> Int {
+        guard minimumSeconds > 0 else { return runs }
+        let rate = measureOnce(benchCase, runs: runs).runsPerSecond
+        return runsLasting(minimumSeconds, at: rate, atLeast: runs)
+    }
+
+    /// The runs that last `seconds` at `runsPerSecond`, rounded up, between `runs` and
+    /// ``maxRunsFactor`` times it.
+    static func runsLasting(_ seconds: Double, at runsPerSecond: Double, atLeast runs: Int) -> Int {
+        let needed = (runsPerSecond * seconds).rounded(.up)
+        guard needed.isFinite, needed > Double(runs) else { return runs }
+        return min(Int(needed), runs * maxRunsFactor)
+    }
+
+    /// One one-job campaign: its runs/s, and the process's CPU seconds per wall second over it.
+    private static func measureOnce(_ benchCase: BenchCase, runs: Int) -> (runsPerSecond: Double, cpuShare: Double?) {
+        let cpuStart = ShrinkTiming.processCPUSeconds()
+        let wall = WallClock()
+        let result = BenchRunner.campaign(benchCase, runs: runs, jobs: 1)
+        let elapsed = max(wall.elapsedSeconds, 1e-9)
+        let cpu = ShrinkTiming.processCPUSeconds().flatMap { end in cpuStart.map { end - $0 } }
+        return (Double(result.totals.runs) / max(result.wallSeconds, 1e-9), cpu.map { $0 / elapsed })
     }
 
     /// The table lines.
     static func print(_ rows: [BusyMachine], io: CommandIO) {
         guard !rows.isEmpty else { return }
         io.out("| busy machine (1 job beside \(busyProcesses) CPU-bound processes) | carriers | runs | quiet runs/s | "
-            + "busy runs/s | share (target \(Int(targetShare * 100))%) |")
-        io.out("|---|---|---:|---:|---:|---:|")
+            + "busy runs/s | CPU while busy | share (target \(Int(targetShare * 100))%) |")
+        io.out("|---|---|---:|---:|---:|---:|---:|")
         for row in rows {
             let below = row.share < targetShare ? " below target" : ""
+            let cpu = row.busyCPUShare.map { "\(Int(($0 * 100).rounded()))% of a core" } ?? "unavailable"
             io.out("| \(row.benchCase) | \(row.carriers) | \(row.runs) | \(Int(row.quietRunsPerSecond.rounded())) | "
-                + "\(Int(row.busyRunsPerSecond.rounded())) | \(Int((row.share * 100).rounded()))%\(below) |")
+                + "\(Int(row.busyRunsPerSecond.rounded())) | \(cpu) | \(Int((row.share * 100).rounded()))%\(below) |")
         }
     }
 
@@ -93,7 +132,8 @@ struct BusyMachine: Sendable {
             .object(["case": .string(row.benchCase), "carriers": .string(row.carriers), "runs": .int(Int64(row.runs)),
                      "busyProcesses": .int(Int64(busyProcesses)),
                      "quietRunsPerSecond": .double(row.quietRunsPerSecond),
-                     "busyRunsPerSecond": .double(row.busyRunsPerSecond), "share": .double(row.share)])
+                     "busyRunsPerSecond": .double(row.busyRunsPerSecond),
+                     "busyCPUShare": row.busyCPUShare.map { .double($0) } ?? .null, "share": .double(row.share)])
         })
     }
 }
