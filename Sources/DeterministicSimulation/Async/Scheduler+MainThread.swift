@@ -20,6 +20,7 @@ extension Scheduler {
 
     /// Whether the calling thread runs a job of this run's simulated main thread (the queue
     /// ``setMainThread(_:)`` named last): what `MainActor.assumeIsolated` asks inside a run.
+    @usableFromInline
     var isOnSimulatedMainThread: Bool {
         guard let queue = asyncState?.mainThreadQueue else { return false }
         return RunThreadMarker.isMarked(self) && runningQueue == queue
@@ -51,22 +52,32 @@ extension Scheduler {
     /// - Anywhere but a job of the simulated main thread (another queue, a thread outside every
     ///   run) it traps with a message naming `what`: a simulator that calls a main-thread
     ///   callback elsewhere has a bug, and running it would misjudge the app.
-    @discardableResult
+    ///
+    /// Inlinable, so that it is specialized for the callback's result where it is called: the
+    /// generic form allocated a context per call.
+    @inlinable @discardableResult
     public func callOnMainActor<T: Sendable>(_ what: @autoclosure () -> String, _ callback: @MainActor () -> T) -> T {
-        guard isOnSimulatedMainThread else {
-            fatalError(Self.offMainThread(what(), queue: runningPlace))  // printed in release builds too
-        }
+        guard isOnSimulatedMainThread else { trapOffMainThread(what()) }
         assert(Self.runtimeAgreesOnMainThread())
         // The check above is what makes this call the main thread's; the cast only drops the
         // attribute, as `MainActor.assumeIsolated` does after asking the runtime the same question.
-        return withoutActuallyEscaping(callback) { isolated in
-            unsafeBitCast(isolated, to: (() -> T).self)()
-        }
+        // It drops it from a caller that captures nothing rather than from `callback` itself:
+        // making `callback` escaping for the cast (`withoutActuallyEscaping`) allocated a context
+        // per call.
+        let invoke: @MainActor (@MainActor () -> T) -> T = { body in body() }
+        return unsafeBitCast(invoke, to: ((@MainActor () -> T) -> T).self)(callback)
+    }
+
+    /// Stops the process: `what` was called off the simulated main thread.
+    @usableFromInline
+    func trapOffMainThread(_ what: String) -> Never {
+        fatalError(Self.offMainThread(what, queue: runningPlace))  // printed in release builds too
     }
 
     /// Whether the runtime's main executor, when it is the process's, also says the calling
     /// thread is the main actor's (it traps otherwise): ``callOnMainActor(_:_:)``'s debug check.
-    private static func runtimeAgreesOnMainThread() -> Bool {
+    @usableFromInline
+    static func runtimeAgreesOnMainThread() -> Bool {
         if ProcessExecutors.isInstalled { MainActor.assumeIsolated {} }
         return true
     }
