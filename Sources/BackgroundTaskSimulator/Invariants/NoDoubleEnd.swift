@@ -13,7 +13,12 @@ final class NoDoubleEnd: EventFilteringChecker {
         case .processLaunched:
             ended = []
         case .taskEnded(let id, _):
-            ended.append((id, time))
+            // Appended to the list taken out (see RunFacts.takeTasks()): no run-time exclusivity
+            // check per end.
+            var list = ended
+            ended = []
+            list.append((id, time))
+            ended = list
         case .endedUnknownTask(let id):
             let what: String
             if id == 0 {

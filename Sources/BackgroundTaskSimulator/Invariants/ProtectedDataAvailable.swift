@@ -28,7 +28,9 @@ final class ProtectedDataAvailable: EventFilteringChecker {
                 lastWrite.append((work, file, protection, outcome))
             }
         case .workFinished(let id, let workName, let cancelled):
-            guard let index = lastWrite.firstIndex(where: { $0.work == id }) else { return nil }
+            // Most work writes no file: an empty list answers without a search (see
+            // RequestFailureHandled).
+            guard !lastWrite.isEmpty, let index = lastWrite.firstIndex(where: { $0.work == id }) else { return nil }
             let last = lastWrite.remove(at: index)
             guard !cancelled, last.outcome != "ok" else { return nil }
             return "work '\(workName)' was finished at \(time) after its write of '\(last.file)' (\(last.protection)) "

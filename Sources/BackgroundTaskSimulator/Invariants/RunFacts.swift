@@ -29,14 +29,28 @@ public final class RunFacts {
         case .stateChanged(_, let to):
             appState = to
         case .taskBegan(let id, let name, _):
-            tasks.append((id, name, time))
+            var open = takeTasks()
+            open.append((id, name, time))
+            tasks = open
         case .taskEnded(let id, _):
-            tasks.removeEach { $0.id == id }
+            var open = takeTasks()
+            open.removeEach { $0.id == id }
+            tasks = open
         case .terminated:
             tasks = []
         default:
             break
         }
+    }
+
+    /// The open tasks taken out of their stored property, an empty list left in its place, so that
+    /// a begin or an end changes a local array (unshared, so in place) and the property sees only
+    /// plain loads and stores: changing it in place was a run-time exclusivity check per begin and
+    /// per end.
+    private func takeTasks() -> [(id: Int, name: String, began: VirtualTime)] {
+        let open = tasks
+        tasks = []
+        return open
     }
 
     /// `task 3 ("upload", begun at 2.000000s)`, or `task 3` if it is not open.
