@@ -34,7 +34,8 @@ enum BenchCommand: BGSimCommand {
             .flag("--exhaustive-only", help: "only the exhaustive rows: the token workload searched to depth 6 "
                 + "(sequences/s, distinct states, peak memory)"),
             .flag("--busy-only", help: "only the busy-machine rows: each threaded workload's runs/s on 1 job, quiet "
-                + "and beside 2 CPU-bound processes the bench starts, with fibers and with OS-thread carriers"),
+                + "and beside 2 CPU-bound processes the bench starts, with fibers and with OS-thread carriers, "
+                + "and the CPU it was given (each measurement at least a second)"),
         ],
         discussion: [
             "A measurement, not a test: exit 0 whatever the numbers. Use a release build:",
