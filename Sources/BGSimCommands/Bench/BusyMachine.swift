@@ -104,12 +104,10 @@ struct BusyMachine: Sendable {
 
     /// One one-job campaign: its runs/s, and the process's CPU seconds per wall second over it.
     private static func measureOnce(_ benchCase: BenchCase, runs: Int) -> (runsPerSecond: Double, cpuShare: Double?) {
-        let cpuStart = ShrinkTiming.processCPUSeconds()
-        let wall = WallClock()
+        let stopwatch = CPUStopwatch()
         let result = BenchRunner.campaign(benchCase, runs: runs, jobs: 1)
-        let elapsed = max(wall.elapsedSeconds, 1e-9)
-        let cpu = ShrinkTiming.processCPUSeconds().flatMap { end in cpuStart.map { end - $0 } }
-        return (Double(result.totals.runs) / max(result.wallSeconds, 1e-9), cpu.map { $0 / elapsed })
+        let elapsed = max(stopwatch.wallSeconds, 1e-9)
+        return (Double(result.totals.runs) / max(result.wallSeconds, 1e-9), stopwatch.cpuSeconds.map { $0 / elapsed })
     }
 
     /// The table lines.

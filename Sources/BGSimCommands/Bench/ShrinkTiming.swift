@@ -44,21 +44,13 @@ struct ShrinkTiming: Sendable {
         let target = SimulationTarget(spec: scenario.runSpec)
         let source = ChoiceSource(seed: found.seed)
         _ = target.run(choices: source, keepTrace: false)
-        let cpuStart = processCPUSeconds()
-        let wall = WallClock()
+        let stopwatch = CPUStopwatch()
         let shrink = Shrinker.shrink(source.recorded, target: target, while: found.invariant)
-        let elapsed = wall.elapsedSeconds
-        let cpu = processCPUSeconds().flatMap { end in cpuStart.map { end - $0 } }
+        let elapsed = stopwatch.wallSeconds
+        let cpu = stopwatch.cpuSeconds
         return ShrinkTiming(scenario: scenario.name, invariant: found.invariant,
                             originalActions: found.originalActionCount, shrunkActions: shrink.actionCount,
                             originalEvents: found.originalEventCount, shrunkEvents: shrink.eventCount,
                             attempts: shrink.attempts, replays: shrink.replays, shrinkSeconds: elapsed, cpuSeconds: cpu)
-    }
-
-    /// The CPU time the process used so far, all threads (`CLOCK_PROCESS_CPUTIME_ID`).
-    static func processCPUSeconds() -> Double? {
-        var now = timespec()
-        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now) == 0 else { return nil }
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
