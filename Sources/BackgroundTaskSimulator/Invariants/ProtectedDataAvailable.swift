@@ -28,8 +28,7 @@ final class ProtectedDataAvailable: EventFilteringChecker {
                 lastWrite.append((work, file, protection, outcome))
             }
         case .workFinished(let id, let workName, let cancelled):
-            // Most work writes no file: an empty list answers without a search (see
-            // RequestFailureHandled).
+            // Most work writes no file: an empty list answers without a search.
             guard !lastWrite.isEmpty, let index = lastWrite.firstIndex(where: { $0.work == id }) else { return nil }
             let last = lastWrite.remove(at: index)
             guard !cancelled, last.outcome != "ok" else { return nil }

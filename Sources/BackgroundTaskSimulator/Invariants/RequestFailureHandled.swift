@@ -26,8 +26,7 @@ final class RequestFailureHandled: EventFilteringChecker {
                 lastOutcome.append((work, name, outcome))
             }
         case .workFinished(let id, let workName, let cancelled):
-            // Most work makes no request: an empty list answers without a search (a search of the
-            // stored list is a run-time exclusivity check).
+            // Most work makes no request: an empty list answers without a search.
             guard !lastOutcome.isEmpty, let index = lastOutcome.firstIndex(where: { $0.work == id }) else { return nil }
             let last = lastOutcome.remove(at: index)
             guard !cancelled, last.outcome != "success" else { return nil }
