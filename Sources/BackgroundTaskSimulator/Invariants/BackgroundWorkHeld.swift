@@ -4,6 +4,15 @@ import DeterministicSimulation
 /// nothing holding it awake (no UIKit task, no BGTask), because the app is about to be suspended
 /// under it (B2.3, A1.1). Catches released tokens (P5) and work started without a task.
 ///
+/// At an expiry (A3.1-A3.3) the app must end its tasks inside the expiration handlers (A3.2), so
+/// it cannot hold a task until its work ends; what it can do is cancel the work there. Work in
+/// flight when the last task ends inside the callout is therefore judged when the app is
+/// suspended, not at the end: work that ended by then (cancelled, and winding down in the jobs
+/// after the handlers, which the scheduler may delay) is excused; work still running is
+/// reported. Before, such work was reported at the end itself, against apps that cancel their
+/// work and end the task in the handler as Apple says to (a retry loop whose `catch` cancels
+/// its declared work, found 2026-11-30).
+///
 /// Excuses work whose process ended (its record is cleared at every termination). Had the false
 /// alarm of issue 32's class: a BGTask the system expired before its launch handler's first line
 /// was completed (C4.5, no expiration handler yet) under the work the handler then started. The
@@ -18,10 +27,17 @@ final class BackgroundWorkHeld: EventFilteringChecker {
     /// ``update(_:)``).
     private var record = Record()
 
-    /// The work in flight (with when it started) and the work already reported.
+    /// The work in flight (with when it started), the work already reported, whether the
+    /// expiration handlers are being called, and the work an end inside them left in flight.
     private struct Record {
-        var inFlight: [(id: Int, name: String, started: VirtualTime)] = []
+        typealias Work = (id: Int, name: String, started: VirtualTime)
+        var inFlight: [Work] = []
         var reported: [Int] = []
+        /// Between `expirationCallout` and `expirationHandlersReturned`.
+        var inExpiryCallout = false
+        /// What nothing being held any more inside an expiration callout left in flight, judged
+        /// when the app is suspended (``judgeExpiryEnd(at:)``).
+        var expiryEnd: (time: VirtualTime, reason: String, work: [Work])?
 
         /// Records `event`; returns the violation it reveals, if any.
         mutating func observe(_ event: SimEvent, at time: VirtualTime) -> String? {
@@ -32,22 +48,59 @@ final class BackgroundWorkHeld: EventFilteringChecker {
                 inFlight.removeEach { $0.id == id }
             case .terminated, .processLaunched:
                 inFlight = []
+                expiryEnd = nil
+            case .expirationCallout:
+                inExpiryCallout = true
+            case .expirationHandlersReturned:
+                inExpiryCallout = false
+            case .stateChanged(_, let to):
+                // Suspended: what is still running is suspended under; back in the foreground,
+                // nothing is.
+                if to == .suspended { return judgeExpiryEnd(at: time) }
+                if to != .background { expiryEnd = nil }
             case .nothingHeld(let reason):
                 let fresh = inFlight.filter { !reported.contains($0.id) }
                 guard !fresh.isEmpty else { return nil }
                 reported += fresh.map(\.id)
-                let work = fresh.map { "'\($0.name)' (started at \($0.started))" }.joined(separator: ", ")
-                return "work \(work) was still running at \(time) when \(reason), with no background task held "
-                    + "in the background: the app would be suspended under it; hold a task until the work ends"
+                if inExpiryCallout {
+                    // The app could not keep the task (A3.2): see whether the work stops with it.
+                    expiryEnd = (time, reason, (expiryEnd?.work ?? []) + fresh)
+                    return nil
+                }
+                return "work \(Self.list(fresh)) was still running at \(time) when \(reason), with no background "
+                    + "task held in the background: the app would be suspended under it; hold a task until the work ends"
             default:
                 break
             }
             return nil
         }
+
+        /// The app is suspended (or the run ends): the violation if work an end inside an
+        /// expiration callout left in flight is still running.
+        mutating func judgeExpiryEnd(at time: VirtualTime) -> String? {
+            guard let end = expiryEnd else { return nil }
+            expiryEnd = nil
+            let running = end.work.filter { work in inFlight.contains { $0.id == work.id } }
+            guard !running.isEmpty else { return nil }
+            return "work \(Self.list(running)) was still running at \(time), after \(end.reason) in its expiration "
+                + "handler at \(end.time) with no background task held: the app is suspended once the handlers return "
+                + "(A3.1); cancel the work in the expiration handler so that it stops with the task"
+        }
+
+        static func list(_ work: [Work]) -> String {
+            work.map { "'\($0.name)' (started at \($0.started))" }.joined(separator: ", ")
+        }
     }
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
-        update { $0.observe(event, at: time) }
+        // Judged only at the events it observes, so the verdict is the same whether or not the
+        // run monitor filters events (CheckerFilteringTests).
+        guard Self.observes(event) else { return nil }
+        return update { $0.observe(event, at: time) }
+    }
+
+    func finish(at time: VirtualTime, facts: RunFacts) -> [String] {
+        update { $0.judgeExpiryEnd(at: time) }.map { [$0] } ?? []
     }
 
     /// Changes ``record`` through a local copy (taken out, changed, put back), so that every
@@ -62,7 +115,9 @@ final class BackgroundWorkHeld: EventFilteringChecker {
 
     static func observes(_ event: SimEvent) -> Bool {
         switch event {
-        case .workStarted, .workFinished, .terminated, .processLaunched, .nothingHeld: true
+        case .workStarted, .workFinished, .terminated, .processLaunched, .nothingHeld, .expirationCallout,
+            .expirationHandlersReturned, .stateChanged:
+            true
         default: false
         }
     }

@@ -38,8 +38,9 @@ extension Invariant {
         Invariant(
             id: "background-work-held",
             rule: "No declared work is in flight while the app is in the background with nothing holding it "
-                + "awake (no background task, no BGTask).",
-            references: ["A1.1", "B2.3", "C4.6"]
+                + "awake (no background task, no BGTask); work an expiration handler's end leaves in flight is "
+                + "judged when the app is suspended.",
+            references: ["A1.1", "A3.1", "A3.2", "B2.3", "C4.6"]
         ) { _ in BackgroundWorkHeld() },
         Invariant(
             id: "no-idle-task",
