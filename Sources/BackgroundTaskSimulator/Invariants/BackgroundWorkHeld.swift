@@ -6,10 +6,10 @@ import DeterministicSimulation
 ///
 /// At an expiry (A3.1-A3.3) the app must end its tasks inside the expiration handlers (A3.2), so
 /// it cannot hold a task until its work ends; what it can do is cancel the work there. Work in
-/// flight when the last task ends inside the callout is therefore judged when the app is
-/// suspended, not at the end: work that ended by then (cancelled, and winding down in the jobs
-/// after the handlers, which the scheduler may delay) is excused; work still running is
-/// reported. Before, such work was reported at the end itself, against apps that cancel their
+/// flight when the last task ends inside the callout is therefore judged the next time nothing
+/// is held (when the app is suspended, B2.3, at the latest), not at the end: work that ended by
+/// then (cancelled, and winding down in the jobs after the handlers, which the scheduler may
+/// delay) is excused; work still running is reported. Before, such work was reported at the end itself, against apps that cancel their
 /// work and end the task in the handler as Apple says to (a retry loop whose `catch` cancels
 /// its declared work, found 2026-11-30).
 ///
@@ -27,23 +27,26 @@ final class BackgroundWorkHeld: EventFilteringChecker {
     /// ``update(_:)``).
     private var record = Record()
 
-    /// The work in flight (with when it started), the work already reported, whether the
-    /// expiration handlers are being called, and the work an end inside them left in flight.
+    /// The work in flight (with when it started, and whether an end inside an expiration callout
+    /// left it so), the work already reported, whether the expiration handlers are being called,
+    /// and when such an end was. Every field the work list does not hold is trivial: the record
+    /// is moved out and back on every event (``update(_:)``), and a string or array more cost
+    /// a retain and a release each time.
     private struct Record {
-        typealias Work = (id: Int, name: String, started: VirtualTime)
+        typealias Work = (id: Int, name: String, started: VirtualTime, leftAtExpiry: Bool)
         var inFlight: [Work] = []
         var reported: [Int] = []
         /// Between `expirationCallout` and `expirationHandlersReturned`.
         var inExpiryCallout = false
-        /// What nothing being held any more inside an expiration callout left in flight, judged
-        /// when the app is suspended (``judgeExpiryEnd(at:)``).
-        var expiryEnd: (time: VirtualTime, reason: String, work: [Work])?
+        /// When nothing was held any more inside an expiration callout with work in flight (the
+        /// work marked `leftAtExpiry`), until that work is judged (``judgeExpiryEnd(at:)``).
+        var expiryEnd: VirtualTime?
 
         /// Records `event`; returns the violation it reveals, if any.
         mutating func observe(_ event: SimEvent, at time: VirtualTime) -> String? {
             switch event {
             case .workStarted(let id, let name):
-                inFlight.append((id, name, time))
+                inFlight.append((id, name, time, false))
             case .workFinished(let id, _, _):
                 inFlight.removeEach { $0.id == id }
             case .terminated, .processLaunched:
@@ -53,38 +56,42 @@ final class BackgroundWorkHeld: EventFilteringChecker {
                 inExpiryCallout = true
             case .expirationHandlersReturned:
                 inExpiryCallout = false
-            case .stateChanged(_, let to):
-                // Suspended: what is still running is suspended under; back in the foreground,
-                // nothing is.
-                if to == .suspended { return judgeExpiryEnd(at: time) }
-                if to != .background { expiryEnd = nil }
             case .nothingHeld(let reason):
+                // The next time nothing is held (the suspension at the latest, B2.3), work an
+                // expiry left in flight is judged.
+                let expiryVerdict = judgeExpiryEnd(at: time)
                 let fresh = inFlight.filter { !reported.contains($0.id) }
-                guard !fresh.isEmpty else { return nil }
+                guard !fresh.isEmpty else { return expiryVerdict }
                 reported += fresh.map(\.id)
                 if inExpiryCallout {
                     // The app could not keep the task (A3.2): see whether the work stops with it.
-                    expiryEnd = (time, reason, (expiryEnd?.work ?? []) + fresh)
-                    return nil
+                    for index in inFlight.indices where fresh.contains(where: { $0.id == inFlight[index].id }) {
+                        inFlight[index].leftAtExpiry = true
+                    }
+                    expiryEnd = expiryEnd ?? time
+                    return expiryVerdict
                 }
-                return "work \(Self.list(fresh)) was still running at \(time) when \(reason), with no background "
-                    + "task held in the background: the app would be suspended under it; hold a task until the work ends"
+                let verdict = "work \(Self.list(fresh)) was still running at \(time) when \(reason), with no "
+                    + "background task held in the background: the app would be suspended under it; hold a task until "
+                    + "the work ends"
+                return expiryVerdict.map { $0 + "; " + verdict } ?? verdict
             default:
                 break
             }
             return nil
         }
 
-        /// The app is suspended (or the run ends): the violation if work an end inside an
+        /// Nothing is held again later (or the run ends): the violation if work an end inside an
         /// expiration callout left in flight is still running.
         mutating func judgeExpiryEnd(at time: VirtualTime) -> String? {
-            guard let end = expiryEnd else { return nil }
+            guard let end = expiryEnd, time > end else { return nil }
             expiryEnd = nil
-            let running = end.work.filter { work in inFlight.contains { $0.id == work.id } }
+            let running = inFlight.filter(\.leftAtExpiry)
             guard !running.isEmpty else { return nil }
-            return "work \(Self.list(running)) was still running at \(time), after \(end.reason) in its expiration "
-                + "handler at \(end.time) with no background task held: the app is suspended once the handlers return "
-                + "(A3.1); cancel the work in the expiration handler so that it stops with the task"
+            for index in inFlight.indices { inFlight[index].leftAtExpiry = false }
+            return "work \(Self.list(running)) was still running at \(time), after the last background task ended in "
+                + "its expiration handler at \(end) with the work in flight: the app is suspended once the handlers "
+                + "return (A3.1); cancel the work in the expiration handler so that it stops with the task"
         }
 
         static func list(_ work: [Work]) -> String {
@@ -116,7 +123,7 @@ final class BackgroundWorkHeld: EventFilteringChecker {
     static func observes(_ event: SimEvent) -> Bool {
         switch event {
         case .workStarted, .workFinished, .terminated, .processLaunched, .nothingHeld, .expirationCallout,
-            .expirationHandlersReturned, .stateChanged:
+            .expirationHandlersReturned:
             true
         default: false
         }

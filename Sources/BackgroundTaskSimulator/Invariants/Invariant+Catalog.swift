@@ -39,7 +39,7 @@ extension Invariant {
             id: "background-work-held",
             rule: "No declared work is in flight while the app is in the background with nothing holding it "
                 + "awake (no background task, no BGTask); work an expiration handler's end leaves in flight is "
-                + "judged when the app is suspended.",
+                + "judged when nothing is held again (at the suspension at the latest).",
             references: ["A1.1", "A3.1", "A3.2", "B2.3", "C4.6"]
         ) { _ in BackgroundWorkHeld() },
         Invariant(
