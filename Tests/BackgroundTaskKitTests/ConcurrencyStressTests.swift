@@ -49,6 +49,25 @@ struct ConcurrencyStressTests {
         #expect(tasks.allSatisfy { $0.completions.count == 1 })
     }
 
+    @Test("Swift tasks under tokens: expiries racing with their start and their end, each task ended once, each cancelled or done")
+    func swiftTasksRacingExpiry() async {
+        let host = CountingHost()
+        for _ in 0..<50 {
+            let tasks = (0..<8).map { index in
+                BackgroundTaskToken.task(name: "swift \(index)", host: host) { () async -> Bool in
+                    await Task.yield()
+                    return Task.isCancelled
+                }
+            }
+            // The main thread's expiry callout (A3.1) while the tasks start and finish.
+            await MainActor.run { host.expireAll() }
+            for task in tasks { _ = await task.result }
+        }
+        #expect(host.doubleEnds == 0 && host.unknownEnds == 0)
+        #expect(host.open == 0 && host.leftOpenByExpiry == 0)
+        #expect(host.began == 400 && host.ended == 400)
+    }
+
     @Test("a queue fed from many threads holds one task while busy and ends it when drained")
     func queueFromManyThreads() {
         let host = CountingHost()

@@ -217,6 +217,19 @@ struct ReadmeExamplesTests {
         #expect(app.openTasks.isEmpty && app.beganCount == 1)
     }
 
+    @Test("the async task example ends its task when the Swift task's work returns")
+    func asyncTask() async throws {
+        let app = FakeHost()
+        let feed = AsyncFeed()
+        // README-BEGIN async-task
+        let cleanup = BackgroundTaskToken.task(name: "cleanup", host: app) {
+            try await feed.removeExpiredItems()  // cancelled if time runs out first
+        }   // the task ends when the work returns or throws, or at expiry, after the cancel
+        // README-END
+        #expect(try await cleanup.value == 3)
+        #expect(app.openTasks.isEmpty && app.beganCount == 1 && app.endedCount == 1)
+    }
+
     @Test("the network example keeps a lost upload for a retry and hears the network come back")
     func network() {
         let app = FakeHost()
@@ -287,7 +300,7 @@ struct ReadmeExamplesTests {
         let markdown = try String(contentsOf: root.appendingPathComponent(Self.markdownPath), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let examples = Self.examples(in: source)
-        #expect(examples.count == 13)
+        #expect(examples.count == 14)
         let blocks = Self.swiftBlocks(in: markdown)
         for (name, code) in examples {
             #expect(blocks.contains { $0.contains(code) },

@@ -1,0 +1,99 @@
+import Synchronization
+
+extension BackgroundTaskToken {
+    /// Runs `operation` in a new Swift `Task` under a background task that the expiry cancels:
+    /// the UIKit counterpart of a `BGTask`'s async launch (``LaunchedTask``). The task begins
+    /// before the Swift task is created and ends when `operation` returns or throws; if time runs
+    /// out first, the expiration handler cancels the Swift task and the background task ends
+    /// inside it (A3.2), so code that honours cancellation stops with it.
+    ///
+    /// ```swift
+    /// @MainActor final class OutboxModel {
+    ///     var sending: Task<Int, any Error>?
+    ///     func didEnterBackground(_ app: any BackgroundTaskHost, outbox: Outbox) {
+    ///         sending = BackgroundTaskToken.task(name: "send-outbox", host: app) {
+    ///             try await outbox.sendAll()   // cancelled when time runs out
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// It does what an app otherwise writes by hand, and often gets wrong: a handle through which
+    /// the expiration handler cancels the `Task`, which must remember a cancel that comes before
+    /// the `Task` exists (a refused begin runs the handler inside the token's `init`, A2.1), and a
+    /// token the `Task` keeps alive until its work ends (P5).
+    ///
+    /// Contract:
+    /// - One `beginBackgroundTask`, before the Swift task exists; one end, when `operation`
+    ///   returns or throws or inside the expiration callout, whichever comes first
+    ///   (``BackgroundTaskToken``'s contract).
+    /// - On expiry the Swift task is cancelled, then `onExpiration` runs, then the background
+    ///   task ends, all inside the system's handler on the main queue (A3.1, A3.2). Work that
+    ///   ignores cancellation runs on unprotected: make `operation` check for it.
+    /// - A refused begin (A2.1) counts as an immediate expiry: `onExpiration` runs before this
+    ///   returns, and the Swift task starts cancelled.
+    /// - `operation` runs with the isolation it declares, as with `Task`'s operation: write
+    ///   `{ @MainActor in … }` to touch main-actor state in it synchronously.
+    /// - `executorPreference` is `Task(executorPreference:)`'s: nil runs the task as `Task {}`
+    ///   would; tests pass a simulator's executor.
+    ///
+    /// - Returns: the Swift task, to await its value or cancel it; the background task ends with
+    ///   it whether or not you keep it.
+    @discardableResult
+    public static func task<Success: Sendable>(
+        name: String, host: any BackgroundTaskHost, executorPreference: (any TaskExecutor)? = nil,
+        onExpiration: (@Sendable () -> Void)? = nil,
+        operation: sending @escaping @isolated(any) () async throws -> Success
+    ) -> Task<Success, any Error> {
+        let cancellation = EarlyCancellation()
+        let token = BackgroundTaskToken(name: name, host: host) {
+            cancellation.cancel()
+            onExpiration?()
+        }
+        let task = Task(executorPreference: executorPreference) {
+            defer { token.invalidate() }
+            // Refused, or expired before this line: cancelled from the operation's first line
+            // (the Swift task may start before `attach` below has run).
+            if token.state != .running { withUnsafeCurrentTask { $0?.cancel() } }
+            return try await operation()
+        }
+        cancellation.attach { task.cancel() }  // an expiry from now on, or one that came first
+        return task
+    }
+}
+
+/// A cancel that may come before what it cancels exists: remembered, and applied when that is
+/// attached. Both sides may run on any thread.
+private final class EarlyCancellation: Sendable {
+    private enum State {
+        case waiting
+        case cancelledEarly
+        case attached(@Sendable () -> Void)
+    }
+
+    private let state = Mutex(State.waiting)
+
+    /// Cancels what is attached, now or when it is attached.
+    func cancel() {
+        let attached: (@Sendable () -> Void)? = state.withCriticalSection { state in
+            switch state {
+            case .waiting:
+                state = .cancelledEarly
+                return nil
+            case .cancelledEarly: return nil
+            case .attached(let cancel): return cancel
+            }
+        }
+        attached?()  // outside the lock: a Swift task's cancellation handlers run inside it
+    }
+
+    /// Attaches `cancel`, calling it at once if a cancel came first.
+    func attach(_ cancel: @escaping @Sendable () -> Void) {
+        let early = state.withCriticalSection { state in
+            if case .cancelledEarly = state { return true }
+            state = .attached(cancel)
+            return false
+        }
+        if early { cancel() }
+    }
+}
