@@ -23,11 +23,15 @@ import DeterministicSimulation
 /// - the process ended for a reason the app cannot prevent (force-quit B3.2, jetsam B3.4, reboot
 ///   B3.1, app update C3.7) after the system launched the task and before its launch handler was
 ///   called: the launch consumed the request (C3.6) and no line of the app's code ran. The
-///   simulator records it as the probe ``SimulatedBGTask/handlerNeverRanProbe(_:)``.
+///   simulator records it as the probe ``SimulatedBGTask/handlerNeverRanProbe(_:)``;
+/// - the same kill while the launch handler was still running, before it returned (with
+///   threads the scheduler can keep its thread off the CPU between its first lines, the
+///   expiration handler set and the resubmission: ``SimulatedBGTask/handlerCutShortProbe(_:)``).
 ///
-/// A handler that was called and had not resubmitted when its process ended (one that submits
+/// A handler that returned without resubmitting and whose process then ended (one that submits
 /// only when its work succeeds, P8) is still a violation: it had its chance, and resubmitting
-/// at its first line would have kept the chain.
+/// at its first line would have kept the chain. A handler that resubmits only after long
+/// synchronous work in the handler itself, killed during that work, is excused with the rest.
 ///
 /// ```swift
 /// // Excused: launch, home, the refresh task launched, force-quit before the handler runs.
@@ -111,9 +115,11 @@ final class RefreshStaysScheduled: EventFilteringChecker {
         case .terminated(let reason, _):
             awaiting = []
             lastEndUnpreventable = !reason.isPreventable
-        case .probe(let name):  // right after `terminated`: a launch that reached no app code
+        case .probe(let name):  // right after `terminated`: a launch whose handler never ran, or was cut short
             guard lastEndUnpreventable,
-                let identifier = identifiers.first(where: { name == SimulatedBGTask.handlerNeverRanProbe($0) })
+                let identifier = identifiers.first(where: {
+                    name == SimulatedBGTask.handlerNeverRanProbe($0) || name == SimulatedBGTask.handlerCutShortProbe($0)
+                })
             else { return nil }
             if !stoppedBySystem.contains(identifier) { stoppedBySystem.append(identifier) }
         case .requestDropped(let identifier):  // C2.5, C3.7: gone without the app's knowledge

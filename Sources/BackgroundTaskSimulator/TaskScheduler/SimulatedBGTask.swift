@@ -30,6 +30,9 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
     /// Whether the launch handler has been called: a process that ends before it is (the job
     /// still queued) gave the app's code no chance to act on the launch.
     var handlerStarted = false
+    /// Whether the launch handler has returned: a process that ends between its call and its
+    /// return (with threads, while the scheduler kept its thread off the CPU) cut it short.
+    var handlerReturned = false
     /// The expiry and kill timers (C4.4, C4.6).
     var timers: [JobID] = []
     /// The no-progress timer of a continued-processing task (C6.7), re-armed on every progress.
@@ -66,6 +69,21 @@ public final class SimulatedBGTask: ScheduledTask, @unchecked Sendable {
     /// ```
     static func handlerNeverRanProbe(_ identifier: String) -> String {
         "bgtask-handler-never-ran:\(identifier)"
+    }
+
+    /// The probe recorded when a process ends with a task of `identifier` whose launch handler
+    /// was called and had not returned (``TaskSchedulerService/processDied(_:reason:)``): with
+    /// threads the scheduler can keep the handler's thread off the CPU between its first lines
+    /// (the expiration handler set, then the resubmission, as it should be), and a kill in that
+    /// gap cuts it short before it could resubmit. `refresh-stays-scheduled` excuses it as a
+    /// handler that never ran; a handler that returned without resubmitting is still found.
+    ///
+    /// ```swift
+    /// SimulatedBGTask.handlerCutShortProbe("com.example.refresh")
+    /// // "bgtask-handler-cut-short:com.example.refresh"
+    /// ```
+    static func handlerCutShortProbe(_ identifier: String) -> String {
+        "bgtask-handler-cut-short:\(identifier)"
     }
 
     /// Takes the handler out, leaving nil (C4.4 "cleared after it is called").

@@ -105,11 +105,16 @@ extension TaskSchedulerService {
     /// The process died: its tasks are gone; a force-quit cancels queued continued-processing
     /// requests without telling the app (C6.4, C6.9). A task whose launch handler was never
     /// called is recorded as a probe (``SimulatedBGTask/handlerNeverRanProbe(_:)``), right after
-    /// the `terminated` event: its launch reached no code of the app.
+    /// the `terminated` event: its launch reached no code of the app; one whose handler was
+    /// called and had not returned, as ``SimulatedBGTask/handlerCutShortProbe(_:)``.
     func processDied(_ app: SimulatedApplication, reason: TerminationReason) {
         for task in app.core.runningTasks {
             cancelTimers(of: task)
-            if !task.handlerStarted { device.emit(.probe(SimulatedBGTask.handlerNeverRanProbe(task.identifier))) }
+            if !task.handlerStarted {
+                device.emit(.probe(SimulatedBGTask.handlerNeverRanProbe(task.identifier)))
+            } else if !task.handlerReturned {
+                device.emit(.probe(SimulatedBGTask.handlerCutShortProbe(task.identifier)))
+            }
         }
         app.core.runningTasks = []
         if reason == .forceQuit {

@@ -208,6 +208,7 @@ final class TaskSchedulerService: @unchecked Sendable {
         bound.queue?.async {
             handle.task.handlerStarted = true
             handler(handle)
+            handle.task.handlerReturned = true
         }
     }
 

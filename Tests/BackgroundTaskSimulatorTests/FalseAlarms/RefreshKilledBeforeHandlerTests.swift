@@ -40,8 +40,10 @@ struct RefreshKilledBeforeHandlerTests {
     }
 
     /// The checker's verdict on: a submit, the task launched, the process ended for `reason`, the
-    /// probe of a launch handler that never ran, then (if `relaunched`) a process that submits nothing.
-    static func verdict(_ reason: TerminationReason, relaunched: Bool) -> [String] {
+    /// probe of a launch handler that never ran (or `probe`), then (if `relaunched`) a process
+    /// that submits nothing.
+    static func verdict(_ reason: TerminationReason, relaunched: Bool,
+                        probe: (String) -> String = SimulatedBGTask.handlerNeverRanProbe) -> [String] {
         let identifier = "com.example.refresh"
         let info = WorkloadInfo(name: "test", summary: "test", permittedIdentifiers: [identifier],
                                 backgroundModes: ["fetch"], repeatingRefreshIdentifiers: [identifier]) { NoWork() }
@@ -53,7 +55,7 @@ struct RefreshKilledBeforeHandlerTests {
             .requestSubmitted(identifier: identifier, kind: "appRefresh", error: nil),
             .bgTaskLaunched(identifier: identifier, task: 1, kind: "appRefresh"),
             .terminated(reason, openTasks: []),
-            .probe(SimulatedBGTask.handlerNeverRanProbe(identifier)),
+            .probe(probe(identifier)),
         ]
         if relaunched { events.append(.processLaunched(process: 2, inBackground: false)) }
         for (index, event) in events.enumerated() {
@@ -67,6 +69,28 @@ struct RefreshKilledBeforeHandlerTests {
     func excuseEndsWithTheNextProcess() {
         #expect(Self.verdict(.memoryPressure, relaunched: false).isEmpty)
         #expect(Self.verdict(.memoryPressure, relaunched: true).count == 1)
+    }
+
+    @Test("a handler cut short by the kill (called, not yet returned) is excused like one that never ran")
+    func cutShortHandlerIsExcused() {
+        #expect(Self.verdict(.reboot, relaunched: false, probe: SimulatedBGTask.handlerCutShortProbe).isEmpty)
+        #expect(Self.verdict(.reboot, relaunched: true, probe: SimulatedBGTask.handlerCutShortProbe).count == 1)
+        let crash = TerminationReason.exception(name: "NSInternalInconsistencyException", reason: "test")
+        #expect(Self.verdict(crash, relaunched: false, probe: SimulatedBGTask.handlerCutShortProbe).count == 1)
+    }
+
+    /// Found by 1,000 runs of the correct price-alerts fault storm on a new campaign seed: the
+    /// handler had set its expiration handler (a scheduling point after the store) and the
+    /// scheduler kept its thread off the CPU for a delay before the resubmission; a reboot in
+    /// that gap was reported as a stopped chain.
+    @Test("price-alerts: a reboot while the scheduler holds the handler's thread before its resubmission is excused")
+    func rebootInsideHandlerIsExcused() throws {
+        let scenario = try ScenarioLoader.load(
+            file: ScenarioExpectationTests.directory + "/price-alerts-correct-ios17-fault-storm.json")
+        let outcome = scenario.replay(seed: 0xd182_4f78_c9dd_25c7, strategy: .default)
+        #expect(outcome.traceText.contains("bgtask-handler-cut-short:com.example.stocks.alerts"),
+                "the run no longer reaches the case: pin another seed")
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
     }
 
     @Test("a process end the app caused (a crash at launch) excuses nothing")
