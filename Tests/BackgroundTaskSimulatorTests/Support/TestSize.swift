@@ -21,6 +21,7 @@ import Foundation
 /// | `ShrinkFuzzTests` | quick | `ci` (`BGSIM_SHRINK_FUZZ=ci`; `full`, over an hour, by hand) |
 /// | `ScenarioParserFuzzTests` (bgsimTests) | 250 mutants per file | 2,000 (`BGSIM_PARSER_FUZZ_MUTANTS=N`) |
 /// | `CampaignFailureShrinkTests` | the two campaigns with secondary findings in later processes | every planted-bug campaign |
+/// | `RequiredProbeSeedTests` | the scenarios with required probes and at most 1,000 runs, two other seeds | every scenario with required probes |
 ///
 /// A quick size still fails on the bug its test is for: each covers every scenario or workload,
 /// and only the number of runs, mutants or injection points shrinks.
