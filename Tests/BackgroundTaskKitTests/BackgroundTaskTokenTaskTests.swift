@@ -51,42 +51,67 @@ struct BackgroundTaskTokenTaskTests {
         #expect(app.tasksLeftOpenByExpiry.isEmpty && app.misuses.isEmpty)
     }
 
-    @Test("a refused begin counts as an immediate expiry: onExpiration at once, the Swift task starts cancelled")
-    func refusedBeginStartsCancelled() async throws {
+    @Test("a refused begin counts as an immediate expiry: onExpiration at once, the operation never runs")
+    func refusedBeginNeverRunsTheOperation() async {
         // Many times: the Swift task may start before the cancel is attached to it.
         for _ in 0..<200 {
             let app = FakeHost()
             app.deniesBegin = true
             let expirations = Counter()
+            let ran = Counter()
             let task = BackgroundTaskToken.task(name: "refused", host: app, onExpiration: { expirations.increment() }) {
-                Task.isCancelled
+                ran.increment()
             }
             #expect(expirations.value == 1)
-            #expect(try await task.result.get() == true)
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(ran.value == 0)
             #expect(app.beganCount == 0 && app.endedCount == 0 && app.misuses.isEmpty)
         }
     }
 
-    @Test("an expiry inside begin (before the Swift task exists) ends the task once and starts it cancelled")
-    func expiryBeforeTheSwiftTaskStartsIt() async throws {
+    @Test("an expiry inside begin (before the Swift task exists) ends the task once; the operation never runs")
+    func expiryBeforeTheSwiftTaskStarts() async {
         for _ in 0..<200 {
             let app = ImmediateExpiryHost()
-            let task = BackgroundTaskToken.task(name: "at-once", host: app) { Task.isCancelled }
-            #expect(try await task.result.get() == true)
+            let ran = Counter()
+            let task = BackgroundTaskToken.task(name: "at-once", host: app) { ran.increment() }
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(ran.value == 0)
             #expect(app.ended.count == 1)
         }
     }
 
-    @Test("an operation that declares the main actor runs on it")
+    @Test("an operation that declares the main actor runs on it, across its awaits")
     func operationKeepsItsIsolation() async throws {
         let app = FakeHost()
+        // The form Swift 6.3 rejected without `@_inheritActorContext` on the parameter.
         let task = BackgroundTaskToken.task(name: "model", host: app) { @MainActor in
+            try await Task.sleep(for: .milliseconds(1))
             MainActor.assertIsolated()
             return app.openTasks.count
         }
         #expect(try await task.value == 1)
         #expect(app.openTasks.isEmpty)
     }
+
+    @Test("an operation written in a main-actor context inherits it, as Task {} does")
+    func operationInheritsTheCallersActor() async throws {
+        let app = FakeHost()
+        let model = CountingModel()
+        let task = BackgroundTaskToken.task(name: "inherit", host: app) {
+            await Task.yield()
+            model.count += 1  // main-actor state, no hop: the closure is isolated to the main actor
+            MainActor.assertIsolated()
+            return model.count
+        }
+        #expect(try await task.value == 1)
+    }
+}
+
+/// Main-actor state an inherited operation touches directly.
+@MainActor
+private final class CountingModel {
+    var count = 0
 }
 
 /// An async one-shot: `wait()` returns once `open()` has been called.

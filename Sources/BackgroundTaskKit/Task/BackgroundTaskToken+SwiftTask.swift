@@ -20,8 +20,9 @@ extension BackgroundTaskToken {
     ///
     /// It does what an app otherwise writes by hand, and often gets wrong: a handle through which
     /// the expiration handler cancels the `Task`, which must remember a cancel that comes before
-    /// the `Task` exists (a refused begin runs the handler inside the token's `init`, A2.1), and a
-    /// token the `Task` keeps alive until its work ends (P5).
+    /// the `Task` exists (a refused begin runs the handler inside the token's `init`, A2.1), work
+    /// that does not start when no time was granted, and a token the `Task` keeps alive until
+    /// its work ends (P5).
     ///
     /// Contract:
     /// - One `beginBackgroundTask`, before the Swift task exists; one end, when `operation`
@@ -31,9 +32,16 @@ extension BackgroundTaskToken {
     ///   task ends, all inside the system's handler on the main queue (A3.1, A3.2). Work that
     ///   ignores cancellation runs on unprotected: make `operation` check for it.
     /// - A refused begin (A2.1) counts as an immediate expiry: `onExpiration` runs before this
-    ///   returns, and the Swift task starts cancelled.
-    /// - `operation` runs with the isolation it declares, as with `Task`'s operation: write
-    ///   `{ @MainActor in … }` to touch main-actor state in it synchronously.
+    ///   returns, and `operation` never runs: the Swift task throws `CancellationError`. So does
+    ///   an expiry that comes before the Swift task starts. (Work started with no task held
+    ///   would be suspended under it, bug pattern P5.)
+    /// - `operation` is passed as `Task {}`'s is (the same attributes: `sending`,
+    ///   `@isolated(any)`, and the standard library's `@_inheritActorContext`): written inside an
+    ///   actor-isolated context (an `@MainActor` type, say) it runs on that actor, and an
+    ///   annotation (`{ @MainActor in … }`) decides otherwise.
+    ///   Without the inheritance, Swift 6.3 rejected a `{ @MainActor in … }` closure passed to a
+    ///   `sending` parameter ("pattern that the region-based isolation checker does not
+    ///   understand"), which `Task {}` accepts.
     /// - `executorPreference` is `Task(executorPreference:)`'s: nil runs the task as `Task {}`
     ///   would; tests pass a simulator's executor.
     ///
@@ -43,7 +51,7 @@ extension BackgroundTaskToken {
     public static func task<Success: Sendable>(
         name: String, host: any BackgroundTaskHost, executorPreference: (any TaskExecutor)? = nil,
         onExpiration: (@Sendable () -> Void)? = nil,
-        operation: sending @escaping @isolated(any) () async throws -> Success
+        @_inheritActorContext operation: sending @escaping @isolated(any) () async throws -> Success
     ) -> Task<Success, any Error> {
         let cancellation = EarlyCancellation()
         let token = BackgroundTaskToken(name: name, host: host) {
@@ -52,9 +60,9 @@ extension BackgroundTaskToken {
         }
         let task = Task(executorPreference: executorPreference) {
             defer { token.invalidate() }
-            // Refused, or expired before this line: cancelled from the operation's first line
-            // (the Swift task may start before `attach` below has run).
-            if token.state != .running { withUnsafeCurrentTask { $0?.cancel() } }
+            // Refused, or expired before this line (the Swift task may start before `attach`
+            // below has run): no time to run in, so the operation does not start.
+            guard token.state == .running else { throw CancellationError() }
             return try await operation()
         }
         cancellation.attach { task.cancel() }  // an expiry from now on, or one that came first
