@@ -9,9 +9,9 @@ extension BackgroundTaskToken {
     ///
     /// ```swift
     /// @MainActor final class OutboxModel {
-    ///     var sending: Task<Int, any Error>?
+    ///     var upload: Task<Int, any Error>?
     ///     func didEnterBackground(_ app: any BackgroundTaskHost, outbox: Outbox) {
-    ///         sending = BackgroundTaskToken.task(name: "send-outbox", host: app) {
+    ///         upload = BackgroundTaskToken.task(name: "send-outbox", host: app) { @MainActor in
     ///             try await outbox.sendAll()   // cancelled when time runs out
     ///         }
     ///     }
@@ -35,13 +35,12 @@ extension BackgroundTaskToken {
     ///   returns, and `operation` never runs: the Swift task throws `CancellationError`. So does
     ///   an expiry that comes before the Swift task starts. (Work started with no task held
     ///   would be suspended under it, bug pattern P5.)
-    /// - `operation` is passed as `Task {}`'s is (the same attributes: `sending`,
-    ///   `@isolated(any)`, and the standard library's `@_inheritActorContext`): written inside an
-    ///   actor-isolated context (an `@MainActor` type, say) it runs on that actor, and an
-    ///   annotation (`{ @MainActor in … }`) decides otherwise.
-    ///   Without the inheritance, Swift 6.3 rejected a `{ @MainActor in … }` closure passed to a
-    ///   `sending` parameter ("pattern that the region-based isolation checker does not
-    ///   understand"), which `Task {}` accepts.
+    /// - `operation` is `@Sendable`, as `Task.detached`'s is, and runs with the isolation it
+    ///   declares: write `{ @MainActor in … }` to touch main-actor state in it; unannotated it
+    ///   runs off every actor. (Not `sending` with the caller's actor inherited, as `Task {}`:
+    ///   that needs the standard library's underscored `@_inheritActorContext`, and without it
+    ///   Swift 6.3 rejects a `{ @MainActor in … }` closure with awaits passed to a `sending`
+    ///   parameter: "pattern that the region-based isolation checker does not understand".)
     /// - `executorPreference` is `Task(executorPreference:)`'s: nil runs the task as `Task {}`
     ///   would; tests pass a simulator's executor.
     ///
@@ -51,7 +50,7 @@ extension BackgroundTaskToken {
     public static func task<Success: Sendable>(
         name: String, host: any BackgroundTaskHost, executorPreference: (any TaskExecutor)? = nil,
         onExpiration: (@Sendable () -> Void)? = nil,
-        @_inheritActorContext operation: sending @escaping @isolated(any) () async throws -> Success
+        operation: @escaping @Sendable @isolated(any) () async throws -> Success
     ) -> Task<Success, any Error> {
         let cancellation = EarlyCancellation()
         let token = BackgroundTaskToken(name: name, host: host) {
