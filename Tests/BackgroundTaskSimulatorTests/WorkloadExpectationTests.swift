@@ -60,13 +60,23 @@ import Testing
         }
     }
 
-    @Test("a planted bug trips its invariant", arguments: buggy)
+    /// The OS profile of each planted bug's scenario, by workload name: the OS the bug lives on
+    /// (iOS 7-12 for background fetch, D3; iOS 26 for continued processing, C6).
+    static let plantedProfiles: [String: OSProfile] = {
+        let scenarios = (try? ScenarioLoader.loadAll(in: ScenarioExpectationTests.directory)) ?? []
+        var profiles: [String: OSProfile] = [:]
+        for scenario in scenarios where scenario.expectation != .pass && profiles[scenario.workload.info.name] == nil {
+            profiles[scenario.workload.info.name] = scenario.profile
+        }
+        return profiles
+    }()
+
+    @Test("a planted bug trips its invariant on its scenario's OS", arguments: buggy)
     func plantedBugIsFound(name: String) throws {
         let entry = try #require(Self.entry(name))
         let expected = try #require(entry.expectedViolation)
-        // Background fetch exists only on iOS 7-12 (D3): its planted bug runs there.
-        let fetchOnly = entry.info.backgroundModes.contains("fetch") && !entry.info.usesTaskScheduler
-        let result = Self.sweep(entry, profile: fetchOnly ? .ios12 : .ios17, until: expected)
+        let profile = try #require(Self.plantedProfiles[name], "no planted scenario runs \(name)")
+        let result = Self.sweep(entry, profile: profile, until: expected)
         #expect(result.violations.contains { $0.violation.invariant == expected },
                 "\(expected) not found in \(result.runs) runs of \(name)")
     }

@@ -147,6 +147,15 @@ public struct OSProfile: Sendable, Equatable {
     /// A continued-processing task with no progress for this long is expired (C6.7, UNCERTAIN;
     /// default 30 s).
     public var continuedProcessingStallLimit: VirtualDuration
+    /// Whether a queued continued-processing request (C6.4 `.queue`) outlives the process that
+    /// submitted it when that process dies other than by a force-quit (jetsam, a crash, a
+    /// reboot), to start later in a new process. UNCERTAIN: Apple documents only that closing
+    /// the app in the app switcher cancels queued requests (C6.4, C6.9); the task runs "on behalf
+    /// of the currently foregrounded app" (C6.1) and apps register its identifier just before
+    /// submitting (C6.2), so a new process has no handler for it, and starting it there would
+    /// crash an app written as Apple's article shows. Default false: queued requests die with
+    /// their process. Scenario key `continuedProcessingQueueOutlivesProcess`.
+    public var continuedProcessingQueueOutlivesProcess = false
 
     // MARK: Other background modes (D)
 

@@ -66,6 +66,7 @@ enum ProfileDecoder {
         try flag("willTerminateOnJetsam", \.willTerminateOnJetsam)
         try flag("willTerminateOnForceQuit", \.willTerminateOnForceQuit)
         try flag("forceQuitBlocksBackgroundLaunch", \.forceQuitBlocksBackgroundLaunch)
+        try flag("continuedProcessingQueueOutlivesProcess", \.continuedProcessingQueueOutlivesProcess)
         try flag("killsOnSharedFileLockAtSuspension", \.killsOnSharedFileLockAtSuspension)
         try flag("lowPowerModeHoldsBackgroundTasks", \.lowPowerModeHoldsBackgroundTasks)
         try flag("silentPushEnabled", \.silentPushEnabled)

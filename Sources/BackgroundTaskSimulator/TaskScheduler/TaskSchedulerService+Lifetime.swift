@@ -103,7 +103,8 @@ extension TaskSchedulerService {
     }
 
     /// The process died: its tasks are gone; a force-quit cancels queued continued-processing
-    /// requests without telling the app (C6.4, C6.9). A task whose launch handler was never
+    /// requests without telling the app (C6.4, C6.9), and so does any other death unless
+    /// ``OSProfile/continuedProcessingQueueOutlivesProcess``. A task whose launch handler was never
     /// called is recorded as a probe (``SimulatedBGTask/handlerNeverRanProbe(_:)``), right after
     /// the `terminated` event: its launch reached no code of the app; one whose handler was
     /// called and had not returned, as ``SimulatedBGTask/handlerCutShortProbe(_:)``.
@@ -117,7 +118,7 @@ extension TaskSchedulerService {
             }
         }
         app.core.runningTasks = []
-        if reason == .forceQuit {
+        if reason == .forceQuit || !profile.continuedProcessingQueueOutlivesProcess {
             pending.removeAll { if case .continuedProcessing = $0.kind { return true } else { return false } }
         }
     }

@@ -31,7 +31,7 @@ final class TaskSchedulerService: @unchecked Sendable {
     func register(app: SimulatedApplication, identifier: String, queue: SimulatedWorkQueue?,
                   handler: @escaping @Sendable (any ScheduledTask) -> Void) -> Bool {
         guard app.isAlive, profile.hasTaskScheduler else { return false }
-        guard info.permits(identifier) else {  // C1.2
+        guard permits(identifier) else {  // C1.2
             device.emit(.taskRegistered(identifier: identifier, accepted: false))
             return false
         }
@@ -52,6 +52,13 @@ final class TaskSchedulerService: @unchecked Sendable {
         app.core.registrations.append(TaskRegistration(identifier: identifier, queue: queue, handler: handler))
         device.emit(.taskRegistered(identifier: identifier, accepted: true))
         return true
+    }
+
+    /// Whether the app's `BGTaskSchedulerPermittedIdentifiers` permits `identifier` on this OS:
+    /// an exact entry, or from iOS 26 a `prefix.*` wildcard entry (C6.2). Before iOS 26 a wildcard
+    /// entry matches nothing, so `register` returns false for its identifiers (C1.2).
+    private func permits(_ identifier: String) -> Bool {
+        profile.hasContinuedProcessing ? info.permits(identifier) : info.permittedIdentifiers.contains(identifier)
     }
 
     // MARK: Submission (C2, C3)
@@ -88,7 +95,7 @@ final class TaskSchedulerService: @unchecked Sendable {
     private func validate(_ request: TaskRequest, from app: SimulatedApplication) throws(TaskSchedulerError) -> Bool {
         guard profile.hasTaskScheduler, device.isBackgroundRefreshEnabled else { throw .unavailable }  // C2.3
         if profile.runsInSimulator { throw .unavailable }  // C2.3, C5.3: no background processing in Simulator
-        guard info.permits(request.identifier) else { throw .notPermitted }  // C2.3
+        guard permits(request.identifier) else { throw .notPermitted }  // C2.3
         switch request.kind {
         case .appRefresh:
             guard info.backgroundModes.contains("fetch") else { throw .notPermitted }

@@ -46,6 +46,21 @@ import Testing
             reason: "Launch handler for task with identifier com.example.continued.late has already been registered")])
     }
 
+    @Test("C6.2, C1.2: before iOS 26 a wildcard entry permits nothing: register returns false, submit throws notPermitted")
+    func noWildcardsBeforeIOS26() {
+        let script = Self.device(profile: .ios17)
+        let results = Box<[Bool]>([])
+        let error = Box<TaskSchedulerError?>(nil)
+        script.at(.seconds(1)) { script in
+            results.value.append(script.register("com.example.continued.late"))
+            error.value = script.submit("com.example.continued.late", .appRefresh)
+        }
+        script.run(until: .seconds(10))
+        #expect(results.value == [false])
+        #expect(error.value == .notPermitted)
+        #expect(script.terminations.isEmpty)
+    }
+
     @Test("C6.3: earliestBeginDate is ignored for continued processing")
     func earliestDateIgnored() {
         let script = Self.device()
@@ -65,6 +80,25 @@ import Testing
         script.run(until: .seconds(30))
         #expect(error.value == (strategy == .fail ? .immediateRunIneligible : nil))
         #expect(script.pendingIdentifiers == (strategy == .fail ? [] : [S.continued]))
+        #expect(script.bgLaunches.isEmpty)
+    }
+
+    @Test("C6.4: a queued request dies with a process killed by jetsam, unless continuedProcessingQueueOutlivesProcess",
+          arguments: [false, true])
+    func queuedRequestAndProcessDeath(outlives: Bool) {
+        var profile = OSProfile.ios26
+        profile.continuedProcessingQueueOutlivesProcess = outlives
+        let script = Self.device(busy: 1, profile: profile)
+        let identifier = "com.example.continued.queued"
+        script.at(.seconds(1)) { script in
+            script.register(identifier)  // as apps do, just before submitting (C6.2)
+            #expect(script.submit(identifier, S.continuedKind(.queue)) == nil)
+        }
+        script.at(.seconds(2)) { #expect($0.pendingIdentifiers == [identifier]) }
+        script.at(.seconds(3)) { $0.home() }
+        script.at(.seconds(4)) { $0.memoryPressureKill() }
+        script.run(until: .seconds(10))
+        #expect(script.pendingIdentifiers == (outlives ? [identifier] : []))
         #expect(script.bgLaunches.isEmpty)
     }
 
