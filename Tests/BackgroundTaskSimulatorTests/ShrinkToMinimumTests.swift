@@ -94,6 +94,12 @@ import Testing
             (2, "launch, home: the save's transaction is open when its task expires in the background"),
         "quote-watchlist-polling-tied-to-view-appearance-ios17":
             (2, "launch, home: a refresh in flight when the app leaves the foreground"),
+        "sketch-autosave-ignores-expired-ios17":
+            (2, "launch, home: the save starts on leaving the foreground, and a write longer than the background "
+                + "time (work lasts up to 40 s) is still in flight at the expiry"),
+        "video-export-reuses-identifier-ios26":
+            (3, "launch (the first export), then the app must become active again in the same process: home and "
+                + "open, or an incoming call and its end"),
         "gallery-uploads-completion-before-events-ios17":
             (2, "launch, home: the photos taken at launch are uploaded on entering the background; the app is "
                 + "suspended, and the finished uploads wake it (D1)"),

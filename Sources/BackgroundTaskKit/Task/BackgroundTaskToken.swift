@@ -35,6 +35,15 @@ import Synchronization
 ///   task has ended by the time the system's handler returns. The end call is made under the
 ///   token's lock, so an ``invalidate()`` racing the callout has also finished ending the task
 ///   when the callout returns.
+/// - A token may be made on any thread. Once the background time is spent, the system calls the
+///   expiration handler of a new task on main at once (A3.4), possibly before
+///   `beginBackgroundTask` has returned on the thread making the token; that handler waits for
+///   the begin to return, so the task is ended inside it all the same (A1.4: "you have to
+///   coordinate that work with the expiry handler"): the begin and the record of its identifier
+///   run in the host's ``CoreLockHost/whileCoreBegins(_:)``, and the handler calls
+///   ``CoreLockHost/waitForCoreBegins()`` first. A host that calls the handler inline, on the
+///   thread inside `beginBackgroundTask`, gets the task ended as soon as `beginBackgroundTask`
+///   returns.
 /// - Keep a reference while the work runs: a token released at once ends its task at once
 ///   (bug pattern P5). Capturing it in the work's completion closure is the usual way.
 /// - Do not call ``invalidate()`` of this token from inside `onExpiration`: it is harmless
@@ -88,8 +97,14 @@ public final class BackgroundTaskToken: Sendable, CustomStringConvertible {
         expiresWhenDenied: Bool
     ) {
         let core = BackgroundTaskCore(host: host, onExpiration: onExpiration)
-        let identifier = host.beginBackgroundTask(withName: name) { core.expire() }
-        core.didBegin(identifier, expiresWhenDenied: expiresWhenDenied)
+        let identifier = host.whileCoreBegins {  // A1.4: a handler called meanwhile waits for this
+            let identifier = host.beginBackgroundTask(withName: name) { core.expire() }
+            core.didBegin(identifier)
+            return identifier
+        }
+        // A refused begin is an immediate expiry for the client: the work it was to cover must
+        // stop or be deferred, exactly as on expiry (outside the locks, like the callout's call).
+        if identifier == .invalid, expiresWhenDenied { core.expireDenied() }
         self.name = name
         self.identifier = identifier
         self.core = core
@@ -147,12 +162,14 @@ final class BackgroundTaskCore: Sendable {
         }
     }
 
-    func didBegin(_ identifier: BackgroundTaskIdentifier, expiresWhenDenied: Bool) {
-        let denied = host.whileCoreHoldsLock {
+    /// Records what `beginBackgroundTask` returned; a callout that came inline, before it
+    /// returned, has the task ended now.
+    func didBegin(_ identifier: BackgroundTaskIdentifier) {
+        host.whileCoreHoldsLock {
             phase.withCriticalSection { phase in
                 guard identifier != .invalid else {
                     phase = .denied  // A2.1: nothing was begun, so nothing may be ended (A5.2)
-                    return true
+                    return
                 }
                 if case .beginning(expired: true) = phase {
                     host.endBackgroundTask(identifier)
@@ -160,16 +177,18 @@ final class BackgroundTaskCore: Sendable {
                 } else {
                     phase = .running(identifier)
                 }
-                return false
             }
         }
-        // A refused begin is an immediate expiry for the client: the work it was to cover must
-        // stop or be deferred, exactly as on expiry (outside the lock, like the callout's call).
-        if denied, expiresWhenDenied, userHandlerRan.setIfClear() { onExpiration?() }
+    }
+
+    /// A refused begin: the client's handler, once.
+    func expireDenied() {
+        if userHandlerRan.setIfClear() { onExpiration?() }
     }
 
     /// The system's expiration handler: the user's handler first, then the end, before returning.
     func expire() {
+        host.waitForCoreBegins()  // a begin under way on another thread records its identifier first
         let live = phase.withCriticalSection { phase in
             switch phase {
             case .beginning, .running: true

@@ -81,6 +81,13 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         /// Audio or location sessions held (``BackgroundModeAssertion``, D5): they keep the app
         /// running and stop the background budget (A4.8).
         var modeAssertions = 0
+        /// The simulated threads inside a token's begin (``whileCoreBegins(_:)``), one entry per
+        /// nested call.
+        var beginningThreads: [Int] = []
+        /// Expiration handlers waiting for those begins (``waitForCoreBegins()``), and what they
+        /// wait on, made the first time one waits.
+        var beginWaiters = 0
+        var beginsDone: SimulatedSemaphore?
         /// The process's `handleEventsForBackgroundURLSession` (``WorkloadContext/onBackgroundURLSessionEvents(_:)``, D1).
         var sessionEventsHandler: BackgroundSessionEventsHandler?
         /// The process's accessory or Bluetooth event handler (``WorkloadContext/onAccessoryEvent(_:)``, D4).
@@ -155,6 +162,36 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     /// nothing that takes the same lock could run there anyway: no interleaving is lost.
     public func whileCoreHoldsLock<Result>(_ body: () -> Result) -> Result {
         schedulerReference.call { $0.withPreemptionDeferred(body) }
+    }
+
+    /// ``CoreLockHost``: a token begins its task in `body` (A1.4). No real lock: the begin has
+    /// scheduling points, where other simulated threads run as they would on a device; the app
+    /// records which simulated thread is beginning, and an expiration handler on another thread
+    /// that comes meanwhile (A3.4) waits in ``waitForCoreBegins()`` until it is done. Nothing is
+    /// drawn and nothing waits unless that race happens.
+    public func whileCoreBegins<Result>(_ body: () -> Result) -> Result {
+        guard let me = schedulerReference.call({ $0.currentThreadID }) else { return body() }
+        core.beginningThreads.append(me)
+        defer {
+            if let index = core.beginningThreads.lastIndex(of: me) { core.beginningThreads.remove(at: index) }
+            if core.beginWaiters > 0, let done = core.beginsDone {
+                for _ in 0..<core.beginWaiters { done.signal() }
+                core.beginWaiters = 0
+            }
+        }
+        return body()
+    }
+
+    /// ``CoreLockHost``: blocks the calling simulated thread while another is inside
+    /// ``whileCoreBegins(_:)``.
+    public func waitForCoreBegins() {
+        guard let me = schedulerReference.call({ $0.currentThreadID }) else { return }
+        while core.beginningThreads.contains(where: { $0 != me }) {
+            let done = core.beginsDone ?? scheduler.makeSemaphore(name: "BackgroundTaskKit begin", value: 0)
+            core.beginsDone = done
+            core.beginWaiters += 1
+            guard done.wait() else { return }  // the run is being torn down
+        }
     }
     var profile: OSProfile { device.profile }
     var now: VirtualTime { device.scheduler.now }

@@ -225,6 +225,10 @@ extension Scheduler {
     /// ```
     public var currentThreadLabel: String? { threads?.currentLabel }
 
+    /// The number of the simulated thread running the caller; nil outside a job or without
+    /// controlled concurrency.
+    package var currentThreadID: Int? { threads?.currentID }
+
     /// The queue whose job the caller runs in: with controlled concurrency, the queue of the
     /// running simulated thread (nil outside a job); without it, the queue of the job running or
     /// last run (jobs run one at a time to completion, so inside a job it is that job's queue).
