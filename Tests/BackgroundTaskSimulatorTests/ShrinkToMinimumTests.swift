@@ -97,6 +97,9 @@ import Testing
         "sketch-autosave-ignores-expired-ios17":
             (2, "launch, home: the save starts on leaving the foreground, and a write longer than the background "
                 + "time (work lasts up to 40 s) is still in flight at the expiry"),
+        "actor-reentrancy-claims-after-await-ios17":
+            (2, "launch (a flush counts the photos), home (a second flush passes the same check): the first to "
+                + "finish ends the other's task in the background"),
         "video-export-reuses-identifier-ios26":
             (3, "launch (the first export), then the app must become active again in the same process: home and "
                 + "open, or an incoming call and its end"),

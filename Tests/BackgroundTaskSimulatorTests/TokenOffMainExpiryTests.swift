@@ -9,18 +9,11 @@ import Testing
 /// work with the expiry handler, which is always called on the main thread"). The token must
 /// still end the task inside the handler (A3.2, A3.6), whichever thread gets there first.
 @Suite struct TokenOffMainExpiryTests {
-    /// Simulated threads with frequent preemption and no delays.
-    static var preempting: EnvironmentConfig {
-        var environment = EnvironmentConfig.scripted
-        environment.concurrency = ConcurrencySettings(strategy: .randomWalk, preemptionRates: 0.3...0.3, maxDelay: .zero)
-        return environment
-    }
-
     /// One life: a task held in the background, an early expiry that spends the time (A3.3),
     /// and in the second before suspension a token begun on the global queue. Returns the tasks
     /// still open when their expiration handlers had returned, and whether the token began.
     static func life(seed: UInt64) -> (stillOpen: [String], began: Bool) {
-        let script = ScriptedDevice(environment: preempting, choices: ChoiceSource(seed: Seed(seed)))
+        let script = ScriptedDevice(environment: HostSeamsSimulationTests.preempting, choices: ChoiceSource(seed: Seed(seed)))
         let tokens = Box<[BackgroundTaskToken]>([])
         script.at(.zero) { $0.launch() }
         script.at(.seconds(1)) { script in

@@ -96,7 +96,7 @@ import Testing
             for _ in 0..<40 where runningSamples < 2 {
                 usleep(250_000)
                 children = ChildProcesses.of(parent)
-                runningSamples = children.contains { ChildProcesses.state($0) == "R" } ? runningSamples + 1 : 0
+                runningSamples = children.contains { ChildProcesses.isRunning($0) } ? runningSamples + 1 : 0
             }
             defer {  // without the fix they spin on: end them (only isolated workers, in case a pid was reused)
                 for child in children where ChildProcesses.isIsolatedWorker(child) { kill(child, SIGKILL) }
@@ -151,6 +151,17 @@ enum ChildProcesses {
 
     /// The one-letter state (`R` running, `S` sleeping, `Z` zombie); nil once it is gone.
     static func state(_ pid: pid_t) -> String? { fields(pid)?.state }
+
+    /// Whether any thread of `pid` is running (an isolated worker runs its runs on a thread of
+    /// its own while its main thread waits: OffMainThread).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return threads.contains { thread in
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/stat", encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return false }
+            return text[text.index(after: close)...].split(separator: " ").first == "R"
+        }
+    }
 
     /// The state and parent fields of /proc/PID/stat (after the command name, which may hold spaces).
     private static func fields(_ pid: pid_t) -> (state: String, parent: pid_t)? {

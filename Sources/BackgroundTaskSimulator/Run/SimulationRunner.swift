@@ -9,7 +9,9 @@ import Foundation
 /// ```
 ///
 /// Contract: deterministic: the same spec and the same choices give the same outcome, including
-/// the digest, in any process. Violations are also recorded in the trace, as `violation` events.
+/// the digest, in any process and on any thread (a call from the main thread runs the run on
+/// another: ``DeterministicSimulation/OffMainThread``). Violations are also recorded in the
+/// trace, as `violation` events.
 public enum SimulationRunner {
     public static func run(_ spec: RunSpec, choices: ChoiceSource, keepTrace: Bool = false) -> RunOutcome {
         run(spec, choices: choices, keepTrace: keepTrace, filtersCheckerEvents: true)
@@ -18,6 +20,11 @@ public enum SimulationRunner {
     /// ``run(_:choices:keepTrace:)``, optionally calling every checker for every event (the
     /// tests check that filtering by ``EventFilteringChecker`` changes nothing).
     static func run(_ given: RunSpec, choices: ChoiceSource, keepTrace: Bool, filtersCheckerEvents: Bool) -> RunOutcome {
+        OffMainThread.run { runHere(given, choices: choices, keepTrace: keepTrace, filtersCheckerEvents: filtersCheckerEvents) }
+    }
+
+    private static func runHere(_ given: RunSpec, choices: ChoiceSource, keepTrace: Bool, filtersCheckerEvents: Bool)
+        -> RunOutcome {
         // The exploration strategy's draws come first (none for `random`).
         let spec = given.exploration.spec(for: given, choices: choices)
         let device = SimulatedDevice(profile: spec.profile, environment: spec.environment,

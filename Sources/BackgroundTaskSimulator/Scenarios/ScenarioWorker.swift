@@ -69,6 +69,7 @@ package enum ScenarioWorker {
         CrashSignals.installIfNeeded(exitCode: crashExitCode, wording: wording,
                                      internalErrorExitCode: internalErrorExitCode)
         let banner = CrashBanner(run: "an isolated run of scenario \(scenario.name)", replay: "(the parent prints it)")
-        return IsolatedWorker.serve(SimulationTarget(spec: scenario.runSpec), banner: banner)
+        // Off the main thread, as a campaign's runs (OffMainThread), on one thread for all the runs.
+        return OffMainThread.run { IsolatedWorker.serve(SimulationTarget(spec: scenario.runSpec), banner: banner) }
     }
 }

@@ -61,6 +61,14 @@ extension WorkloadCatalog {
                      scheduler: true) {
             RefreshNeverCancelledWorkload(cancelsOnExpiry: false)
         },
+        asyncVariant("actor-reentrancy", "correct", nil,
+                     "an actor's flush marks itself in progress before its first await; a reentrant call returns") {
+            PhotoUploadCoordinatorWorkload()
+        },
+        asyncVariant("actor-reentrancy", "claims-after-await", "background-work-held",
+                     "an actor's flush checks for a flush in progress, awaits, then stores its token: two run, and the first to finish ends the other's task") {
+            PhotoUploadCoordinatorWorkload(claim: .whenUploadStarts)
+        },
     ]
 
     /// The backup model with the harness's API client and progress store.
