@@ -1,5 +1,6 @@
 import BackgroundTaskKit
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -30,6 +31,21 @@ struct ConcurrencyStressTests {
         #expect(host.began == rounds * perRound)
         #expect(host.ended == rounds * perRound)
         #expect(host.leftOpenByExpiry == 0)
+    }
+
+    @Test("tokens made on many threads whose expiration handler another thread calls while begin is still returning (A3.4): each task ends inside its handler (A1.4)")
+    func expiryDuringBeginOnAnotherThread() {
+        let host = ExpiringDuringBeginHost()
+        let tokens = Mutex<[BackgroundTaskToken]>([])
+        DispatchQueue.concurrentPerform(iterations: 64) { index in
+            let token = BackgroundTaskToken(name: "late \(index)", host: host)
+            tokens.withLock { $0.append(token) }
+        }
+        host.waitForHandlers()
+        #expect(tokens.withLock { $0.allSatisfy { $0.state == .expired } })
+        #expect(host.handlersCalled == 64)
+        #expect(host.openAfterHandler == [], "tasks still open when their handler returned")
+        #expect(host.open == 0)
     }
 
     @Test("async launch handlers: expiries racing with returns on many threads complete every BGTask exactly once")
@@ -196,4 +212,48 @@ final class CountingHost: BackgroundTaskHost, LifecycleHost, ExecutionHost {
     var doubleEnds: Int { state.withCriticalSection { $0.doubleEnds } }
     var unknownEnds: Int { state.withCriticalSection { $0.unknownEnds } }
     var leftOpenByExpiry: Int { state.withCriticalSection { $0.leftOpenByExpiry } }
+}
+
+/// A host whose time is spent: every begin hands its expiration handler to the main thread at
+/// once (A3.4), which calls it while `beginBackgroundTask` is still returning on the token's
+/// thread (it returns 2 ms later), and records the tasks still open when a handler returns (A3.6).
+final class ExpiringDuringBeginHost: BackgroundTaskHost {
+    private struct State {
+        var next = 1
+        var open: Set<Int> = []
+        var openAfterHandler: [Int] = []
+        var handlersCalled = 0
+    }
+    private let state = Mutex(State())
+    private let handlers = DispatchGroup()
+
+    var open: Int { state.withLock { $0.open.count } }
+    var openAfterHandler: [Int] { state.withLock { $0.openAfterHandler } }
+    var handlersCalled: Int { state.withLock { $0.handlersCalled } }
+
+    func beginBackgroundTask(withName name: String?, expirationHandler: ExpirationHandler?) -> BackgroundTaskIdentifier {
+        let id = state.withLock { state in
+            defer { state.next += 1 }
+            state.open.insert(state.next)
+            return state.next
+        }
+        DispatchQueue.main.async(group: handlers) { [self] in
+            MainActor.assumeIsolated { expirationHandler?() }  // as UIKit: on main; ended by its return
+            state.withLock { state in
+                state.handlersCalled += 1
+                if state.open.contains(id) { state.openAfterHandler.append(id) }
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.002)  // begin still returning while the handler runs
+        return BackgroundTaskIdentifier(rawValue: id)
+    }
+
+    func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        _ = state.withLock { $0.open.remove(identifier.rawValue) }
+    }
+
+    var backgroundTimeRemaining: Double { 0 }
+    var applicationState: ApplicationState { .background }
+
+    func waitForHandlers() { handlers.wait() }
 }
