@@ -5,6 +5,9 @@
 /// Contract: each function returns exactly the string its doc comment shows as an
 /// interpolation (a test compares them), so traces and digests do not change.
 enum HeldWorkReasons {
+    /// The reason at the suspension itself (B2.3), which checkers compare against.
+    static let suspended = "the app was suspended"
+
     /// `"background task \(id) (\(name)) ended"`.
     static func taskEnded(id: Int, name: String) -> String {
         var name = name

@@ -57,9 +57,14 @@ extension SimulatedApplication {
             guard activity.phase == .queued else { return }  // expired before it could start
             activity.phase = .running
             block(false)
-            if activity.phase == .running {
-                activity.phase = .done
-                endBackgroundTask(activity.id)
+            // The system's own bookkeeping: the check and the release are one step, so the
+            // expiration callout on main cannot release the assertion between them (it once did,
+            // and the release here ended the task a second time: no-double-end against the app).
+            whileCoreHoldsLock {
+                if activity.phase == .running {
+                    activity.phase = .done
+                    endBackgroundTask(activity.id)
+                }
             }
         }
     }

@@ -184,7 +184,7 @@ extension SimulatedApplication {
             terminate(.fileLockHeld(file: file))
             return
         }
-        device.checkHeldWork(after: "the app was suspended")
+        device.checkHeldWork(after: HeldWorkReasons.suspended)
         endBackgroundSession()
         failRequestsInFlight(.networkConnectionLost)  // DTS: connections are defunct at suspension
         for queue in core.queues { scheduler.freeze(queue) }

@@ -6,12 +6,14 @@ import DeterministicSimulation
 ///
 /// At an expiry (A3.1-A3.3) the app must end its tasks inside the expiration handlers (A3.2), so
 /// it cannot hold a task until its work ends; what it can do is cancel the work there. Work in
-/// flight when the last task ends inside the callout is therefore judged the next time nothing
-/// is held (when the app is suspended, B2.3, at the latest), not at the end: work that ended by
-/// then (cancelled, and winding down in the jobs after the handlers, which the scheduler may
-/// delay) is excused; work still running is reported. Before, such work was reported at the end itself, against apps that cancel their
+/// flight when the last task ends inside the callout is therefore judged when the app is next
+/// suspended (B2.3), not at the end: work that ended by then (cancelled, and winding down in the
+/// jobs after the handlers, which the scheduler may delay) is excused; work still running is
+/// reported. Before, such work was reported at the end itself, against apps that cancel their
 /// work and end the task in the handler as Apple says to (a retry loop whose `catch` cancels
-/// its declared work, found 2026-11-30).
+/// its declared work, found 2026-11-30); and then at the next time nothing was held, which a
+/// new background entry right after a return to the foreground can bring before the suspension
+/// (an export whose cancelled chunk took a preemption delay to stop, found the same day).
 ///
 /// Excuses work whose process ended (its record is cleared at every termination). Had the false
 /// alarm of issue 32's class: a BGTask the system expired before its launch handler's first line
@@ -39,7 +41,8 @@ final class BackgroundWorkHeld: EventFilteringChecker {
         /// Between `expirationCallout` and `expirationHandlersReturned`.
         var inExpiryCallout = false
         /// When nothing was held any more inside an expiration callout with work in flight (the
-        /// work marked `leftAtExpiry`), until that work is judged (``judgeExpiryEnd(at:)``).
+        /// work marked `leftAtExpiry`), until that work is judged at the suspension
+        /// (``judgeExpiryEnd(at:)``).
         var expiryEnd: VirtualTime?
 
         /// Records `event`; returns the violation it reveals, if any.
@@ -57,9 +60,8 @@ final class BackgroundWorkHeld: EventFilteringChecker {
             case .expirationHandlersReturned:
                 inExpiryCallout = false
             case .nothingHeld(let reason):
-                // The next time nothing is held (the suspension at the latest, B2.3), work an
-                // expiry left in flight is judged.
-                let expiryVerdict = judgeExpiryEnd(at: time)
+                // At the suspension (B2.3), work an expiry left in flight is judged.
+                let expiryVerdict = reason == HeldWorkReasons.suspended ? judgeExpiryEnd(at: time) : nil
                 let fresh = inFlight.filter { !reported.contains($0.id) }
                 guard !fresh.isEmpty else { return expiryVerdict }
                 reported += fresh.map(\.id)
@@ -81,7 +83,7 @@ final class BackgroundWorkHeld: EventFilteringChecker {
             return nil
         }
 
-        /// Nothing is held again later (or the run ends): the violation if work an end inside an
+        /// The app is suspended (or the run ends): the violation if work an end inside an
         /// expiration callout left in flight is still running.
         mutating func judgeExpiryEnd(at time: VirtualTime) -> String? {
             guard let end = expiryEnd, time > end else { return nil }

@@ -7,7 +7,7 @@ import Testing
 /// task must end inside the handler; the cancelled `Task` resumes in a later job, which the
 /// scheduler may delay). `background-work-held` reported that work at the end itself, against
 /// an uploader that does what Apple says: cancel the work and end the task in the handler. It
-/// now judges such work the next time nothing is held, the suspension at the latest (A3.1):
+/// now judges such work when the app is next suspended (A3.1; ExpiryWindDownSuspensionTests):
 /// ended by then is excused, still running is found, so a handler that ends the task and leaves
 /// the upload going is still caught.
 @Suite("Cancelled work winding down after an expiry")

@@ -144,6 +144,27 @@ import Testing
         #expect(script.terminations.map(\.time) == [.seconds(40)], "the leaked task's kill (A7.1)")
     }
 
+    @Test("A9.1: a block that returns while the expiry comes on main: the assertion is released once, whatever the interleaving")
+    func expiringActivityReturnRacesExpiry() {
+        var released = 0
+        for seed in UInt64(0)..<200 {
+            let script = ScriptedDevice(environment: HostSeamsSimulationTests.preempting, choices: ChoiceSource(seed: Seed(seed)))
+            script.at(.zero) { $0.launch() }
+            script.at(.seconds(10)) { script in
+                script.home()
+                let app = script.app
+                app.performExpiringActivity(withReason: "save") { expired in
+                    if !expired { app.performBlockingWork(for: .seconds(2)) }  // returns at 12 s
+                }
+            }
+            script.at(.seconds(12)) { $0.earlyExpiry() }
+            script.run(until: .seconds(60))
+            #expect(!script.console.contains { $0.hasPrefix("Can't end BackgroundTask") }, "seed: \(seed): \(script.console)")
+            released += script.names(matching: "task.end").count
+        }
+        #expect(released == 200)
+    }
+
     @Test("A9.1: when the begin is refused the block is told it expired, and never runs with false")
     func expiringActivityRefused() {
         var environment = EnvironmentConfig.scripted
