@@ -39,10 +39,10 @@ struct ConcurrencyStressTests {
         let tokens = Mutex<[BackgroundTaskToken]>([])
         DispatchQueue.concurrentPerform(iterations: 64) { index in
             let token = BackgroundTaskToken(name: "late \(index)", host: host)
-            tokens.withLock { $0.append(token) }
+            tokens.withCriticalSection { $0.append(token) }
         }
         host.waitForHandlers()
-        #expect(tokens.withLock { $0.allSatisfy { $0.state == .expired } })
+        #expect(tokens.withCriticalSection { $0.allSatisfy { $0.state == .expired } })
         #expect(host.handlersCalled == 64)
         #expect(host.openAfterHandler == [], "tasks still open when their handler returned")
         #expect(host.open == 0)
@@ -227,19 +227,19 @@ final class ExpiringDuringBeginHost: BackgroundTaskHost {
     private let state = Mutex(State())
     private let handlers = DispatchGroup()
 
-    var open: Int { state.withLock { $0.open.count } }
-    var openAfterHandler: [Int] { state.withLock { $0.openAfterHandler } }
-    var handlersCalled: Int { state.withLock { $0.handlersCalled } }
+    var open: Int { state.withCriticalSection { $0.open.count } }
+    var openAfterHandler: [Int] { state.withCriticalSection { $0.openAfterHandler } }
+    var handlersCalled: Int { state.withCriticalSection { $0.handlersCalled } }
 
     func beginBackgroundTask(withName name: String?, expirationHandler: ExpirationHandler?) -> BackgroundTaskIdentifier {
-        let id = state.withLock { state in
+        let id = state.withCriticalSection { state in
             defer { state.next += 1 }
             state.open.insert(state.next)
             return state.next
         }
         DispatchQueue.main.async(group: handlers) { [self] in
             MainActor.assumeIsolated { expirationHandler?() }  // as UIKit: on main; ended by its return
-            state.withLock { state in
+            state.withCriticalSection { state in
                 state.handlersCalled += 1
                 if state.open.contains(id) { state.openAfterHandler.append(id) }
             }
@@ -249,7 +249,7 @@ final class ExpiringDuringBeginHost: BackgroundTaskHost {
     }
 
     func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        _ = state.withLock { $0.open.remove(identifier.rawValue) }
+        _ = state.withCriticalSection { $0.open.remove(identifier.rawValue) }
     }
 
     var backgroundTimeRemaining: Double { 0 }
