@@ -10,8 +10,8 @@ import Testing
 /// still end the task inside the handler (A3.2, A3.6), whichever thread gets there first.
 @Suite struct TokenOffMainExpiryTests {
     /// One life: a task held in the background, an early expiry that spends the time (A3.3),
-    /// and in the second before suspension a token begun on the global queue. Returns the tasks
-    /// still open when their expiration handlers had returned, and whether the token began.
+    /// and in the second before suspension two tokens begun on the global queue. Returns the
+    /// tasks still open when their expiration handlers had returned, and whether both began.
     static func life(seed: UInt64) -> (stillOpen: [String], began: Bool) {
         let script = ScriptedDevice(environment: HostSeamsSimulationTests.preempting, choices: ChoiceSource(seed: Seed(seed)))
         let tokens = Box<[BackgroundTaskToken]>([])
@@ -23,8 +23,11 @@ import Testing
         script.at(.seconds(2)) { $0.earlyExpiry() }
         script.at(.milliseconds(2_100)) { script in
             let app = script.app
-            app.backgroundQueue.async {
-                tokens.value.append(BackgroundTaskToken(name: "sync", host: app) {})
+            for name in ["sync", "upload"] {  // two begins at once: handlers may wait for either
+                app.backgroundQueue.async {
+                    let token = BackgroundTaskToken(name: name, host: app) {}
+                    app.mainQueue.async { tokens.value.append(token) }
+                }
             }
         }
         script.run(until: .seconds(10))
@@ -32,7 +35,7 @@ import Testing
             guard case .expirationHandlersReturned(let open, _) = entry.event, !open.isEmpty else { return nil }
             return "\(open)"
         }
-        return (stillOpen, !tokens.value.isEmpty)
+        return (stillOpen, tokens.value.count == 2)
     }
 
     @Test("A1.4, A3.4: a token begun off main after the time is spent ends inside its handler, whatever the interleaving")

@@ -174,9 +174,12 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         core.beginningThreads.append(me)
         defer {
             if let index = core.beginningThreads.lastIndex(of: me) { core.beginningThreads.remove(at: index) }
-            if core.beginWaiters > 0, let done = core.beginsDone {
-                for _ in 0..<core.beginWaiters { done.signal() }
-                core.beginWaiters = 0
+            // Taken before signalling: a signal is a scheduling point, and a woken waiter that
+            // finds another begin under way counts itself again.
+            let waiters = core.beginWaiters
+            core.beginWaiters = 0
+            if waiters > 0, let done = core.beginsDone {
+                for _ in 0..<waiters { done.signal() }
             }
         }
         return body()
