@@ -45,11 +45,21 @@ package final class PlainLockTable {
 
     /// The simulated thread holding the mutex at `address`, if one does.
     package func holder(of address: UInt) -> Int? {
+        holder { UInt(bitPattern: $0.mutex) == address }
+    }
+
+    /// Whether simulated thread `thread` holds a mutex.
+    package func holdsAny(_ thread: Int) -> Bool {
+        holder { Int($0.holder) - 1 == thread } != nil
+    }
+
+    /// The holder of the first entry in use that `matches`, if any.
+    private func holder(where matches: (bgsim_held_mutex) -> Bool) -> Int? {
         let locks = memory.assumingMemoryBound(to: bgsim_plain_locks.self)
         let count = Int(locks.pointee.count)
         return withUnsafeMutablePointer(to: &locks.pointee.held) { tuple in
             tuple.withMemoryRebound(to: bgsim_held_mutex.self, capacity: Int(BGSIM_HELD_MUTEX_CAPACITY)) { held in
-                for index in 0..<count where UInt(bitPattern: held[index].mutex) == address {
+                for index in 0..<count where matches(held[index]) {
                     return Int(held[index].holder) - 1
                 }
                 return nil

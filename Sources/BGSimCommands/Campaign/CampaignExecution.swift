@@ -23,7 +23,7 @@ enum CampaignExecution {
         let invocation = io.invocation
         plan.crashBanner = { Isolation.banner(for: $0, invocation: invocation) }
         // An exhaustive search runs in this process (the engine never isolates it).
-        if flags.isolation.isolates(scenario) && scenario.strategy != .exhaustive {
+        if flags.isolation.isolates(scenario, jobs: options.jobs) && scenario.strategy != .exhaustive {
             plan.isolation = .childProcesses(executable: try Isolation.childExecutable(io))
         }
         if showProgress { plan.progress = { io.writeErr(progressLine($0)) } }

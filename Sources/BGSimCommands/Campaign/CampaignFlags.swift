@@ -32,7 +32,8 @@ struct CampaignFlags {
     static let seedOption = OptionDeclaration.valued(
         "--seed", "S", help: "campaign seed, 0x and 16 hex digits or decimal (default: the scenario's)")
     static let jobsOption = OptionDeclaration.valued(
-        "--jobs", "J", help: "parallel jobs, 1 to 1024 (default: all cores); changes speed, never results")
+        "--jobs", "J", help: "parallel jobs, 1 to 1024 (default: all cores); changes speed, never results (a Swift "
+            + "concurrency scenario's parallel runs go to child processes, one run at a time in each)")
     static let shardOption = OptionDeclaration.valued(
         "--shard", "K/N", help: "run only the K-th of N disjoint slices of the runs, K from 1 (join with merge); "
             + "auto: from BGSIM_SHARD or the CI system's variables")

@@ -28,7 +28,8 @@ struct Isolation: Equatable {
             + "no-hang finding (shrunk, with its replay) and the campaign goes on")
     static let noIsolateOption = OptionDeclaration.flag(
         "--no-isolate", help: "run the runs in this process, also a scenario that expects no-crash or no-hang (a crash "
-            + "then ends the command with exit 70, a hang with exit 124, after printing the run seed and replay command)")
+            + "then ends the command with exit 70, a hang with exit 124, after printing the run seed and replay command), "
+            + "and a Swift concurrency scenario with --jobs above 1 (its runs then run one at a time)")
     static let runTimeoutOption = OptionDeclaration.valued(
         "--run-timeout", "SECONDS", help: "wall-clock seconds a run may go without progress (no job started, no thread "
             + "resumed), 0 for none (default 60); a run that makes no progress for that long is stopped and reported as a "
@@ -58,11 +59,12 @@ struct Isolation: Equatable {
         }
     }
 
-    /// Whether `scenario`'s runs happen in child processes: when asked, and always for a
-    /// scenario that expects a crash or a hang (in process its planted bug would end the command)
-    /// unless `--no-isolate` said otherwise.
-    func isolates(_ scenario: Scenario) -> Bool {
-        isolated || (scenario.needsIsolation && !optedOut)
+    /// Whether `scenario`'s runs happen in child processes: when asked, and unless `--no-isolate`
+    /// said otherwise always for a scenario that expects a crash or a hang (in process its
+    /// planted bug would end the command), and for one whose runs run one at a time in a process
+    /// (Swift concurrency: ``ScenarioPlan/runsOneAtATime(_:)``) when `jobs` asks for parallel runs.
+    func isolates(_ scenario: Scenario, jobs: Int) -> Bool {
+        isolated || ((scenario.needsIsolation || (jobs > 1 && ScenarioPlan.runsOneAtATime(scenario))) && !optedOut)
     }
 
     /// The banner a crash or hang during one of `scenario`'s runs prints (without isolation).

@@ -209,6 +209,10 @@ extension SimulatedApplication {
         cancelSuspension()
         endBackgroundSession()
         for queue in core.queues { scheduler.freeze(queue) }
+        // What the app keeps in a `static let` (an actor, a lock) is one object for every
+        // simulated process; on a device the next process has its own. The dead code's hold on
+        // it ends here, inertly and unrecorded.
+        scheduler.releaseDeadQueues(core.queues)
         device.emit(.terminated(reason, openTasks: core.openTasks.map(\.id)))
         setState(.notRunning)
         device.taskScheduler.processDied(self, reason: reason)

@@ -200,6 +200,8 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// Records `event` at the current virtual time.
     public func emit(_ event: SimEvent) {
+        // A dead process's code the simulator runs only to free what it holds is never seen.
+        if scheduler.runsInertCode { return }
         let time = scheduler.now
         core.monitorCall?.call { $0.observe(event, at: time) }
         if core.sinks.isEmpty { return }

@@ -32,9 +32,11 @@ public enum ScenarioCampaign {
         return ScenarioOutcome(scenario: scenario, result: result, verdict: verdict, saved: saved, added: added)
     }
 
-    /// The engine's plan for `scenario`.
+    /// The engine's plan for `scenario`. The runs of a workload that uses Swift concurrency run
+    /// one at a time in one process (``ScenarioPlan/runsOneAtATime(_:)``).
     static func enginePlan(_ scenario: Scenario, _ plan: ScenarioPlan) -> CampaignPlan {
         var engine = CampaignPlan(options: plan.options)
+        if ScenarioPlan.runsOneAtATime(scenario), case .inProcess = plan.isolation { engine.options.jobs = 1 }
         if scenario.strategy == .exhaustive {
             engine.exhaustiveDepth = plan.exhaustiveDepth ?? scenario.campaign.depth ?? ExhaustiveOptions.defaultDepth
         }
@@ -102,6 +104,17 @@ public struct ScenarioPlan: Sendable {
     public var toolVersion = "0.1.0"
     public var progress: (@Sendable (CampaignProgress) -> Void)?
     public var isCancelled: @Sendable () -> Bool = { false }
+
+    /// Whether `scenario`'s runs must not run at once in one process: its workload uses Swift
+    /// concurrency, whose actors in a `static let` (a singleton actor, a `@globalActor`) are one
+    /// per process. Two runs executing at once would share one: an actor's turn in one run runs
+    /// the other run's jobs on its thread, against the other run's simulated world, which
+    /// crashes or corrupts both. In process, such a campaign runs with one job whatever `jobs`
+    /// says (results are the same for every `jobs`); in child processes (``isolation``) each
+    /// child runs its runs one at a time, so `jobs` children run in parallel.
+    public static func runsOneAtATime(_ scenario: Scenario) -> Bool {
+        scenario.workload.info.usesAsync
+    }
 
     /// The plan of `scenario`'s own campaign: its runs and seed, its strategy's guidance, `jobs`.
     public init(for scenario: Scenario, jobs: Int = 1) {

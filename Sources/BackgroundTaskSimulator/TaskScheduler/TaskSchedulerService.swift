@@ -64,6 +64,9 @@ final class TaskSchedulerService: @unchecked Sendable {
     // MARK: Submission (C2, C3)
 
     func submit(_ request: TaskRequest, from app: SimulatedApplication) throws(TaskSchedulerError) {
+        // A dead process submits nothing (its code runs only when the simulator must free what
+        // it holds: `Scheduler.releaseDeadQueues`).
+        guard app.isAlive else { return }
         let canRunNow: Bool
         do {
             canRunNow = try validate(request, from: app)

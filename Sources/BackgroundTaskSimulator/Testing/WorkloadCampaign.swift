@@ -33,7 +33,10 @@ public struct WorkloadCampaign: Sendable {
     public var runs: Int
     /// The campaign seed; run `i` uses `seed.derive(index: i)`.
     public var seed: Seed
-    /// Worker threads (changes speed, never results).
+    /// Worker threads (changes speed, never results). A workload that uses Swift concurrency
+    /// runs one run at a time in this process whatever this says: its actors in a `static let`
+    /// are one per process (``ScenarioPlan/runsOneAtATime(_:)``); with ``isolation``, `jobs`
+    /// child processes run its runs in parallel.
     public var jobs: Int
     /// The slice of the runs this campaign runs (default `.whole`), as `bgsim fuzz --shard K/N`:
     /// each shard runs the runs `i` with `i % N == K - 1`, each with its own run seed, so the

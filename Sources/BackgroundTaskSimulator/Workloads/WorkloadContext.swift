@@ -69,7 +69,9 @@ public final class WorkloadContext: @unchecked Sendable {
     /// that something holds the app awake while it is in flight in the background.
     public func startWork(_ name: String) -> WorkItem {
         device.scheduler.schedulingPoint()
-        let id = device.makeWorkID()
+        // A dead process's code, run inertly to free what it holds (`Scheduler.releaseDeadQueues`),
+        // starts no work that counts: no id taken, nothing recorded.
+        let id = device.scheduler.runsInertCode ? 0 : device.makeWorkID()
         device.emit(.workStarted(id: id, name: name))
         return WorkItem(id: id, name: name, device: device)
     }

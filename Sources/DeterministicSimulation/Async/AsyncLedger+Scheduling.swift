@@ -14,17 +14,21 @@ extension AsyncLedger {
     func schedule(_ job: UnownedJob, on target: Target, queue: QueueID, in scheduler: Scheduler,
                   after delay: VirtualDuration? = nil) {
         if isDraining {
-            drain(PendingJob(job: job, target: target, scheduled: nil))
+            drain(PendingJob(job: job, target: target, queue: queue, scheduled: nil))
             return
         }
         if stampSerial != 0, #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
             RunJobStamps.stamp(job, serial: stampSerial)
         }
-        let slot = addJob(job, on: target)
+        let slot = addJob(job, on: target, queue: queue)
         let run = { [self, unowned scheduler] in  // the scheduler owns its jobs: no cycle
             scheduler.schedulingPoint()
             guard let pending = takeJob(slot) else { return }  // teardown ran it
-            pending.run()
+            if case .defaultTask = pending.target, Scheduler.isActorTurn(pending.job) {
+                scheduler.whileRunningActorTurn { pending.run() }
+            } else {
+                pending.run()
+            }
         }
         let id = if let delay { scheduler.asyncAfter(delay, on: queue, run) } else { scheduler.async(on: queue, run) }
         setScheduled(slot, id)

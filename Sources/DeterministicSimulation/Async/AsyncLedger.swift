@@ -34,10 +34,12 @@ final class AsyncLedger {
         case defaultTask(UnownedTaskExecutor)
     }
 
-    /// One scheduled task job: the runtime's job, its executor and the scheduler job that runs it.
+    /// One scheduled task job: the runtime's job, its executor, the simulated queue it waits on
+    /// and the scheduler job that runs it.
     struct PendingJob {
         var job: UnownedJob
         var target: Target
+        var queue: QueueID
         var scheduled: JobID?
     }
 
@@ -77,9 +79,9 @@ final class AsyncLedger {
     // MARK: Jobs
 
     /// Records a job about to be scheduled; returns its slot (for the scheduler job's closure).
-    func addJob(_ job: UnownedJob, on target: Target) -> Int {
+    func addJob(_ job: UnownedJob, on target: Target, queue: QueueID) -> Int {
         table.pendingJobCount += 1
-        let entry = PendingJob(job: job, target: target, scheduled: nil)
+        let entry = PendingJob(job: job, target: target, queue: queue, scheduled: nil)
         if let slot = table.freeJobSlots.popLast() {
             table.jobs[slot] = entry
             return slot
@@ -112,6 +114,18 @@ final class AsyncLedger {
             table.drained.append(entry)
         }
         for id in cancelled { scheduler.cancel(id) }  // outside every access to the table
+    }
+
+    /// Takes, in slot order, every pending job that `matches` (the runtime's job and the queue it
+    /// waits on), cancelling the scheduler jobs that would have run them; the caller runs them.
+    func takeJobs(where matches: (UnownedJob, QueueID) -> Bool, cancellingIn scheduler: Scheduler) -> [PendingJob] {
+        var taken: [PendingJob] = []
+        for slot in table.jobs.indices {
+            guard let entry = table.jobs[slot], matches(entry.job, entry.queue), let pending = takeJob(slot) else { continue }
+            taken.append(pending)
+        }
+        for id in taken.compactMap(\.scheduled) { scheduler.cancel(id) }  // outside every access to the table
+        return taken
     }
 
     // MARK: The drain's queue

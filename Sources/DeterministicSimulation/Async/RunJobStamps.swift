@@ -58,6 +58,12 @@ enum RunJobStamps {
         header.storeBytes(of: UInt64(serial) << 32 | UInt64(id), toByteOffset: Layout.reserved, as: UInt64.self)
     }
 
+    /// Whether `job` is a task's, not one of the runtime's own jobs (an actor's turn, an
+    /// isolated deinit). Read from the job's flags (`ExecutorJob.kind`).
+    static func isTask(_ job: UnownedJob) -> Bool {
+        ExecutorJob(job).kind == .task
+    }
+
     /// Whose task a job is, by its stamp.
     enum Owner {
         /// Not a run's task: the platform's executors take it.

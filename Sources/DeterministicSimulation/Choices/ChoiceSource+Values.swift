@@ -35,6 +35,7 @@ extension ChoiceSource {
     public func bool(probability: Double) -> Bool {
         guard probability > 0 else { return false }  // also NaN
         guard probability < 1 else { return true }
+        if isInert { return false }
         let outcome: UInt64
         if replaysNextDraw() {
             outcome = nextReplayed(below: 2)
@@ -110,7 +111,7 @@ extension ChoiceSource {
             total = overflow ? .max : sum
         }
         if nonzeroCount == 0 { return 0 }
-        if nonzeroCount == 1 { return firstNonzero }
+        if nonzeroCount == 1 || isInert { return firstNonzero }
         let chosen: Int
         if replaysNextDraw() {
             if let value = nextReplayedRaw() {

@@ -59,6 +59,11 @@ public final class ChoiceSource {
     /// Whether this source replays a sequence (`true`) or draws from a seeded generator.
     public let isReplaying: Bool
 
+    /// While true, every draw gives its simplest outcome (0, `false`, the first possible index)
+    /// and consumes and records nothing: set by ``Scheduler/withInertCalls(_:)`` for a dead
+    /// process's code, which must not move the run's sequence.
+    package var isInert = false
+
     /// The log of an exhaustive search's run (``init(exploring:log:)``); nil otherwise.
     public let exploration: ExplorationLog?
 
@@ -183,7 +188,7 @@ public final class ChoiceSource {
     /// - Parameter bound: the number of possible outcomes.
     /// - Complexity: O(1) amortized, no allocation beyond the recording's growth.
     public func draw(below bound: UInt64) -> UInt64 {
-        if bound <= 1 { return 0 }
+        if bound <= 1 || isInert { return 0 }
         let value: UInt64
         if replaysNextDraw() {
             value = nextReplayed(below: bound)

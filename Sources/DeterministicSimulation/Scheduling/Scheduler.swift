@@ -95,6 +95,12 @@ public final class Scheduler {
     @exclusivity(unchecked) var races: Unretained<RaceDetector>?
     /// Whether this scheduler still exists, for the ``SchedulerReference``s to it.
     let lifetime = SchedulerLifetime()
+    /// Whether the code running now runs inertly (``withInertCalls(_:)``): a dead process's code
+    /// that the simulation cannot avoid running; what it would record is dropped.
+    public internal(set) var runsInertCode = false
+    /// The queues of dead processes (``releaseDeadQueues(_:)``), whose actor turns are run
+    /// inertly.
+    var deadQueues: [QueueID] = []
 
     deinit {
         lifetime.isAlive = false

@@ -97,6 +97,11 @@ final class PlainLocks {
         return true
     }
 
+    /// Whether simulated thread `thread` holds a real mutex.
+    func holdsAny(_ thread: Int) -> Bool {
+        table.holdsAny(thread)
+    }
+
     /// Takes every waiter off the object (it was released, signalled or left).
     func takeWaiters(on address: UInt) -> [Int] {
         guard let taken = waiters[address] else { return [] }

@@ -61,12 +61,15 @@ public final class SimulatedLock: @unchecked Sendable {
                 guard let me = controller.currentID, !controller.isUnwinding else { return }
                 guard state.holder != nil else {
                     state.holder = me
+                    controller.state.threads[me].heldLocks += 1
                     scheduler.races?.call { $0.acquire(state.raceClock, into: me + 1) }
                     return
                 }
                 state.waiters.append(me)
                 if controller.blockCurrent(on: .lock(self), in: scheduler) {
                     scheduler.races?.call { $0.acquire(state.raceClock, into: me + 1) }  // handed over by `unlock`
+                } else if let index = state.waiters.firstIndex(of: me) {
+                    state.waiters.remove(at: index)  // gave up (unwound): no `unlock` may hand it over now
                 }
             }
         }
@@ -83,16 +86,23 @@ public final class SimulatedLock: @unchecked Sendable {
 
     private func unlock(in scheduler: Scheduler) {
         let unlocked: Bool = scheduler.threadsCall?.call { controller in
-            guard let me = controller.currentID, !controller.isUnwinding else { return false }
+            // Unwound at teardown, nothing is given back. A dead process's thread unwound mid-run
+            // (inert: ``Scheduler/releaseDeadQueues(_:)``) gives back what it holds since before
+            // (its `lock()` took nothing while inert): the next process must be able to take it.
+            guard let me = controller.currentID,
+                !controller.isUnwinding || (scheduler.runsInertCode && state.holder == me)
+            else { return false }
             precondition(
                 state.holder == me,
                 "SimulatedLock \"\(name)\" unlocked by \"\(controller.currentLabel ?? "")\", which does not hold it")
             scheduler.races?.call { $0.release(from: me + 1, into: &state.raceClock) }
+            controller.state.threads[me].heldLocks -= 1
             if state.waiters.isEmpty {
                 state.holder = nil
             } else {
                 let next = state.waiters.removeFirst()
                 state.holder = next
+                controller.state.threads[next].heldLocks += 1
                 controller.wake(next)
             }
             return true

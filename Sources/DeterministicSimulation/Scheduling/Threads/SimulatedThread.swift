@@ -66,6 +66,11 @@ struct SimulatedThread {
     /// How many ``Scheduler/withPreemptionDeferred(_:)`` calls its job is inside: while above 0,
     /// a point that would preempt it is postponed.
     var preemptionDeferrals = 0
+    /// How many ``SimulatedLock``s it holds, and whether its job is running an actor's turn:
+    /// what a dead process's thread may hold that the next process needs
+    /// (``Scheduler/releaseDeadQueues(_:)``).
+    var heldLocks = 0
+    var runsActorTurn = false
 
     init(id: Int, queue: Int, slot: Int, label: String) {
         self.id = id

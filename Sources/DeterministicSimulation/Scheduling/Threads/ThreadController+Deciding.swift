@@ -17,6 +17,14 @@ extension ThreadController {
     /// instructions, so a retain and a release each time showed).
     func decide(first: Int?, in scheduler: Scheduler) -> Decision {
         if state.deadlock != nil { return .stop(.idle) }
+        // A dead process's thread to unwind goes first, inertly (it ends its job without
+        // suspending), unless a preempted thread is being suspended: that decision, where the
+        // thread itself is the first candidate, is made as always. Otherwise the loop that ends
+        // the unwound job decides next exactly as this call would have (every runnable thread
+        // in id order).
+        if !state.deadThreads.isEmpty, !state.isUnwinding, first.map({ !state.threads[$0].isRunnable }) ?? true {
+            return resumeDeadThread(in: scheduler)
+        }
         // `first`, when given, is suspended already: the fast path applies only if it is blocked.
         if let (thread, work) = takeInlineJob(in: scheduler) {
             state.pendingWork = work
@@ -71,7 +79,7 @@ extension ThreadController {
     /// ``decide(first:in:)`` goes the long way.
     @inline(__always)
     func takeInlineJob(in scheduler: Scheduler) -> (Int, () -> Void)? {
-        guard state.deadlock == nil, state.stepsLeft > 0, !weighsEveryPoint,
+        guard state.deadlock == nil, state.stepsLeft > 0, !weighsEveryPoint, state.deadThreads.isEmpty,
             state.suspendedCount == 0 || suspendedThreadsStayOff(),
             let work = scheduler.core.takeNextJobBesideSuspended(limit: state.limit, clock: clock, choices: choices)
         else { return nil }

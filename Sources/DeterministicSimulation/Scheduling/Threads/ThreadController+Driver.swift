@@ -34,6 +34,7 @@ extension ThreadController {
     func unwind() {
         precondition(state.current == nil, "discardPendingJobs called from inside a job")
         state.isUnwinding = true
+        state.deadThreads = []  // unwound below with the others
         // Unwound jobs run on this thread's fibers (or on pool threads, marked by their loops).
         let mark = RunThreadMarker.enter(scheduler)
         defer { RunThreadMarker.leave(restoring: mark) }
@@ -45,5 +46,58 @@ extension ThreadController {
         }
         state.isUnwinding = false
         if pool.lentTo == ObjectIdentifier(self) { pool.lentTo = nil }
+    }
+}
+
+extension ThreadController {
+    /// Sets ``isUnwinding`` (``Scheduler/withInertCalls(_:)``); returns what it was.
+    func setUnwinding(_ unwinding: Bool) -> Bool {
+        let was = state.isUnwinding
+        state.isUnwinding = unwinding
+        return was
+    }
+
+    /// Notes a dead process's `queues` (indexes) and files their threads that hold something
+    /// shared, to be unwound inertly at the next decision (``Scheduler/releaseDeadQueues(_:)``).
+    func unwindLater(ofQueues queues: [Int]) {
+        state.deadQueues.append(contentsOf: queues)
+        fileDeadThreads()
+    }
+
+    /// Files, in id order, the threads of dead queues that are off the CPU, not blocked, hold
+    /// something the next process may need (a ``SimulatedLock``, a real mutex, an actor's turn)
+    /// and are not filed yet: those found at a kill, and those a dead thread's unwound code woke
+    /// (a lock it gave back was handed to a dead waiter). Every other dead thread stays frozen,
+    /// as its process's code would on a device.
+    func fileDeadThreads() {
+        for thread in state.frozenSuspended where state.deadQueues.contains(state.threads[thread].queue) {
+            let dead = state.threads[thread]
+            if case .blocked = dead.state { continue }
+            guard dead.heldLocks > 0 || dead.runsActorTurn || plainLocks.holdsAny(thread) else { continue }
+            if !state.deadThreads.contains(thread) { state.deadThreads.append(thread) }
+        }
+    }
+
+    /// Resumes the first dead thread filed by ``unwindLater(ofQueues:)`` with the calls inert:
+    /// it runs to the end of its job without suspending (``finishInertRun(_:in:)`` then).
+    func resumeDeadThread(in scheduler: Scheduler) -> Decision {
+        let next = state.deadThreads.removeFirst()
+        state.inertRun = InertRun(thread: next, mark: scheduler.enterInertCalls())
+        return .resume(next)
+    }
+
+    /// At the end of a dead thread's job, before the job's end is booked: runs the actor turns
+    /// its code left on dead queues, then puts back what its inert run changed.
+    func finishInertRun(_ inert: InertRun, in scheduler: Scheduler) {
+        scheduler.releaseActorsOfDeadQueues()
+        state.inertRun = nil
+        scheduler.leaveInertCalls(inert.mark)
+        fileDeadThreads()
+    }
+
+    /// A dead process's thread being unwound, and what to put back when its job ends.
+    struct InertRun {
+        var thread: Int
+        var mark: Scheduler.InertCallsMark
     }
 }

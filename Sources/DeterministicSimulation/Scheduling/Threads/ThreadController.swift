@@ -98,9 +98,15 @@ final class ThreadController {
         var result = SchedulerStop.idle
         /// Set when the run deadlocked; every later `run` returns `.idle` at once.
         var deadlock: DeadlockReport?
-        /// Set while ``unwind()`` resumes suspended threads: every scheduling point and blocking
-        /// call returns at once (fail fast).
+        /// Set while ``unwind()`` resumes suspended threads, and while a dead process's thread is
+        /// unwound inertly: every scheduling point and blocking call returns at once (fail fast).
         var isUnwinding = false
+        /// The queues of dead processes (indexes), the threads of theirs still to be unwound
+        /// inertly, in the order they were filed (``unwindLater(ofQueues:)``), and the one being
+        /// unwound.
+        var deadQueues: [Int] = []
+        var deadThreads: [Int] = []
+        var inertRun: InertRun?
 
         /// The last run call (``runLast(until:maxSteps:atStop:)``): the driver runs the loop
         /// itself, and this is called by whichever thread holds the baton when the run stops.
@@ -302,6 +308,7 @@ final class ThreadController {
         scheduler.reportJobStart()
         let job = scheduler.core.taken.job.number
         work()
+        if let inert = state.inertRun, inert.thread == thread { finishInertRun(inert, in: scheduler) }
         finishSync(job: job, in: scheduler)
         state.current = nil
         plainLocks.setCurrent(nil)
