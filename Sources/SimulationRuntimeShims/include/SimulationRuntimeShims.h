@@ -17,7 +17,10 @@
 //   simulated thread (through the engine), where the real call would stop the run's one OS thread.
 //   Likewise `dispatch_semaphore_wait` and `dispatch_group_wait` (`DispatchSemaphore`,
 //   `DispatchGroup`) that would block wait as a simulated thread, for a `signal` or `leave` made
-//   by another simulated thread of the run, or for a virtual deadline.
+//   by another simulated thread of the run, or for a virtual deadline. And `syscall`, for the
+//   priority-inheritance futex under Swift's `Mutex`: a contended lock whose owner is an OS
+//   thread that carried the run's jobs (`carriers`) blocks the caller's simulated thread the same
+//   way; every other system call goes through.
 // - Process executors: a load-time constructor calls the engine's
 //   `simulation_install_process_executors` (a weak reference: nothing happens in a binary without the
 //   engine), so Swift's main and default executors are the engine's before any task exists.
@@ -78,6 +81,8 @@ typedef struct bgsim_held_mutex {
 
 /// How many mutexes one run's simulated threads may hold at once and be tracked.
 #define BGSIM_HELD_MUTEX_CAPACITY 64
+/// How many OS threads carrying one run's jobs are known by their kernel thread id.
+#define BGSIM_CARRIER_CAPACITY 64
 
 /// One run's real mutexes, as its simulated threads hold them: written by the shim on the run's
 /// own threads (only the thread holding the run's baton runs), and by the engine for `current`.
@@ -92,6 +97,13 @@ typedef struct bgsim_plain_locks {
     /// leave then tells the engine.
     int32_t objectWaiters;
     bgsim_held_mutex held[BGSIM_HELD_MUTEX_CAPACITY];
+    /// The kernel thread ids of the OS threads that carried the run's jobs (the first
+    /// `carrierCount`): a Swift `Mutex` word names its owner by one (see `syscall` in the shim).
+    int32_t carrierCount;
+    int32_t carriers[BGSIM_CARRIER_CAPACITY];
+    /// A number no other table of the process had (0 until a carrier is noted): a thread that
+    /// noted itself in this table skips the list the next time (tables' memory is reused).
+    uint64_t serial;
 } bgsim_plain_locks;
 
 /// The calling thread's plain-locks table (NULL: none; see `bgsim_plain_locks`), set with its
