@@ -47,10 +47,12 @@ enum UnsafeContainmentChecker {
             allowed: [
                 // The engine: one state per class (the scheduler keeps its hook, its spare buffer,
                 // the scheduling point's countdown, the whole fast path of a point, and its thread
-                // controller's unretained call, read by every slow point, sleep and lock; and its
-                // race detector, read by every enqueue and job to see that detection is off).
-                "Sources/DeterministicSimulation/Scheduling/Scheduler.swift": 6,
-                "Sources/DeterministicSimulation/Choices/ChoiceSource.swift": 1,
+                // controller's unretained call, read by every slow point, sleep and lock; its
+                // race detector, read by every enqueue and job to see that detection is off; and
+                // whether the code running is a dead process's, read by every event, with the
+                // dead queues). A choice source's state, and its inert flag read by every draw.
+                "Sources/DeterministicSimulation/Scheduling/Scheduler.swift": 8,
+                "Sources/DeterministicSimulation/Choices/ChoiceSource.swift": 2,
                 "Sources/DeterministicSimulation/Trace/TraceRecorder.swift": 1,
                 "Sources/DeterministicSimulation/Time/VirtualClock.swift": 1,
                 // The thread controller's run state: every decision of a threaded run reads it.

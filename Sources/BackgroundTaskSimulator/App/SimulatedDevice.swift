@@ -43,6 +43,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         /// The same monitor, called unretained by ``emit(_:)`` (see ``Unretained``).
         var monitorCall: Unretained<RunMonitor>?
         var sinks: [(SimEvent, VirtualTime) -> Void] = []
+        /// A dead process's code runs inertly (``Scheduler/onInertCode``): nothing is recorded.
+        var dropsEvents = false
         var nextWorkID = 1
         /// The lock state and the disk (``DeviceStorage``).
         var storage = DeviceStorage()
@@ -167,6 +169,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.core = Core(isNetworkAvailable: environment.networkInitiallyAvailable,
                          isOnExternalPower: environment.externalPowerInitiallyConnected)
         self.concurrency = environment.concurrency.configuration(drawingFrom: scheduler.choices)
+        // A dead process's code that the scheduler runs to free what it holds
+        // (`Scheduler.releaseDeadQueues`) records nothing and takes no work id.
+        scheduler.onInertCode = { [unowned self] inert in core.dropsEvents = inert }
         if let concurrency {
             // A thread inside BackgroundTaskKit's own lock is never preempted: the hosts'
             // ``CoreLockHost`` seam defers it (SimulatedApplication.whileCoreHoldsLock).
@@ -201,7 +206,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Records `event` at the current virtual time.
     public func emit(_ event: SimEvent) {
         // A dead process's code the simulator runs only to free what it holds is never seen.
-        if scheduler.runsInertCode { return }
+        if core.dropsEvents { return }
         let time = scheduler.now
         core.monitorCall?.call { $0.observe(event, at: time) }
         if core.sinks.isEmpty { return }
@@ -263,8 +268,10 @@ public final class SimulatedDevice: @unchecked Sendable {
         core.madeURLSessionService?.processEnded(process.process, reason: reason)  // D1: a force-quit cancels transfers
     }
 
-    /// A new work item id, from 1 in each run (``WorkloadContext/startWork(_:)``).
+    /// A new work item id, from 1 in each run (``WorkloadContext/startWork(_:)``); 0 while a dead
+    /// process's code runs inertly (it takes none).
     func makeWorkID() -> Int {
+        if core.dropsEvents { return 0 }
         defer { core.nextWorkID += 1 }
         return core.nextWorkID
     }

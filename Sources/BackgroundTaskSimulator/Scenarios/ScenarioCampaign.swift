@@ -1,4 +1,5 @@
 public import DeterministicSimulation
+import Foundation
 
 /// The scenario campaign: one scenario and one plan give an outcome. The saved failures are
 /// replayed first, then the campaign runs (the scenario's strategy: a `default` campaign's first
@@ -20,6 +21,20 @@ public import DeterministicSimulation
 /// - Throws: ``FailureStoreError`` when the store cannot be read or written.
 public enum ScenarioCampaign {
     public static func run(_ scenario: Scenario, plan: ScenarioPlan) throws(FailureStoreError) -> ScenarioOutcome {
+        guard ScenarioPlan.runsOneAtATime(scenario), case .inProcess = plan.isolation else {
+            return try runNow(scenario, plan: plan)
+        }
+        // Two such campaigns at once (parallel tests) would run two runs at once too.
+        inProcessSwiftConcurrency.lock()
+        defer { inProcessSwiftConcurrency.unlock() }
+        return try runNow(scenario, plan: plan)
+    }
+
+    /// Held by an in-process campaign whose runs run one at a time in a process
+    /// (``ScenarioPlan/runsOneAtATime(_:)``), for its whole length.
+    private static let inProcessSwiftConcurrency = NSLock()
+
+    private static func runNow(_ scenario: Scenario, plan: ScenarioPlan) throws(FailureStoreError) -> ScenarioOutcome {
         let saved = try plan.failureStore?.replay(scenario, dropsFixed: plan.maintainsStore) ?? SavedFailureReplay()
         let result = Campaign.run(phases(of: scenario, plan: plan), plan: enginePlan(scenario, plan))
         let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
@@ -110,8 +125,9 @@ public struct ScenarioPlan: Sendable {
     /// per process. Two runs executing at once would share one: an actor's turn in one run runs
     /// the other run's jobs on its thread, against the other run's simulated world, which
     /// crashes or corrupts both. In process, such a campaign runs with one job whatever `jobs`
-    /// says (results are the same for every `jobs`); in child processes (``isolation``) each
-    /// child runs its runs one at a time, so `jobs` children run in parallel.
+    /// says (results are the same for every `jobs`), and waits for another such campaign in the
+    /// process (parallel tests) to end; in child processes (``isolation``) each child runs its
+    /// runs one at a time, so `jobs` children run in parallel.
     public static func runsOneAtATime(_ scenario: Scenario) -> Bool {
         scenario.workload.info.usesAsync
     }

@@ -71,7 +71,7 @@ public final class WorkloadContext: @unchecked Sendable {
         device.scheduler.schedulingPoint()
         // A dead process's code, run inertly to free what it holds (`Scheduler.releaseDeadQueues`),
         // starts no work that counts: no id taken, nothing recorded.
-        let id = device.scheduler.runsInertCode ? 0 : device.makeWorkID()
+        let id = device.makeWorkID()
         device.emit(.workStarted(id: id, name: name))
         return WorkItem(id: id, name: name, device: device)
     }

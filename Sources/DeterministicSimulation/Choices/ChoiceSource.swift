@@ -61,8 +61,9 @@ public final class ChoiceSource {
 
     /// While true, every draw gives its simplest outcome (0, `false`, the first possible index)
     /// and consumes and records nothing: set by ``Scheduler/withInertCalls(_:)`` for a dead
-    /// process's code, which must not move the run's sequence.
-    package var isInert = false
+    /// process's code, which must not move the run's sequence. Unchecked exclusivity like
+    /// `state`: every draw reads it, and a checked read cost more than the draw's own work.
+    @exclusivity(unchecked) package var isInert = false
 
     /// The log of an exhaustive search's run (``init(exploring:log:)``); nil otherwise.
     public let exploration: ExplorationLog?

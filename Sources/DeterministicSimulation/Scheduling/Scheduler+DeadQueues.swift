@@ -40,7 +40,7 @@ extension Scheduler {
     /// ``SimulatedLock`` its thread holds is released, every draw of ``choices`` gives its
     /// simplest outcome and moves nothing (``ChoiceSource/isInert``), nothing is recorded for
     /// race detection, and ``runsInertCode`` is true (a simulator drops the events it would
-    /// record). For code
+    /// record: ``onInertCode`` tells it). For code
     /// that runs only because the simulation cannot avoid it (``releaseDeadQueues(_:)``).
     ///
     /// ```swift
@@ -67,18 +67,20 @@ extension Scheduler {
     /// Makes the calls inert until ``leaveInertCalls(_:)``.
     func enterInertCalls() -> InertCallsMark {
         let mark = InertCallsMark(
-            points: pointsUntilPreemption, races: races, wasInert: runsInertCode,
+            points: pointsUntilPreemption, races: races, wasInert: inertCode,
             wasUnwinding: threadsCall?.call { $0.setUnwinding(true) } ?? false, choicesWereInert: choices.isInert)
         choices.isInert = true
         races = nil
-        runsInertCode = true
+        inertCode = true
+        if !mark.wasInert { onInertCode?(true) }
         return mark
     }
 
     /// Puts back what ``enterInertCalls()`` changed.
     func leaveInertCalls(_ mark: InertCallsMark) {
         _ = threadsCall?.call { $0.setUnwinding(mark.wasUnwinding) }
-        runsInertCode = mark.wasInert
+        inertCode = mark.wasInert
+        if !mark.wasInert { onInertCode?(false) }
         choices.isInert = mark.choicesWereInert
         races = mark.races
         pointsUntilPreemption = mark.points

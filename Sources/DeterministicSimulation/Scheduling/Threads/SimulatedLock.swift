@@ -90,7 +90,7 @@ public final class SimulatedLock: @unchecked Sendable {
             // (inert: ``Scheduler/releaseDeadQueues(_:)``) gives back what it holds since before
             // (its `lock()` took nothing while inert): the next process must be able to take it.
             guard let me = controller.currentID,
-                !controller.isUnwinding || (scheduler.runsInertCode && state.holder == me)
+                !controller.isUnwinding || (scheduler.inertCode && state.holder == me)
             else { return false }
             precondition(
                 state.holder == me,
