@@ -43,8 +43,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         /// The same monitor, called unretained by ``emit(_:)`` (see ``Unretained``).
         var monitorCall: Unretained<RunMonitor>?
         var sinks: [(SimEvent, VirtualTime) -> Void] = []
-        /// A dead process's code runs inertly (``Scheduler/onInertCode``): nothing is recorded.
+        /// A dead process's code runs inertly (``Scheduler/onInertCode``): nothing is recorded
+        /// meanwhile, the monitor and the sinks wait here (so ``emit(_:)`` checks nothing more).
         var dropsEvents = false
+        var monitorWhileInert: Unretained<RunMonitor>?
+        var sinksWhileInert: [(SimEvent, VirtualTime) -> Void] = []
         var nextWorkID = 1
         /// The lock state and the disk (``DeviceStorage``).
         var storage = DeviceStorage()
@@ -170,8 +173,11 @@ public final class SimulatedDevice: @unchecked Sendable {
                          isOnExternalPower: environment.externalPowerInitiallyConnected)
         self.concurrency = environment.concurrency.configuration(drawingFrom: scheduler.choices)
         // A dead process's code that the scheduler runs to free what it holds
-        // (`Scheduler.releaseDeadQueues`) records nothing and takes no work id.
-        scheduler.onInertCode = { [unowned self] inert in core.dropsEvents = inert }
+        // (`Scheduler.releaseDeadQueues`: actor turns, threads holding a lock or a turn) records
+        // nothing and takes no work id. Without threads or Swift concurrency none ever runs.
+        if concurrency != nil || workload.usesAsync {
+            scheduler.onInertCode = { [unowned self] inert in dropEvents(inert) }
+        }
         if let concurrency {
             // A thread inside BackgroundTaskKit's own lock is never preempted: the hosts'
             // ``CoreLockHost`` seam defers it (SimulatedApplication.whileCoreHoldsLock).
@@ -205,8 +211,6 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// Records `event` at the current virtual time.
     public func emit(_ event: SimEvent) {
-        // A dead process's code the simulator runs only to free what it holds is never seen.
-        if core.dropsEvents { return }
         let time = scheduler.now
         core.monitorCall?.call { $0.observe(event, at: time) }
         if core.sinks.isEmpty { return }
@@ -266,6 +270,24 @@ public final class SimulatedDevice: @unchecked Sendable {
     func processEnded(_ process: SimulatedApplication, reason: TerminationReason) {
         if reason == .forceQuit { core.blockedByForceQuit = true }
         core.madeURLSessionService?.processEnded(process.process, reason: reason)  // D1: a force-quit cancels transfers
+    }
+
+    /// Stops recording (`true`) while a dead process's code runs inertly, or resumes it: the
+    /// monitor and the sinks are set aside meanwhile, so that code is never seen.
+    private func dropEvents(_ drop: Bool) {
+        guard drop != core.dropsEvents else { return }
+        core.dropsEvents = drop
+        if drop {
+            core.monitorWhileInert = core.monitorCall
+            core.sinksWhileInert = core.sinks
+            core.monitorCall = nil
+            core.sinks = []
+        } else {
+            core.monitorCall = core.monitorWhileInert
+            core.sinks = core.sinksWhileInert
+            core.monitorWhileInert = nil
+            core.sinksWhileInert = []
+        }
     }
 
     /// A new work item id, from 1 in each run (``WorkloadContext/startWork(_:)``); 0 while a dead

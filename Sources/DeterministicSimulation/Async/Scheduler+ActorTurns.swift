@@ -5,16 +5,18 @@ extension Scheduler {
     /// tell a turn from a task job.
     @discardableResult
     func releaseActorsOfDeadQueues(maxTurns: Int = 10_000) -> Int {
-        guard let ledger = asyncState?.ledger, !deadQueues.isEmpty else { return 0 }
+        guard let ledger = asyncState?.ledger, !deadQueues.isEmpty, ledger.pendingJobCount > 0 else { return 0 }
+        let takeTurns = { ledger.takeJobs(where: { self.deadQueues.contains($1) && Self.isActorTurn($0) }, cancellingIn: self) }
+        var taken = takeTurns()
+        guard !taken.isEmpty else { return 0 }  // the common case: nothing to run, nothing made inert
         var turns = 0
         withInertCalls {
-            while turns < maxTurns, ledger.pendingJobCount > 0 {
-                let taken = ledger.takeJobs(where: { deadQueues.contains($1) && Self.isActorTurn($0) }, cancellingIn: self)
-                if taken.isEmpty { return }
+            while !taken.isEmpty {
                 for pending in taken {
                     pending.run()
                     turns += 1
                 }
+                taken = turns < maxTurns && ledger.pendingJobCount > 0 ? takeTurns() : []
             }
         }
         return turns

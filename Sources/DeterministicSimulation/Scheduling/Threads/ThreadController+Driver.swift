@@ -79,25 +79,22 @@ extension ThreadController {
     }
 
     /// Resumes the first dead thread filed by ``unwindLater(ofQueues:)`` with the calls inert:
-    /// it runs to the end of its job without suspending (``finishInertRun(_:in:)`` then).
+    /// it runs to the end of its job without suspending (``finishInertRun(in:)`` then).
     func resumeDeadThread(in scheduler: Scheduler) -> Decision {
         let next = state.deadThreads.removeFirst()
-        state.inertRun = InertRun(thread: next, mark: scheduler.enterInertCalls())
+        state.inertThread = next
+        state.inertMark = scheduler.enterInertCalls()
         return .resume(next)
     }
 
     /// At the end of a dead thread's job, before the job's end is booked: runs the actor turns
     /// its code left on dead queues, then puts back what its inert run changed.
-    func finishInertRun(_ inert: InertRun, in scheduler: Scheduler) {
+    func finishInertRun(in scheduler: Scheduler) {
         scheduler.releaseActorsOfDeadQueues()
-        state.inertRun = nil
-        scheduler.leaveInertCalls(inert.mark)
+        let mark = state.inertMark
+        state.inertThread = -1
+        state.inertMark = nil
+        if let mark { scheduler.leaveInertCalls(mark) }
         fileDeadThreads()
-    }
-
-    /// A dead process's thread being unwound, and what to put back when its job ends.
-    struct InertRun {
-        var thread: Int
-        var mark: Scheduler.InertCallsMark
     }
 }

@@ -106,7 +106,10 @@ final class ThreadController {
         /// unwound.
         var deadQueues: [Int] = []
         var deadThreads: [Int] = []
-        var inertRun: InertRun?
+        /// The id of the dead thread being unwound (-1: none; an Int, as every job's end checks
+        /// it), and what to put back when its job ends.
+        var inertThread = -1
+        var inertMark: Scheduler.InertCallsMark?
 
         /// The last run call (``runLast(until:maxSteps:atStop:)``): the driver runs the loop
         /// itself, and this is called by whichever thread holds the baton when the run stops.
@@ -308,7 +311,7 @@ final class ThreadController {
         scheduler.reportJobStart()
         let job = scheduler.core.taken.job.number
         work()
-        if let inert = state.inertRun, inert.thread == thread { finishInertRun(inert, in: scheduler) }
+        if state.inertThread == thread { finishInertRun(in: scheduler) }
         finishSync(job: job, in: scheduler)
         state.current = nil
         plainLocks.setCurrent(nil)
