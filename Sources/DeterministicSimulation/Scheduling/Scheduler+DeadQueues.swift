@@ -39,8 +39,8 @@ extension Scheduler {
     /// (lock, semaphore, `sync`, `block(for:)`) returns at once, as while a run is unwound, a
     /// ``SimulatedLock`` its thread holds is released, every draw of ``choices`` gives its
     /// simplest outcome and moves nothing (``ChoiceSource/isInert``), nothing is recorded for
-    /// race detection, and ``runsInertCode`` is true (a simulator drops the events it would
-    /// record: ``onInertCode`` tells it). For code
+    /// race detection, and ``onInertCode`` tells the simulator to drop the events it would
+    /// record. For code
     /// that runs only because the simulation cannot avoid it (``releaseDeadQueues(_:)``).
     ///
     /// ```swift

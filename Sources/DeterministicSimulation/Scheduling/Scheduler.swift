@@ -96,15 +96,12 @@ public final class Scheduler {
     /// Whether this scheduler still exists, for the ``SchedulerReference``s to it.
     let lifetime = SchedulerLifetime()
     /// Whether the code running now runs inertly (``withInertCalls(_:)``): a dead process's code
-    /// that the simulation cannot avoid running; what it would record is dropped. A simulator
-    /// that records per event learns of it from ``onInertCode`` instead of reading this per
-    /// event (read from another module, a stored property is checked for exclusivity at every
-    /// read: 3% of a token run).
-    public var runsInertCode: Bool { inertCode }
-    /// The flag behind ``runsInertCode``. Unchecked exclusivity like ``core``.
+    /// that the simulation cannot avoid running. Unchecked exclusivity like ``core``.
     @exclusivity(unchecked) var inertCode = false
     /// Called with `true` when inert code starts to run and `false` when it stops (outermost
-    /// calls only): a simulator stops and resumes recording there.
+    /// calls only): a simulator stops and resumes recording there, rather than reading a flag
+    /// at every event (read from another module, a stored property is checked for exclusivity
+    /// at every read: 3% of a token run).
     public var onInertCode: ((Bool) -> Void)?
     /// The queues of dead processes (``releaseDeadQueues(_:)``), whose actor turns are run
     /// inertly. Unchecked exclusivity like ``core``: only the baton holder touches it.
