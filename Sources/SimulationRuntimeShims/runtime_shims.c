@@ -1,6 +1,7 @@
 // See SimulationRuntimeShims.h. The one place the engine interposes C library functions.
 #define _GNU_SOURCE
 #include "SimulationRuntimeShims.h"
+#include "shims_internal.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -70,6 +71,19 @@ static int64_t virtual_microseconds(void) {
 
 int bgsim_virtual_clocks_supported(void) { return 1; }
 
+/// A dispatch timeout as a virtual instant (microseconds; -1: forever). Inside a run `DispatchTime`
+/// is the virtual monotonic clock in nanoseconds (uptime at the run's start included); a wall time
+/// is the complement of nanoseconds since 1970 (libdispatch's encoding), on the virtual wall clock.
+int64_t bgsim_virtual_deadline(uint64_t timeout) {
+    if (timeout == ~0ull) return -1;
+    if ((int64_t)timeout < 0) {
+        int64_t micros = (int64_t)(~timeout / 1000) - __atomic_load_n(&epoch_seconds, __ATOMIC_ACQUIRE) * 1000000;
+        return micros < 0 ? 0 : micros;
+    }
+    int64_t micros = (int64_t)(timeout / 1000) - (int64_t)BGSIM_VIRTUAL_UPTIME_AT_START_SECONDS * 1000000;
+    return micros < 0 ? 0 : micros;
+}
+
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 static clock_gettime_fn libc_clock_gettime;
 
@@ -134,35 +148,6 @@ time_t time(time_t *result) {
     return now.tv_sec;
 }
 
-// Real Dispatch from inside a run: the block would run on a real thread, outside the simulation,
-// racing with the run (a callback that resumes a task before or after the task suspends takes
-// the run two ways). The call is reported to the engine on the calling (marked) thread, at a
-// reproducible point, and not made: the run goes on as if that queue never ran the block, which
-// keeps it reproducible up to and after its reported escape. Declared with untyped pointers: this file does not include Dispatch's
-// headers (their block types need -fblocks); the ABI is the same.
-static bgsim_real_dispatch_fn real_dispatch_observer;
-
-void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) {
-    __atomic_store_n(&real_dispatch_observer, observer, __ATOMIC_RELEASE);
-}
-
-extern const char *dispatch_queue_get_label(void *queue);
-// The blocks runtime (Dispatch links it): a block not sent is kept, never run and never released.
-// Released, its captures would be destroyed, and a captured checked continuation would print
-// Swift's "leaked its continuation" misuse warning on every such run; kept, it leaks a few
-// hundred bytes per reported call, like a task that never resumes.
-extern void *_Block_copy(const void *block);
-
-/// 1 when the calling thread is in a run that reported the call: it must not be made.
-static int intercepted(void *queue, const char *function) {
-    void *mark = run_mark;
-    if (mark == NULL) return 0;
-    bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
-    if (observer == NULL) return 0;
-    const char *label = queue != NULL ? dispatch_queue_get_label(queue) : NULL;
-    return observer(mark, label != NULL ? label : "", function);
-}
-
 /// Where a call this file let through goes, resolved once per slot: a sanitizer's interceptor
 /// of `name` when the process has one, else the next definition after this binary's (Dispatch's
 /// own).
@@ -174,7 +159,7 @@ static int intercepted(void *queue, const char *function) {
 /// like a race (a CI run reported one on an object created before `DispatchQueue.async` and used
 /// in the block). Sanitizers export each interceptor as `__interceptor_<name>`, and it calls
 /// the library's own definition itself, so the chain is this file, the sanitizer, Dispatch.
-static void *next_symbol(void **slot, const char *name) {
+void *bgsim_next_symbol(void **slot, const char *name) {
     void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (function == NULL) {
         char interceptor[64];
@@ -186,44 +171,6 @@ static void *next_symbol(void **slot, const char *name) {
     return function;
 }
 
-typedef void (*async_block_fn)(void *, void *);
-typedef void (*async_function_fn)(void *, void *, void (*)(void *));
-typedef void (*after_block_fn)(uint64_t, void *, void *);
-typedef void (*after_function_fn)(uint64_t, void *, void *, void (*)(void *));
-
-#define BGSIM_NEXT(name, type) \
-    static void *slot_##name; \
-    type next_##name = (type)next_symbol(&slot_##name, #name)
-
-void dispatch_async(void *queue, void *block) {
-    BGSIM_NEXT(dispatch_async, async_block_fn);
-    if (intercepted(queue, "dispatch_async")) { (void)_Block_copy(block); return; }
-    next_dispatch_async(queue, block);
-}
-
-void dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
-    BGSIM_NEXT(dispatch_async_f, async_function_fn);
-    if (intercepted(queue, "dispatch_async_f")) return;
-    next_dispatch_async_f(queue, context, work);
-}
-
-void dispatch_barrier_async(void *queue, void *block) {
-    BGSIM_NEXT(dispatch_barrier_async, async_block_fn);
-    if (intercepted(queue, "dispatch_barrier_async")) { (void)_Block_copy(block); return; }
-    next_dispatch_barrier_async(queue, block);
-}
-
-void dispatch_after(uint64_t when, void *queue, void *block) {
-    BGSIM_NEXT(dispatch_after, after_block_fn);
-    if (intercepted(queue, "dispatch_after")) { (void)_Block_copy(block); return; }
-    next_dispatch_after(when, queue, block);
-}
-
-void dispatch_after_f(uint64_t when, void *queue, void *context, void (*work)(void *)) {
-    BGSIM_NEXT(dispatch_after_f, after_function_fn);
-    if (intercepted(queue, "dispatch_after_f")) return;
-    next_dispatch_after_f(when, queue, context, work);
-}
 
 #if defined(__GLIBC__)
 #include <errno.h>
@@ -484,19 +431,6 @@ typedef intptr_t (*dispatch_wait_fn)(void *, uint64_t);
 typedef intptr_t (*dispatch_signal_fn)(void *);
 typedef void (*dispatch_leave_fn)(void *);
 
-/// A dispatch timeout as a virtual instant (microseconds; -1: forever). Inside a run `DispatchTime`
-/// is the virtual monotonic clock in nanoseconds (uptime at the run's start included); a wall time
-/// is the complement of nanoseconds since 1970 (libdispatch's encoding), on the virtual wall clock.
-static int64_t virtual_deadline(uint64_t timeout) {
-    if (timeout == ~0ull) return -1;
-    if ((int64_t)timeout < 0) {
-        int64_t micros = (int64_t)(~timeout / 1000) - __atomic_load_n(&epoch_seconds, __ATOMIC_ACQUIRE) * 1000000;
-        return micros < 0 ? 0 : micros;
-    }
-    int64_t micros = (int64_t)(timeout / 1000) - (int64_t)BGSIM_VIRTUAL_UPTIME_AT_START_SECONDS * 1000000;
-    return micros < 0 ? 0 : micros;
-}
-
 /// A wait on `object` through `try_wait` (the library's own wait, called with DISPATCH_TIME_NOW).
 static intptr_t plain_wait(void *object, uint64_t timeout, int kind, dispatch_wait_fn try_wait) {
     // The engine's baton first, before the table is read: a carrier waiting for the baton does
@@ -506,7 +440,7 @@ static intptr_t plain_wait(void *object, uint64_t timeout, int kind, dispatch_wa
     bgsim_plain_locks *locks = plain_locks(&mark);
     bgsim_object_wait_fn wait = __atomic_load_n(&plain_object_wait, __ATOMIC_ACQUIRE);
     if (locks == NULL || locks->current == 0 || wait == NULL) return try_wait(object, timeout);
-    int64_t deadline = virtual_deadline(timeout);
+    int64_t deadline = bgsim_virtual_deadline(timeout);
     for (;;) {
         intptr_t status = try_wait(object, 0);
         if (status == 0 || timeout == 0) return status;
@@ -548,6 +482,7 @@ void dispatch_group_leave(void *group) {
     BGSIM_NEXT(dispatch_group_leave, dispatch_leave_fn);
     next_dispatch_group_leave(group);
     plain_signalled(group);
+    bgsim_real_dispatch_group_left(group);
 }
 
 #endif
@@ -556,7 +491,6 @@ void dispatch_group_leave(void *group) {
 
 int bgsim_virtual_clocks_supported(void) { return 0; }
 
-void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) { (void)observer; }
 
 int bgsim_real_clock_gettime(clockid_t clock, struct timespec *time) { return clock_gettime(clock, time); }
 

@@ -30,6 +30,8 @@ import Testing
         "receipt-upload-unguarded-did-complete-ios17":
             (4, "launch, home, earlyExpiry, open: the expiration handler's write on main needs the background, and "
                 + "the upload worker's read of the flag comes only once the app runs again"),
+        "gcd-photo-sync-ends-unconditionally-ios17":
+            (2, "launch, home: a sync longer than the background time is ended by its handler, then by its completion"),
         "metrics-flush-lock-order-inversion-ios17":
             (2, "launch, home: the flush holds the queue's lock while it sends, and the background's expiry "
                 + "comes during a send longer than the background time"),
@@ -58,7 +60,7 @@ import Testing
         "token-retained-by-its-handler-ios17": (2, "launch, home: the upload and its idle task need the background"),
         "background-queue-operation-never-finishes-ios17":
             (2, "launch, home: the chain is queued on entering the background and stalls there"),
-        "journal-sync-cursor-saved-on-real-queue-ios17": (2, "launch, home: the sync and its cursor save run in the background"),
+        "journal-sync-cursor-saved-on-timer-source-ios17": (2, "launch, home: the sync and its cursor save run in the background"),
         "journal-sync-handler-ends-in-task-ios17": (2, "launch, home: the expiry needs the background"),
         "photo-import-unawaited-thumbnail-tasks-ios17": (2, "launch, home: the import's token ends before its tasks do"),
         "inbox-sync-child-ignores-cancellation-ios17":

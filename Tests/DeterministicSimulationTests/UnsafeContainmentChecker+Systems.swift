@@ -68,6 +68,9 @@ extension UnsafeContainmentChecker {
                 // The table of real mutexes a run's simulated threads hold, shared with the
                 // shim's pthread_mutex functions (a C struct the engine allocates).
                 "Sources/SimulationRuntime/PlainLockTable.swift": 4,
+                // A real Dispatch call the shim hands over (a C struct on the caller's stack),
+                // kept to run on a simulated queue, and a group's address asked about.
+                "Sources/SimulationRuntime/RealDispatchCall.swift": 3,
                 "Sources/SimulationRuntime/Fiber.swift": 13,
                 "Sources/SimulationRuntime/Carrier.swift": 4,
                 "Sources/SimulationRuntime/CPUPlacement.swift": 3,

@@ -54,23 +54,23 @@ import Testing
 
     /// The planted escape: a cursor store whose completion handler runs on its own real
     /// DispatchQueue.
-    static let escapes = ["journal-sync-cursor-saved-on-real-queue-ios17.json"]
+    static let escapes = ["journal-sync-cursor-saved-on-timer-source-ios17.json"]
 
-    @Test("a run whose work went to a real DispatchQueue fails no-async-escape naming the queue; its replay exits 3",
+    @Test("a run that started a DispatchSource fails no-async-escape naming it; its replay exits 3",
           arguments: escapes)
     func escapeReplayExitsThree(scenario: String) throws {
         let file = PackageRoot.scenario(scenario)
         let fuzz = CLIRun(["fuzz", file, "--runs", "5", "--jobs", "1", "--quiet"])
         #expect(fuzz.code == .success, "the escape is the scenario's expected finding")
         #expect(fuzz.stdout.contains("- no-async-escape (run seed ")
-                    && fuzz.stdout.contains("work sent to a real DispatchQueue ('cursor-store')"), "\(fuzz.stdout)")
+                    && fuzz.stdout.contains("a DispatchSource started inside the run (dispatch_resume)"), "\(fuzz.stdout)")
         let arguments = try #require(ReplayInNewProcessTests.printedReplay(fuzz.stdout, marker: "replay: bgsim replay"),
                                      "\(fuzz.stdout)")
         let replay = CLIRun(arguments)
         #expect(replay.code == .nondeterminism, "\(replay.stderr)")
         #expect(replay.errorLines.count == 1)
         #expect(replay.stderr.contains("bgsim replay: nondeterminism:")
-                    && replay.stderr.contains("work sent to a real DispatchQueue ('cursor-store')"),
+                    && replay.stderr.contains("a DispatchSource started inside the run (dispatch_resume)"),
                 "\(replay.stderr)")
     }
 

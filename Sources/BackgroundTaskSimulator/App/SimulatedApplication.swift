@@ -112,6 +112,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     let backgroundQueueImpl: SimulatedWorkQueue
     /// Lifecycle observers; observations refer to this list weakly, never to the process.
     let observers = LifecycleObserverList()
+    /// The app's own Dispatch queues and notifications (``route(_:)``).
+    let realDispatch = RealDispatchRoutes()
 
     init(device: SimulatedDevice, process: Int, inBackground: Bool) {
         self.deviceReference = DeviceReference(device, owner: "SimulatedApplication")
@@ -281,6 +283,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         core.sessionEventsHandler = nil
         core.accessoryHandler = nil
         withExtendedLifetime(otherHandlers) {}
+        realDispatch.removeAll()
     }
 
     // MARK: Simulation-only API for workloads

@@ -1,5 +1,6 @@
 import BackgroundTaskKit
 public import DeterministicSimulation
+import SimulationRuntime
 
 /// The simulated iPhone for one run: the virtual clock and scheduler, the system's own queue,
 /// the app's current process, BGTaskScheduler's daemon, settings and network.
@@ -187,6 +188,21 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
         // After the threads (enableAsync's contract); each process begins its own domain.
         if workload.usesAsync { scheduler.enableAsync() }
+        // The app's own GCD calls run on its simulated queues (SimulatedApplication+RealDispatch).
+        scheduler.onRealDispatch = { [unowned self] call in routeRealDispatch(call) }
+    }
+
+    /// Routes a real Dispatch call made by the run's code to the live process. A dead process's
+    /// code (run inertly to free what it holds) sends nothing: its work is taken and never run,
+    /// as its frozen queues would never run it; a `sync` runs in place.
+    private func routeRealDispatch(_ call: RealDispatchCall) -> Bool {
+        if !core.dropsEvents, let app = liveApp { return app.route(call) }
+        switch call.operation {
+        case .sync: call.runNow()
+        case .sourceStarted: return false
+        case .async, .after, .notify, .groupLeft, .assertOnQueue: break
+        }
+        return true
     }
 
     /// This run's controlled concurrency (drawn from the environment's settings), or nil when the

@@ -23,9 +23,9 @@ extension WorkloadCatalog {
                      "the expiration handler ends the task from inside a Task { }") {
             JournalSyncEndingInTask.make()
         },
-        asyncVariant("journal-sync", "cursor-saved-on-real-queue", "no-async-escape",
-                     "the expiration handler saves the cursor through a store that completes on its own real DispatchQueue") {  // tidy: allow a summary
-            JournalSyncCursorSavedOnRealQueue.make()
+        asyncVariant("journal-sync", "cursor-saved-on-timer-source", "no-async-escape",
+                     "the expiration handler saves the cursor through a store that calls back from a DispatchSourceTimer") {
+            JournalSyncCursorSavedOnTimerSource.make()
         },
         asyncVariant("podcast-downloads", "correct", nil,
                      "a BGProcessingTask awaits a callback SDK through a continuation resumed on every path",

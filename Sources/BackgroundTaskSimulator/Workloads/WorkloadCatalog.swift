@@ -35,11 +35,12 @@ public enum WorkloadCatalog {
     /// with simulator types, then those in plain Swift concurrency, ``plainAsync``) and the
     /// workloads of the newer world behaviours (``world``, ``push``, ``device``) and the deep
     /// planted bugs of the exploration strategies (``deep``), then the planted data races and their
-    /// twins (``races``), the workloads that lock real `NSLock`s (``plainLocks``), and those of
-    /// expiring activities and continued processing (``activities``).
+    /// twins (``races``), the workloads that lock real `NSLock`s (``plainLocks``), those of
+    /// expiring activities and continued processing (``activities``), and those written in plain
+    /// GCD (``plainDispatch``).
     public static var all: [Variant] {
         correct + buggy + async + plainAsync + world + precision + device + push + deep + urlSession + conditions + races
-            + plainLocks + activities
+            + plainLocks + activities + plainDispatch
     }
 
     /// The variant with these names, if any.

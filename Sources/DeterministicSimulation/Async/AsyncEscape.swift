@@ -30,10 +30,15 @@ public struct AsyncEscape: Hashable, Sendable, CustomStringConvertible {
         /// engine's executors are not installed.
         case realMainActor
         /// Work sent to a real Dispatch queue from inside a run (`DispatchQueue.async`,
-        /// `asyncAfter`; the queue's label and the C function). It would run on a real thread,
-        /// outside the simulation, so it is not sent: the run goes on as if the queue never ran
-        /// it, and stays reproducible (Linux, where the engine sees Dispatch calls).
+        /// `asyncAfter`; the queue's label and the C function) that the run's simulator did not
+        /// take onto a simulated queue (the engine alone has none). It would run on a real
+        /// thread, outside the simulation, so it is not sent: the run goes on as if the queue
+        /// never ran it, and stays reproducible (Linux, where the engine sees Dispatch calls).
         case realDispatchQueue(label: String, call: String)
+        /// A Dispatch source (a timer, a file descriptor's, a signal's) made and started inside a
+        /// run (the C function that started it): its handler would run on a real thread, so it is
+        /// not started (Linux).
+        case realDispatchSource(call: String)
         /// A job of a run's task or main executor, or a cancellation of a ``SimulationClock``
         /// sleep, came from a thread that is not running the run: a continuation resumed from a
         /// real thread, a task started outside any scheduler job, or a `cancel()` from outside.
@@ -83,6 +88,10 @@ public struct AsyncEscape: Hashable, Sendable, CustomStringConvertible {
             "work sent to a real DispatchQueue\(label.isEmpty ? "" : " ('\(label)')") (\(call)): it would run on a real "  // tidy: allow a message naming the API
                 + "thread, outside the simulation, so the run did not send it; give the code a simulated queue (BackgroundTaskKit's WorkQueue: "
                 + "`application.makeSerialQueue(label:)` in a run) or Swift concurrency, which runs inside the run"
+        case .realDispatchSource(let call):
+            "a DispatchSource started inside the run (\(call)): its handler would run on a real thread, outside "  // tidy: allow a message naming the API
+                + "the simulation, so the run did not start it; drive the work from the app's queues (`asyncAfter` for "
+                + "a timer) or Swift concurrency, which run inside the run"
         case .realMainActor:
             "a hop to the process's real MainActor (`@MainActor`, `MainActor.run`): " + Self.notRouted
         case .foreignThread(let what):

@@ -1,3 +1,4 @@
+import SimulationRuntime
 internal import SimulationRuntimeShims
 
 /// The process's clocks on a run's virtual time: inside a run, `Date()`, `ContinuousClock.now`,
@@ -46,13 +47,22 @@ package enum VirtualClocks {
         bgsim_virtual_clocks_register({ mark in
             Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue().now.microseconds
         }, epochSeconds)
-        // Real Dispatch inside a run: the same mark names the run that escaped. Kept out only
-        // where `no-async-escape` reports it (a run with Swift concurrency enabled); elsewhere the
-        // call goes through as before, rather than losing the work unreported.
-        bgsim_real_dispatch_register({ mark, label, function in
+        // Real Dispatch inside a run: the same mark names the run. Its simulator runs the work
+        // on a simulated queue where it can (``Scheduler/onRealDispatch``). What it does not take
+        // is kept out only where `no-async-escape` reports it (a run with Swift concurrency
+        // enabled); elsewhere the call goes through as before, rather than losing the work
+        // unreported. A `sync` not taken always goes through (its caller needs the work done).
+        bgsim_real_dispatch_register({ mark, raw in
             let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
+            let call = RealDispatchCall(OpaquePointer(raw))
+            if let route = scheduler.onRealDispatch, route(call) { return 1 }
+            let escape: AsyncEscape.Kind
+            switch call.operation {
+            case .sync, .groupLeft, .assertOnQueue: return 0
+            case .async, .after, .notify: escape = .realDispatchQueue(label: call.label, call: call.function)
+            case .sourceStarted: escape = .realDispatchSource(call: call.function)
+            }
             guard let state = scheduler.asyncState, state.taskExecutor != nil else { return 0 }
-            let escape = AsyncEscape.Kind.realDispatchQueue(label: String(cString: label), call: String(cString: function))
             state.record(escape, scheduler: scheduler)
             return 1
         })

@@ -1,3 +1,5 @@
+package import SimulationRuntime
+
 /// Runs the jobs of simulated queues one at a time, in virtual time, letting a ``ChoiceSource``
 /// decide every interleaving.
 ///
@@ -103,6 +105,12 @@ public final class Scheduler {
     /// at every event (read from another module, a stored property is checked for exclusivity
     /// at every read: 3% of a token run).
     public var onInertCode: ((Bool) -> Void)?
+    /// Given each call to a real Dispatch queue that the run's code makes (`DispatchQueue.async`,
+    /// `sync`, `asyncAfter`, a group's `notify` and `leave`), on the calling thread: returns
+    /// whether it took the call (it runs the work on a simulated queue). A call not taken is an
+    /// escape where the run judges them (``AsyncEscape``), and goes through to Dispatch
+    /// elsewhere. A simulator whose processes have queues sets it.
+    package var onRealDispatch: ((RealDispatchCall) -> Bool)?
     /// The queues of dead processes (``releaseDeadQueues(_:)``), whose actor turns are run
     /// inertly. Unchecked exclusivity like ``core``: only the baton holder touches it.
     @exclusivity(unchecked) var deadQueues: [QueueID] = []

@@ -8,8 +8,10 @@
 //   registers); everywhere else they call the C library's own functions. So `Date()`,
 //   `ContinuousClock.now`, `SuspendingClock.now` and `Task.sleep` deadlines read virtual time
 //   inside a run, with no change to the code that reads them.
-// - Real Dispatch inside a run (Linux): `dispatch_async` and friends, called on a marked thread,
-//   are reported to the engine and not made (the block would run outside the simulation).
+// - Real Dispatch inside a run (Linux): `dispatch_async`, `dispatch_sync`, `dispatch_after` and
+//   friends, called on a marked thread, are handed to the engine, which runs the work on the
+//   run's simulated queues (or reports it), and are not made: the block would run on a real
+//   thread, outside the simulation (`real_dispatch.c`).
 // - Plain locks inside a run (Linux, glibc): `pthread_mutex_lock`, `_trylock` and `_unlock` (under
 //   `NSLock`, `NSRecursiveLock` and C mutexes), called on a marked thread while one of the run's
 //   simulated threads runs, keep a table of which simulated thread holds which mutex
@@ -53,18 +55,101 @@ typedef int64_t (*bgsim_virtual_now_fn)(void *_Nonnull mark);
 /// (seconds since 1970). Called once per process by the engine; later calls replace both.
 void bgsim_virtual_clocks_register(bgsim_virtual_now_fn _Nonnull now, int64_t epochSeconds);
 
-/// Told about each call that sends work to a real Dispatch queue from a thread with a run mark:
-/// the mark, the queue's label ("" when it has none) and the function's name. Returns 1 when the
-/// run reported the call (the work is then not sent), 0 to let the call through.
-typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, const char *_Nonnull label,
-                                      const char *_Nonnull function);
+/// What a call to a real Dispatch queue asks for (``bgsim_dispatch_call``'s `operation`).
+enum {
+    /// `dispatch_async`, `dispatch_barrier_async`, `dispatch_group_async` and their `_f` forms.
+    BGSIM_DISPATCH_ASYNC = 1,
+    /// `dispatch_after` and `dispatch_after_f`: `deadline` says when.
+    BGSIM_DISPATCH_AFTER = 2,
+    /// `dispatch_sync`, `dispatch_barrier_sync` and their `_f` forms: the caller waits for the work.
+    BGSIM_DISPATCH_SYNC = 3,
+    /// `dispatch_group_notify` and `dispatch_group_notify_f`: the work is sent to the queue
+    /// when `group` is empty.
+    BGSIM_DISPATCH_NOTIFY = 4,
+    /// Not a call that sends work: `dispatch_group_leave` on `group` (a notification waiting for
+    /// it may be due). `queue` is null; the observer's answer is ignored.
+    BGSIM_DISPATCH_GROUP_LEFT = 5,
+    /// `dispatch_resume` or `dispatch_activate` of a Dispatch source made inside a run (a
+    /// timer, a file descriptor's or a signal's): its handler would run on a real thread.
+    /// `queue` is the source.
+    BGSIM_DISPATCH_SOURCE = 6,
+    /// `dispatch_assert_queue` (`dispatchPrecondition(condition: .onQueue(q))`) and its barrier
+    /// form: whether the caller runs on `queue`. The observer sets `violated` when it does not.
+    BGSIM_DISPATCH_ASSERT_ON = 7,
+    /// `dispatch_assert_queue_not` (`.notOnQueue(q)`): `violated` when the caller runs on it.
+    BGSIM_DISPATCH_ASSERT_NOT_ON = 8,
+};
+
+/// Which queue runs a call's work (``bgsim_dispatch_call``'s `queueKind`), after following
+/// the targets of queues the process made.
+enum {
+    /// The main queue (or a queue that targets it).
+    BGSIM_QUEUE_MAIN = 1,
+    /// One of the global (root) queues.
+    BGSIM_QUEUE_GLOBAL = 2,
+    /// A serial queue the process made (or one that targets it): also any queue this file did
+    /// not see made.
+    BGSIM_QUEUE_SERIAL = 3,
+    /// A concurrent queue the process made (`attributes: .concurrent`).
+    BGSIM_QUEUE_CONCURRENT = 4,
+};
+
+/// One call that sends work to a real Dispatch queue, made on a thread with a run mark.
+typedef struct bgsim_dispatch_call {
+    /// The queue that runs the work: the one called, or the serial queue or main queue it
+    /// targets.
+    void *_Nullable queue;
+    /// The label of the queue called ("" when it has none).
+    const char *_Nonnull label;
+    /// The Dispatch function called, such as "dispatch_async".
+    const char *_Nonnull function;
+    int32_t operation;
+    int32_t queueKind;
+    /// 1 for the barrier forms.
+    int32_t barrier;
+    /// 1 once the block was copied for keeping (``bgsim_dispatch_call_keep``).
+    int32_t kept;
+    /// Set by the observer when a `dispatch_assert_queue` call's condition does not hold: the
+    /// shim then stops the process as Dispatch would.
+    int32_t violated;
+    int32_t reserved;
+    /// The work: a block, or a function and its context (the `_f` forms).
+    void *_Nullable block;
+    void *_Nullable context;
+    void (*_Nullable work)(void *_Nullable);
+    /// `dispatch_group_async`: the group, entered before the call was reported and left after
+    /// the work runs. `dispatch_group_notify`: the group to wait for (not entered).
+    void *_Nullable group;
+    /// `dispatch_after`: when, as a virtual instant in microseconds (-1: never).
+    int64_t deadline;
+} bgsim_dispatch_call;
+
+/// Told about each call that sends work to a real Dispatch queue from a thread with a run mark.
+/// Returns 1 when the run took the call (it runs the work on a simulated queue, or reported it
+/// and keeps it): the work is then not sent to Dispatch. 0 lets the call through.
+typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, bgsim_dispatch_call *_Nonnull call);
 
 /// Registers the observer of real Dispatch calls inside runs (Linux: this target defines
-/// `dispatch_async`, `dispatch_async_f`, `dispatch_barrier_async`, `dispatch_after` and
-/// `dispatch_after_f`; on a thread with a run mark they tell the observer and, when it reported
-/// the call, do not send the work, which would run outside the simulation; otherwise they call
-/// Dispatch's own). Where the shim is not built nothing is observed.
+/// `dispatch_async`, `dispatch_sync`, `dispatch_after`, `dispatch_group_async`,
+/// `dispatch_group_notify`, their barrier and `_f` forms, and Dispatch's queue constructors, to
+/// know which queues are serial and what they target). On a thread with a run mark each of them
+/// tells the observer and, when it took the call, does not send the work, which would run
+/// outside the simulation; otherwise it calls Dispatch's own. Where the shim is not built
+/// nothing is observed.
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn _Nonnull observer);
+
+/// A copy of `call` that outlives it, its block copied (`Block_copy`); free it with
+/// ``bgsim_dispatch_call_free``. For work the run runs later.
+bgsim_dispatch_call *_Nonnull bgsim_dispatch_call_keep(const bgsim_dispatch_call *_Nonnull call);
+
+/// Runs the call's work on the calling thread, then leaves its group (`dispatch_group_async`).
+void bgsim_dispatch_call_run(const bgsim_dispatch_call *_Nonnull call);
+
+/// Frees a kept call: releases its block (and so what the block captured).
+void bgsim_dispatch_call_free(bgsim_dispatch_call *_Nonnull call);
+
+/// Whether `group` is empty now (`dispatch_group_wait` with `DISPATCH_TIME_NOW`).
+int bgsim_dispatch_group_is_empty(void *_Nonnull group);
 
 /// A pthread mutex held by a simulated thread of a run.
 typedef struct bgsim_held_mutex {

@@ -20,19 +20,20 @@ enum JournalSyncEndingInTask {
     }
 }
 
-/// The journal sync whose expiration handler saves the cursor through the app's store, whose
-/// completion handler (as Core Data's and many SDKs' do) arrives on the store's own
-/// `DispatchQueue`, a real one: the task awaiting it is resumed by a real thread, outside the
-/// simulation, and the run can no longer be reproduced. The finding is the simulator's limit,
-/// named: a store the app hands a simulated queue (BackgroundTaskKit's `WorkQueue`) stays inside.
+/// The journal sync whose expiration handler saves the cursor through the app's store, which
+/// coalesces writes and calls back from a `DispatchSourceTimer` (as write-behind caches and
+/// analytics SDKs do): the timer's handler runs on a real thread, outside the simulation, so the
+/// task awaiting it would be resumed from there and the run could no longer be reproduced. The
+/// simulator does not start the source and reports it, named: a store driven by its queue's
+/// `asyncAfter` (a simulated queue in a run) stays inside.
 ///
 /// Expected: `no-async-escape`.
-enum JournalSyncCursorSavedOnRealQueue {
+enum JournalSyncCursorSavedOnTimerSource {
     static func make() -> JournalSync {
         JournalSync { sync, id, session, app, _ in
             sync.cancel()
             Task {
-                await CursorStore.shared.save()  // the escape: completes on a real DispatchQueue
+                await CursorStore.shared.save()  // the escape: completes from a timer source
                 await session.saveCursor(0)
             }
             MainActor.assumeIsolated { session.end(app, id.id) }
@@ -40,14 +41,22 @@ enum JournalSyncCursorSavedOnRealQueue {
     }
 }
 
-/// A store with a completion-handler API that calls back on its own real queue.
+/// A store with a completion-handler API that writes behind: a timer on its queue flushes and
+/// calls back.
 final class CursorStore: Sendable {
     static let shared = CursorStore()
     private let queue = DispatchQueue(label: "cursor-store")  // tidy: allow the planted escape itself
 
-    /// Writes the cursor; `completion` runs on the store's queue.
+    /// Writes the cursor at the next flush, a tenth of a second later; `completion` runs on the
+    /// store's queue.
     func save(completion: @escaping @Sendable () -> Void) {
-        queue.async { completion() }
+        let flush = DispatchSource.makeTimerSource(queue: queue)
+        flush.schedule(deadline: .now() + .milliseconds(100))
+        flush.setEventHandler {
+            flush.cancel()
+            completion()
+        }
+        flush.resume()
     }
 
     /// The async form an app writes around it.

@@ -1,0 +1,135 @@
+import BackgroundTaskKit
+import DeterministicSimulation
+import SimulationRuntime
+
+/// App code's own Dispatch calls, run on the process's simulated queues: `DispatchQueue.main`
+/// is the main queue, the global queues are the process's global queue, and each queue the app
+/// made (`DispatchQueue(label:)`) is a serial queue of the process, made on its first use and
+/// frozen and thawed with the others (B1.1). So code written with GCD runs as written: its work
+/// interleaves with the run's other threads, suspends with the app and dies with it.
+///
+/// ```swift
+/// // app code, unchanged from the app:
+/// let id = application.beginBackgroundTask(withName: "upload") { ... }
+/// DispatchQueue.global().async {
+///     upload()
+///     DispatchQueue.main.async { application.endBackgroundTask(id) }
+/// }
+/// ```
+///
+/// Contract (the shim hands every call on a run's thread to ``SimulatedDevice``, which routes it
+/// here for the live process):
+/// - `async` and its barrier and group forms enqueue the work like ``WorkQueue/async(_:)``, with
+///   the same scheduling points; a group is entered when the call is made and left after the
+///   work ran, so `DispatchGroup.wait` and `notify` see it.
+/// - `asyncAfter` runs the work at its deadline on the virtual clock (`DispatchTime.now()` reads
+///   virtual time inside a run); a deadline of `.distantFuture` never comes.
+/// - `sync` follows ``WorkQueue/sync(_:)`` (GCD's rules: on the caller's thread when the queue is
+///   free, on the main thread for the main queue); its barrier form is the same.
+/// - A group's `notify` sends its work to the queue once the group is empty.
+/// - `dispatchPrecondition(condition: .onQueue(q))` holds on `q`'s simulated queue, in a job of
+///   it or inside a `sync` onto it; `.notOnQueue(q)` elsewhere. One that fails stops the process
+///   as Dispatch does (a crash, `no-crash`).
+/// - A queue that targets a serial queue or the main queue runs its work there. A concurrent
+///   queue the app made runs one block at a time, so a barrier needs nothing more (races between
+///   two blocks of one concurrent queue are not explored).
+/// - A Dispatch source (a timer, a file descriptor's) is not taken: the engine reports its start
+///   as an escape (`no-async-escape`) and does not start it.
+extension SimulatedApplication {
+    /// Routes one call (``SimulatedDevice`` chose this process): true when it took it.
+    func route(_ call: RealDispatchCall) -> Bool {
+        let routes = realDispatch
+        switch call.operation {
+        case .groupLeft:
+            if let group = call.group { routes.groupLeft(group) }
+            return true
+        case .sourceStarted:
+            return false  // its handler would run on a real thread: an escape, not started
+        case .sync:
+            let queue = simulatedQueue(for: call)
+            let scheduler = scheduler
+            queue.sync {
+                // On the caller's thread (a free queue) the block is on the queue all the same.
+                let thread = scheduler.currentThreadID ?? -1
+                routes.syncing.append((queue.id, thread))
+                call.runNow()
+                routes.syncing.removeLast()
+            }
+            return true
+        case .assertOnQueue(let expected):
+            let queue = simulatedQueue(for: call)
+            let thread = scheduler.currentThreadID ?? -1
+            let isOn = scheduler.currentQueue == queue.id || routes.syncing.contains { $0 == (queue.id, thread) }
+            if isOn != expected { call.assertionFails() }
+            return true
+        case .async:
+            let work = call.keep()
+            simulatedQueue(for: call).async { work.run() }
+            return true
+        case .after(let deadline):
+            let work = call.keep()
+            guard let deadline else { return true }  // never: kept until the run ends, never run
+            let delay = max(0, deadline - now.microseconds)
+            simulatedQueue(for: call).asyncAfter(.microseconds(delay)) { work.run() }
+            return true
+        case .notify:
+            guard let group = call.group else { return false }
+            let work = call.keep()
+            let queue = simulatedQueue(for: call)
+            if RealDispatchCall.isGroupEmpty(group) {
+                queue.async { work.run() }
+            } else {
+                routes.waitForGroup(group, queue: queue, work: work)
+            }
+            return true
+        }
+    }
+
+    /// The simulated queue that runs the work of `call`'s queue.
+    private func simulatedQueue(for call: RealDispatchCall) -> SimulatedWorkQueue {
+        switch call.queueKind {
+        case .main: return mainQueueImpl
+        case .global: return backgroundQueueImpl
+        case .serial, .concurrent:
+            if let made = realDispatch.queues[call.queue] { return made }
+            let label = call.label.isEmpty ? "dispatch" : call.label
+            let made = makeProcessSerialQueue(label: label)
+            realDispatch.queues[call.queue] = made
+            return made
+        }
+    }
+}
+
+/// A process's state for real Dispatch calls: the simulated queue of each Dispatch queue the
+/// app used, and the `notify` work waiting for a group to empty.
+///
+/// Contract: a run touches it from one thread at a time; ``removeAll()`` at the process's
+/// teardown lets go of the work (and what its blocks captured).
+final class RealDispatchRoutes: @unchecked Sendable {
+    // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
+    /// Dispatch's queue (its address) to the process's simulated queue for it.
+    var queues: [UInt: SimulatedWorkQueue] = [:]
+    /// The `sync` blocks running now, innermost last: the simulated queue and the thread that runs
+    /// the block (-1 without threads), for `dispatchPrecondition`.
+    var syncing: [(queue: QueueID, thread: Int)] = []
+    /// Per group (its address), the notifications waiting for it to empty, in the order made.
+    private var waiting: [UInt: [(queue: SimulatedWorkQueue, work: RealDispatchWork)]] = [:]
+
+    func waitForGroup(_ group: UInt, queue: SimulatedWorkQueue, work: RealDispatchWork) {
+        waiting[group, default: []].append((queue, work))
+    }
+
+    /// After a `leave` of `group`: sends its notifications once it is empty.
+    func groupLeft(_ group: UInt) {
+        guard waiting[group] != nil, RealDispatchCall.isGroupEmpty(group),
+              let due = waiting.removeValue(forKey: group) else { return }
+        for (queue, work) in due { queue.async { work.run() } }
+    }
+
+    func removeAll() {
+        let released = (queues, waiting)
+        queues = [:]
+        waiting = [:]
+        withExtendedLifetime(released) {}
+    }
+}

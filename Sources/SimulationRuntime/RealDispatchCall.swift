@@ -1,0 +1,123 @@
+internal import SimulationRuntimeShims
+
+/// One call to a real Dispatch queue made inside a run (`DispatchQueue.main.async`,
+/// `queue.sync`, `asyncAfter`, a group's `notify`), as the shim hands it to the engine: which
+/// queue would run the work, how, and the work itself. The C side is `real_dispatch.c`.
+///
+/// ```swift
+/// // in the engine's observer, for a call `call`:
+/// switch call.operation {
+/// case .sync: simulatedQueue.sync { call.runNow() }
+/// case .async: let work = call.keep(); simulatedQueue.async { work.run() }
+/// default: break
+/// }
+/// ```
+///
+/// Contract: a view of the shim's call, valid only inside the observer's callback; ``keep()``
+/// gives work that outlives it. The work runs at most once, on whatever thread calls ``runNow()``
+/// or ``RealDispatchWork/run()``.
+package struct RealDispatchCall {
+    /// How the call wants the work run.
+    package enum Operation: Equatable, Sendable {
+        /// `async` (also `barrier` and `group` forms): soon, on the queue.
+        case async
+        /// `asyncAfter`: on the queue at a virtual instant in microseconds (nil: never).
+        case after(deadlineMicroseconds: Int64?)
+        /// `sync`: on the queue, while the caller waits.
+        case sync
+        /// A group's `notify`: on the queue once the group is empty.
+        case notify
+        /// Not a call that sends work: a `leave` of a group (a notify may be due).
+        case groupLeft
+        /// The start (`resume`, `activate`) of a Dispatch source made inside the run: its
+        /// handler would run on a real thread. ``queue`` is the source.
+        case sourceStarted
+        /// `dispatchPrecondition(condition: .onQueue(_:))` (true) or `.notOnQueue(_:)` (false):
+        /// report with ``assertionFails()`` when the caller does not run (or runs) on the queue.
+        case assertOnQueue(Bool)
+    }
+
+    /// The queue that runs the work, as Dispatch sees it.
+    package enum QueueKind: Equatable, Sendable {
+        case main, global, serial, concurrent
+    }
+
+    private let call: UnsafeMutablePointer<bgsim_dispatch_call>
+
+    /// The call behind the shim's pointer (a `bgsim_dispatch_call`).
+    package init(_ pointer: OpaquePointer) {
+        call = .init(pointer)
+    }
+
+    /// The queue that runs the work (the one called, or the serial or main queue it targets),
+    /// as an identity: the address of Dispatch's object, stable while the queue lives.
+    package var queue: UInt { UInt(bitPattern: call.pointee.queue) }
+
+    package var queueKind: QueueKind {
+        switch call.pointee.queueKind {
+        case Int32(BGSIM_QUEUE_MAIN): .main
+        case Int32(BGSIM_QUEUE_GLOBAL): .global
+        case Int32(BGSIM_QUEUE_CONCURRENT): .concurrent
+        default: .serial
+        }
+    }
+
+    /// The label of the queue called ("" when it has none).
+    package var label: String { String(cString: call.pointee.label) }
+
+    /// The Dispatch function called, such as "dispatch_async".
+    package var function: String { String(cString: call.pointee.function) }
+
+    package var operation: Operation {
+        switch call.pointee.operation {
+        case Int32(BGSIM_DISPATCH_AFTER):
+            call.pointee.deadline < 0 ? .after(deadlineMicroseconds: nil) : .after(deadlineMicroseconds: call.pointee.deadline)
+        case Int32(BGSIM_DISPATCH_SYNC): .sync
+        case Int32(BGSIM_DISPATCH_NOTIFY): .notify
+        case Int32(BGSIM_DISPATCH_GROUP_LEFT): .groupLeft
+        case Int32(BGSIM_DISPATCH_SOURCE): .sourceStarted
+        case Int32(BGSIM_DISPATCH_ASSERT_ON): .assertOnQueue(true)
+        case Int32(BGSIM_DISPATCH_ASSERT_NOT_ON): .assertOnQueue(false)
+        default: .async
+        }
+    }
+
+    /// Whether the call is a barrier form (`flags: .barrier`).
+    package var isBarrier: Bool { call.pointee.barrier != 0 }
+
+    /// The group of a `notify` or a `leave` (its address), or nil.
+    package var group: UInt? { call.pointee.group.map { UInt(bitPattern: $0) } }
+
+    /// Says that an ``Operation/assertOnQueue(_:)`` condition does not hold: the shim stops the
+    /// process, as Dispatch would, once the observer returns.
+    package func assertionFails() { call.pointee.violated = 1 }
+
+    /// Runs the work on the calling thread now (a `sync`): the call is still on the caller's
+    /// stack.
+    package func runNow() { bgsim_dispatch_call_run(call) }
+
+    /// The work, kept to run later (its block copied); the shim then leaves the block to it.
+    package func keep() -> RealDispatchWork { RealDispatchWork(bgsim_dispatch_call_keep(call)) }
+
+    /// Whether the group at `group` (from ``group``) is empty now.
+    package static func isGroupEmpty(_ group: UInt) -> Bool {
+        guard let pointer = OpaquePointer(bitPattern: group) else { return true }
+        return bgsim_dispatch_group_is_empty(.init(pointer)) != 0
+    }
+}
+
+/// Work a real Dispatch call sent, kept by the run to run on a simulated queue
+/// (``RealDispatchCall/keep()``).
+///
+/// Contract: ``run()`` at most once; releasing the object releases the block and what it
+/// captured. `@unchecked Sendable`: a run touches it from one thread at a time.
+package final class RealDispatchWork: @unchecked Sendable {
+    private let call: UnsafeMutablePointer<bgsim_dispatch_call>
+
+    fileprivate init(_ call: UnsafeMutablePointer<bgsim_dispatch_call>) { self.call = call }
+
+    /// Runs the work (and leaves its group, for a `group.async`).
+    package func run() { bgsim_dispatch_call_run(call) }
+
+    deinit { bgsim_dispatch_call_free(call) }
+}

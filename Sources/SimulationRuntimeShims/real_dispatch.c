@@ -1,0 +1,510 @@
+// Real Dispatch inside a run (see the header). App code sends work with `DispatchQueue.main.async`,
+// `DispatchQueue.global().async`, a serial queue of its own, `asyncAfter`, `sync` and groups. Made
+// for real, the work would run on a real thread, outside the simulation, racing with the run (a
+// callback that resumes a task before or after the task suspends takes the run two ways). On a
+// thread with a run mark each such call is handed to the engine instead, which runs the work on
+// the run's simulated queue for that Dispatch queue (the main queue, the global queue, one serial
+// queue per queue the app made) or reports it; the call is then not made.
+//
+// To know what a queue is, the queue constructors are defined here too (on every thread: a queue
+// is often made outside a run, in a `static let`): each queue the process makes carries, as a
+// queue-specific value under this file's keys, whether it is concurrent and the queue it targets.
+// Concurrency is an attribute, so the attribute constructors note which attributes derive from
+// `DISPATCH_QUEUE_CONCURRENT`.
+//
+// Declared with untyped pointers: this file does not include Dispatch's headers (their block
+// types need -fblocks); the ABI is the same.
+#define _GNU_SOURCE
+#include "SimulationRuntimeShims.h"
+#include "shims_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__linux__)
+#include <dlfcn.h>
+
+extern const char *dispatch_queue_get_label(void *queue);
+extern void *dispatch_queue_get_specific(void *queue, const void *key);
+extern void dispatch_queue_set_specific(void *queue, const void *key, void *context, void (*destructor)(void *));
+extern void dispatch_group_enter(void *group);
+extern void dispatch_group_leave(void *group);
+extern void dispatch_retain(void *object);
+// The blocks runtime (Dispatch links it).
+extern void *_Block_copy(const void *block);
+extern void _Block_release(const void *block);
+
+/// The start of every block (the blocks ABI): what calling one needs.
+struct block_layout {
+    void *isa;
+    int flags;
+    int reserved;
+    void (*invoke)(void *block);
+};
+
+static bgsim_real_dispatch_fn real_dispatch_observer;
+
+void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) {
+    __atomic_store_n(&real_dispatch_observer, observer, __ATOMIC_RELEASE);
+}
+
+// MARK: What a queue is
+
+/// The keys of the queue-specific values this file sets (their addresses are the keys).
+static char concurrency_key;
+static char target_key;
+
+/// Attributes that make a concurrent queue: `DISPATCH_QUEUE_CONCURRENT` and those derived from
+/// it. Dispatch's attributes are static, so the set is small and never shrinks.
+#define CONCURRENT_ATTRIBUTE_CAPACITY 64
+static void *concurrent_attributes[CONCURRENT_ATTRIBUTE_CAPACITY];
+static int32_t concurrent_attribute_count;
+static char concurrent_attributes_lock;
+
+static void *dispatch_symbol(void **slot, const char *name) {
+    void *symbol = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (symbol == NULL) {
+        symbol = dlsym(RTLD_DEFAULT, name);
+        __atomic_store_n(slot, symbol, __ATOMIC_RELEASE);
+    }
+    return symbol;
+}
+
+static void *main_queue(void) {
+    static void *slot;
+    return dispatch_symbol(&slot, "_dispatch_main_q");
+}
+
+static int is_concurrent_attribute(void *attribute) {
+    if (attribute == NULL) return 0;
+    static void *slot;
+    if (attribute == dispatch_symbol(&slot, "_dispatch_queue_attr_concurrent")) return 1;
+    int32_t count = __atomic_load_n(&concurrent_attribute_count, __ATOMIC_ACQUIRE);
+    for (int32_t index = 0; index < count; index++) {
+        if (__atomic_load_n(&concurrent_attributes[index], __ATOMIC_RELAXED) == attribute) return 1;
+    }
+    return 0;
+}
+
+/// Notes `derived`, made from `base`, as concurrent when `base` is.
+static void derive_attribute(void *base, void *derived) {
+    if (derived == NULL || !is_concurrent_attribute(base) || is_concurrent_attribute(derived)) return;
+    while (__atomic_test_and_set(&concurrent_attributes_lock, __ATOMIC_ACQUIRE)) {}
+    int32_t count = concurrent_attribute_count;
+    int known = 0;
+    for (int32_t index = 0; index < count; index++) known |= concurrent_attributes[index] == derived;
+    if (!known && count < CONCURRENT_ATTRIBUTE_CAPACITY) {
+        __atomic_store_n(&concurrent_attributes[count], derived, __ATOMIC_RELAXED);
+        __atomic_store_n(&concurrent_attribute_count, count + 1, __ATOMIC_RELEASE);
+    }
+    __atomic_clear(&concurrent_attributes_lock, __ATOMIC_RELEASE);
+}
+
+typedef void *(*attribute_qos_fn)(void *, unsigned int, int);
+typedef void *(*attribute_fn)(void *);
+typedef void *(*attribute_frequency_fn)(void *, unsigned long);
+
+void *dispatch_queue_attr_make_with_qos_class(void *attribute, unsigned int qos, int relative) {
+    BGSIM_NEXT(dispatch_queue_attr_make_with_qos_class, attribute_qos_fn);
+    void *made = next_dispatch_queue_attr_make_with_qos_class(attribute, qos, relative);
+    derive_attribute(attribute, made);
+    return made;
+}
+
+void *dispatch_queue_attr_make_initially_inactive(void *attribute) {
+    BGSIM_NEXT(dispatch_queue_attr_make_initially_inactive, attribute_fn);
+    void *made = next_dispatch_queue_attr_make_initially_inactive(attribute);
+    derive_attribute(attribute, made);
+    return made;
+}
+
+void *dispatch_queue_attr_make_with_autorelease_frequency(void *attribute, unsigned long frequency) {
+    BGSIM_NEXT(dispatch_queue_attr_make_with_autorelease_frequency, attribute_frequency_fn);
+    void *made = next_dispatch_queue_attr_make_with_autorelease_frequency(attribute, frequency);
+    derive_attribute(attribute, made);
+    return made;
+}
+
+/// Marks a queue just made: concurrent or not, and its target.
+static void note_queue(void *queue, void *attribute, void *target) {
+    if (queue == NULL) return;
+    if (is_concurrent_attribute(attribute)) {
+        dispatch_queue_set_specific(queue, &concurrency_key, (void *)(uintptr_t)BGSIM_QUEUE_CONCURRENT, NULL);
+    }
+    if (target != NULL) dispatch_queue_set_specific(queue, &target_key, target, NULL);
+}
+
+typedef void *(*queue_create_fn)(const char *, void *);
+typedef void *(*queue_create_target_fn)(const char *, void *, void *);
+
+void *dispatch_queue_create(const char *label, void *attribute) {
+    BGSIM_NEXT(dispatch_queue_create, queue_create_fn);
+    void *queue = next_dispatch_queue_create(label, attribute);
+    note_queue(queue, attribute, NULL);
+    return queue;
+}
+
+void *dispatch_queue_create_with_target(const char *label, void *attribute, void *target) {
+    BGSIM_NEXT(dispatch_queue_create_with_target, queue_create_target_fn);
+    void *queue = next_dispatch_queue_create_with_target(label, attribute, target);
+    note_queue(queue, attribute, target);
+    return queue;
+}
+
+static int is_global(void *queue) {
+    const char *label = dispatch_queue_get_label(queue);
+    return label != NULL && strncmp(label, "com.apple.root.", 15) == 0;
+}
+
+static int is_concurrent_queue(void *queue) {
+    return (uintptr_t)dispatch_queue_get_specific(queue, &concurrency_key) == BGSIM_QUEUE_CONCURRENT;
+}
+
+/// The queue that runs `queue`'s work, and its kind: a queue that targets the main queue or a
+/// serial queue runs its work there (one at a time with that queue's), as on a device.
+static void *resolve(void *queue, int32_t *kind) {
+    void *main = main_queue();
+    for (int depth = 0; depth < 16; depth++) {
+        if (queue == main) {
+            *kind = BGSIM_QUEUE_MAIN;
+            return queue;
+        }
+        if (is_global(queue)) {
+            *kind = BGSIM_QUEUE_GLOBAL;
+            return queue;
+        }
+        if (is_concurrent_queue(queue)) {
+            *kind = BGSIM_QUEUE_CONCURRENT;
+            return queue;
+        }
+        void *target = dispatch_queue_get_specific(queue, &target_key);
+        if (target == NULL || target == queue || (target != main && (is_global(target) || is_concurrent_queue(target)))) {
+            break;
+        }
+        queue = target;
+    }
+    *kind = BGSIM_QUEUE_SERIAL;
+    return queue;
+}
+
+// MARK: Calls
+
+/// Hands `call` to the engine when the calling thread is in a run: 1 when the run took it.
+static int hand_over(void *queue, const char *function, int32_t operation, int32_t barrier,
+                     bgsim_dispatch_call *call) {
+    void *mark = bgsim_run_mark_get();
+    if (mark == NULL || queue == NULL) return 0;
+    bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
+    if (observer == NULL) return 0;
+    const char *label = dispatch_queue_get_label(queue);
+    call->label = label != NULL ? label : "";
+    call->function = function;
+    call->operation = operation;
+    call->barrier = barrier;
+    call->queue = resolve(queue, &call->queueKind);
+    if (!observer(mark, call)) return 0;
+    // Reported rather than run: the block is kept, never run and never released. Released, its
+    // captures would be destroyed, and a captured checked continuation would print Swift's
+    // "leaked its continuation" misuse warning on every such run; kept, it leaks a few hundred
+    // bytes per reported call, like a task that never resumes.
+    if (!call->kept && call->block != NULL && operation != BGSIM_DISPATCH_SYNC) (void)_Block_copy(call->block);
+    return 1;
+}
+
+static int hand_over_block(void *queue, void *block, const char *function, int32_t operation,
+                           int32_t barrier, void *group, uint64_t when) {
+    if (bgsim_run_mark_get() == NULL) return 0;  // the common case, one thread-local load
+    bgsim_dispatch_call call = {0};
+    call.block = block;
+    call.group = group;
+    call.deadline = operation == BGSIM_DISPATCH_AFTER ? bgsim_virtual_deadline(when) : 0;
+    return hand_over(queue, function, operation, barrier, &call);
+}
+
+static int hand_over_function(void *queue, void *context, void (*work)(void *), const char *function,
+                              int32_t operation, int32_t barrier, void *group, uint64_t when) {
+    if (bgsim_run_mark_get() == NULL) return 0;
+    bgsim_dispatch_call call = {0};
+    call.context = context;
+    call.work = work;
+    call.group = group;
+    call.deadline = operation == BGSIM_DISPATCH_AFTER ? bgsim_virtual_deadline(when) : 0;
+    return hand_over(queue, function, operation, barrier, &call);
+}
+
+void bgsim_real_dispatch_group_left(void *group) {
+    void *mark = bgsim_run_mark_get();
+    if (mark == NULL || group == NULL) return;
+    bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
+    if (observer == NULL) return;
+    bgsim_dispatch_call call = {0};
+    call.label = "";
+    call.function = "dispatch_group_leave";
+    call.operation = BGSIM_DISPATCH_GROUP_LEFT;
+    call.group = group;
+    (void)observer(mark, &call);
+}
+
+bgsim_dispatch_call *bgsim_dispatch_call_keep(const bgsim_dispatch_call *call) {
+    bgsim_dispatch_call *kept = malloc(sizeof *kept);
+    if (kept == NULL) abort();
+    *kept = *call;
+    kept->label = "";
+    kept->function = "";
+    if (call->block != NULL) kept->block = _Block_copy(call->block);
+    ((bgsim_dispatch_call *)call)->kept = 1;
+    return kept;
+}
+
+void bgsim_dispatch_call_run(const bgsim_dispatch_call *call) {
+    if (call->block != NULL) {
+        struct block_layout *block = call->block;
+        block->invoke(block);
+    } else if (call->work != NULL) {
+        call->work(call->context);
+    }
+    if (call->operation == BGSIM_DISPATCH_ASYNC && call->group != NULL) dispatch_group_leave(call->group);
+}
+
+void bgsim_dispatch_call_free(bgsim_dispatch_call *call) {
+    if (call->block != NULL) _Block_release(call->block);
+    free(call);
+}
+
+typedef intptr_t (*group_wait_fn)(void *, uint64_t);
+
+int bgsim_dispatch_group_is_empty(void *group) {
+    BGSIM_NEXT(dispatch_group_wait, group_wait_fn);
+    return next_dispatch_group_wait(group, 0) == 0;
+}
+
+typedef void (*async_block_fn)(void *, void *);
+typedef void (*async_function_fn)(void *, void *, void (*)(void *));
+typedef void (*after_block_fn)(uint64_t, void *, void *);
+typedef void (*after_function_fn)(uint64_t, void *, void *, void (*)(void *));
+typedef void (*group_block_fn)(void *, void *, void *);
+typedef void (*group_function_fn)(void *, void *, void *, void (*)(void *));
+
+void dispatch_async(void *queue, void *block) {
+    BGSIM_NEXT(dispatch_async, async_block_fn);
+    if (hand_over_block(queue, block, "dispatch_async", BGSIM_DISPATCH_ASYNC, 0, NULL, 0)) return;
+    next_dispatch_async(queue, block);
+}
+
+void dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
+    BGSIM_NEXT(dispatch_async_f, async_function_fn);
+    if (hand_over_function(queue, context, work, "dispatch_async_f", BGSIM_DISPATCH_ASYNC, 0, NULL, 0)) return;
+    next_dispatch_async_f(queue, context, work);
+}
+
+void dispatch_barrier_async(void *queue, void *block) {
+    BGSIM_NEXT(dispatch_barrier_async, async_block_fn);
+    if (hand_over_block(queue, block, "dispatch_barrier_async", BGSIM_DISPATCH_ASYNC, 1, NULL, 0)) return;
+    next_dispatch_barrier_async(queue, block);
+}
+
+void dispatch_barrier_async_f(void *queue, void *context, void (*work)(void *)) {
+    BGSIM_NEXT(dispatch_barrier_async_f, async_function_fn);
+    if (hand_over_function(queue, context, work, "dispatch_barrier_async_f", BGSIM_DISPATCH_ASYNC, 1, NULL, 0)) return;
+    next_dispatch_barrier_async_f(queue, context, work);
+}
+
+void dispatch_after(uint64_t when, void *queue, void *block) {
+    BGSIM_NEXT(dispatch_after, after_block_fn);
+    if (hand_over_block(queue, block, "dispatch_after", BGSIM_DISPATCH_AFTER, 0, NULL, when)) return;
+    next_dispatch_after(when, queue, block);
+}
+
+void dispatch_after_f(uint64_t when, void *queue, void *context, void (*work)(void *)) {
+    BGSIM_NEXT(dispatch_after_f, after_function_fn);
+    if (hand_over_function(queue, context, work, "dispatch_after_f", BGSIM_DISPATCH_AFTER, 0, NULL, when)) return;
+    next_dispatch_after_f(when, queue, context, work);
+}
+
+void dispatch_sync(void *queue, void *block) {
+    BGSIM_NEXT(dispatch_sync, async_block_fn);
+    if (hand_over_block(queue, block, "dispatch_sync", BGSIM_DISPATCH_SYNC, 0, NULL, 0)) return;
+    next_dispatch_sync(queue, block);
+}
+
+void dispatch_sync_f(void *queue, void *context, void (*work)(void *)) {
+    BGSIM_NEXT(dispatch_sync_f, async_function_fn);
+    if (hand_over_function(queue, context, work, "dispatch_sync_f", BGSIM_DISPATCH_SYNC, 0, NULL, 0)) return;
+    next_dispatch_sync_f(queue, context, work);
+}
+
+void dispatch_barrier_sync(void *queue, void *block) {
+    BGSIM_NEXT(dispatch_barrier_sync, async_block_fn);
+    if (hand_over_block(queue, block, "dispatch_barrier_sync", BGSIM_DISPATCH_SYNC, 1, NULL, 0)) return;
+    next_dispatch_barrier_sync(queue, block);
+}
+
+void dispatch_barrier_sync_f(void *queue, void *context, void (*work)(void *)) {
+    BGSIM_NEXT(dispatch_barrier_sync_f, async_function_fn);
+    if (hand_over_function(queue, context, work, "dispatch_barrier_sync_f", BGSIM_DISPATCH_SYNC, 1, NULL, 0)) return;
+    next_dispatch_barrier_sync_f(queue, context, work);
+}
+
+void dispatch_group_async(void *group, void *queue, void *block) {
+    BGSIM_NEXT(dispatch_group_async, group_block_fn);
+    if (bgsim_run_mark_get() != NULL && group != NULL) {
+        // Entered now, as Dispatch does: a wait on the group from here on waits for this work.
+        dispatch_group_enter(group);
+        if (hand_over_block(queue, block, "dispatch_group_async", BGSIM_DISPATCH_ASYNC, 0, group, 0)) return;
+        dispatch_group_leave(group);
+    }
+    next_dispatch_group_async(group, queue, block);
+}
+
+void dispatch_group_async_f(void *group, void *queue, void *context, void (*work)(void *)) {
+    BGSIM_NEXT(dispatch_group_async_f, group_function_fn);
+    if (bgsim_run_mark_get() != NULL && group != NULL) {
+        dispatch_group_enter(group);
+        if (hand_over_function(queue, context, work, "dispatch_group_async_f", BGSIM_DISPATCH_ASYNC, 0, group, 0)) return;
+        dispatch_group_leave(group);
+    }
+    next_dispatch_group_async_f(group, queue, context, work);
+}
+
+void dispatch_group_notify(void *group, void *queue, void *block) {
+    BGSIM_NEXT(dispatch_group_notify, group_block_fn);
+    if (hand_over_block(queue, block, "dispatch_group_notify", BGSIM_DISPATCH_NOTIFY, 0, group, 0)) return;
+    next_dispatch_group_notify(group, queue, block);
+}
+
+void dispatch_group_notify_f(void *group, void *queue, void *context, void (*work)(void *)) {
+    BGSIM_NEXT(dispatch_group_notify_f, group_function_fn);
+    if (hand_over_function(queue, context, work, "dispatch_group_notify_f", BGSIM_DISPATCH_NOTIFY, 0, group, 0)) return;
+    next_dispatch_group_notify_f(group, queue, context, work);
+}
+
+// MARK: Sources
+
+// A source made on a thread with a run mark is remembered until it is started; starting it
+// (`resume`, `activate`) inside a run hands it to the engine. Kept in a small table shared by
+// every thread (a source may be started on another simulated thread, which with OS-thread
+// carriers is another OS thread); when it is full the oldest entry goes.
+#define RUN_SOURCE_CAPACITY 256
+static void *run_sources[RUN_SOURCE_CAPACITY];
+static uint32_t run_source_next;
+static char run_sources_lock;
+
+typedef void *(*source_create_fn)(void *, uintptr_t, uintptr_t, void *);
+typedef void (*object_fn)(void *);
+
+void *dispatch_source_create(void *type, uintptr_t handle, uintptr_t mask, void *queue) {
+    BGSIM_NEXT(dispatch_source_create, source_create_fn);
+    void *source = next_dispatch_source_create(type, handle, mask, queue);
+    if (source == NULL || bgsim_run_mark_get() == NULL) return source;
+    while (__atomic_test_and_set(&run_sources_lock, __ATOMIC_ACQUIRE)) {}
+    run_sources[run_source_next++ % RUN_SOURCE_CAPACITY] = source;
+    __atomic_clear(&run_sources_lock, __ATOMIC_RELEASE);
+    return source;
+}
+
+/// Whether `object` is a source made inside a run and not started yet; forgets it.
+static int take_run_source(void *object) {
+    int found = 0;
+    while (__atomic_test_and_set(&run_sources_lock, __ATOMIC_ACQUIRE)) {}
+    for (int index = 0; index < RUN_SOURCE_CAPACITY && !found; index++) {
+        if (run_sources[index] == object) {
+            run_sources[index] = NULL;
+            found = 1;
+        }
+    }
+    __atomic_clear(&run_sources_lock, __ATOMIC_RELEASE);
+    return found;
+}
+
+/// Hands the start of a run's source to the engine: 1 when the run took it (not started).
+static int hand_over_source(void *object, const char *function) {
+    void *mark = bgsim_run_mark_get();
+    if (mark == NULL || object == NULL || !take_run_source(object)) return 0;
+    bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
+    if (observer == NULL) return 0;
+    bgsim_dispatch_call call = {0};
+    call.queue = object;
+    call.label = "";
+    call.function = function;
+    call.operation = BGSIM_DISPATCH_SOURCE;
+    if (!observer(mark, &call)) return 0;
+    // Never started, the source stays inactive, and Dispatch stops the process when an inactive
+    // object is released ("Release of an inactive object"): it is kept, like a reported block.
+    dispatch_retain(object);
+    return 1;
+}
+
+void dispatch_resume(void *object) {
+    BGSIM_NEXT(dispatch_resume, object_fn);
+    if (bgsim_run_mark_get() != NULL && hand_over_source(object, "dispatch_resume")) return;
+    next_dispatch_resume(object);
+}
+
+void dispatch_activate(void *object) {
+    BGSIM_NEXT(dispatch_activate, object_fn);
+    if (bgsim_run_mark_get() != NULL && hand_over_source(object, "dispatch_activate")) return;
+    next_dispatch_activate(object);
+}
+
+// MARK: Assertions
+
+typedef void (*assert_fn)(void *);
+
+/// `dispatchPrecondition` inside a run: Dispatch would check the real queue, which never runs a
+/// run's work. Asked of the engine instead; a violated condition stops the process as Dispatch
+/// does (a trap, after its message).
+static int hand_over_assertion(void *queue, const char *function, int32_t operation) {
+    if (bgsim_run_mark_get() == NULL || queue == NULL) return 0;
+    bgsim_dispatch_call call = {0};
+    if (!hand_over(queue, function, operation, 0, &call)) return 0;
+    if (call.violated) {
+        fprintf(stderr, "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was %sexpected to execute on queue [%s]\n",
+                operation == BGSIM_DISPATCH_ASSERT_ON ? "" : "not ", call.label);
+        fflush(stderr);
+        __builtin_trap();
+    }
+    return 1;
+}
+
+void dispatch_assert_queue(void *queue) {
+    BGSIM_NEXT(dispatch_assert_queue, assert_fn);
+    if (hand_over_assertion(queue, "dispatch_assert_queue", BGSIM_DISPATCH_ASSERT_ON)) return;
+    next_dispatch_assert_queue(queue);
+}
+
+void dispatch_assert_queue_barrier(void *queue) {
+    BGSIM_NEXT(dispatch_assert_queue_barrier, assert_fn);
+    if (hand_over_assertion(queue, "dispatch_assert_queue_barrier", BGSIM_DISPATCH_ASSERT_ON)) return;
+    next_dispatch_assert_queue_barrier(queue);
+}
+
+void dispatch_assert_queue_not(void *queue) {
+    BGSIM_NEXT(dispatch_assert_queue_not, assert_fn);
+    if (hand_over_assertion(queue, "dispatch_assert_queue_not", BGSIM_DISPATCH_ASSERT_NOT_ON)) return;
+    next_dispatch_assert_queue_not(queue);
+}
+
+#else
+
+void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) { (void)observer; }
+
+void bgsim_real_dispatch_group_left(void *group) { (void)group; }
+
+bgsim_dispatch_call *bgsim_dispatch_call_keep(const bgsim_dispatch_call *call) {
+    bgsim_dispatch_call *kept = malloc(sizeof *kept);
+    if (kept == NULL) abort();
+    *kept = *call;
+    return kept;
+}
+
+void bgsim_dispatch_call_run(const bgsim_dispatch_call *call) { (void)call; }
+
+void bgsim_dispatch_call_free(bgsim_dispatch_call *call) { free(call); }
+
+int bgsim_dispatch_group_is_empty(void *group) {
+    (void)group;
+    return 1;
+}
+
+#endif

@@ -1,0 +1,326 @@
+import BackgroundTaskKit
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import Dispatch
+import Foundation
+import Testing
+
+/// App code written with GCD runs inside a run: `DispatchQueue.main`, the global queues and the
+/// app's own queues are the process's simulated queues (SimulatedApplication+RealDispatch), with
+/// GCD's semantics where code can tell: a serial queue runs one block at a time, `asyncAfter`
+/// runs at its virtual deadline, a group's `notify` waits for its work, `sync` and
+/// `dispatchPrecondition` agree with each other. The GCD catalogue family's planted P4 is found
+/// and its twin holds; every result replays.
+@Suite(.enabled(if: VirtualClocks.isSupported))
+struct RealDispatchTests {
+    /// One run of `workload`, with simulated threads (the default environment).
+    static func run(_ name: String, seed: UInt64, usesAsync: Bool = false,
+                    _ make: @escaping @Sendable () -> any Workload) -> RunOutcome {
+        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(),
+                           workload: WorkloadInfo(name: name, summary: name, usesAsync: usesAsync, make: make),
+                           invariants: Invariant.all, horizon: .seconds(600))
+        return SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(seed)), keepTrace: true)
+    }
+
+    @Test("blocks sent to a serial DispatchQueue of the app's never overlap; on the global queue they do")
+    func serialQueueRunsOneBlockAtATime() {
+        var overlapsOnGlobal = 0
+        var ranOnSerial = 0
+        for seed in 1...40 as ClosedRange<UInt64> {
+            let serial = OverlapProbe()
+            let outcome = Self.run("serial", seed: seed) { OverlappingBlocks(probe: serial, serial: true) }
+            #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+            #expect(serial.processes.allSatisfy { $0.overlaps == 0 }, "seed \(seed): a serial queue ran two blocks at once")
+            ranOnSerial += serial.processes.reduce(0) { $0 + $1.ran }
+            let global = OverlapProbe()
+            _ = Self.run("global", seed: seed) { OverlappingBlocks(probe: global, serial: false) }
+            overlapsOnGlobal += global.processes.reduce(0) { $0 + $1.overlaps }
+        }
+        #expect(ranOnSerial >= 40 * 8, "\(ranOnSerial) blocks ran")
+        #expect(overlapsOnGlobal > 0, "the probe must see overlap where GCD allows it, or it proves nothing")
+    }
+
+    @Test("asyncAfter runs at its deadline on the virtual clock, DispatchTime and Date reading the same time")
+    func asyncAfterRunsAtTheVirtualDeadline() {
+        let probe = DelayProbe()
+        let outcome = Self.run("after", seed: 7) { DelayedFlush(probe: probe) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        #expect(!probe.delays.isEmpty)
+        // Never early; exactly on time unless the app was suspended meanwhile (its queues wait).
+        for delay in probe.delays {
+            #expect(delay.measured > delay.asked - 0.000_002, "asked \(delay.asked) s, ran after \(delay.measured) s")
+        }
+        #expect(probe.delays.contains { abs($0.measured - $0.asked) < 0.000_002 }, "\(probe.delays)")
+    }
+
+    @Test("a group's notify runs once every block sent with async(group:) has run, and wait() returns then too")
+    func groupNotifyWaitsForItsWork() {
+        var notified = 0
+        var waited = 0
+        for seed in 1...20 as ClosedRange<UInt64> {
+            let probe = GroupProbe()
+            let outcome = Self.run("group", seed: seed) { GroupedUploads(probe: probe) }
+            #expect(outcome.violations.isEmpty, "seed \(seed): \(outcome.violations)")
+            #expect(probe.early == 0, "seed \(seed): notify or wait came before the group's work")
+            // A batch the app's suspension or a kill cut short is never notified (nor on a device).
+            notified += probe.notified
+            waited += probe.waited
+        }
+        #expect(notified >= 20 && waited >= 20, "\(notified) notifications, \(waited) waits")
+    }
+
+    @Test("dispatchPrecondition holds on the queue's own jobs, inside sync onto it and on main for main; not elsewhere")
+    func preconditionsAgreeWithTheQueues() {
+        let probe = PreconditionProbe()
+        let outcome = Self.run("precondition", seed: 11) { PreconditionedSync(probe: probe) }
+        // A failed dispatchPrecondition stops the process: reaching the end is the check.
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        #expect(probe.checks >= 5, "\(probe.checks) checks ran")
+    }
+
+    @Test("a queue made with target: .main runs its blocks on the main queue")
+    func targetQueueFollowsItsTarget() {
+        let probe = MainProbe()
+        let outcome = Self.run("target", seed: 5) { TargetedQueue(probe: probe) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        #expect(probe.onMain > 0 && probe.offMain == 0, "on main \(probe.onMain), off main \(probe.offMain)")
+    }
+
+    @Test("the GCD family: P4 is found, its twin holds, and the same seed gives the same trace")
+    func gcdFamilyIsJudgedAndReplays() throws {
+        let planted = try #require(WorkloadCatalog.variant(workload: "gcd-photo-sync", variant: "ends-unconditionally"))
+        let correct = try #require(WorkloadCatalog.variant(workload: "gcd-photo-sync", variant: "correct"))
+        #expect(try InvariantCanFailTests.violations(of: "no-double-end", in: planted.info.name, runs: 30) > 0)
+        #expect(try InvariantCanFailTests.violations(of: "no-double-end", in: correct.info.name, runs: 60) == 0)
+        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: correct.info,
+                           invariants: Invariant.all, horizon: .seconds(1_800))
+        let first = SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(0x6cd)))
+        let second = SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(0x6cd)))
+        #expect(first.digest == second.digest && first.eventCount == second.eventCount)
+    }
+
+    @Test("with Swift concurrency on, a DispatchSource started in a run is a named escape and is not started")
+    func aSourceIsAnEscape() throws {
+        let outcome = Self.run("source", seed: 3, usesAsync: true) { TimerFlush() }
+        let escape = try #require(outcome.firstViolation(of: "no-async-escape"), "\(outcome.violations)")
+        #expect(escape.message.contains("a DispatchSource started inside the run (dispatch_resume)"), "\(escape.message)")
+    }
+}
+
+// MARK: App-style workloads (GCD only, plus the workload context for what they record)
+
+/// Counts blocks and overlaps per process: a block that starts while another of the same
+/// process is inside is an overlap (a killed process's block stays inside forever).
+final class OverlapProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    final class Process: @unchecked Sendable {
+        var inside = 0
+        var overlaps = 0
+        var ran = 0
+    }
+    var processes: [Process] = []
+}
+
+/// On each background entry, eight blocks that each block for a while, sent from main and from a
+/// global block to the app's serial queue (or to the global queue).
+final class OverlappingBlocks: Workload, @unchecked Sendable {
+    private let probe: OverlapProbe
+    private let queue: DispatchQueue
+    private var observation: LifecycleObservation?
+    private var sent = false
+
+    init(probe: OverlapProbe, serial: Bool) {
+        self.probe = probe
+        queue = serial ? DispatchQueue(label: "probe.serial") : DispatchQueue.global()
+    }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        observation = context.onDidEnterBackground { [self] in
+            guard !sent else { return }
+            sent = true
+            let token = BackgroundTaskToken(name: "probe", host: app) {}
+            let probe = OverlapProbe.Process()
+            self.probe.processes.append(probe)
+            let queue = queue
+            let block: @Sendable () -> Void = {
+                probe.inside += 1
+                if probe.inside > 1 { probe.overlaps += 1 }
+                app.performBlockingWork(for: .milliseconds(50))
+                probe.inside -= 1
+                probe.ran += 1
+            }
+            for _ in 0..<4 { queue.async(execute: block) }
+            DispatchQueue.global().async {
+                for _ in 0..<4 { queue.async(execute: block) }
+            }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 5) { token.invalidate() }
+        }
+    }
+}
+
+final class DelayProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    var delays: [(asked: Double, measured: Double)] = []
+}
+
+/// Flushes after a drawn delay with `asyncAfter(deadline:)` and measures when it ran.
+final class DelayedFlush: Workload, @unchecked Sendable {
+    private let probe: DelayProbe
+    private var observation: LifecycleObservation?
+
+    init(probe: DelayProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let probe = probe
+        observation = context.onDidEnterBackground {
+            let seconds = Double(context.drawInt(in: 1...9)) / 4
+            let start = DispatchTime.now()
+            let startDate = Date()
+            DispatchQueue.global().asyncAfter(deadline: start + seconds) {
+                let measured = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+                precondition(abs(Date().timeIntervalSince(startDate) - measured) < 0.000_002)
+                probe.delays.append((seconds, measured))
+            }
+        }
+    }
+}
+
+final class GroupProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    var entries = 0
+    var notified = 0
+    var waited = 0
+    var early = 0
+}
+
+/// Three uploads in a group on each background entry; `notify` on main ends the task, and a
+/// global block waits for the same group.
+final class GroupedUploads: Workload, @unchecked Sendable {
+    private let probe: GroupProbe
+    private var observation: LifecycleObservation?
+
+    init(probe: GroupProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        let probe = probe
+        observation = context.onDidEnterBackground {
+            guard probe.entries == probe.notified else { return }  // one batch at a time
+            probe.entries += 1
+            let token = BackgroundTaskToken(name: "uploads", host: app) {}
+            let group = DispatchGroup()
+            let done = Counter()
+            for _ in 0..<3 {
+                DispatchQueue.global().async(group: group) {
+                    app.performBlockingWork(for: context.drawDuration(in: .milliseconds(100) ... .seconds(2)))
+                    done.value += 1
+                }
+            }
+            DispatchQueue.global().async {
+                // Given up only when the run ends first (its frozen work never leaves).
+                guard group.wait(timeout: .distantFuture) == .success else { return }
+                if done.value != 3 { probe.early += 1 }
+                probe.waited += 1
+            }
+            group.notify(queue: .main) {
+                if done.value != 3 { probe.early += 1 }
+                probe.notified += 1
+                token.invalidate()
+            }
+        }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    var value = 0
+}
+
+final class PreconditionProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    var checks = 0
+}
+
+/// `dispatchPrecondition` where GCD says it holds: on main for main, in the app's queue's own
+/// blocks, inside `sync` onto it from main (run on main's thread), and `.notOnQueue` elsewhere.
+final class PreconditionedSync: Workload, @unchecked Sendable {
+    private let probe: PreconditionProbe
+    private let store = DispatchQueue(label: "probe.store")
+    private var observation: LifecycleObservation?
+
+    init(probe: PreconditionProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let probe = probe
+        let store = store
+        observation = context.onDidEnterBackground {
+            dispatchPrecondition(condition: .onQueue(.main))
+            dispatchPrecondition(condition: .notOnQueue(store))
+            store.sync {
+                dispatchPrecondition(condition: .onQueue(store))
+                probe.checks += 1
+            }
+            store.async {
+                dispatchPrecondition(condition: .onQueue(store))
+                dispatchPrecondition(condition: .notOnQueue(.main))
+                probe.checks += 1
+                DispatchQueue.main.sync {
+                    dispatchPrecondition(condition: .onQueue(.main))
+                    dispatchPrecondition(condition: .notOnQueue(store))
+                    probe.checks += 1
+                }
+            }
+            DispatchQueue.global().async {
+                dispatchPrecondition(condition: .notOnQueue(.main))
+                store.sync { dispatchPrecondition(condition: .onQueue(store)) }
+                probe.checks += 1
+            }
+            probe.checks += 1
+        }
+    }
+}
+
+final class MainProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    var onMain = 0
+    var offMain = 0
+}
+
+/// A queue that targets the main queue: its blocks run on main.
+final class TargetedQueue: Workload, @unchecked Sendable {
+    private let probe: MainProbe
+    private let queue = DispatchQueue(label: "probe.ui", target: .main)
+    private var observation: LifecycleObservation?
+
+    init(probe: MainProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        let probe = probe
+        let queue = queue
+        observation = context.onDidEnterBackground {
+            DispatchQueue.global().async {
+                queue.async {
+                    if app.isMainThread { probe.onMain += 1 } else { probe.offMain += 1 }
+                }
+            }
+        }
+    }
+}
+
+/// Flushes from a `DispatchSourceTimer`: the source would fire on a real thread.
+final class TimerFlush: Workload, @unchecked Sendable {
+    private var observation: LifecycleObservation?
+    private var timers: [any DispatchSourceTimer] = []
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        observation = context.onDidEnterBackground { [self] in
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.schedule(deadline: .now() + 1)
+            timer.setEventHandler {}
+            timer.resume()
+            timers.append(timer)
+        }
+    }
+}
