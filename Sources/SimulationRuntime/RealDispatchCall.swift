@@ -29,9 +29,21 @@ package struct RealDispatchCall {
         case notify
         /// Not a call that sends work: a `leave` of a group (a notify may be due).
         case groupLeft
-        /// The start (`resume`, `activate`) of a Dispatch source made inside the run: its
-        /// handler would run on a real thread. ``queue`` is the source.
+        /// The start (`resume`, `activate`) of a Dispatch source made inside the run that is not a
+        /// timer: its handler would run on a real thread.
         case sourceStarted
+        /// A timer source made inside the run (``source``), simulated: its schedule (the first
+        /// fire at a virtual instant in microseconds, nil for never; the interval in
+        /// microseconds, nil for once), its event or cancel handler (the work, ``keep()``),
+        /// `resume`/`activate`, `suspend`, `cancel`, and `isCancelled` (answer with
+        /// ``answer(_:)``).
+        case timerSchedule(deadlineMicroseconds: Int64?, intervalMicroseconds: Int64?)
+        case timerEventHandler
+        case timerCancelHandler
+        case timerResume
+        case timerSuspend
+        case timerCancel
+        case timerIsCancelled
         /// `dispatchPrecondition(condition: .onQueue(_:))` (true) or `.notOnQueue(_:)` (false):
         /// report with ``assertionFails()`` when the caller does not run (or runs) on the queue.
         case assertOnQueue(Bool)
@@ -78,12 +90,30 @@ package struct RealDispatchCall {
         case Int32(BGSIM_DISPATCH_SOURCE): .sourceStarted
         case Int32(BGSIM_DISPATCH_ASSERT_ON): .assertOnQueue(true)
         case Int32(BGSIM_DISPATCH_ASSERT_NOT_ON): .assertOnQueue(false)
+        case Int32(BGSIM_DISPATCH_TIMER_SET):
+            .timerSchedule(deadlineMicroseconds: call.pointee.deadline < 0 ? nil : call.pointee.deadline,
+                           intervalMicroseconds: call.pointee.interval < 0 ? nil : call.pointee.interval)
+        case Int32(BGSIM_DISPATCH_TIMER_HANDLER): .timerEventHandler
+        case Int32(BGSIM_DISPATCH_TIMER_CANCEL_HANDLER): .timerCancelHandler
+        case Int32(BGSIM_DISPATCH_TIMER_RESUME): .timerResume
+        case Int32(BGSIM_DISPATCH_TIMER_SUSPEND): .timerSuspend
+        case Int32(BGSIM_DISPATCH_TIMER_CANCEL): .timerCancel
+        case Int32(BGSIM_DISPATCH_TIMER_TEST_CANCEL): .timerIsCancelled
         default: .async
         }
     }
 
     /// Whether the call is a barrier form (`flags: .barrier`).
     package var isBarrier: Bool { call.pointee.barrier != 0 }
+
+    /// The source of a source or timer operation (its address; 0 for other calls).
+    package var source: UInt { UInt(bitPattern: call.pointee.source) }
+
+    /// Whether the call carries work (a block or a function); a timer handler may be set to none.
+    package var hasWork: Bool { call.pointee.block != nil || call.pointee.work != nil }
+
+    /// Answers a call that returns a value (``Operation/timerIsCancelled``).
+    package func answer(_ value: Int64) { call.pointee.result = value }
 
     /// The group of a `notify` or a `leave` (its address), or nil.
     package var group: UInt? { call.pointee.group.map { UInt(bitPattern: $0) } }

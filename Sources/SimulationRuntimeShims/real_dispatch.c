@@ -381,12 +381,20 @@ void dispatch_group_notify_f(void *group, void *queue, void *context, void (*wor
 
 // MARK: Sources
 
-// A source made on a thread with a run mark is remembered until it is started; starting it
-// (`resume`, `activate`) inside a run hands it to the engine. Kept in a small table shared by
-// every thread (a source may be started on another simulated thread, which with OS-thread
-// carriers is another OS thread); when it is full the oldest entry goes.
+// A source made on a thread with a run mark is remembered (a small table shared by every thread:
+// a source may be used from another simulated thread, which with OS-thread carriers is another
+// OS thread; when it is full the oldest entry goes). Dispatch never starts it: it stays inactive
+// and is kept (released inactive, Dispatch would stop the process). A timer is simulated: its
+// calls on a run's thread (`set_timer`, the handlers, `resume`, `suspend`, `cancel`) go to the
+// engine, which fires the handler on the simulated queue at the virtual deadlines. Starting any
+// other source is handed over as such (its handler would run on a real thread).
 #define RUN_SOURCE_CAPACITY 256
-static void *run_sources[RUN_SOURCE_CAPACITY];
+typedef struct run_source {
+    void *source;
+    void *queue;
+    int is_timer;
+} run_source;
+static run_source run_sources[RUN_SOURCE_CAPACITY];
 static uint32_t run_source_next;
 static char run_sources_lock;
 
@@ -397,54 +405,134 @@ void *dispatch_source_create(void *type, uintptr_t handle, uintptr_t mask, void 
     BGSIM_NEXT(dispatch_source_create, source_create_fn);
     void *source = next_dispatch_source_create(type, handle, mask, queue);
     if (source == NULL || bgsim_run_mark_get() == NULL) return source;
+    static void *timer_slot;
+    run_source entry = {source, queue, type == dispatch_symbol(&timer_slot, "_dispatch_source_type_timer")};
+    dispatch_retain(source);
     while (__atomic_test_and_set(&run_sources_lock, __ATOMIC_ACQUIRE)) {}
-    run_sources[run_source_next++ % RUN_SOURCE_CAPACITY] = source;
+    run_sources[run_source_next++ % RUN_SOURCE_CAPACITY] = entry;
     __atomic_clear(&run_sources_lock, __ATOMIC_RELEASE);
     return source;
 }
 
-/// Whether `object` is a source made inside a run and not started yet; forgets it.
-static int take_run_source(void *object) {
-    int found = 0;
+/// The entry of `object` when it is a source made inside a run.
+static int find_run_source(void *object, run_source *found) {
+    int known = 0;
     while (__atomic_test_and_set(&run_sources_lock, __ATOMIC_ACQUIRE)) {}
-    for (int index = 0; index < RUN_SOURCE_CAPACITY && !found; index++) {
-        if (run_sources[index] == object) {
-            run_sources[index] = NULL;
-            found = 1;
+    for (int index = 0; index < RUN_SOURCE_CAPACITY && !known; index++) {
+        if (run_sources[index].source == object) {
+            *found = run_sources[index];
+            known = 1;
         }
     }
     __atomic_clear(&run_sources_lock, __ATOMIC_RELEASE);
-    return found;
+    return known;
 }
 
-/// Hands the start of a run's source to the engine: 1 when the run took it (not started).
-static int hand_over_source(void *object, const char *function) {
+/// Hands a call on a run's source to the engine: 1 when the run took it. `call` carries the
+/// operation and its arguments; its `queue` is set to the source's target queue, resolved.
+static int hand_over_source(void *object, const char *function, int32_t operation, bgsim_dispatch_call *call) {
     void *mark = bgsim_run_mark_get();
-    if (mark == NULL || object == NULL || !take_run_source(object)) return 0;
+    run_source entry;
+    if (mark == NULL || object == NULL || !find_run_source(object, &entry)) return 0;
     bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
     if (observer == NULL) return 0;
+    if (operation != BGSIM_DISPATCH_SOURCE && !entry.is_timer) return 0;
+    void *queue = entry.queue != NULL ? entry.queue : main_queue();  // a null target: the default queue
+    if (operation == BGSIM_DISPATCH_SOURCE && entry.is_timer) operation = BGSIM_DISPATCH_TIMER_RESUME;
+    const char *label = dispatch_queue_get_label(queue);
+    call->label = label != NULL ? label : "";
+    call->function = function;
+    call->operation = operation;
+    call->source = object;
+    call->queue = resolve(queue, &call->queueKind);
+    return observer(mark, call);
+}
+
+static int hand_over_timer(void *source, const char *function, int32_t operation) {
+    if (bgsim_run_mark_get() == NULL) return 0;
     bgsim_dispatch_call call = {0};
-    call.queue = object;
-    call.label = "";
-    call.function = function;
-    call.operation = BGSIM_DISPATCH_SOURCE;
-    if (!observer(mark, &call)) return 0;
-    // Never started, the source stays inactive, and Dispatch stops the process when an inactive
-    // object is released ("Release of an inactive object"): it is kept, like a reported block.
-    dispatch_retain(object);
-    return 1;
+    return hand_over_source(source, function, operation, &call);
 }
 
 void dispatch_resume(void *object) {
     BGSIM_NEXT(dispatch_resume, object_fn);
-    if (bgsim_run_mark_get() != NULL && hand_over_source(object, "dispatch_resume")) return;
+    if (hand_over_timer(object, "dispatch_resume", BGSIM_DISPATCH_SOURCE)) return;
     next_dispatch_resume(object);
 }
 
 void dispatch_activate(void *object) {
     BGSIM_NEXT(dispatch_activate, object_fn);
-    if (bgsim_run_mark_get() != NULL && hand_over_source(object, "dispatch_activate")) return;
+    if (hand_over_timer(object, "dispatch_activate", BGSIM_DISPATCH_SOURCE)) return;
     next_dispatch_activate(object);
+}
+
+void dispatch_suspend(void *object) {
+    BGSIM_NEXT(dispatch_suspend, object_fn);
+    if (hand_over_timer(object, "dispatch_suspend", BGSIM_DISPATCH_TIMER_SUSPEND)) return;
+    next_dispatch_suspend(object);
+}
+
+typedef void (*set_timer_fn)(void *, uint64_t, uint64_t, uint64_t);
+
+void dispatch_source_set_timer(void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
+    BGSIM_NEXT(dispatch_source_set_timer, set_timer_fn);
+    if (bgsim_run_mark_get() != NULL) {
+        bgsim_dispatch_call call = {0};
+        call.deadline = bgsim_virtual_deadline(start);
+        call.interval = interval == ~0ull ? -1 : (int64_t)(interval / 1000);
+        if (hand_over_source(source, "dispatch_source_set_timer", BGSIM_DISPATCH_TIMER_SET, &call)) return;
+    }
+    next_dispatch_source_set_timer(source, start, interval, leeway);
+}
+
+typedef void (*set_handler_fn)(void *, void *);
+
+/// The event or cancel handler of a run's timer: kept by the engine (the block copied).
+static int hand_over_handler(void *source, void *handler, const char *function, int32_t operation) {
+    if (bgsim_run_mark_get() == NULL) return 0;
+    bgsim_dispatch_call call = {0};
+    call.block = handler;
+    return hand_over_source(source, function, operation, &call);
+}
+
+void dispatch_source_set_event_handler(void *source, void *handler) {
+    BGSIM_NEXT(dispatch_source_set_event_handler, set_handler_fn);
+    if (hand_over_handler(source, handler, "dispatch_source_set_event_handler", BGSIM_DISPATCH_TIMER_HANDLER)) return;
+    next_dispatch_source_set_event_handler(source, handler);
+}
+
+void dispatch_source_set_cancel_handler(void *source, void *handler) {
+    BGSIM_NEXT(dispatch_source_set_cancel_handler, set_handler_fn);
+    if (hand_over_handler(source, handler, "dispatch_source_set_cancel_handler", BGSIM_DISPATCH_TIMER_CANCEL_HANDLER)) return;
+    next_dispatch_source_set_cancel_handler(source, handler);
+}
+
+void dispatch_source_cancel(void *source) {
+    BGSIM_NEXT(dispatch_source_cancel, object_fn);
+    if (hand_over_timer(source, "dispatch_source_cancel", BGSIM_DISPATCH_TIMER_CANCEL)) return;
+    next_dispatch_source_cancel(source);
+}
+
+typedef intptr_t (*test_cancel_fn)(void *);
+typedef uintptr_t (*get_data_fn)(void *);
+
+intptr_t dispatch_source_testcancel(void *source) {
+    BGSIM_NEXT(dispatch_source_testcancel, test_cancel_fn);
+    if (bgsim_run_mark_get() != NULL) {
+        bgsim_dispatch_call call = {0};
+        if (hand_over_source(source, "dispatch_source_testcancel", BGSIM_DISPATCH_TIMER_TEST_CANCEL, &call)) {
+            return (intptr_t)call.result;
+        }
+    }
+    return next_dispatch_source_testcancel(source);
+}
+
+uintptr_t dispatch_source_get_data(void *source) {
+    BGSIM_NEXT(dispatch_source_get_data, get_data_fn);
+    run_source entry;
+    // A simulated timer fires once per handler call: no fires are merged.
+    if (bgsim_run_mark_get() != NULL && find_run_source(source, &entry) && entry.is_timer) return 1;
+    return next_dispatch_source_get_data(source);
 }
 
 // MARK: Assertions

@@ -60,7 +60,7 @@ import Testing
         "token-retained-by-its-handler-ios17": (2, "launch, home: the upload and its idle task need the background"),
         "background-queue-operation-never-finishes-ios17":
             (2, "launch, home: the chain is queued on entering the background and stalls there"),
-        "journal-sync-cursor-saved-on-timer-source-ios17": (2, "launch, home: the sync and its cursor save run in the background"),
+        "journal-sync-cursor-saved-through-data-source-ios17": (2, "launch, home: the sync and its cursor save run in the background"),
         "journal-sync-handler-ends-in-task-ios17": (2, "launch, home: the expiry needs the background"),
         "photo-import-unawaited-thumbnail-tasks-ios17": (2, "launch, home: the import's token ends before its tasks do"),
         "inbox-sync-child-ignores-cancellation-ios17":

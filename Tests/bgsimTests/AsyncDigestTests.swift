@@ -54,7 +54,7 @@ import Testing
 
     /// The planted escape: a cursor store whose completion handler runs on its own real
     /// DispatchQueue.
-    static let escapes = ["journal-sync-cursor-saved-on-timer-source-ios17.json"]
+    static let escapes = ["journal-sync-cursor-saved-through-data-source-ios17.json"]
 
     @Test("a run that started a DispatchSource fails no-async-escape naming it; its replay exits 3",
           arguments: escapes)

@@ -45,6 +45,10 @@ extension SimulatedApplication {
             return true
         case .sourceStarted:
             return false  // its handler would run on a real thread: an escape, not started
+        case .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel,
+             .timerIsCancelled:
+            routes.timer(call.source, queue: simulatedQueue(for: call), clock: { [unowned self] in now }).handle(call)
+            return true
         case .sync:
             let queue = simulatedQueue(for: call)
             let scheduler = scheduler
@@ -126,10 +130,102 @@ final class RealDispatchRoutes: @unchecked Sendable {
         for (queue, work) in due { queue.async { work.run() } }
     }
 
+    /// The simulated timer of the timer source at `source` (its address), made on first use
+    /// with `queue`, its target's simulated queue.
+    func timer(_ source: UInt, queue: SimulatedWorkQueue, clock: @escaping () -> VirtualTime) -> SimulatedTimerSource {
+        if let timer = timers[source] { return timer }
+        let timer = SimulatedTimerSource(queue: queue, clock: clock)
+        timers[source] = timer
+        return timer
+    }
+
+    /// Per timer source made in the process (its address), its simulated timer.
+    private var timers: [UInt: SimulatedTimerSource] = [:]
+
     func removeAll() {
-        let released = (queues, waiting)
+        let released = (queues, waiting, timers)
         queues = [:]
         waiting = [:]
+        timers = [:]
         withExtendedLifetime(released) {}
+    }
+}
+
+/// A `DispatchSourceTimer` the app made in a run, simulated on its target queue: it fires its
+/// event handler at the virtual deadlines `schedule(deadline:repeating:)` set, once or every
+/// interval, while it is resumed; `suspend()` holds the fires back until the matching
+/// `resume()`; `cancel()` stops it and sends its cancel handler to the queue (GCD's contract).
+/// A fire that comes while the queue is frozen (the app suspended) runs when it thaws, and a
+/// repeating timer's next fire is then an interval after it ran: fires are not made up for.
+///
+/// Contract: a run touches it from one thread at a time; it fires only on its queue.
+final class SimulatedTimerSource: @unchecked Sendable {
+    // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
+    private let queue: SimulatedWorkQueue
+    /// The run's virtual time.
+    private let clock: () -> VirtualTime
+    private var eventHandler: RealDispatchWork?
+    private var cancelHandler: RealDispatchWork?
+    private var deadline: Int64?
+    private var interval: Int64?
+    /// A source starts inactive; the first `resume` or `activate` starts it.
+    private var suspensions = 1
+    private var isCancelled = false
+    /// Raised at every change of schedule: a fire sent before it is stale.
+    private var generation = 0
+
+    init(queue: SimulatedWorkQueue, clock: @escaping () -> VirtualTime) {
+        self.queue = queue
+        self.clock = clock
+    }
+
+    func handle(_ call: RealDispatchCall) {
+        switch call.operation {
+        case .timerSchedule(let first, let every):
+            deadline = first
+            interval = every.flatMap { $0 > 0 ? $0 : nil }  // an interval of 0 repeats nothing
+            arm()
+        case .timerEventHandler:
+            eventHandler = call.hasWork ? call.keep() : nil
+        case .timerCancelHandler:
+            cancelHandler = call.hasWork ? call.keep() : nil
+        case .timerResume:
+            if suspensions > 0 { suspensions -= 1 }
+            arm()
+        case .timerSuspend:
+            suspensions += 1
+            generation += 1
+        case .timerCancel:
+            guard !isCancelled else { return }
+            isCancelled = true
+            generation += 1
+            if let handler = cancelHandler { queue.async { handler.run() } }
+            cancelHandler = nil
+        case .timerIsCancelled:
+            call.answer(isCancelled ? 1 : 0)
+        default:
+            break
+        }
+    }
+
+    /// Sends the next fire to the queue, when the timer is running and has a deadline.
+    private func arm() {
+        generation += 1
+        guard suspensions == 0, !isCancelled, let deadline else { return }
+        let armed = generation
+        queue.asyncAfter(.microseconds(max(0, deadline - clock().microseconds))) { [self] in fire(armed) }
+    }
+
+    private func fire(_ armed: Int) {
+        guard armed == generation, suspensions == 0, !isCancelled, let deadline else { return }
+        // The next deadline: the first of start + k x interval after now (late fires are merged).
+        if let interval {
+            let now = clock().microseconds
+            self.deadline = deadline + interval * max(1, (now - deadline) / interval + 1)
+        } else {
+            self.deadline = nil
+        }
+        eventHandler?.run()
+        arm()
     }
 }

@@ -200,7 +200,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         switch call.operation {
         case .sync: call.runNow()
         case .sourceStarted: return false
-        case .async, .after, .notify, .groupLeft, .assertOnQueue: break
+        case .async, .after, .notify, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler,
+             .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel, .timerIsCancelled:
+            break
         }
         return true
     }

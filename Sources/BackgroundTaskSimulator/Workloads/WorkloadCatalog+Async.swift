@@ -23,9 +23,9 @@ extension WorkloadCatalog {
                      "the expiration handler ends the task from inside a Task { }") {
             JournalSyncEndingInTask.make()
         },
-        asyncVariant("journal-sync", "cursor-saved-on-timer-source", "no-async-escape",
-                     "the expiration handler saves the cursor through a store that calls back from a DispatchSourceTimer") {
-            JournalSyncCursorSavedOnTimerSource.make()
+        asyncVariant("journal-sync", "cursor-saved-through-data-source", "no-async-escape",
+                     "the expiration handler saves the cursor through a store whose writer calls back through a DispatchSource") {
+            JournalSyncCursorSavedThroughDataSource.make()
         },
         asyncVariant("podcast-downloads", "correct", nil,
                      "a BGProcessingTask awaits a callback SDK through a continuation resumed on every path",

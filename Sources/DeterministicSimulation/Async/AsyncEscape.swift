@@ -35,9 +35,9 @@ public struct AsyncEscape: Hashable, Sendable, CustomStringConvertible {
         /// thread, outside the simulation, so it is not sent: the run goes on as if the queue
         /// never ran it, and stays reproducible (Linux, where the engine sees Dispatch calls).
         case realDispatchQueue(label: String, call: String)
-        /// A Dispatch source (a timer, a file descriptor's, a signal's) made and started inside a
-        /// run (the C function that started it): its handler would run on a real thread, so it is
-        /// not started (Linux).
+        /// A Dispatch source made and started inside a run (the C function that started it) that
+        /// the run's simulator does not simulate (any but a timer; the engine alone simulates
+        /// none): its handler would run on a real thread, so it is not started (Linux).
         case realDispatchSource(call: String)
         /// A job of a run's task or main executor, or a cancellation of a ``SimulationClock``
         /// sleep, came from a thread that is not running the run: a continuation resumed from a
@@ -90,8 +90,8 @@ public struct AsyncEscape: Hashable, Sendable, CustomStringConvertible {
                 + "`application.makeSerialQueue(label:)` in a run) or Swift concurrency, which runs inside the run"
         case .realDispatchSource(let call):
             "a DispatchSource started inside the run (\(call)): its handler would run on a real thread, outside "  // tidy: allow a message naming the API
-                + "the simulation, so the run did not start it; drive the work from the app's queues (`asyncAfter` for "
-                + "a timer) or Swift concurrency, which run inside the run"
+                + "the simulation, so the run did not start it; call back on the app's queues (`async`, `asyncAfter`, "
+                + "a timer source) or with Swift concurrency, which run inside the run"
         case .realMainActor:
             "a hop to the process's real MainActor (`@MainActor`, `MainActor.run`): " + Self.notRouted
         case .foreignThread(let what):

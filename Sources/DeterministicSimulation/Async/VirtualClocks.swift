@@ -58,9 +58,11 @@ package enum VirtualClocks {
             if let route = scheduler.onRealDispatch, route(call) { return 1 }
             let escape: AsyncEscape.Kind
             switch call.operation {
-            case .sync, .groupLeft, .assertOnQueue: return 0
+            case .sync, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler, .timerCancelHandler,
+                 .timerSuspend, .timerCancel, .timerIsCancelled:
+                return 0
             case .async, .after, .notify: escape = .realDispatchQueue(label: call.label, call: call.function)
-            case .sourceStarted: escape = .realDispatchSource(call: call.function)
+            case .sourceStarted, .timerResume: escape = .realDispatchSource(call: call.function)
             }
             guard let state = scheduler.asyncState, state.taskExecutor != nil else { return 0 }
             state.record(escape, scheduler: scheduler)

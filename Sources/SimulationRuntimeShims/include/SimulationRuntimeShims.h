@@ -69,15 +69,26 @@ enum {
     /// Not a call that sends work: `dispatch_group_leave` on `group` (a notification waiting for
     /// it may be due). `queue` is null; the observer's answer is ignored.
     BGSIM_DISPATCH_GROUP_LEFT = 5,
-    /// `dispatch_resume` or `dispatch_activate` of a Dispatch source made inside a run (a
-    /// timer, a file descriptor's or a signal's): its handler would run on a real thread.
-    /// `queue` is the source.
+    /// `dispatch_resume` or `dispatch_activate` of a Dispatch source made inside a run that is
+    /// not a timer (a file descriptor's, a signal's, a data source): its handler would run on a
+    /// real thread. `source` is the source.
     BGSIM_DISPATCH_SOURCE = 6,
     /// `dispatch_assert_queue` (`dispatchPrecondition(condition: .onQueue(q))`) and its barrier
     /// form: whether the caller runs on `queue`. The observer sets `violated` when it does not.
     BGSIM_DISPATCH_ASSERT_ON = 7,
     /// `dispatch_assert_queue_not` (`.notOnQueue(q)`): `violated` when the caller runs on it.
     BGSIM_DISPATCH_ASSERT_NOT_ON = 8,
+    /// A timer source made inside a run (`source`; `queue` its target): `dispatch_source_set_timer`
+    /// (`deadline` the first fire, `interval` microseconds, -1 for once), its event and cancel
+    /// handlers (`block`), `resume`/`activate`, `suspend`, `cancel`, and `testcancel` (the
+    /// observer answers in `result`).
+    BGSIM_DISPATCH_TIMER_SET = 9,
+    BGSIM_DISPATCH_TIMER_HANDLER = 10,
+    BGSIM_DISPATCH_TIMER_CANCEL_HANDLER = 11,
+    BGSIM_DISPATCH_TIMER_RESUME = 12,
+    BGSIM_DISPATCH_TIMER_SUSPEND = 13,
+    BGSIM_DISPATCH_TIMER_CANCEL = 14,
+    BGSIM_DISPATCH_TIMER_TEST_CANCEL = 15,
 };
 
 /// Which queue runs a call's work (``bgsim_dispatch_call``'s `queueKind`), after following
@@ -120,8 +131,14 @@ typedef struct bgsim_dispatch_call {
     /// `dispatch_group_async`: the group, entered before the call was reported and left after
     /// the work runs. `dispatch_group_notify`: the group to wait for (not entered).
     void *_Nullable group;
-    /// `dispatch_after`: when, as a virtual instant in microseconds (-1: never).
+    /// `dispatch_after`, a timer's first fire: when, as a virtual instant in microseconds (-1: never).
     int64_t deadline;
+    /// A timer's interval in microseconds (-1: it fires once).
+    int64_t interval;
+    /// The timer source of a timer operation.
+    void *_Nullable source;
+    /// What the observer answers (`dispatch_source_testcancel`).
+    int64_t result;
 } bgsim_dispatch_call;
 
 /// Told about each call that sends work to a real Dispatch queue from a thread with a run mark.

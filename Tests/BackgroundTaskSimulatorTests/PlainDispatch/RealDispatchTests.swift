@@ -99,9 +99,33 @@ struct RealDispatchTests {
         #expect(first.digest == second.digest && first.eventCount == second.eventCount)
     }
 
-    @Test("with Swift concurrency on, a DispatchSource started in a run is a named escape and is not started")
+    @Test("a DispatchSourceTimer fires on its queue at its virtual deadlines, repeating; suspend holds it; cancel ends it")
+    func timerSourcesFireOnVirtualTime() {
+        // Resumed at launch, every 2 s from 1 s: 1, 3, 5; suspended over 6-9.5 s (the fires at 7
+        // and 9 are held and merged into one at the resume); then 11, 13, and cancelled in the
+        // fire at 13. A process the environment sends home meanwhile is suspended, and its fires
+        // wait for it (never early); a preempted thread may start up to 0.1 s late.
+        var onTime = 0
+        for seed in 1...10 as ClosedRange<UInt64> {
+            let probe = TimerProbe()
+            let outcome = Self.run("timer", seed: seed) { RepeatingTimer(probe: probe) }
+            #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+            for process in probe.processes {
+                let ideal: [Double] = [1, 3, 5, 9.5, 11, 13]
+                #expect(zip(process.fires, ideal).allSatisfy { $0 >= $1 }, "seed \(seed): early: \(process.fires)")
+                #expect(process.fires.count <= ideal.count, "seed \(seed): fired after its cancel: \(process.fires)")
+                if process.fires.count == ideal.count, zip(process.fires, ideal).allSatisfy({ $0 - $1 <= 0.1 }) {
+                    onTime += 1
+                    #expect(process.cancelled.count == 1 && process.isCancelledAfter == true, "seed \(seed)")
+                }
+            }
+        }
+        #expect(onTime > 0, "no process ran the timeline undisturbed")
+    }
+
+    @Test("with Swift concurrency on, a DispatchSource other than a timer started in a run is a named escape")
     func aSourceIsAnEscape() throws {
-        let outcome = Self.run("source", seed: 3, usesAsync: true) { TimerFlush() }
+        let outcome = Self.run("source", seed: 3, usesAsync: true) { DataSourceFlush() }
         let escape = try #require(outcome.firstViolation(of: "no-async-escape"), "\(outcome.violations)")
         #expect(escape.message.contains("a DispatchSource started inside the run (dispatch_resume)"), "\(escape.message)")
     }
@@ -309,18 +333,74 @@ final class TargetedQueue: Workload, @unchecked Sendable {
     }
 }
 
-/// Flushes from a `DispatchSourceTimer`: the source would fire on a real thread.
-final class TimerFlush: Workload, @unchecked Sendable {
+/// Flushes when a `DispatchSourceUserDataAdd` fires: its handler would run on a real thread.
+final class DataSourceFlush: Workload, @unchecked Sendable {
     private var observation: LifecycleObservation?
-    private var timers: [any DispatchSourceTimer] = []
+    private var sources: [any DispatchSourceUserDataAdd] = []
 
     func didFinishLaunching(_ context: WorkloadContext) {
         observation = context.onDidEnterBackground { [self] in
-            let timer = DispatchSource.makeTimerSource(queue: .main)
-            timer.schedule(deadline: .now() + 1)
-            timer.setEventHandler {}
-            timer.resume()
-            timers.append(timer)
+            let source = DispatchSource.makeUserDataAddSource(queue: .main)
+            source.setEventHandler {}
+            source.resume()
+            source.add(data: 1)
+            sources.append(source)
         }
     }
+}
+
+final class TimerProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    final class Process: @unchecked Sendable {
+        var fires: [Double] = []
+        var cancelled: [Double] = []
+        var isCancelledAfter: Bool?
+    }
+    var processes: [Process] = []
+}
+
+/// At launch (the app stays in the foreground: the environment's first action comes later), a
+/// repeating timer on a serial queue of the app's: every 2 s from 1 s, suspended from 6 s to
+/// 9.5 s, cancelled after its fire at 13 s. Times are seconds from the start, read with `Date()`.
+final class RepeatingTimer: Workload, @unchecked Sendable {
+    private let probe: TimerProbe
+    private let queue = DispatchQueue(label: "probe.timer")
+
+    init(probe: TimerProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let mine = TimerProbe.Process()
+        probe.processes.append(mine)
+        Self.startTimer(on: queue, probe: mine)
+    }
+
+    /// Not main-actor isolated: the handlers run on `queue` (made in an `@MainActor` method, they
+    /// would be main-actor closures, and Swift 6 traps when one runs off the main thread).
+    /// The timer stays alive through its own handler's capture, as a fire-and-forget one does.
+    private nonisolated static func startTimer(on queue: DispatchQueue, probe: TimerProbe.Process) {
+        let start = Date()
+        let elapsed = { (Date().timeIntervalSince(start) * 1_000).rounded() / 1_000 }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + 1, repeating: .seconds(2))
+        timer.setEventHandler {
+            dispatchPrecondition(condition: .onQueue(queue))
+            probe.fires.append(elapsed())
+            if elapsed() >= 13 { timer.cancel() }
+        }
+        timer.setCancelHandler {
+            probe.cancelled.append(elapsed())
+            probe.isCancelledAfter = timer.isCancelled
+        }
+        timer.resume()
+        let held = TimerBox(timer)
+        queue.asyncAfter(deadline: .now() + 6) { held.timer.suspend() }
+        queue.asyncAfter(deadline: .now() + 9.5) { held.timer.resume() }
+    }
+}
+
+/// A timer handed to work on its own queue.
+final class TimerBox: @unchecked Sendable {
+    // @unchecked: the timer is used on its queue only.
+    let timer: any DispatchSourceTimer
+    init(_ timer: any DispatchSourceTimer) { self.timer = timer }
 }

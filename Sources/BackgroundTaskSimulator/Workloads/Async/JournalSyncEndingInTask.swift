@@ -20,20 +20,20 @@ enum JournalSyncEndingInTask {
     }
 }
 
-/// The journal sync whose expiration handler saves the cursor through the app's store, which
-/// coalesces writes and calls back from a `DispatchSourceTimer` (as write-behind caches and
-/// analytics SDKs do): the timer's handler runs on a real thread, outside the simulation, so the
-/// task awaiting it would be resumed from there and the run could no longer be reproduced. The
-/// simulator does not start the source and reports it, named: a store driven by its queue's
-/// `asyncAfter` (a simulated queue in a run) stays inside.
+/// The journal sync whose expiration handler saves the cursor through the app's store, whose
+/// writer signals each finished write through a `DispatchSourceUserDataAdd` (as logging and
+/// write-behind SDKs coalesce their work): the source's handler runs on a real thread, outside
+/// the simulation, so the task awaiting it would be resumed from there and the run could no
+/// longer be reproduced. The simulator does not start the source and reports it, named: a store
+/// that calls back on its queue (a simulated queue in a run) stays inside.
 ///
 /// Expected: `no-async-escape`.
-enum JournalSyncCursorSavedOnTimerSource {
+enum JournalSyncCursorSavedThroughDataSource {
     static func make() -> JournalSync {
         JournalSync { sync, id, session, app, _ in
             sync.cancel()
             Task {
-                await CursorStore.shared.save()  // the escape: completes from a timer source
+                await CursorStore.shared.save()  // the escape: completes through a data source
                 await session.saveCursor(0)
             }
             MainActor.assumeIsolated { session.end(app, id.id) }
@@ -41,22 +41,21 @@ enum JournalSyncCursorSavedOnTimerSource {
     }
 }
 
-/// A store with a completion-handler API that writes behind: a timer on its queue flushes and
-/// calls back.
+/// A store with a completion-handler API whose writer signals completion through a Dispatch
+/// data source.
 final class CursorStore: Sendable {
     static let shared = CursorStore()
     private let queue = DispatchQueue(label: "cursor-store")  // tidy: allow the planted escape itself
 
-    /// Writes the cursor at the next flush, a tenth of a second later; `completion` runs on the
-    /// store's queue.
+    /// Writes the cursor; `completion` runs on the store's queue when the writer signals it.
     func save(completion: @escaping @Sendable () -> Void) {
-        let flush = DispatchSource.makeTimerSource(queue: queue)
-        flush.schedule(deadline: .now() + .milliseconds(100))
-        flush.setEventHandler {
-            flush.cancel()
+        let written = DispatchSource.makeUserDataAddSource(queue: queue)
+        written.setEventHandler {
+            written.cancel()
             completion()
         }
-        flush.resume()
+        written.resume()
+        written.add(data: 1)  // the write done: its signal
     }
 
     /// The async form an app writes around it.
