@@ -44,6 +44,9 @@ package struct RealDispatchCall {
         case timerSuspend
         case timerCancel
         case timerIsCancelled
+        /// Not Dispatch: Foundation's `Thread.isMainThread` asked on a run's thread (answer with
+        /// ``answer(_:)``: 1 on the simulated main thread).
+        case isMainThread
         /// `dispatchPrecondition(condition: .onQueue(_:))` (true) or `.notOnQueue(_:)` (false):
         /// report with ``assertionFails()`` when the caller does not run (or runs) on the queue.
         case assertOnQueue(Bool)
@@ -99,6 +102,7 @@ package struct RealDispatchCall {
         case Int32(BGSIM_DISPATCH_TIMER_SUSPEND): .timerSuspend
         case Int32(BGSIM_DISPATCH_TIMER_CANCEL): .timerCancel
         case Int32(BGSIM_DISPATCH_TIMER_TEST_CANCEL): .timerIsCancelled
+        case Int32(BGSIM_DISPATCH_IS_MAIN_THREAD): .isMainThread
         default: .async
         }
     }

@@ -535,6 +535,63 @@ uintptr_t dispatch_source_get_data(void *source) {
     return next_dispatch_source_get_data(source);
 }
 
+// MARK: concurrentPerform
+
+typedef void (*apply_fn)(size_t, void *, void *);
+typedef void (*apply_function_fn)(size_t, void *, void *, void (*)(void *, size_t));
+
+/// An index block (`dispatch_apply`'s): the blocks ABI with an index argument.
+struct index_block_layout {
+    void *isa;
+    int flags;
+    int reserved;
+    void (*invoke)(void *block, size_t index);
+};
+
+// `DispatchQueue.concurrentPerform` inside a run: Dispatch would run the iterations on real
+// worker threads beside the caller. On a run's thread they run one after another on the
+// calling thread, in order, which is one of the schedules Dispatch may choose (it returns when
+// all have run either way): app code inside them stays on the run's simulated thread.
+void dispatch_apply(size_t iterations, void *queue, void *block) {
+    BGSIM_NEXT(dispatch_apply, apply_fn);
+    if (bgsim_run_mark_get() == NULL || __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE) == NULL) {
+        next_dispatch_apply(iterations, queue, block);
+        return;
+    }
+    struct index_block_layout *layout = block;
+    for (size_t index = 0; index < iterations; index++) layout->invoke(block, index);
+}
+
+void dispatch_apply_f(size_t iterations, void *queue, void *context, void (*work)(void *, size_t)) {
+    BGSIM_NEXT(dispatch_apply_f, apply_function_fn);
+    if (bgsim_run_mark_get() == NULL || __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE) == NULL) {
+        next_dispatch_apply_f(iterations, queue, context, work);
+        return;
+    }
+    for (size_t index = 0; index < iterations; index++) work(context, index);
+}
+
+// MARK: Thread.isMainThread
+
+typedef unsigned char (*is_main_thread_fn)(void);
+
+// Foundation's `Thread.isMainThread` asks whether the OS thread is the process's first one; a
+// run's simulated main thread is carried by another (a campaign's worker). On a run's thread the
+// engine answers whether the simulated main thread is running.
+unsigned char _CFIsMainThread(void) {
+    BGSIM_NEXT(_CFIsMainThread, is_main_thread_fn);
+    void *mark = bgsim_run_mark_get();
+    bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
+    if (mark != NULL && observer != NULL) {
+        bgsim_dispatch_call call = {0};
+        call.label = "";
+        call.function = "Thread.isMainThread";
+        call.operation = BGSIM_DISPATCH_IS_MAIN_THREAD;
+        if (observer(mark, &call)) return (unsigned char)(call.result != 0);
+    }
+    return next__CFIsMainThread();
+}
+
 // MARK: Assertions
 
 typedef void (*assert_fn)(void *);

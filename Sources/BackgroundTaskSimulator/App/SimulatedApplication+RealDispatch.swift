@@ -36,6 +36,14 @@ import SimulationRuntime
 /// - A Dispatch source (a timer, a file descriptor's) is not taken: the engine reports its start
 ///   as an escape (`no-async-escape`) and does not start it.
 extension SimulatedApplication {
+    /// The process's Dispatch state, made on first use.
+    private var realDispatch: RealDispatchRoutes {
+        if let made = madeRealDispatch { return made }
+        let made = RealDispatchRoutes()
+        madeRealDispatch = made
+        return made
+    }
+
     /// Routes one call (``SimulatedDevice`` chose this process): true when it took it.
     func route(_ call: RealDispatchCall) -> Bool {
         let routes = realDispatch
@@ -45,6 +53,8 @@ extension SimulatedApplication {
             return true
         case .sourceStarted:
             return false  // its handler would run on a real thread: an escape, not started
+        case .isMainThread:
+            return false  // the engine answers it
         case .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel,
              .timerIsCancelled:
             routes.timer(call.source, queue: simulatedQueue(for: call), clock: { [unowned self] in now }).handle(call)
@@ -95,10 +105,11 @@ extension SimulatedApplication {
         case .main: return mainQueueImpl
         case .global: return backgroundQueueImpl
         case .serial, .concurrent:
-            if let made = realDispatch.queues[call.queue] { return made }
+            let routes = realDispatch
+            if let made = routes.queues[call.queue] { return made }
             let label = call.label.isEmpty ? "dispatch" : call.label
             let made = makeProcessSerialQueue(label: label)
-            realDispatch.queues[call.queue] = made
+            routes.queues[call.queue] = made
             return made
         }
     }

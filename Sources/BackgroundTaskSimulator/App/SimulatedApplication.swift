@@ -112,8 +112,9 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     let backgroundQueueImpl: SimulatedWorkQueue
     /// Lifecycle observers; observations refer to this list weakly, never to the process.
     let observers = LifecycleObserverList()
-    /// The app's own Dispatch queues and notifications (``route(_:)``).
-    let realDispatch = RealDispatchRoutes()
+    /// The app's own Dispatch queues, notifications and timers (``route(_:)``), made at the
+    /// process's first Dispatch call: most workloads make none, and every run launches processes.
+    var madeRealDispatch: RealDispatchRoutes?
 
     init(device: SimulatedDevice, process: Int, inBackground: Bool) {
         self.deviceReference = DeviceReference(device, owner: "SimulatedApplication")
@@ -283,7 +284,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         core.sessionEventsHandler = nil
         core.accessoryHandler = nil
         withExtendedLifetime(otherHandlers) {}
-        realDispatch.removeAll()
+        madeRealDispatch?.removeAll()
     }
 
     // MARK: Simulation-only API for workloads

@@ -199,7 +199,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         if !core.dropsEvents, let app = liveApp { return app.route(call) }
         switch call.operation {
         case .sync: call.runNow()
-        case .sourceStarted: return false
+        case .sourceStarted, .isMainThread: return false
         case .async, .after, .notify, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler,
              .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel, .timerIsCancelled:
             break

@@ -55,11 +55,15 @@ package enum VirtualClocks {
         bgsim_real_dispatch_register({ mark, raw in
             let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
             let call = RealDispatchCall(OpaquePointer(raw))
+            if call.operation == .isMainThread {
+                call.answer(scheduler.isOnSimulatedMainThread ? 1 : 0)
+                return 1
+            }
             if let route = scheduler.onRealDispatch, route(call) { return 1 }
             let escape: AsyncEscape.Kind
             switch call.operation {
             case .sync, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler, .timerCancelHandler,
-                 .timerSuspend, .timerCancel, .timerIsCancelled:
+                 .timerSuspend, .timerCancel, .timerIsCancelled, .isMainThread:
                 return 0
             case .async, .after, .notify: escape = .realDispatchQueue(label: call.label, call: call.function)
             case .sourceStarted, .timerResume: escape = .realDispatchSource(call: call.function)

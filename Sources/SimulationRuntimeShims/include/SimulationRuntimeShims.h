@@ -89,6 +89,9 @@ enum {
     BGSIM_DISPATCH_TIMER_SUSPEND = 13,
     BGSIM_DISPATCH_TIMER_CANCEL = 14,
     BGSIM_DISPATCH_TIMER_TEST_CANCEL = 15,
+    /// Not Dispatch: Foundation's `Thread.isMainThread` (`_CFIsMainThread`) on a run's thread,
+    /// answered in `result` (1 on the run's simulated main thread).
+    BGSIM_DISPATCH_IS_MAIN_THREAD = 16,
 };
 
 /// Which queue runs a call's work (``bgsim_dispatch_call``'s `queueKind`), after following

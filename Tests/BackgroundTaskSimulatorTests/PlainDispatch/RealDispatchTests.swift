@@ -86,6 +86,22 @@ struct RealDispatchTests {
         #expect(probe.onMain > 0 && probe.offMain == 0, "on main \(probe.onMain), off main \(probe.offMain)")
     }
 
+    @Test("concurrentPerform runs every iteration on the calling simulated thread before it returns")
+    func concurrentPerformStaysOnTheCaller() {
+        let probe = MainProbe()
+        let outcome = Self.run("perform", seed: 4) { ConcurrentPerformer(probe: probe) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        #expect(probe.onMain >= 8 && probe.offMain == 0, "on main \(probe.onMain), elsewhere \(probe.offMain)")
+    }
+
+    @Test("Thread.isMainThread is true on the simulated main thread and false on the run's other threads")
+    func isMainThreadFollowsTheSimulatedMainThread() {
+        let probe = MainProbe()
+        let outcome = Self.run("main-thread", seed: 6) { MainThreadChecks(probe: probe) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        #expect(probe.onMain >= 3 && probe.offMain == 0, "right \(probe.onMain), wrong \(probe.offMain)")
+    }
+
     @Test("the GCD family: P4 is found, its twin holds, and the same seed gives the same trace")
     func gcdFamilyIsJudgedAndReplays() throws {
         let planted = try #require(WorkloadCatalog.variant(workload: "gcd-photo-sync", variant: "ends-unconditionally"))
@@ -403,4 +419,47 @@ final class TimerBox: @unchecked Sendable {
     // @unchecked: the timer is used on its queue only.
     let timer: any DispatchSourceTimer
     init(_ timer: any DispatchSourceTimer) { self.timer = timer }
+}
+
+/// `DispatchQueue.concurrentPerform` on each background entry: every iteration runs, on the
+/// calling simulated thread (the main queue here), before it returns.
+final class ConcurrentPerformer: Workload, @unchecked Sendable {
+    private let probe: MainProbe
+    private var observation: LifecycleObservation?
+
+    init(probe: MainProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        let probe = probe
+        observation = context.onDidEnterBackground {
+            let before = probe.onMain
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                if app.isMainThread { probe.onMain += 1 } else { probe.offMain += 1 }
+            }
+            precondition(probe.onMain == before + 8, "concurrentPerform returned before its iterations ran")
+        }
+    }
+}
+
+/// `Thread.isMainThread` where app code asks it: in the lifecycle callback (main), on the global
+/// queue, and back on `DispatchQueue.main`.
+final class MainThreadChecks: Workload, @unchecked Sendable {
+    private let probe: MainProbe
+    private var observation: LifecycleObservation?
+
+    init(probe: MainProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let probe = probe
+        observation = context.onDidEnterBackground {
+            if Thread.isMainThread { probe.onMain += 1 } else { probe.offMain += 1 }
+            DispatchQueue.global().async {
+                if Thread.isMainThread { probe.offMain += 1 } else { probe.onMain += 1 }
+                DispatchQueue.main.async {
+                    if Thread.isMainThread { probe.onMain += 1 } else { probe.offMain += 1 }
+                }
+            }
+        }
+    }
 }
