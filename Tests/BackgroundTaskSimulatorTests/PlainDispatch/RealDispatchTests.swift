@@ -102,6 +102,18 @@ struct RealDispatchTests {
         #expect(probe.onMain >= 3 && probe.offMain == 0, "right \(probe.onMain), wrong \(probe.offMain)")
     }
 
+    @Test("a cancelled DispatchWorkItem never runs; its notify runs inside the run")
+    func workItemsCancelAndNotify() {
+        let probe = DebounceProbe()
+        for seed in 1...5 as ClosedRange<UInt64> {
+            let outcome = Self.run("debounce", seed: seed) { DebouncedSave(probe: probe) }
+            #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        }
+        // Of each three, the last one runs (unless the run ends or the app is frozen first).
+        #expect(probe.scheduled >= 30 && probe.ran > 0 && probe.ran * 3 <= probe.scheduled, "\(probe.ran) of \(probe.scheduled)")
+        #expect(probe.notified > probe.ran && probe.outsideTheRun == 0, "\(probe.notified), \(probe.outsideTheRun) outside")
+    }
+
     @Test("the GCD family: P4 is found, its twin holds, and the same seed gives the same trace")
     func gcdFamilyIsJudgedAndReplays() throws {
         let planted = try #require(WorkloadCatalog.variant(workload: "gcd-photo-sync", variant: "ends-unconditionally"))
@@ -459,6 +471,42 @@ final class MainThreadChecks: Workload, @unchecked Sendable {
                 DispatchQueue.main.async {
                     if Thread.isMainThread { probe.onMain += 1 } else { probe.offMain += 1 }
                 }
+            }
+        }
+    }
+}
+
+final class DebounceProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    var scheduled = 0
+    var ran = 0
+    var notified = 0
+    var outsideTheRun = 0
+}
+
+/// The debounce pattern: each background entry schedules a save three times, cancelling the
+/// pending `DispatchWorkItem` each time; a `notify` follows every item.
+final class DebouncedSave: Workload, @unchecked Sendable {
+    private let probe: DebounceProbe
+    private var observation: LifecycleObservation?
+    private var pending: DispatchWorkItem?
+
+    init(probe: DebounceProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        observation = context.onDidEnterBackground { [self] in
+            let probe = probe
+            for _ in 0..<3 {
+                pending?.cancel()
+                let item = DispatchWorkItem { probe.ran += 1 }
+                item.notify(queue: .main) {
+                    probe.notified += 1
+                    // Virtual time inside a run: 2026-01-01 plus the run's seconds.
+                    if Date().timeIntervalSince1970 > 1_780_000_000 { probe.outsideTheRun += 1 }
+                }
+                pending = item
+                probe.scheduled += 1
+                DispatchQueue.main.asyncAfter(deadline: .now() + 0.5, execute: item)
             }
         }
     }
