@@ -24,6 +24,7 @@
 
 #if defined(__linux__)
 #include <dlfcn.h>
+#include <execinfo.h>
 
 extern const char *dispatch_queue_get_label(void *queue);
 extern void *dispatch_queue_get_specific(void *queue, const void *key);
@@ -126,10 +127,33 @@ void *dispatch_queue_attr_make_with_autorelease_frequency(void *attribute, unsig
     return made;
 }
 
-/// Marks a queue just made: concurrent or not, and its target.
+/// Whether the queue being made is Foundation's own (the one under an `OperationQueue`): a
+/// caller in the few frames above is in libFoundation.
+static int made_by_foundation(void) {
+    void *frames[10];
+    int count = backtrace(frames, 10);
+    for (int index = 1; index < count; index++) {
+        Dl_info info;
+        if (dladdr(frames[index], &info) != 0 && info.dli_fname != NULL && strstr(info.dli_fname, "libFoundation") != NULL) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+// The first `backtrace` loads the unwinder (a `dlopen`): done at load, not inside a run.
+__attribute__((constructor)) static void load_unwinder(void) {
+    void *frame[1];
+    (void)backtrace(frame, 1);
+}
+
+/// Marks a queue just made: concurrent or not, and its target. The queue under an
+/// `OperationQueue` counts as serial: swift-corelibs-foundation's OperationQueue frees a
+/// cancelled operation that the operations it depends on still point to when they run at once
+/// (a crash Darwin's Foundation does not have), so its operations run one at a time here.
 static void note_queue(void *queue, void *attribute, void *target) {
     if (queue == NULL) return;
-    if (is_concurrent_attribute(attribute)) {
+    if (is_concurrent_attribute(attribute) && !made_by_foundation()) {
         dispatch_queue_set_specific(queue, &concurrency_key, (void *)(uintptr_t)BGSIM_QUEUE_CONCURRENT, NULL);
     }
     if (target != NULL) dispatch_queue_set_specific(queue, &target_key, target, NULL);

@@ -31,8 +31,9 @@ import SimulationRuntime
 ///   it or inside a `sync` onto it; `.notOnQueue(q)` elsewhere. One that fails stops the process
 ///   as Dispatch does (a crash, `no-crash`).
 /// - A queue that targets a serial queue or the main queue runs its work there. A concurrent
-///   queue the app made runs one block at a time, so a barrier needs nothing more (races between
-///   two blocks of one concurrent queue are not explored).
+///   queue the app made (`attributes: .concurrent`, and the one under an `OperationQueue`) runs
+///   up to four blocks at once, like the global queue; a barrier block (`flags: .barrier`) waits
+///   for the blocks before it and runs alone, as GCD says (``ConcurrentDispatchQueue``).
 /// - A Dispatch source (a timer, a file descriptor's) is not taken: the engine reports its start
 ///   as an escape (`no-async-escape`) and does not start it.
 extension SimulatedApplication {
@@ -57,60 +58,171 @@ extension SimulatedApplication {
             return false  // the engine answers it
         case .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel,
              .timerIsCancelled:
-            routes.timer(call.source, queue: simulatedQueue(for: call), clock: { [unowned self] in now }).handle(call)
+            routes.timer(call.source, queue: queue(for: call).underlying, clock: { [unowned self] in now }).handle(call)
             return true
         case .sync:
-            let queue = simulatedQueue(for: call)
+            let target = queue(for: call)
             let scheduler = scheduler
-            queue.sync {
+            let run = {
                 // On the caller's thread (a free queue) the block is on the queue all the same.
                 let thread = scheduler.currentThreadID ?? -1
-                routes.syncing.append((queue.id, thread))
+                routes.syncing.append((target.id, thread))
                 call.runNow()
                 routes.syncing.removeLast()
             }
+            switch target {
+            case .plain(let queue): queue.sync(run)
+            case .concurrent(let queue): queue.sync(barrier: call.isBarrier, run)
+            }
             return true
         case .assertOnQueue(let expected):
-            let queue = simulatedQueue(for: call)
+            let target = queue(for: call)
             let thread = scheduler.currentThreadID ?? -1
-            let isOn = scheduler.currentQueue == queue.id || routes.syncing.contains { $0 == (queue.id, thread) }
+            let isOn = scheduler.currentQueue == target.id || routes.syncing.contains { $0 == (target.id, thread) }
             if isOn != expected { call.assertionFails() }
             return true
         case .async:
             let work = call.keep()
-            simulatedQueue(for: call).async { work.run() }
+            queue(for: call).async(barrier: call.isBarrier) { work.run() }
             return true
         case .after(let deadline):
             let work = call.keep()
             guard let deadline else { return true }  // never: kept until the run ends, never run
             let delay = max(0, deadline - now.microseconds)
-            simulatedQueue(for: call).asyncAfter(.microseconds(delay)) { work.run() }
+            queue(for: call).asyncAfter(.microseconds(delay)) { work.run() }
             return true
         case .notify:
             guard let group = call.group else { return false }
             let work = call.keep()
-            let queue = simulatedQueue(for: call)
+            let target = queue(for: call)
             if RealDispatchCall.isGroupEmpty(group) {
-                queue.async { work.run() }
+                target.async(barrier: false) { work.run() }
             } else {
-                routes.waitForGroup(group, queue: queue, work: work)
+                routes.waitForGroup(group, queue: target, work: work)
             }
             return true
         }
     }
 
     /// The simulated queue that runs the work of `call`'s queue.
-    private func simulatedQueue(for call: RealDispatchCall) -> SimulatedWorkQueue {
+    private func queue(for call: RealDispatchCall) -> RealDispatchQueue {
         switch call.queueKind {
-        case .main: return mainQueueImpl
-        case .global: return backgroundQueueImpl
+        case .main: return .plain(mainQueueImpl)
+        case .global: return .plain(backgroundQueueImpl)
         case .serial, .concurrent:
             let routes = realDispatch
             if let made = routes.queues[call.queue] { return made }
             let label = call.label.isEmpty ? "dispatch" : call.label
-            let made = makeProcessSerialQueue(label: label)
+            let made: RealDispatchQueue = call.queueKind == .serial
+                ? .plain(makeProcessSerialQueue(label: label))
+                : .concurrent(ConcurrentDispatchQueue(makeProcessQueue(label: label, kind: Self.concurrentQueueKind),
+                                                      semaphores: scheduler))
             routes.queues[call.queue] = made
             return made
+        }
+    }
+}
+
+/// The simulated queue behind one Dispatch queue: a plain one (main, global, serial), or a
+/// concurrent one with GCD's barriers.
+enum RealDispatchQueue {
+    case plain(SimulatedWorkQueue)
+    case concurrent(ConcurrentDispatchQueue)
+
+    /// The scheduler's queue.
+    var underlying: SimulatedWorkQueue {
+        switch self {
+        case .plain(let queue): queue
+        case .concurrent(let queue): queue.queue
+        }
+    }
+
+    var id: QueueID { underlying.id }
+
+    func async(barrier: Bool, _ work: @escaping @Sendable () -> Void) {
+        switch self {
+        case .plain(let queue): queue.async(work)  // a barrier on a serial or global queue is a plain async
+        case .concurrent(let queue): queue.async(barrier: barrier, work)
+        }
+    }
+
+    func asyncAfter(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
+        switch self {
+        case .plain(let queue): queue.asyncAfter(delay, work)
+        case .concurrent(let queue): queue.queue.asyncAfter(delay) { queue.async(barrier: false, work) }
+        }
+    }
+}
+
+/// A concurrent `DispatchQueue` the app made, on a concurrent simulated queue of its process:
+/// its blocks run at once up to the queue's width, except that a barrier block waits for every
+/// block sent before it to finish and runs alone, and blocks sent after it wait for it (GCD's
+/// `dispatch_barrier_async`). A `sync` runs on the caller's thread when nothing holds it back.
+///
+/// Contract: a run touches it from one thread at a time; blocks are released to the simulated
+/// queue in the order they were sent.
+final class ConcurrentDispatchQueue: @unchecked Sendable {
+    // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
+    let queue: SimulatedWorkQueue
+    private let semaphores: Scheduler
+    /// Blocks released and not finished.
+    private var running = 0
+    private var barrierRunning = false
+    /// Blocks held back (behind a barrier, or barriers behind running blocks), in order.
+    private var waiting: [(barrier: Bool, release: () -> Void)] = []
+
+    init(_ queue: SimulatedWorkQueue, semaphores: Scheduler) {
+        self.queue = queue
+        self.semaphores = semaphores
+    }
+
+    func async(barrier: Bool, _ work: @escaping @Sendable () -> Void) {
+        let release = { [self] in
+            queue.async { [self] in
+                work()
+                finished(barrier: barrier)
+            }
+        }
+        if waiting.isEmpty, canStart(barrier: barrier) {
+            start(barrier: barrier)
+            release()
+        } else {
+            waiting.append((barrier, release))
+        }
+    }
+
+    /// Runs `work` on the caller's thread once the queue lets it (a barrier alone), blocking only
+    /// the calling simulated thread meanwhile.
+    func sync(barrier: Bool, _ work: () -> Void) {
+        // One thread: nothing else runs meanwhile, so nothing can be in the way (nor wait).
+        guard semaphores.hasControlledConcurrency else { return work() }
+        if !(waiting.isEmpty && canStart(barrier: barrier)) {
+            let turn = semaphores.makeSemaphore(name: "sync on \(queue.label)", value: 0)
+            waiting.append((barrier, { turn.signal() }))
+            guard turn.wait() else { return }  // the run is being torn down
+        } else {
+            start(barrier: barrier)
+        }
+        work()
+        finished(barrier: barrier)
+    }
+
+    private func canStart(barrier: Bool) -> Bool {
+        barrier ? running == 0 : !barrierRunning
+    }
+
+    private func start(barrier: Bool) {
+        running += 1
+        if barrier { barrierRunning = true }
+    }
+
+    private func finished(barrier: Bool) {
+        running -= 1
+        if barrier { barrierRunning = false }
+        while let next = waiting.first, canStart(barrier: next.barrier) {
+            waiting.removeFirst()
+            start(barrier: next.barrier)
+            next.release()
         }
     }
 }
@@ -123,14 +235,14 @@ extension SimulatedApplication {
 final class RealDispatchRoutes: @unchecked Sendable {
     // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
     /// Dispatch's queue (its address) to the process's simulated queue for it.
-    var queues: [UInt: SimulatedWorkQueue] = [:]
+    var queues: [UInt: RealDispatchQueue] = [:]
     /// The `sync` blocks running now, innermost last: the simulated queue and the thread that runs
     /// the block (-1 without threads), for `dispatchPrecondition`.
     var syncing: [(queue: QueueID, thread: Int)] = []
     /// Per group (its address), the notifications waiting for it to empty, in the order made.
-    private var waiting: [UInt: [(queue: SimulatedWorkQueue, work: RealDispatchWork)]] = [:]
+    private var waiting: [UInt: [(queue: RealDispatchQueue, work: RealDispatchWork)]] = [:]
 
-    func waitForGroup(_ group: UInt, queue: SimulatedWorkQueue, work: RealDispatchWork) {
+    func waitForGroup(_ group: UInt, queue: RealDispatchQueue, work: RealDispatchWork) {
         waiting[group, default: []].append((queue, work))
     }
 
@@ -138,7 +250,7 @@ final class RealDispatchRoutes: @unchecked Sendable {
     func groupLeft(_ group: UInt) {
         guard waiting[group] != nil, RealDispatchCall.isGroupEmpty(group),
               let due = waiting.removeValue(forKey: group) else { return }
-        for (queue, work) in due { queue.async { work.run() } }
+        for (queue, work) in due { queue.async(barrier: false) { work.run() } }
     }
 
     /// The simulated timer of the timer source at `source` (its address), made on first use

@@ -128,7 +128,7 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         // Its jobs are the main actor's: expiration handlers and lifecycle observers, which the
         // SDK declares @MainActor, are called there (``Scheduler/callOnMainActor(_:_:)``).
         scheduler.setMainThread(main)
-        let background = scheduler.makeQueue(label: "p\(process).global", kind: .concurrent(width: 4))
+        let background = scheduler.makeQueue(label: "p\(process).global", kind: Self.concurrentQueueKind)
         mainQueueImpl = SimulatedWorkQueue(label: "main", id: main, scheduler: scheduler, isMainQueue: true)
         backgroundQueueImpl = SimulatedWorkQueue(label: "global", id: background, scheduler: scheduler)
         var queues = [main, background]
@@ -146,6 +146,10 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         // when it blocks (nothing without threads).
         scheduler.onThreadBlocks(on: main) { [unowned self] in mainThreadBlocks() }
     }
+
+    /// The global queue's kind, and that of each concurrent `DispatchQueue` the app makes: four
+    /// of its blocks run at once.
+    static let concurrentQueueKind = QueueKind.concurrent(width: 4)
 
     /// The process's task executor and virtual clock, for a workload that uses Swift concurrency.
     let asyncDomain: (executor: SimulationTaskExecutor, clock: SimulationClock)?
@@ -217,7 +221,12 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     /// scheduling point: for the queues the simulated OS makes for the app, such as the
     /// BGTaskScheduler's default queue (C1.5).
     func makeProcessSerialQueue(label: String) -> SimulatedWorkQueue {
-        let id = scheduler.makeQueue(label: "p\(process).\(label)", kind: .serial)
+        makeProcessQueue(label: label, kind: .serial)
+    }
+
+    /// A queue of this process of either kind, frozen and thawed with its other queues.
+    func makeProcessQueue(label: String, kind: QueueKind) -> SimulatedWorkQueue {
+        let id = scheduler.makeQueue(label: "p\(process).\(label)", kind: kind)
         core.queues.append(id)
         if core.state == .suspended || !core.isAlive { scheduler.freeze(id) }
         return SimulatedWorkQueue(label: label, id: id, scheduler: scheduler)

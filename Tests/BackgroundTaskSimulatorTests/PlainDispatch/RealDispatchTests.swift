@@ -40,6 +40,25 @@ struct RealDispatchTests {
         #expect(overlapsOnGlobal > 0, "the probe must see overlap where GCD allows it, or it proves nothing")
     }
 
+    @Test("an app's concurrent queue runs blocks at once; a barrier waits for the blocks before it and runs alone")
+    func concurrentQueueKeepsItsBarriers() {
+        var overlaps = 0
+        var syncReads = 0
+        for seed in 1...30 as ClosedRange<UInt64> {
+            let probe = BarrierProbe()
+            let outcome = Self.run("barrier", seed: seed) { ReaderWriterCache(probe: probe) }
+            #expect(outcome.violations.isEmpty, "seed \(seed): \(outcome.violations)")
+            for process in probe.processes {
+                #expect(process.barrierWrongs == 0, "seed \(seed): a barrier overlapped another block")
+                #expect(process.lateEarly == 0, "seed \(seed): a block sent after the barrier ran before it")
+                overlaps += process.overlaps
+                syncReads += process.syncReads
+            }
+        }
+        #expect(overlaps > 0, "blocks of a concurrent queue never ran at once")
+        #expect(syncReads >= 30, "\(syncReads) sync reads")
+    }
+
     @Test("asyncAfter runs at its deadline on the virtual clock, DispatchTime and Date reading the same time")
     func asyncAfterRunsAtTheVirtualDeadline() {
         let probe = DelayProbe()
@@ -508,6 +527,70 @@ final class DebouncedSave: Workload, @unchecked Sendable {
                 probe.scheduled += 1
                 DispatchQueue.main.asyncAfter(deadline: .now() + 0.5, execute: item)
             }
+        }
+    }
+}
+
+final class BarrierProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    final class Process: @unchecked Sendable {
+        var inside = 0
+        var overlaps = 0
+        var barrierInside = false
+        var barrierWrongs = 0
+        var barrierDone = false
+        var lateEarly = 0
+        var syncReads = 0
+    }
+    var processes: [Process] = []
+}
+
+/// The reader-writer pattern on a concurrent queue of the app's: three blocks, a barrier write,
+/// three more blocks, and `sync` reads from main and from the global queue.
+final class ReaderWriterCache: Workload, @unchecked Sendable {
+    private let probe: BarrierProbe
+    private let queue = DispatchQueue(label: "probe.cache", attributes: .concurrent)
+    private var observation: LifecycleObservation?
+    private var sent = false
+
+    init(probe: BarrierProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        let queue = queue
+        observation = context.onDidEnterBackground { [self] in
+            guard !sent else { return }
+            sent = true
+            let mine = BarrierProbe.Process()
+            probe.processes.append(mine)
+            let token = BackgroundTaskToken(name: "cache", host: app) {}
+            let read: @Sendable () -> Void = {
+                mine.inside += 1
+                if mine.inside > 1 { mine.overlaps += 1 }
+                if mine.barrierInside { mine.barrierWrongs += 1 }
+                app.performBlockingWork(for: .milliseconds(50))
+                mine.inside -= 1
+            }
+            for _ in 0..<3 { queue.async(execute: read) }
+            queue.async(flags: .barrier) {
+                if mine.inside != 0 { mine.barrierWrongs += 1 }
+                mine.barrierInside = true
+                app.performBlockingWork(for: .milliseconds(50))
+                mine.barrierInside = false
+                mine.barrierDone = true
+            }
+            for _ in 0..<3 {
+                queue.async {
+                    if !mine.barrierDone { mine.lateEarly += 1 }
+                    read()
+                }
+            }
+            queue.sync { if !mine.barrierDone { mine.lateEarly += 1 }; mine.syncReads += 1 }
+            DispatchQueue.global().async {
+                queue.sync { if mine.barrierInside { mine.barrierWrongs += 1 }; mine.syncReads += 1 }
+                queue.sync(flags: .barrier) { if mine.inside != 0 { mine.barrierWrongs += 1 }; mine.syncReads += 1 }
+            }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 5) { token.invalidate() }
         }
     }
 }
