@@ -59,6 +59,17 @@ struct RealDispatchTests {
         #expect(syncReads >= 30, "\(syncReads) sync reads")
     }
 
+    @Test("an OperationQueue of uploads with a dependent completion, cancelled by the expiration handler, holds every invariant")
+    func operationQueueRunsAsWritten() {
+        let info = WorkloadInfo(name: "operation-queue", summary: "uploads as operations") { OperationQueueUploads() }
+        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(), workload: info,
+                           invariants: Invariant.all, horizon: .seconds(1_800))
+        for index in 0..<150 {
+            let outcome = SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(0x0b5).derive(index: UInt64(index))))
+            #expect(outcome.violations.isEmpty, "run \(index): \(outcome.violations.map(\.message))")
+        }
+    }
+
     @Test("asyncAfter runs at its deadline on the virtual clock, DispatchTime and Date reading the same time")
     func asyncAfterRunsAtTheVirtualDeadline() {
         let probe = DelayProbe()
@@ -592,5 +603,52 @@ final class ReaderWriterCache: Workload, @unchecked Sendable {
             }
             DispatchQueue.main.asyncAfter(deadline: .now() + 5) { token.invalidate() }
         }
+    }
+}
+
+/// Uploads as `BlockOperation`s on an `OperationQueue` (two at a time), a completion operation
+/// that depends on them and ends the task on main, and an expiration handler that cancels them
+/// all: the common shape, correct on iOS.
+final class OperationQueueUploads: Workload, @unchecked Sendable {
+    private var observation: LifecycleObservation?
+    private let queue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 2
+        queue.name = "uploads"
+        return queue
+    }()
+    private var taskID = BackgroundTaskIdentifier.invalid
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        observation = context.onDidEnterBackground { [self] in
+            guard taskID == .invalid else { return }
+            let works = (0..<4).map { context.startWork("upload-\($0)") }
+            let queue = queue
+            taskID = app.beginBackgroundTask(withName: "uploads") { [self] in
+                queue.cancelAllOperations()
+                works.forEach { $0.cancel() }
+                endTask(app)
+            }
+            guard taskID != .invalid else { return works.forEach { $0.cancel() } }
+            let id = taskID
+            let uploads = works.map { work in
+                BlockOperation {
+                    app.performBlockingWork(for: context.drawWorkDuration())
+                    work.finish()
+                }
+            }
+            let done = BlockOperation {
+                DispatchQueue.main.async { [self] in if taskID == id { endTask(app) } }
+            }
+            uploads.forEach { done.addDependency($0) }
+            queue.addOperations(uploads + [done], waitUntilFinished: false)
+        }
+    }
+
+    private func endTask(_ app: SimulatedApplication) {
+        guard taskID != .invalid else { return }
+        app.endBackgroundTask(taskID)
+        taskID = .invalid
     }
 }
