@@ -25,17 +25,19 @@ import SimulationRuntime
 /// - `asyncAfter` runs the work at its deadline on the virtual clock (`DispatchTime.now()` reads
 ///   virtual time inside a run); a deadline of `.distantFuture` never comes.
 /// - `sync` follows ``WorkQueue/sync(_:)`` (GCD's rules: on the caller's thread when the queue is
-///   free, on the main thread for the main queue); its barrier form is the same.
+///   free, on the main thread for the main queue); on a serial queue its barrier form is the same.
 /// - A group's `notify` sends its work to the queue once the group is empty.
 /// - `dispatchPrecondition(condition: .onQueue(q))` holds on `q`'s simulated queue, in a job of
 ///   it or inside a `sync` onto it; `.notOnQueue(q)` elsewhere. One that fails stops the process
 ///   as Dispatch does (a crash, `no-crash`).
 /// - A queue that targets a serial queue or the main queue runs its work there. A concurrent
-///   queue the app made (`attributes: .concurrent`, and the one under an `OperationQueue`) runs
-///   up to four blocks at once, like the global queue; a barrier block (`flags: .barrier`) waits
-///   for the blocks before it and runs alone, as GCD says (``ConcurrentDispatchQueue``).
-/// - A Dispatch source (a timer, a file descriptor's) is not taken: the engine reports its start
-///   as an escape (`no-async-escape`) and does not start it.
+///   queue the app made (`attributes: .concurrent`) runs up to four blocks at once, like the
+///   global queue; a barrier block (`flags: .barrier`, async or sync) waits for the blocks before
+///   it and runs alone, as GCD says (``ConcurrentDispatchQueue``). The queue Foundation makes
+///   under an `OperationQueue` is serial (the shim's `note_queue` says why).
+/// - A `DispatchSourceTimer` fires on its queue at virtual deadlines (``SimulatedTimerSource``).
+///   Any other Dispatch source (a file descriptor's, a data source) is not taken: the engine
+///   reports its start as an escape (`no-async-escape`) and does not start it.
 extension SimulatedApplication {
     /// The process's Dispatch state, made on first use.
     private var realDispatch: RealDispatchRoutes {
@@ -86,8 +88,8 @@ extension SimulatedApplication {
             queue(for: call).async(barrier: call.isBarrier) { work.run() }
             return true
         case .after(let deadline):
+            guard let deadline else { return true }  // never: the shim keeps the block, never run
             let work = call.keep()
-            guard let deadline else { return true }  // never: kept until the run ends, never run
             let delay = max(0, deadline - now.microseconds)
             queue(for: call).asyncAfter(.microseconds(delay)) { work.run() }
             return true
