@@ -201,7 +201,9 @@ final class ConcurrentDispatchQueue: @unchecked Sendable {
         if !(waiting.isEmpty && canStart(barrier: barrier)) {
             let turn = semaphores.makeSemaphore(name: "sync on \(queue.label)", value: 0)
             waiting.append((barrier, { turn.signal() }))
-            guard turn.wait() else { return }  // the run is being torn down
+            // The run is being torn down: the block runs in place, as a plain queue's `sync` does
+            // then (Swift's `sync` returning a value force-unwraps what the block set).
+            guard turn.wait() else { return work() }
         } else {
             start(barrier: barrier)
         }
