@@ -32,6 +32,7 @@ extern void dispatch_queue_set_specific(void *queue, const void *key, void *cont
 extern void dispatch_group_enter(void *group);
 extern void dispatch_group_leave(void *group);
 extern void dispatch_retain(void *object);
+extern void *dispatch_get_global_queue(long identifier, unsigned long flags);
 // The blocks runtime (Dispatch links it).
 extern void *_Block_copy(const void *block);
 extern void _Block_release(const void *block);
@@ -461,7 +462,8 @@ static int hand_over_source(void *object, const char *function, int32_t operatio
     bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
     if (observer == NULL) return 0;
     if (operation != BGSIM_DISPATCH_SOURCE && !entry.is_timer) return 0;
-    void *queue = entry.queue != NULL ? entry.queue : main_queue();  // a null target: the default queue
+    // A source made with no queue targets the default-priority global queue.
+    void *queue = entry.queue != NULL ? entry.queue : dispatch_get_global_queue(0, 0);
     if (operation == BGSIM_DISPATCH_SOURCE && entry.is_timer) operation = BGSIM_DISPATCH_TIMER_RESUME;
     const char *label = dispatch_queue_get_label(queue);
     call->label = label != NULL ? label : "";

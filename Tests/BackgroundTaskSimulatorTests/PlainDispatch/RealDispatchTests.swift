@@ -181,6 +181,14 @@ struct RealDispatchTests {
         #expect(onTime > 0, "no process ran the timeline undisturbed")
     }
 
+    @Test("a timer made with no queue fires on the global queue, as Dispatch's default target")
+    func timerWithoutQueueFiresOffMain() {
+        let probe = MainProbe()
+        let outcome = Self.run("default-timer", seed: 2) { DefaultQueueTimer(probe: probe) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        #expect(probe.offMain > 0 && probe.onMain == 0, "global \(probe.offMain), main \(probe.onMain)")
+    }
+
     @Test("with Swift concurrency on, a DispatchSource other than a timer started in a run is a named escape")
     func aSourceIsAnEscape() throws {
         let outcome = Self.run("source", seed: 3, usesAsync: true) { DataSourceFlush() }
@@ -652,5 +660,27 @@ final class OperationQueueUploads: Workload, @unchecked Sendable {
         guard taskID != .invalid else { return }
         app.endBackgroundTask(taskID)
         taskID = .invalid
+    }
+}
+
+/// A one-shot timer made with no queue (Dispatch's default: the global queue) half a second
+/// after launch.
+final class DefaultQueueTimer: Workload, @unchecked Sendable {
+    private let probe: MainProbe
+
+    init(probe: MainProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        Self.start(probe: probe)
+    }
+
+    private nonisolated static func start(probe: MainProbe) {
+        let timer = DispatchSource.makeTimerSource()
+        timer.schedule(deadline: .now() + 0.5)
+        timer.setEventHandler {
+            if Thread.isMainThread { probe.onMain += 1 } else { probe.offMain += 1 }
+            timer.cancel()
+        }
+        timer.resume()
     }
 }
