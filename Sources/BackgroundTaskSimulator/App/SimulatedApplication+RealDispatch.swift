@@ -49,22 +49,24 @@ extension SimulatedApplication {
 
     /// Routes one call (``SimulatedDevice`` chose this process): true when it took it.
     func route(_ call: RealDispatchCall) -> Bool {
-        let routes = realDispatch
         switch call.operation {
         case .groupLeft:
-            if let group = call.group { routes.groupLeft(group) }
+            // Any leave on a run's thread comes here; a process that sent no Dispatch work has
+            // no notification waiting, and no state is made for it.
+            if let group = call.group { madeRealDispatch?.groupLeft(group) }
             return true
         case .sourceStarted:
             return false  // its handler would run on a real thread: an escape, not started
         case .isMainThread:
-            return false  // the engine answers it
+            return false  // the engine answers it before asking the simulator
         case .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel,
              .timerIsCancelled:
-            routes.timer(call.source, queue: queue(for: call).underlying, clock: { [unowned self] in now }).handle(call)
+            realDispatch.timer(call.source, queue: queue(for: call).underlying, clock: { [unowned self] in now }).handle(call)
             return true
         case .sync:
             let target = queue(for: call)
             let scheduler = scheduler
+            let routes = realDispatch
             let run = {
                 // On the caller's thread (a free queue) the block is on the queue all the same.
                 let thread = scheduler.currentThreadID ?? -1
@@ -80,7 +82,7 @@ extension SimulatedApplication {
         case .assertOnQueue(let expected):
             let target = queue(for: call)
             let thread = scheduler.currentThreadID ?? -1
-            let isOn = scheduler.currentQueue == target.id || routes.syncing.contains { $0 == (target.id, thread) }
+            let isOn = scheduler.currentQueue == target.id || realDispatch.syncing.contains { $0 == (target.id, thread) }
             if isOn != expected { call.assertionFails() }
             return true
         case .async:
@@ -100,7 +102,7 @@ extension SimulatedApplication {
             if RealDispatchCall.isGroupEmpty(group) {
                 target.async(barrier: false) { work.run() }
             } else {
-                routes.waitForGroup(group, queue: target, work: work)
+                realDispatch.waitForGroup(group, queue: target, work: work)
             }
             return true
         }
