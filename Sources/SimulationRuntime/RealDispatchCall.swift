@@ -36,7 +36,9 @@ package struct RealDispatchCall {
         /// fire at a virtual instant in microseconds, nil for never; the interval in
         /// microseconds, nil for once), its event or cancel handler (the work, ``keep()``),
         /// `resume`/`activate`, `suspend`, `cancel`, and `isCancelled` (answer with
-        /// ``answer(_:)``).
+        /// ``answer(_:)``). A Foundation `Timer` added to the main run loop in the run comes as
+        /// the same operations on the main queue (``source`` is its `CFRunLoopTimer`; added:
+        /// handler, schedule, resume; `invalidate()`: cancel; `fireDate`: a new schedule).
         case timerSchedule(deadlineMicroseconds: Int64?, intervalMicroseconds: Int64?)
         case timerEventHandler
         case timerCancelHandler

@@ -258,6 +258,10 @@ static int hand_over_function(void *queue, void *context, void (*work)(void *), 
     return hand_over(queue, function, operation, barrier, &call);
 }
 
+int bgsim_real_dispatch_hand_over_main(const char *function, int32_t operation, bgsim_dispatch_call *call) {
+    return hand_over(main_queue(), function, operation, 0, call);
+}
+
 void bgsim_real_dispatch_group_left(void *group) {
     void *mark = bgsim_run_mark_get();
     if (mark == NULL || group == NULL) return;
@@ -294,6 +298,7 @@ void bgsim_dispatch_call_run(const bgsim_dispatch_call *call) {
 
 void bgsim_dispatch_call_free(bgsim_dispatch_call *call) {
     if (call->block != NULL) _Block_release(call->block);
+    if (call->dispose != NULL) call->dispose(call->context);
     free(call);
 }
 
@@ -671,7 +676,10 @@ bgsim_dispatch_call *bgsim_dispatch_call_keep(const bgsim_dispatch_call *call) {
 
 void bgsim_dispatch_call_run(const bgsim_dispatch_call *call) { (void)call; }
 
-void bgsim_dispatch_call_free(bgsim_dispatch_call *call) { free(call); }
+void bgsim_dispatch_call_free(bgsim_dispatch_call *call) {
+    if (call->dispose != NULL) call->dispose(call->context);
+    free(call);
+}
 
 int bgsim_dispatch_group_is_empty(void *group) {
     (void)group;

@@ -84,6 +84,14 @@ int64_t bgsim_virtual_deadline(uint64_t timeout) {
     return micros < 0 ? 0 : micros;
 }
 
+int64_t bgsim_virtual_instant_from_wall(double secondsSince1970) {
+    // The epoch is subtracted first: what is left is small, and exact to well under a microsecond.
+    double since_start = secondsSince1970 - (double)__atomic_load_n(&epoch_seconds, __ATOMIC_ACQUIRE);
+    if (!(since_start > 0)) return 0;
+    if (since_start > 1.0e12) return -1;  // tens of thousands of years: never, in a run
+    return (int64_t)(since_start * 1e6 + 0.5);
+}
+
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 static clock_gettime_fn libc_clock_gettime;
 

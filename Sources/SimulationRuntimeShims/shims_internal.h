@@ -20,4 +20,14 @@ int64_t bgsim_virtual_deadline(uint64_t timeout);
 /// whose `dispatch_group_notify` work may be due (real_dispatch.c).
 void bgsim_real_dispatch_group_left(void *group);
 
+/// Hands `call` (its work, `source`, schedule already set) to the real-Dispatch observer as a
+/// call on the main queue, when the calling thread is in a run: 1 when the run took it
+/// (real_dispatch.c; for the run-loop calls of run_loop_timers.c).
+struct bgsim_dispatch_call;
+int bgsim_real_dispatch_hand_over_main(const char *function, int32_t operation, struct bgsim_dispatch_call *call);
+
+/// A wall-clock instant (seconds since 1970) as a virtual instant in microseconds since the
+/// run began, never before 0; -1 for one no run reaches (`Date.distantFuture`) (runtime_shims.c).
+int64_t bgsim_virtual_instant_from_wall(double secondsSince1970);
+
 #endif

@@ -37,7 +37,10 @@ public struct AsyncEscape: Hashable, Sendable, CustomStringConvertible {
         case realDispatchQueue(label: String, call: String)
         /// A Dispatch source made and started inside a run (the C function that started it) that
         /// the run's simulator does not simulate (any but a timer; the engine alone simulates
-        /// none): its handler would run on a real thread, so it is not started (Linux).
+        /// none): its handler would run on a real thread, so it is not started (Linux). Also a
+        /// Foundation run-loop `Timer` added to the main run loop inside a run
+        /// (`CFRunLoopAddTimer`) that the run cannot fire: made outside the run, or with no
+        /// simulator to fire it.
         case realDispatchSource(call: String)
         /// A job of a run's task or main executor, or a cancellation of a ``SimulationClock``
         /// sleep, came from a thread that is not running the run: a continuation resumed from a
@@ -88,6 +91,11 @@ public struct AsyncEscape: Hashable, Sendable, CustomStringConvertible {
             "work sent to a real DispatchQueue\(label.isEmpty ? "" : " ('\(label)')") (\(call)): it would run on a real "  // tidy: allow a message naming the API
                 + "thread, outside the simulation, so the run did not send it; give the code a simulated queue (BackgroundTaskKit's WorkQueue: "
                 + "`application.makeSerialQueue(label:)` in a run) or Swift concurrency, which runs inside the run"
+        case .realDispatchSource(let call) where call.hasPrefix("CFRunLoop"):
+            "a run-loop Timer added to the main run loop inside the run (\(call)) that the run cannot fire (made outside "
+                + "the run, or no simulated app to fire it on): it would fire on a real thread, outside the simulation, so the run "
+                + "did not add it; make the timer inside the run (`Timer.scheduledTimer` on the main thread), or use "
+                + "`asyncAfter` or Swift concurrency, which run inside the run"
         case .realDispatchSource(let call):
             "a DispatchSource started inside the run (\(call)): its handler would run on a real thread, outside "  // tidy: allow a message naming the API
                 + "the simulation, so the run did not start it; call back on the app's queues (`async`, `asyncAfter`, "

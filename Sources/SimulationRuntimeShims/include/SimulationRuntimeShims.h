@@ -81,7 +81,10 @@ enum {
     /// A timer source made inside a run (`source`; `queue` its target): `dispatch_source_set_timer`
     /// (`deadline` the first fire, `interval` microseconds, -1 for once), its event and cancel
     /// handlers (`block`), `resume`/`activate`, `suspend`, `cancel`, and `testcancel` (the
-    /// observer answers in `result`).
+    /// observer answers in `result`). A Foundation run-loop timer added to the main run loop
+    /// inside a run comes as the same operations (run_loop_timers.c): `source` is the
+    /// `CFRunLoopTimer`, `queue` the main queue, its handler a function (`work`), its schedule
+    /// from its fire date, `resume` when added, `cancel` when invalidated.
     BGSIM_DISPATCH_TIMER_SET = 9,
     BGSIM_DISPATCH_TIMER_HANDLER = 10,
     BGSIM_DISPATCH_TIMER_CANCEL_HANDLER = 11,
@@ -131,6 +134,8 @@ typedef struct bgsim_dispatch_call {
     void *_Nullable block;
     void *_Nullable context;
     void (*_Nullable work)(void *_Nullable);
+    /// Called with `context` when a kept call is freed (NULL: nothing to release).
+    void (*_Nullable dispose)(void *_Nullable);
     /// `dispatch_group_async`: the group, entered before the call was reported and left after
     /// the work runs. `dispatch_group_notify`: the group to wait for (not entered).
     void *_Nullable group;
