@@ -15,6 +15,8 @@
 //   `CFRunLoopTimerInvalidate` (`timer.invalidate()`) cancels it. Both also update the real
 //   timer, so `isValid` and `fireDate` read as on a device.
 // - `CFRunLoopPerformBlock` sends the block to the main queue (`dispatch_async`'s operation).
+// - `Timer(timeInterval:repeats:block:)` first fires an interval after it is made, as Darwin's
+//   does (Foundation on Linux fires it at once; below).
 // A timer added to another thread's run loop is let through: no run loop runs on a run's
 // background thread, so it never fires, as on a device where the thread does not run its loop.
 //
@@ -300,6 +302,43 @@ void CFRunLoopTimerInvalidate(void *timer) {
     }
     next_CFRunLoopTimerInvalidate(timer);
 }
+
+// MARK: Timer(timeInterval:repeats:block:)
+
+// swift-corelibs-foundation's `Timer(timeInterval:repeats:block:)` passes `Date()` as the first
+// fire date, so the timer fires as soon as it is added (swift-corelibs-foundation issue 4712);
+// Darwin's, which iOS code is written for, first fires `interval` later (less than 0.1 ms counts
+// as 0.1 ms, Apple's documentation says). Inside a run the initializer is this function: it
+// calls the designated `init(fire:interval:repeats:block:)` with the date Darwin's uses. Both
+// are Swift functions of Foundation: `swiftcall` with the metatype as `self`; the block (a
+// closure's function and context, owned) is handed on as received, and `Date` is its
+// `timeIntervalSinceReferenceDate`. Outside runs Foundation's own runs.
+#if defined(__x86_64__) || defined(__aarch64__)
+typedef __attribute__((swiftcall)) void *(*timer_interval_init_fn)(double, _Bool, void *, void *,
+                                                                   void *__attribute__((swift_context)));
+typedef __attribute__((swiftcall)) void *(*timer_fire_init_fn)(double, double, _Bool, void *, void *,
+                                                               void *__attribute__((swift_context)));
+
+#define TIMER_INTERVAL_INIT "$s10Foundation5TimerC12timeInterval7repeats5blockACSd_SbyACYbctcfC"
+#define TIMER_FIRE_INIT "$s10Foundation5TimerC4fire8interval7repeats5blockAC0A10Essentials4DateV_SdSbyACYbctcfC"
+
+__attribute__((swiftcall)) void *timer_interval_init(double interval, _Bool repeats, void *block, void *captures,
+                                                     void *__attribute__((swift_context)) metatype) __asm__(TIMER_INTERVAL_INIT);
+
+__attribute__((swiftcall)) void *timer_interval_init(double interval, _Bool repeats, void *block, void *captures,
+                                                     void *__attribute__((swift_context)) metatype) {
+    static void *fire_slot;
+    timer_fire_init_fn fire_init = (timer_fire_init_fn)cf_symbol(&fire_slot, TIMER_FIRE_INIT);
+    CF(CFAbsoluteTimeGetCurrent, absolute_now_fn);
+    if (bgsim_run_mark_get() == NULL || fire_init == NULL || cf_CFAbsoluteTimeGetCurrent == NULL) {
+        static void *next_slot;
+        timer_interval_init_fn next = (timer_interval_init_fn)bgsim_next_symbol(&next_slot, TIMER_INTERVAL_INIT);
+        return next(interval, repeats, block, captures, metatype);
+    }
+    double first = cf_CFAbsoluteTimeGetCurrent() + (interval > 0.0001 ? interval : 0.0001);
+    return fire_init(first, interval, repeats, block, captures, metatype);
+}
+#endif
 
 // MARK: Blocks
 

@@ -90,6 +90,9 @@ struct RunLoopTimerTests {
         #expect(escape.message.contains("a run-loop Timer added to the main run loop inside the run (CFRunLoopAddTimer)"),
                 "\(escape.message)")
         #expect(timer.isValid, "the timer was not touched")
+        // Outside a run `Timer(timeInterval:repeats:block:)` is Foundation's own (the shim lets it through).
+        let plain = Timer(timeInterval: 5, repeats: true) { _ in }
+        #expect(plain.isValid && plain.timeInterval == 5)
     }
 
     @Test("a run with run-loop timers replays to the same digest")
@@ -162,9 +165,8 @@ final class OneShotRunLoopTimers: Workload, @unchecked Sendable {
             mine.timers.append(late)
             RunLoop.main.add(late, forMode: .default)
             late.fireDate = Date(timeIntervalSinceNow: 6)
-            // `init(fire:...)`: swift-corelibs-foundation's `init(timeInterval:repeats:block:)`
-            // fires at once (Darwin's waits the interval).
-            let soon = Timer(fire: Date(timeIntervalSinceNow: 0.5), interval: 0, repeats: false) { _ in
+            // Darwin's `init(timeInterval:repeats:block:)`: first fires an interval after it is made.
+            let soon = Timer(timeInterval: 0.5, repeats: false) { _ in
                 if !Thread.isMainThread { mine.offMain += 1 }
                 mine.fires.append(elapsed(since: start))
             }
