@@ -64,7 +64,7 @@ static void *concurrent_attributes[CONCURRENT_ATTRIBUTE_CAPACITY];
 static int32_t concurrent_attribute_count;
 static char concurrent_attributes_lock;
 
-static void *dispatch_symbol(void **slot, const char *name) {
+void *bgsim_default_symbol(void **slot, const char *name) {
     void *symbol = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (symbol == NULL) {
         symbol = dlsym(RTLD_DEFAULT, name);
@@ -75,13 +75,13 @@ static void *dispatch_symbol(void **slot, const char *name) {
 
 static void *main_queue(void) {
     static void *slot;
-    return dispatch_symbol(&slot, "_dispatch_main_q");
+    return bgsim_default_symbol(&slot, "_dispatch_main_q");
 }
 
 static int is_concurrent_attribute(void *attribute) {
     if (attribute == NULL) return 0;
     static void *slot;
-    if (attribute == dispatch_symbol(&slot, "_dispatch_queue_attr_concurrent")) return 1;
+    if (attribute == bgsim_default_symbol(&slot, "_dispatch_queue_attr_concurrent")) return 1;
     int32_t count = __atomic_load_n(&concurrent_attribute_count, __ATOMIC_ACQUIRE);
     for (int32_t index = 0; index < count; index++) {
         if (__atomic_load_n(&concurrent_attributes[index], __ATOMIC_RELAXED) == attribute) return 1;
@@ -436,7 +436,7 @@ void *dispatch_source_create(void *type, uintptr_t handle, uintptr_t mask, void 
     void *source = next_dispatch_source_create(type, handle, mask, queue);
     if (source == NULL || bgsim_run_mark_get() == NULL) return source;
     static void *timer_slot;
-    run_source entry = {source, queue, type == dispatch_symbol(&timer_slot, "_dispatch_source_type_timer")};
+    run_source entry = {source, queue, type == bgsim_default_symbol(&timer_slot, "_dispatch_source_type_timer")};
     dispatch_retain(source);
     while (__atomic_test_and_set(&run_sources_lock, __ATOMIC_ACQUIRE)) {}
     run_sources[run_source_next++ % RUN_SOURCE_CAPACITY] = entry;

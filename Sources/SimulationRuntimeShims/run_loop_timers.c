@@ -48,18 +48,9 @@ typedef struct timer_context {
 
 /// CoreFoundation's functions this file calls, found at first use (Foundation may not be loaded:
 /// then no timer is ever made).
-static void *cf_symbol(void **slot, const char *name) {
-    void *symbol = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (symbol == NULL) {
-        symbol = dlsym(RTLD_DEFAULT, name);
-        __atomic_store_n(slot, symbol, __ATOMIC_RELEASE);
-    }
-    return symbol;
-}
-
 #define CF(name, type) \
     static void *cf_slot_##name; \
-    type cf_##name = (type)cf_symbol(&cf_slot_##name, #name)
+    type cf_##name = (type)bgsim_default_symbol(&cf_slot_##name, #name)
 
 typedef void *(*get_run_loop_fn)(void);
 typedef double (*timer_double_fn)(void *);
@@ -204,8 +195,8 @@ static int is_main_run_loop(void *run_loop) {
 static int is_running_mode(const void *mode) {
     static void *default_slot, *common_slot;
     CF(CFEqual, equal_fn);
-    const void *const *default_mode = cf_symbol(&default_slot, "kCFRunLoopDefaultMode");
-    const void *const *common_modes = cf_symbol(&common_slot, "kCFRunLoopCommonModes");
+    const void *const *default_mode = bgsim_default_symbol(&default_slot, "kCFRunLoopDefaultMode");
+    const void *const *common_modes = bgsim_default_symbol(&common_slot, "kCFRunLoopCommonModes");
     if (mode == NULL || default_mode == NULL || common_modes == NULL) return 0;
     return mode == *default_mode || mode == *common_modes || cf_CFEqual(mode, *default_mode) ||
            cf_CFEqual(mode, *common_modes);
@@ -328,7 +319,7 @@ __attribute__((swiftcall)) void *timer_interval_init(double interval, _Bool repe
 __attribute__((swiftcall)) void *timer_interval_init(double interval, _Bool repeats, void *block, void *captures,
                                                      void *__attribute__((swift_context)) metatype) {
     static void *fire_slot;
-    timer_fire_init_fn fire_init = (timer_fire_init_fn)cf_symbol(&fire_slot, TIMER_FIRE_INIT);
+    timer_fire_init_fn fire_init = (timer_fire_init_fn)bgsim_default_symbol(&fire_slot, TIMER_FIRE_INIT);
     CF(CFAbsoluteTimeGetCurrent, absolute_now_fn);
     if (bgsim_run_mark_get() == NULL || fire_init == NULL || cf_CFAbsoluteTimeGetCurrent == NULL) {
         static void *next_slot;

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/time.h>
 
 #if defined(__linux__)
@@ -491,6 +492,96 @@ void dispatch_group_leave(void *group) {
     next_dispatch_group_leave(group);
     plain_signalled(group);
     bgsim_real_dispatch_group_left(group);
+}
+
+/// An absolute time on `clock` as a virtual instant in microseconds (rounded up: never early).
+static int64_t virtual_instant(clockid_t clock, const struct timespec *time) {
+    int64_t micros = (int64_t)time->tv_sec * 1000000 + (time->tv_nsec + 999) / 1000;
+    int64_t base = clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE
+        ? __atomic_load_n(&epoch_seconds, __ATOMIC_ACQUIRE) * 1000000
+        : (int64_t)BGSIM_VIRTUAL_UPTIME_AT_START_SECONDS * 1000000;
+    micros -= base;
+    return micros < 0 ? 0 : micros;
+}
+
+// Sleeps: `Thread.sleep(forTimeInterval:)` (a `nanosleep`), `usleep`, `sleep` on a run's
+// simulated thread. The real sleep would stop the whole run (fibers) for real time while its
+// virtual clock stood still. Instead the sleeping simulated thread alone waits, for that long on
+// the virtual clock (a plain wait with only a deadline: nothing signals it).
+
+/// The address every sleep waits on (nothing signals it).
+static char sleeping;
+
+/// Sleeps the calling simulated thread until the virtual instant `until` (microseconds): 1 when
+/// it did; 0 when the caller is not a run's simulated thread (the real call is to be made).
+static int plain_sleep_until(int64_t until) {
+    if (engine_waits) return 0;
+    void *mark;
+    bgsim_plain_locks *locks = plain_locks(&mark);
+    bgsim_object_wait_fn wait = __atomic_load_n(&plain_object_wait, __ATOMIC_ACQUIRE);
+    if (locks == NULL || locks->current == 0 || wait == NULL) return 0;
+    int64_t now = virtual_microseconds();
+    if (now < 0) return 0;
+    if (until > now) (void)wait(mark, &sleeping, BGSIM_PLAIN_WAIT_SLEEP, until);
+    return 1;
+}
+
+/// A relative time in microseconds, rounded up, and at least one: a real sleep always takes some
+/// time, and code that sleeps until a clock reading passes a deadline (Foundation's
+/// `Thread.sleep` sleeps again for what is left, down to a fraction of a nanosecond) needs the
+/// clock to move, or it never stops.
+static int64_t relative_micros(const struct timespec *time) {
+    if (time->tv_sec < 0 || time->tv_nsec < 0) return 1;
+    int64_t micros = (int64_t)time->tv_sec * 1000000 + (time->tv_nsec + 999) / 1000;
+    return micros > 0 ? micros : 1;
+}
+
+typedef int (*nanosleep_fn)(const struct timespec *, struct timespec *);
+typedef int (*clock_nanosleep_fn)(clockid_t, int, const struct timespec *, struct timespec *);
+typedef int (*usleep_fn)(useconds_t);
+typedef unsigned int (*sleep_fn)(unsigned int);
+
+int nanosleep(const struct timespec *duration, struct timespec *remaining) {
+    BGSIM_NEXT(nanosleep, nanosleep_fn);
+    if (duration != NULL && duration->tv_nsec < 1000000000 && run_mark != NULL) {
+        int64_t now = virtual_microseconds();
+        if (now >= 0 && plain_sleep_until(now + relative_micros(duration))) {
+            if (remaining != NULL) *remaining = (struct timespec){0, 0};
+            return 0;
+        }
+    }
+    return next_nanosleep(duration, remaining);
+}
+
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec *time, struct timespec *remaining) {
+    BGSIM_NEXT(clock_nanosleep, clock_nanosleep_fn);
+    if (time != NULL && time->tv_nsec < 1000000000 && run_mark != NULL && is_time_clock(clock)) {
+        int64_t now = virtual_microseconds();
+        int64_t until = (flags & TIMER_ABSTIME) != 0 ? virtual_instant(clock, time) : now + relative_micros(time);
+        if (now >= 0 && plain_sleep_until(until)) {
+            if (remaining != NULL && (flags & TIMER_ABSTIME) == 0) *remaining = (struct timespec){0, 0};
+            return 0;
+        }
+    }
+    return next_clock_nanosleep(clock, flags, time, remaining);
+}
+
+int usleep(useconds_t microseconds) {
+    BGSIM_NEXT(usleep, usleep_fn);
+    if (run_mark != NULL) {
+        int64_t now = virtual_microseconds();
+        if (now >= 0 && plain_sleep_until(now + (microseconds > 0 ? (int64_t)microseconds : 1))) return 0;
+    }
+    return next_usleep(microseconds);
+}
+
+unsigned int sleep(unsigned int seconds) {
+    BGSIM_NEXT(sleep, sleep_fn);
+    if (run_mark != NULL) {
+        int64_t now = virtual_microseconds();
+        if (now >= 0 && plain_sleep_until(now + (seconds > 0 ? (int64_t)seconds * 1000000 : 1))) return 0;
+    }
+    return next_sleep(seconds);
 }
 
 #endif

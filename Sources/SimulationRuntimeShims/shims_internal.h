@@ -8,6 +8,10 @@
 /// when the process has one, else the next definition after this binary's. `slot` caches it.
 void *bgsim_next_symbol(void **slot, const char *name);
 
+/// The process's definition of `name` (`dlsym(RTLD_DEFAULT)`), cached in `slot`; NULL when no
+/// loaded library has it (real_dispatch.c).
+void *bgsim_default_symbol(void **slot, const char *name);
+
 /// Declares `next_<name>`, the definition a shim of `name` calls to let a call through.
 #define BGSIM_NEXT(name, type) \
     static void *slot_##name; \

@@ -86,7 +86,11 @@ package enum VirtualClocks {
             }
         }, { mark, object, kind, deadline in
             let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
-            let kind: PlainLocks.WaitKind = kind == BGSIM_PLAIN_WAIT_GROUP ? .group : .semaphore
+            let kind: PlainLocks.WaitKind = switch kind {
+            case Int32(BGSIM_PLAIN_WAIT_GROUP): .group
+            case Int32(BGSIM_PLAIN_WAIT_SLEEP): .sleep
+            default: .semaphore
+            }
             return scheduler.threadsCall?.call {
                 $0.waitForPlainObject(UInt(bitPattern: object), kind: kind, deadline: deadline, in: scheduler).rawValue
             } ?? -1

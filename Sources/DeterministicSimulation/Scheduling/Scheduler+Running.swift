@@ -118,12 +118,11 @@ extension Scheduler {
     /// scheduler.discardPendingJobs()
     /// ```
     ///
-    /// Why: with controlled concurrency a plain `run` hands the loop to a pool thread and waits,
-    /// so that it can return while jobs are suspended: two baton handoffs per call. Here the
-    /// calling thread runs the loop and starts jobs inline itself, so a run that never suspends a
-    /// job makes no handoff. A job it started and that is still suspended when the run stops is
-    /// unwound (as ``discardPendingJobs(rounds:)`` would) before this returns, which is why
-    /// whatever judges the run goes in `atStop`.
+    /// Why: whatever judges the run goes in `atStop`, called by whichever worker holds the baton
+    /// at the stop, before the baton comes back to the caller. Like a plain `run`, the calling
+    /// thread hands the loop to a pool worker and carries no job itself, so every job still
+    /// suspended at the end can be unwound, or given up when it keeps waiting, at teardown
+    /// (``discardPendingJobs(rounds:)``).
     ///
     /// Contract: the same stops and the same draws as ``run(until:maxSteps:)``; `atStop` is
     /// called exactly once, on whichever OS thread holds the run then, before this returns. After

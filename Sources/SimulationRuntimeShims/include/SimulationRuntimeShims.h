@@ -231,8 +231,9 @@ typedef int (*bgsim_mutex_wait_fn)(void *_Nonnull mark, void *_Nonnull mutex);
 /// threads may wait was released, signalled or left: its waiters try again.
 typedef void (*bgsim_mutex_released_fn)(void *_Nonnull mark, void *_Nonnull object);
 
-/// What a plain wait waits on.
-enum { BGSIM_PLAIN_WAIT_SEMAPHORE = 1, BGSIM_PLAIN_WAIT_GROUP = 2 };
+/// What a plain wait waits on: a dispatch semaphore or group, or nothing but its deadline (a
+/// sleep: `nanosleep`, `Thread.sleep`).
+enum { BGSIM_PLAIN_WAIT_SEMAPHORE = 1, BGSIM_PLAIN_WAIT_GROUP = 2, BGSIM_PLAIN_WAIT_SLEEP = 3 };
 
 /// Blocks the calling simulated thread of the run `mark` until `object` (a dispatch semaphore or
 /// group, `kind`) is signalled or left by a simulated thread of the run, or until the run's

@@ -35,6 +35,13 @@ import SimulationRuntime
 ///   (``ThreadController/waitForPlainObject(_:kind:deadline:in:)``), blocked or asleep until its
 ///   virtual deadline, for a signal or leave from a simulated thread of the run (one from a real
 ///   thread outside the run is not seen); the engine's own baton semaphores never do.
+/// - A sleep (`nanosleep`, `clock_nanosleep`, `usleep`, `sleep`: `Thread.sleep`) blocks only the
+///   sleeping simulated thread, for that long on the virtual clock. At the run's end, when its
+///   threads are unwound, a sleep returns at once like every blocking call: a loop that polls
+///   a flag nothing can set any more (`while !done { Thread.sleep(...) }`) then never ends (the
+///   run watchdog reports it as a hang). Condition variables (`NSCondition`, Foundation's
+///   `waitUntilFinished`) are not simulated: their waits loop on a predicate, so the same
+///   unwinding would spin; a real wait on one stops the run.
 /// - A recursive mutex counts its holder's acquisitions; an error-checking one returns
 ///   `EDEADLK` to its holder, as glibc does.
 /// - Not synchronisation for the data-race detector: guard ``SharedState`` with the host's lock.
@@ -54,9 +61,9 @@ final class PlainLocks {
     /// What each waited-on dispatch object is, for its name (mutexes are not listed).
     var kinds: [UInt: WaitKind] = [:]
 
-    /// A dispatch object a simulated thread waits on.
+    /// What a simulated thread waits on: a dispatch object, or only its deadline (a sleep).
     enum WaitKind: Sendable {
-        case semaphore, group
+        case semaphore, group, sleep
     }
 
     /// How a plain wait on a dispatch object ended (the shim's codes).
@@ -142,7 +149,10 @@ extension ThreadController {
     func waitForPlainObject(_ address: UInt, kind: PlainLocks.WaitKind, deadline: Int64, in scheduler: Scheduler)
         -> PlainLocks.WaitOutcome
     {
-        guard let me = state.current, !state.isUnwinding else { return .abandoned }
+        guard let me = state.current, !state.isUnwinding else {
+            noteUnwindingWait(in: scheduler)
+            return .abandoned
+        }
         if deadline >= 0 {
             let left = deadline - scheduler.now.microseconds
             guard left > 0 else { return .timedOut }
@@ -167,7 +177,11 @@ extension ThreadController {
 
     /// The name a deadlock report gives the dispatch object at `address`.
     func plainObjectName(_ address: UInt) -> String {
-        let kind = plainLocks.kinds[address] == .group ? "DispatchGroup" : "DispatchSemaphore"  // tidy: allow names, not calls
+        let kind = switch plainLocks.kinds[address] {
+        case .group: "DispatchGroup"  // tidy: allow names, not calls
+        case .sleep: "sleep"
+        case .semaphore, nil: "DispatchSemaphore"  // tidy: allow names, not calls
+        }
         return "\(kind) #\(plainLocks.numbers[address] ?? 0)"
     }
 }

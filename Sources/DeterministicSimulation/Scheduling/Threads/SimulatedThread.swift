@@ -71,6 +71,9 @@ struct SimulatedThread {
     /// (``Scheduler/releaseDeadQueues(_:)``).
     var heldLocks = 0
     var runsActorTurn = false
+    /// Waits its job made while the run's end unwound it, each returning at once
+    /// (``ThreadController/noteUnwindingWait(in:)``).
+    var unwindingWaits = 0
 
     init(id: Int, queue: Int, slot: Int, label: String) {
         self.id = id

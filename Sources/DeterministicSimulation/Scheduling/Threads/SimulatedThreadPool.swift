@@ -95,6 +95,8 @@ public final class SimulatedThreadPool: @unchecked Sendable {
     @exclusivity(unchecked) var idle: [PoolWorker] = []
     /// Every worker made, for the count and for exit.
     private var all: [PoolWorker] = []
+    /// Workers left inside a job that is never resumed (``retire(_:)``): kept, never reused.
+    private var retired: [PoolWorker] = []
     /// The scheduler currently using the pool, if any (identity only).
     var lentTo: ObjectIdentifier?
     /// Where the pool's threads and the run's driver run (`CPUPlacement` (SimulationRuntime); OS threads only).
@@ -140,10 +142,23 @@ public final class SimulatedThreadPool: @unchecked Sendable {
         return pool
     }
 
+    /// The number of workers retired inside a job given up.
+    package var retiredCount: Int { retired.count }
+
+    /// Takes `worker`, which carries a job that is never resumed (given up while a run's end
+    /// unwinds it), out of the pool: never reused, not waited for at exit. Its stack stays (a
+    /// fiber's, with the job's frames; an OS thread stays parked), and so does what those frames
+    /// hold.
+    func retire(_ worker: PoolWorker) {
+        guard let index = all.firstIndex(where: { $0 === worker }) else { return }
+        all.remove(at: index)
+        retired.append(worker)
+    }
+
     /// Takes a parked worker, making one if none is free.
     func takeIdle() -> PoolWorker {
         if let worker = idle.popLast() { return worker }
-        let worker = PoolWorker(number: all.count)
+        let worker = PoolWorker(number: all.count + retired.count)
         all.append(worker)
         switch carriers {
         case .fibers:

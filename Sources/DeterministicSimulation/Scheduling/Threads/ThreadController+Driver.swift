@@ -40,10 +40,12 @@ extension ThreadController {
         defer { RunThreadMarker.leave(restoring: mark) }
         if state.suspendedCount > 0 { pool.beginPinnedRun() }
         defer { pool.endPinnedRun() }
+        state.isFinalUnwind = true
         while let thread = state.threads.firstIndex(where: { $0.isSuspended }) {
             markRunning(thread, in: scheduler)
             state.threads[thread].worker!.call { driverWorker.handOff(to: $0) }
         }
+        state.isFinalUnwind = false
         state.isUnwinding = false
         if pool.lentTo == ObjectIdentifier(self) { pool.lentTo = nil }
     }

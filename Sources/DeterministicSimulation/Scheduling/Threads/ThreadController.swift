@@ -101,6 +101,12 @@ final class ThreadController {
         /// Set while ``unwind()`` resumes suspended threads, and while a dead process's thread is
         /// unwound inertly: every scheduling point and blocking call returns at once (fail fast).
         var isUnwinding = false
+        /// Set while ``unwind()`` resumes the run's suspended threads at its end (only the driver
+        /// resumes them then): a thread that keeps waiting is given up
+        /// (``noteUnwindingWait(in:)``).
+        var isFinalUnwind = false
+        /// Threads given up at the run's end (``noteUnwindingWait(in:)``).
+        var givenUpCount = 0
         /// The queues of dead processes (indexes), the threads of theirs still to be unwound
         /// inertly, in the order they were filed (``unwindLater(ofQueues:)``), and the one being
         /// unwound.

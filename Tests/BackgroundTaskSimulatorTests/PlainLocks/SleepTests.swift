@@ -1,0 +1,138 @@
+import BackgroundTaskKit
+import BackgroundTaskSimulator
+import DeterministicSimulation
+import Dispatch
+import Foundation
+import Testing
+
+/// Sleeps on a run's simulated threads (runtime_shims.c): `Thread.sleep`, `usleep` and `sleep`
+/// block only the sleeping thread, for that long on the virtual clock, while the others go on.
+/// Before, a sleep blocked the whole run for real time with its virtual clock standing still,
+/// so a thread polling a flag another thread sets never saw it set.
+@Suite(.enabled(if: Scheduler.tracksPlainLocks && VirtualClocks.isSupported))
+struct SleepTests {
+    static func run(_ name: String, seed: UInt64, _ make: @escaping @Sendable () -> any Workload) -> RunOutcome {
+        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(),
+                           workload: WorkloadInfo(name: name, summary: name, make: make),
+                           invariants: Invariant.all, horizon: .seconds(600))
+        return SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(seed)), keepTrace: true)
+    }
+
+    @Test("Thread.sleep, usleep and sleep take virtual time on the sleeping thread alone")
+    func sleepsAreVirtual() {
+        let probe = SleepProbe()
+        let outcome = Self.run("sleeps", seed: 9) { Sleeper(probe: probe) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.map(\.message))")
+        let process = probe.processes.first
+        // 2 s + 0.5 s + 1 s from launch: wakes at 3.5 s of the run's clock; main ticked meanwhile.
+        #expect(process?.woke == 3.5, "\(String(describing: process?.woke))")
+        #expect((process?.mainTicks ?? 0) >= 3, "main ticked \(process?.mainTicks ?? 0) times during the sleeps")
+    }
+
+    @Test("a background thread polling a flag with Thread.sleep sees main set it, and stops polling then")
+    func pollingLoopSeesTheFlag() {
+        var seen = 0
+        var onTime = 0
+        for seed in 1...20 as ClosedRange<UInt64> {
+            let probe = SleepProbe()
+            let outcome = Self.run("polling", seed: seed) { PollsAFlag(probe: probe) }
+            #expect(outcome.violations.isEmpty, "seed \(seed): \(outcome.violations.map(\.message))")
+            for process in probe.processes {
+                guard let woke = process.woke, let set = process.setAt else { continue }
+                seen += 1
+                // Never before main set it; within one poll (250 ms) when the app ran meanwhile.
+                #expect(woke >= set, "seed \(seed): saw it at \(woke), set at \(set)")
+                if woke - set <= 0.25 + 0.000_002 { onTime += 1 }
+            }
+        }
+        #expect(seen > 0, "no poller ever saw the flag")
+        #expect(onTime > 0, "no poller saw the flag within one poll")
+    }
+
+    @Test("a thread still polling when the run ends (a flag nothing sets any more) is given up at teardown")
+    func pollerLeftAtTheEndIsGivenUp() {
+        let pool = SimulatedThreadPool.forCurrentThread
+        let before = pool.retiredCount
+        let outcome = Self.run("forever", seed: 2) { PollsForever() }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.map(\.message))")
+        #expect(pool.retiredCount == before + 1, "\(pool.retiredCount - before) threads given up")
+    }
+
+    @Test("a run whose threads sleep replays to the same digest")
+    func replays() {
+        let first = Self.run("polling", seed: 0x5ee9) { PollsAFlag(probe: SleepProbe()) }
+        let second = Self.run("polling", seed: 0x5ee9) { PollsAFlag(probe: SleepProbe()) }
+        #expect(first.digest == second.digest && first.eventCount == second.eventCount)
+    }
+}
+
+// MARK: App-style workloads (Thread.sleep and the C library's sleeps)
+
+final class SleepProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    final class Process: @unchecked Sendable {
+        var woke: Double?
+        var setAt: Double?
+        var mainTicks = 0
+    }
+    var processes: [Process] = []
+}
+
+/// A global-queue block sleeps 2 s (`Thread.sleep`), 0.5 s (`usleep`) and 1 s (`sleep`); main
+/// ticks every second meanwhile.
+final class Sleeper: Workload, @unchecked Sendable {
+    private let probe: SleepProbe
+
+    init(probe: SleepProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let mine = SleepProbe.Process()
+        probe.processes.append(mine)
+        let start = Date()
+        DispatchQueue.global().async {
+            Thread.sleep(forTimeInterval: 2)
+            usleep(500_000)
+            sleep(1)
+            mine.woke = elapsed(since: start)
+        }
+        for tick in 1...3 {
+            DispatchQueue.main.asyncAfter(deadline: .now() + Double(tick)) { mine.mainTicks += 1 }
+        }
+    }
+}
+
+/// A global-queue block polls a flag every 250 ms, as sync code waits for a state change; main
+/// sets the flag 3 s after launch, under an `NSLock`.
+final class PollsAFlag: Workload, @unchecked Sendable {
+    private let probe: SleepProbe
+    private let lock = NSLock()
+    private var ready = false
+
+    init(probe: SleepProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let mine = SleepProbe.Process()
+        probe.processes.append(mine)
+        let start = Date()
+        DispatchQueue.global().async { [self] in
+            while !lock.withLock({ ready }) { Thread.sleep(forTimeInterval: 0.25) }
+            mine.woke = elapsed(since: start)
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + 3) { [self] in
+            mine.setAt = elapsed(since: start)
+            lock.withLock { ready = true }
+        }
+    }
+}
+
+/// A global-queue block that polls, every second, a flag nothing ever sets.
+final class PollsForever: Workload, @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        DispatchQueue.global().async { [self] in
+            while !lock.withLock({ done }) { Thread.sleep(forTimeInterval: 0.1) }
+        }
+    }
+}
