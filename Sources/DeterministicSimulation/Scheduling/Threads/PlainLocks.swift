@@ -36,12 +36,11 @@ import SimulationRuntime
 ///   virtual deadline, for a signal or leave from a simulated thread of the run (one from a real
 ///   thread outside the run is not seen); the engine's own baton semaphores never do.
 /// - A sleep (`nanosleep`, `clock_nanosleep`, `usleep`, `sleep`: `Thread.sleep`) blocks only the
-///   sleeping simulated thread, for that long on the virtual clock. At the run's end, when its
-///   threads are unwound, a sleep returns at once like every blocking call: a loop that polls
-///   a flag nothing can set any more (`while !done { Thread.sleep(...) }`) then never ends (the
-///   run watchdog reports it as a hang). Condition variables (`NSCondition`, Foundation's
-///   `waitUntilFinished`) are not simulated: their waits loop on a predicate, so the same
-///   unwinding would spin; a real wait on one stops the run.
+///   sleeping simulated thread, for that long on the virtual clock (at least a microsecond). At
+///   the run's end, when its threads are unwound, a sleep returns at once like every plain wait,
+///   and a thread that keeps waiting (a loop polling a flag nothing can set any more) is given
+///   up (``ThreadController/noteUnwindingWait(in:)``). Condition variables (`NSCondition`,
+///   Foundation's `waitUntilFinished`) are not simulated: a real wait on one stops the run.
 /// - A recursive mutex counts its holder's acquisitions; an error-checking one returns
 ///   `EDEADLK` to its holder, as glibc does.
 /// - Not synchronisation for the data-race detector: guard ``SharedState`` with the host's lock.
