@@ -10,7 +10,6 @@ extension ThreadController {
         state.stepsLeft = maxSteps
         state.stepsTaken = 0
         state.movesClockToLimit = movesClock
-        state.crashSlotToken = CrashSignals.currentSlotToken
         let decision = decide(first: nil)
         if case .stop(let stop) = decision { return (stop, state.stepsTaken) }
         pool.beginPinnedRun()

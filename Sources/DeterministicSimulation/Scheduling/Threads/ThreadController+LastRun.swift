@@ -32,7 +32,6 @@ extension ThreadController {
         state.stepsTaken = 0
         state.movesClockToLimit = true
         state.atStop = atStop
-        state.crashSlotToken = CrashSignals.currentSlotToken
         let scheduler = self.scheduler  // one strong reference for the whole call
         let driver = driverWorker
         let decision = decide(first: nil, in: scheduler)

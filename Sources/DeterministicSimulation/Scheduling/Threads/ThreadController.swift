@@ -105,9 +105,6 @@ final class ThreadController {
         /// resumes them then): a thread that keeps waiting is given up
         /// (``noteUnwindingWait(in:)``).
         var isFinalUnwind = false
-        /// The crash slot of the OS thread that drives the run (``CrashSignals/currentSlotToken``):
-        /// an OS-thread worker that carries the run's loop names the same run when it crashes.
-        var crashSlotToken = 0
         /// Threads given up at the run's end (``noteUnwindingWait(in:)``).
         var givenUpCount = 0
         /// The queues of dead processes (indexes), the threads of theirs still to be unwound
@@ -256,11 +253,6 @@ final class ThreadController {
         // call returned, during teardown) and leave a stale run on the driver's thread.
         let marksThread = !worker.carriesFiber
         let mark = marksThread ? RunThreadMarker.enter(scheduler) : nil
-        // A pool thread made in an earlier phase names the slot it inherited then; a crash in
-        // this run's jobs must name this run (the driver's slot, stamped with its seed).
-        if marksThread, CrashSignals.currentSlotToken != state.crashSlotToken {
-            CrashSignals.prepareThread(inheriting: state.crashSlotToken)
-        }
         defer { if let mark { RunThreadMarker.leave(restoring: mark) } }
         state.loopWorker = Unretained(worker)
         // The scheduler unretained for the loop (its owner is running it): a strong local
