@@ -118,6 +118,25 @@ public enum CrashSignals {
     /// Whether the handler is installed.
     package static var isInstalled: Bool { state != nil }
 
+    /// Waits about `milliseconds` of real time on the calling thread, also when it is a run's
+    /// simulated thread: what the handler of a second fatal signal does while the first one
+    /// writes its banner (the first ends the process).
+    ///
+    /// ```swift
+    /// CrashSignals.waitRealTime(milliseconds: 1_000)
+    /// ```
+    ///
+    /// Why `poll` and not `sleep`: on a run's simulated thread the runtime shims make `sleep`,
+    /// `usleep` and `nanosleep` waits on the run's virtual clock (runtime_shims.c). From a
+    /// handler that called into the engine mid-job and returned at once, so with two workers
+    /// crashing together the second ended the process while the first was writing: the banner
+    /// stopped after its first line, with no run seed (found by CrashIsolationTests' `--jobs 2`
+    /// test, about once in 600 runs under load). Contract: async-signal-safe (`poll` is on
+    /// POSIX's list); may return early when a signal interrupts it.
+    package static func waitRealTime(milliseconds: Int32) {
+        _ = poll(nil, 0, milliseconds)
+    }
+
     /// The code the process ends with after a fault of bgsim's own code (71 unless installed
     /// with another).
     public static var internalErrorExitCode: Int32 { state?.internalErrorExitCode ?? 71 }
@@ -139,7 +158,7 @@ public enum CrashSignals {
 private func handleFatalSignal(_ signal: Int32) {
     guard let state = CrashSignals.state else { _exit(70) }
     if CrashSignals.entered.exchange(true, ordering: .acquiringAndReleasing) {
-        sleep(1)  // another thread is writing its banner: let it finish
+        CrashSignals.waitRealTime(milliseconds: 1_000)  // another thread is writing its banner: let it finish
         _exit(state.exitCode)
     }
     if let slot = CrashOutput.harnessSlot() {

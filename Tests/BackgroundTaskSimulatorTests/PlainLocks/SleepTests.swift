@@ -58,6 +58,21 @@ struct SleepTests {
         #expect(pool.retiredCount == before + 1, "\(pool.retiredCount - before) threads given up")
     }
 
+    @Test("the crash handler's wait for another handler is real time on a run's thread, not a sleep the shims make virtual")
+    func crashHandlerWaitIsRealTime() {
+        // Two workers crashing together: the second handler waits while the first writes its
+        // banner. With `sleep(1)` there, the shims made it a virtual wait that returned at once
+        // (the banner was cut after its first line) and called into the engine from a handler.
+        let probe = SleepProbe()
+        let clock = WallClock()
+        let outcome = Self.run("crash-wait", seed: 3) { WaitsAsACrashHandler(probe: probe) }
+        let realSeconds = clock.elapsedSeconds
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.map(\.message))")
+        let process = probe.processes.first
+        #expect(process?.woke == 0, "the run's clock moved \(String(describing: process?.woke)) s during the wait")
+        #expect(realSeconds >= 0.2, "the wait took \(realSeconds) s of real time")
+    }
+
     @Test("a run whose threads sleep replays to the same digest")
     func replays() {
         let first = Self.run("polling", seed: 0x5ee9) { PollsAFlag(probe: SleepProbe()) }
@@ -121,6 +136,23 @@ final class PollsAFlag: Workload, @unchecked Sendable {
         DispatchQueue.main.asyncAfter(deadline: .now() + 3) { [self] in
             mine.setAt = elapsed(since: start)
             lock.withLock { ready = true }
+        }
+    }
+}
+
+/// A global-queue block waits 200 ms the way the crash handler waits for another handler.
+final class WaitsAsACrashHandler: Workload, @unchecked Sendable {
+    private let probe: SleepProbe
+
+    init(probe: SleepProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let mine = SleepProbe.Process()
+        probe.processes.append(mine)
+        DispatchQueue.global().async {
+            let start = Date()
+            CrashSignals.waitRealTime(milliseconds: 200)
+            mine.woke = elapsed(since: start)
         }
     }
 }
