@@ -17,8 +17,12 @@
 // - `CFRunLoopPerformBlock` sends the block to the main queue (`dispatch_async`'s operation).
 // - `Timer(timeInterval:repeats:block:)` first fires an interval after it is made, as Darwin's
 //   does (Foundation on Linux fires it at once; below).
-// A timer added to another thread's run loop is let through: no run loop runs on a run's
-// background thread, so it never fires, as on a device where the thread does not run its loop.
+// A timer added, or a block sent, to another thread's run loop inside a run is dropped: nothing
+// in the run runs that loop, so it never fires, as on a device where the thread does not run its
+// loop. It is not added to the real loop either: that is the loop of the OS thread carrying the
+// run, which code outside the run may run later (Foundation's `Process.waitUntilExit` runs the
+// current run loop), and the run's timer then fired there, after its run had gone (a test
+// process crashed on it).
 //
 // Only timers made inside a run (`CFRunLoopTimerCreate` on a run's thread: their callout is
 // recorded then; the real timer keeps it private) can be fired; adding any other one to the main
@@ -223,10 +227,11 @@ typedef void (*add_timer_fn)(void *, void *, const void *);
 
 void CFRunLoopAddTimer(void *run_loop, void *timer, const void *mode) {
     BGSIM_NEXT(CFRunLoopAddTimer, add_timer_fn);
-    if (bgsim_run_mark_get() == NULL || timer == NULL || !is_main_run_loop(run_loop)) {
+    if (bgsim_run_mark_get() == NULL || timer == NULL) {
         next_CFRunLoopAddTimer(run_loop, timer, mode);
         return;
     }
+    if (!is_main_run_loop(run_loop)) return;  // another thread's loop: never fires (see the top)
     CF(CFRunLoopTimerIsValid, timer_bool_fn);
     if (!cf_CFRunLoopTimerIsValid(timer)) return;  // as the run loop does: an invalid timer is not added
     int fires = is_running_mode(mode);
@@ -337,7 +342,8 @@ typedef void (*perform_block_fn)(void *, const void *, void *);
 
 void CFRunLoopPerformBlock(void *run_loop, const void *modes, void *block) {
     BGSIM_NEXT(CFRunLoopPerformBlock, perform_block_fn);
-    if (bgsim_run_mark_get() != NULL && block != NULL && is_main_run_loop(run_loop)) {
+    if (bgsim_run_mark_get() != NULL && block != NULL) {
+        if (!is_main_run_loop(run_loop)) return;  // another thread's loop: never runs (see the top)
         bgsim_dispatch_call call = {0};
         call.block = block;
         if (bgsim_real_dispatch_hand_over_main("CFRunLoopPerformBlock", BGSIM_DISPATCH_ASYNC, &call)) return;

@@ -54,11 +54,15 @@ struct RunLoopTimerTests {
                 "a one-shot timer stays valid after it fired")
     }
 
-    @Test("a timer on a background thread's run loop, or in a mode the main run loop does not run, never fires")
+    @Test("a timer or block on a background thread's run loop, or in a mode the main run loop does not run, never runs, also after the run")
     func timersNothingRunsNeverFire() {
         let probe = RunLoopTimerProbe()
         let outcome = Self.run("never", seed: 4) { TimersThatNeverFire(probe: probe) }
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
+        // The background thread's loop was this OS thread's (fibers): running it now, outside the
+        // run, as `Process.waitUntilExit` does, must not fire the run's timer or block (their
+        // fire date is long past on the real clock). Added to the real loop, they fired here.
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.1))
         #expect(probe.processes.first?.fires == [], "\(String(describing: probe.processes.first?.fires))")
         #expect(probe.processes.first?.performed == 1, "RunLoop.main.perform ran \(probe.processes.first?.performed ?? 0) times")
     }
@@ -187,6 +191,7 @@ final class TimersThatNeverFire: Workload, @unchecked Sendable {
         probe.processes.append(mine)
         DispatchQueue.global().async {
             _ = Timer.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in mine.fires.append(-1) }
+            RunLoop.current.perform { mine.fires.append(-3) }
             let custom = Timer(timeInterval: 1, repeats: true) { _ in mine.fires.append(-2) }
             RunLoop.main.add(custom, forMode: RunLoop.Mode("com.example.sync"))
             RunLoop.main.perform {
