@@ -21,6 +21,17 @@ package enum ThreadMark {
         return Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue()
     }
 
+    /// The object a shim callback's `mark` names (the shim hands back the calling thread's
+    /// mark), as `type`: unretained, alive while it executes on the thread.
+    ///
+    /// ```swift
+    /// bgsim_virtual_clocks_register({ mark in ThreadMark.object(marked: mark, as: Scheduler.self).now.microseconds }, …)
+    /// ```
+    @inlinable
+    package static func object<Object: AnyObject>(marked mark: UnsafeMutableRawPointer, as type: Object.Type) -> Object {
+        Unmanaged<Object>.fromOpaque(mark).takeUnretainedValue()
+    }
+
     /// What ``enter(_:locks:)`` replaced: the thread's previous mark and plain-locks table.
     package struct Previous {
         let mark: UnsafeMutableRawPointer?

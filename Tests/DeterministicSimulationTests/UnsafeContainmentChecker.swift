@@ -99,11 +99,9 @@ enum UnsafeContainmentChecker {
                 "Sources/SimulationRuntime/PerThreadObject.swift": 4,
                 // The run an OS thread is executing, kept unretained in a pthread key (read by
                 // the runtime's executor hooks and the simulated main actor, only while that
-                // run executes on the thread).
-                "Sources/SimulationRuntime/ThreadMark.swift": 3,
-                // The shim's callbacks (virtual clocks, real Dispatch, plain locks): the shim
-                // hands back that same mark.
-                "Sources/DeterministicSimulation/Async/VirtualClocks.swift": 5,
+                // run executes on the thread; and by the shim's callbacks, which are handed
+                // that same mark).
+                "Sources/SimulationRuntime/ThreadMark.swift": 4,
             ],
             instead: "use Unretained (DeterministicSimulation/Support/Unretained.swift), or a strong reference"),
         Idiom(

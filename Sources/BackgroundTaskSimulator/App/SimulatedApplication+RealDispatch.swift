@@ -71,7 +71,13 @@ extension SimulatedApplication {
                 // On the caller's thread (a free queue) the block is on the queue all the same.
                 let thread = scheduler.currentThreadID ?? -1
                 routes.syncing.append((target.id, thread))
-                call.runNow()
+                if target.isMainQueue && scheduler.currentQueue != target.id {
+                    // The main queue's block in place (teardown unwinds its caller, or no threads):
+                    // as main, or its main-actor closure traps.
+                    scheduler.runInPlaceOfMainThread { call.runNow() }
+                } else {
+                    call.runNow()
+                }
                 routes.syncing.removeLast()
             }
             switch target {
@@ -142,6 +148,8 @@ enum RealDispatchQueue {
     }
 
     var id: QueueID { underlying.id }
+    /// Whether this is the process's main queue.
+    var isMainQueue: Bool { underlying.isMainQueue }
 
     func async(barrier: Bool, _ work: @escaping @Sendable () -> Void) {
         switch self {

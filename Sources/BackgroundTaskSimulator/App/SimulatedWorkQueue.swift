@@ -19,7 +19,7 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     private let scheduler: SchedulerReference
     /// The main queue's blocks always run on the main thread; every other queue runs a `sync`
     /// block on the caller's thread when it is free (see ``sync(_:)``).
-    private let isMainQueue: Bool
+    let isMainQueue: Bool
 
     init(label: String, id: QueueID, scheduler: Scheduler, isMainQueue: Bool = false) {
         self.label = label

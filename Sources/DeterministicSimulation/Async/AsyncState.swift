@@ -29,6 +29,8 @@ final class AsyncState: @unchecked Sendable {
     /// The run's simulated main thread (``Scheduler/setMainThread(_:)``): where the real main
     /// actor's isolation checks pass. Set by the simulator for every process, async or not.
     var mainThreadQueue: QueueID?
+    /// Blocks of the main queue running in place on another thread (``Scheduler/runInPlaceOfMainThread(_:)``).
+    var mainInPlaceDepth = 0
     /// Executors replaced by ``Scheduler/beginAsyncDomain(label:taskWidth:mainQueue:)``: kept
     /// alive until the run ends, because jobs and tasks of the previous domain still refer to
     /// them (unowned).

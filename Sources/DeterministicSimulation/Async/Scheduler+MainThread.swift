@@ -22,8 +22,30 @@ extension Scheduler {
     /// ``setMainThread(_:)`` named last): what `MainActor.assumeIsolated` asks inside a run.
     @usableFromInline
     var isOnSimulatedMainThread: Bool {
-        guard let queue = asyncState?.mainThreadQueue else { return false }
-        return RunThreadMarker.isMarked(self) && runningQueue == queue
+        guard let state = asyncState, let queue = state.mainThreadQueue else { return false }
+        return RunThreadMarker.isMarked(self) && (runningQueue == queue || state.mainInPlaceDepth > 0)
+    }
+
+    /// Runs `body`, a block for the main queue that the run could not carry to the simulated main
+    /// thread and runs in place instead, as the main thread: ``isOnSimulatedMainThread`` is true
+    /// meanwhile, so main-actor checks in it pass.
+    ///
+    /// ```swift
+    /// // A `DispatchQueue.main.sync` whose caller the run's end unwinds: the block runs here.
+    /// scheduler.runInPlaceOfMainThread { call.runNow() }
+    /// ```
+    ///
+    /// Why: Swift 6 isolates the closure of `DispatchQueue.main.sync` to the main actor and checks
+    /// that on entry. A `sync` that cannot reach the main thread (a deadlock stopped the run and
+    /// its threads are unwound, or the run has no threads) still runs its block, because Swift's
+    /// value-returning `sync` force-unwraps what the block set; on the caller's thread that
+    /// check trapped and ended the process with the finding unreported. Nothing a block does at
+    /// teardown is recorded.
+    package func runInPlaceOfMainThread<T>(_ body: () throws -> T) rethrows -> T {
+        guard let state = asyncState else { return try body() }
+        state.mainInPlaceDepth += 1
+        defer { state.mainInPlaceDepth -= 1 }
+        return try body()
     }
 
     /// Calls `callback`, which the SDK declares `@MainActor`, from a job of the simulated main

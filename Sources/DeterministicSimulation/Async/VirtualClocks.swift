@@ -45,7 +45,7 @@ package enum VirtualClocks {
     /// inside a run, and waits for plain locks. Idempotent.
     static func register() {
         bgsim_virtual_clocks_register({ mark in
-            Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue().now.microseconds
+            ThreadMark.object(marked: mark, as: Scheduler.self).now.microseconds
         }, epochSeconds)
         // Real Dispatch inside a run: the same mark names the run. Its simulator runs the work
         // on a simulated queue where it can (``Scheduler/onRealDispatch``). What it does not take
@@ -53,7 +53,7 @@ package enum VirtualClocks {
         // enabled); elsewhere the call goes through as before, rather than losing the work
         // unreported. A `sync` not taken always goes through (its caller needs the work done).
         bgsim_real_dispatch_register({ mark, raw in
-            let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
+            let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)
             let call = RealDispatchCall(OpaquePointer(raw))
             if call.operation == .isMainThread {
                 call.answer(scheduler.isOnSimulatedMainThread ? 1 : 0)
@@ -73,27 +73,33 @@ package enum VirtualClocks {
             return 1
         })
         // Plain locks (``PlainLocks``): a simulated thread waits for a real mutex another one
-        // holds, or for a dispatch semaphore or group another one signals or leaves, and the
-        // release, signal or leave of one with waiters wakes them. Nothing else calls the engine:
+        // holds, or for a dispatch semaphore, group or condition variable another one signals or
+        // leaves, and the release, signal or leave of one with waiters wakes them (a condition's
+        // signal wakes one). Nothing else calls the engine:
         // the Swift runtime takes mutexes of its own inside these very callbacks.
         bgsim_plain_locks_register({ mark, mutex in
-            let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
+            let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)
             let woken = scheduler.threadsCall?.call { $0.waitForPlainMutex(UInt(bitPattern: mutex), in: scheduler) }
             return woken == true ? 0 : 1
         }, { mark, object in
-            Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue().threadsCall?.call {
+            ThreadMark.object(marked: mark, as: Scheduler.self).threadsCall?.call {
                 $0.plainMutexReleased(UInt(bitPattern: object))
             }
         }, { mark, object, kind, deadline in
-            let scheduler = Unmanaged<Scheduler>.fromOpaque(mark).takeUnretainedValue()
+            let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)
             let kind: PlainLocks.WaitKind = switch kind {
             case Int32(BGSIM_PLAIN_WAIT_GROUP): .group
             case Int32(BGSIM_PLAIN_WAIT_SLEEP): .sleep
+            case Int32(BGSIM_PLAIN_WAIT_CONDITION): .condition
             default: .semaphore
             }
             return scheduler.threadsCall?.call {
                 $0.waitForPlainObject(UInt(bitPattern: object), kind: kind, deadline: deadline, in: scheduler).rawValue
             } ?? -1
+        }, { mark, object in
+            ThreadMark.object(marked: mark, as: Scheduler.self).threadsCall?.call {
+                $0.plainConditionSignalled(UInt(bitPattern: object))
+            }
         })
     }
 }

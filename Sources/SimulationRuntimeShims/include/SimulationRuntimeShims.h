@@ -231,20 +231,28 @@ typedef int (*bgsim_mutex_wait_fn)(void *_Nonnull mark, void *_Nonnull mutex);
 /// threads may wait was released, signalled or left: its waiters try again.
 typedef void (*bgsim_mutex_released_fn)(void *_Nonnull mark, void *_Nonnull object);
 
-/// What a plain wait waits on: a dispatch semaphore or group, or nothing but its deadline (a
-/// sleep: `nanosleep`, `Thread.sleep`).
-enum { BGSIM_PLAIN_WAIT_SEMAPHORE = 1, BGSIM_PLAIN_WAIT_GROUP = 2, BGSIM_PLAIN_WAIT_SLEEP = 3 };
+/// What a plain wait waits on: a dispatch semaphore or group, nothing but its deadline (a
+/// sleep: `nanosleep`, `Thread.sleep`), or a condition variable (`NSCondition`, a
+/// `pthread_cond_t`).
+enum { BGSIM_PLAIN_WAIT_SEMAPHORE = 1, BGSIM_PLAIN_WAIT_GROUP = 2, BGSIM_PLAIN_WAIT_SLEEP = 3,
+       BGSIM_PLAIN_WAIT_CONDITION = 4 };
 
 /// Blocks the calling simulated thread of the run `mark` until `object` (a dispatch semaphore or
-/// group, `kind`) is signalled or left by a simulated thread of the run, or until the run's
-/// virtual time reaches `deadline` (microseconds; -1: no deadline): 0 when woken to try again, 1
-/// when the deadline passed, -1 when the run gave the wait up (a deadlock, or unwinding).
+/// group, a condition variable: `kind`) is signalled or left by a simulated thread of the run, or
+/// until the run's virtual time reaches `deadline` (microseconds; -1: no deadline): 0 when woken
+/// to try again, 1 when the deadline passed, -1 when the run gave the wait up (a deadlock, or
+/// unwinding).
 typedef int (*bgsim_object_wait_fn)(void *_Nonnull mark, void *_Nonnull object, int kind, int64_t deadline);
+
+/// Tells the run `mark` that the condition variable `object` was signalled (not broadcast): one
+/// of the simulated threads waiting on it, the scheduler's pick, is woken.
+typedef void (*bgsim_object_signalled_one_fn)(void *_Nonnull mark, void *_Nonnull object);
 
 /// Registers the engine's side of plain locks and waits (see the file comment). Called once per
 /// process, before any thread is marked; where the shim is not built nothing is tracked.
 void bgsim_plain_locks_register(bgsim_mutex_wait_fn _Nonnull wait, bgsim_mutex_released_fn _Nonnull released,
-                                bgsim_object_wait_fn _Nonnull objectWait);
+                                bgsim_object_wait_fn _Nonnull objectWait,
+                                bgsim_object_signalled_one_fn _Nonnull signalledOne);
 
 /// Sets whether the calling OS thread's dispatch semaphore and group calls are the engine's own
 /// (its baton between OS-thread carriers): those are never plain waits. Returns the previous

@@ -15,8 +15,9 @@ import Testing
 struct RealDispatchTests {
     /// One run of `workload`, with simulated threads (the default environment).
     static func run(_ name: String, seed: UInt64, usesAsync: Bool = false,
+                    environment: EnvironmentConfig = EnvironmentConfig(),
                     _ make: @escaping @Sendable () -> any Workload) -> RunOutcome {
-        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(),
+        let spec = RunSpec(profile: .ios17, environment: environment,
                            workload: WorkloadInfo(name: name, summary: name, usesAsync: usesAsync, make: make),
                            invariants: Invariant.all, horizon: .seconds(600))
         return SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(seed)), keepTrace: true)
@@ -130,6 +131,20 @@ struct RealDispatchTests {
         let outcome = Self.run("main-thread", seed: 6) { MainThreadChecks(probe: probe) }
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         #expect(probe.onMain >= 3 && probe.offMain == 0, "right \(probe.onMain), wrong \(probe.offMain)")
+    }
+
+    @Test("a lock held across DispatchQueue.main.sync while main takes it: the deadlock is reported, and the run ends cleanly")
+    func lockHeldAcrossMainSyncDeadlocks() throws {
+        // Once the deadlock stops the run, its end unwinds the global thread's `sync`, whose
+        // block then runs in place; Swift 6 isolates that closure to the main actor, and its
+        // check trapped there (the test process ended with the finding unreported).
+        var found: Violation?
+        for seed in 1...40 as ClosedRange<UInt64> where found == nil {
+            found = Self.run("lock-sync", seed: seed) { LockHeldAcrossMainSync() }.violations.first { $0.invariant == "no-deadlock" }
+        }
+        let message = try #require(found?.message, "no run deadlocked")
+        #expect(message.contains(#"waits for sync on queue"#), "\(message)")
+        #expect(message.contains(#"waits for lock "NSLock or pthread mutex #1""#), "\(message)")
     }
 
     @Test("a cancelled DispatchWorkItem never runs; its notify runs inside the run")
@@ -488,6 +503,28 @@ final class ConcurrentPerformer: Workload, @unchecked Sendable {
                 if app.isMainThread { probe.onMain += 1 } else { probe.offMain += 1 }
             }
             precondition(probe.onMain == before + 8, "concurrentPerform returned before its iterations ran")
+        }
+    }
+}
+
+/// A cache an `NSLock` guards: a global block fills it and, still holding the lock, shows its
+/// size on main with `DispatchQueue.main.sync`; main reads the cache under the same lock.
+final class LockHeldAcrossMainSync: Workload, @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache: [String: Int] = [:]
+    private var shown = 0
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        DispatchQueue.global().async { [self] in
+            lock.lock()
+            cache["items"] = 3
+            DispatchQueue.main.sync { shown = cache.count }
+            lock.unlock()
+        }
+        DispatchQueue.main.async { [self] in
+            lock.lock()
+            shown = cache.count
+            lock.unlock()
         }
     }
 }

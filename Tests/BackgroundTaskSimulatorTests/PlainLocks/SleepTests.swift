@@ -11,17 +11,10 @@ import Testing
 /// so a thread polling a flag another thread sets never saw it set.
 @Suite(.enabled(if: Scheduler.tracksPlainLocks && VirtualClocks.isSupported))
 struct SleepTests {
-    static func run(_ name: String, seed: UInt64, _ make: @escaping @Sendable () -> any Workload) -> RunOutcome {
-        let spec = RunSpec(profile: .ios17, environment: EnvironmentConfig(),
-                           workload: WorkloadInfo(name: name, summary: name, make: make),
-                           invariants: Invariant.all, horizon: .seconds(600))
-        return SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(seed)), keepTrace: true)
-    }
-
     @Test("Thread.sleep, usleep and sleep take virtual time on the sleeping thread alone")
     func sleepsAreVirtual() {
         let probe = SleepProbe()
-        let outcome = Self.run("sleeps", seed: 9) { Sleeper(probe: probe) }
+        let outcome = RealDispatchTests.run("sleeps", seed: 9) { Sleeper(probe: probe) }
         #expect(outcome.violations.isEmpty, "\(outcome.violations.map(\.message))")
         let process = probe.processes.first
         // 2 s + 0.5 s + 1 s from launch: wakes at 3.5 s of the run's clock; main ticked meanwhile.
@@ -35,7 +28,7 @@ struct SleepTests {
         var onTime = 0
         for seed in 1...20 as ClosedRange<UInt64> {
             let probe = SleepProbe()
-            let outcome = Self.run("polling", seed: seed) { PollsAFlag(probe: probe) }
+            let outcome = RealDispatchTests.run("polling", seed: seed) { PollsAFlag(probe: probe) }
             #expect(outcome.violations.isEmpty, "seed \(seed): \(outcome.violations.map(\.message))")
             for process in probe.processes {
                 guard let woke = process.woke, let set = process.setAt else { continue }
@@ -53,7 +46,7 @@ struct SleepTests {
     func pollerLeftAtTheEndIsGivenUp() {
         let pool = SimulatedThreadPool.forCurrentThread
         let before = pool.retiredCount
-        let outcome = Self.run("forever", seed: 2) { PollsForever() }
+        let outcome = RealDispatchTests.run("forever", seed: 2) { PollsForever() }
         #expect(outcome.violations.isEmpty, "\(outcome.violations.map(\.message))")
         #expect(pool.retiredCount == before + 1, "\(pool.retiredCount - before) threads given up")
     }
@@ -65,7 +58,7 @@ struct SleepTests {
         // (the banner was cut after its first line) and called into the engine from a handler.
         let probe = SleepProbe()
         let clock = WallClock()
-        let outcome = Self.run("crash-wait", seed: 3) { WaitsAsACrashHandler(probe: probe) }
+        let outcome = RealDispatchTests.run("crash-wait", seed: 3) { WaitsAsACrashHandler(probe: probe) }
         let realSeconds = clock.elapsedSeconds
         #expect(outcome.violations.isEmpty, "\(outcome.violations.map(\.message))")
         let process = probe.processes.first
@@ -75,8 +68,8 @@ struct SleepTests {
 
     @Test("a run whose threads sleep replays to the same digest")
     func replays() {
-        let first = Self.run("polling", seed: 0x5ee9) { PollsAFlag(probe: SleepProbe()) }
-        let second = Self.run("polling", seed: 0x5ee9) { PollsAFlag(probe: SleepProbe()) }
+        let first = RealDispatchTests.run("polling", seed: 0x5ee9) { PollsAFlag(probe: SleepProbe()) }
+        let second = RealDispatchTests.run("polling", seed: 0x5ee9) { PollsAFlag(probe: SleepProbe()) }
         #expect(first.digest == second.digest && first.eventCount == second.eventCount)
     }
 }

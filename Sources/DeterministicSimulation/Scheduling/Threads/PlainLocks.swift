@@ -39,8 +39,13 @@ import SimulationRuntime
 ///   sleeping simulated thread, for that long on the virtual clock (at least a microsecond). At
 ///   the run's end, when its threads are unwound, a sleep returns at once like every plain wait,
 ///   and a thread that keeps waiting (a loop polling a flag nothing can set any more) is given
-///   up (``ThreadController/noteUnwindingWait(in:)``). Condition variables (`NSCondition`,
-///   Foundation's `waitUntilFinished`) are not simulated: a real wait on one stops the run.
+///   up (``ThreadController/noteUnwindingWait(in:)``).
+/// - A condition variable (`NSCondition`, and so `NSConditionLock` and Foundation's
+///   `waitUntilFinished`; a `pthread_cond_t`) waited on with its mutex held gives the mutex back
+///   and waits in the engine, blocked or asleep until its virtual deadline, for a signal (one
+///   waiter wakes, a drawn one: ``ThreadController/plainConditionSignalled(_:)``) or a broadcast
+///   (all) from a simulated thread of the run; then it takes the mutex again. Giving the mutex
+///   back and starting to wait are one step, as in the C library: no signal slips in between.
 /// - A recursive mutex counts its holder's acquisitions; an error-checking one returns
 ///   `EDEADLK` to its holder, as glibc does.
 /// - Not synchronisation for the data-race detector: guard ``SharedState`` with the host's lock.
@@ -60,9 +65,10 @@ final class PlainLocks {
     /// What each waited-on dispatch object is, for its name (mutexes are not listed).
     var kinds: [UInt: WaitKind] = [:]
 
-    /// What a simulated thread waits on: a dispatch object, or only its deadline (a sleep).
+    /// What a simulated thread waits on: a dispatch object, a condition variable, or only its
+    /// deadline (a sleep).
     enum WaitKind: Sendable {
-        case semaphore, group, sleep
+        case semaphore, group, sleep, condition
     }
 
     /// How a plain wait on a dispatch object ended (the shim's codes).
@@ -142,6 +148,16 @@ extension ThreadController {
         for thread in plainLocks.takeWaiters(on: address) { wake(thread) }
     }
 
+    /// Wakes one of the threads waiting on the condition variable at `address` (it was
+    /// signalled): with several, a drawn one (POSIX names none; a device's order is not an app's
+    /// to rely on).
+    func plainConditionSignalled(_ address: UInt) {
+        guard let waiting = plainLocks.waiters[address], !waiting.isEmpty else { return }
+        let thread = waiting.count == 1 ? waiting[0] : waiting[Int(choices.draw(below: UInt64(waiting.count)))]
+        plainLocks.removeWaiter(thread, on: address)
+        wake(thread)
+    }
+
     /// Blocks the current thread until a simulated thread signals or leaves the dispatch object
     /// at `address` (``plainMutexReleased(_:)``), or until the virtual time `deadline`
     /// (microseconds; negative: none) passes, asleep meanwhile and never part of a deadlock.
@@ -179,6 +195,7 @@ extension ThreadController {
         let kind = switch plainLocks.kinds[address] {
         case .group: "DispatchGroup"  // tidy: allow names, not calls
         case .sleep: "sleep"
+        case .condition: "NSCondition or pthread condition"
         case .semaphore, nil: "DispatchSemaphore"  // tidy: allow names, not calls
         }
         return "\(kind) #\(plainLocks.numbers[address] ?? 0)"
