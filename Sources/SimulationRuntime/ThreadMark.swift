@@ -27,7 +27,7 @@ package enum ThreadMark {
     /// ```swift
     /// bgsim_virtual_clocks_register({ mark in ThreadMark.object(marked: mark, as: Scheduler.self).now.microseconds }, …)
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     package static func object<Object: AnyObject>(marked mark: UnsafeMutableRawPointer, as type: Object.Type) -> Object {
         Unmanaged<Object>.fromOpaque(mark).takeUnretainedValue()
     }

@@ -22,8 +22,9 @@ extension Scheduler {
     /// ``setMainThread(_:)`` named last): what `MainActor.assumeIsolated` asks inside a run.
     @usableFromInline
     var isOnSimulatedMainThread: Bool {
-        guard let state = asyncState, let queue = state.mainThreadQueue else { return false }
-        return RunThreadMarker.isMarked(self) && (runningQueue == queue || state.mainInPlaceDepth > 0)
+        // No local binding of the state: it cost a retain and a release per check.
+        guard let queue = asyncState?.mainThreadQueue, RunThreadMarker.isMarked(self) else { return false }
+        return runningQueue == queue || (asyncState?.mainInPlaceDepth ?? 0) > 0
     }
 
     /// Runs `body`, a block for the main queue that the run could not carry to the simulated main
