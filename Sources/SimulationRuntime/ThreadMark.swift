@@ -32,6 +32,13 @@ package enum ThreadMark {
         Unmanaged<Object>.fromOpaque(mark).takeUnretainedValue()
     }
 
+    /// `object` retained once, as the shim hands it to Swift code that takes it owned (a getter
+    /// a shim answers on a marked thread: `NotificationCenter.default` inside a run).
+    @inlinable
+    package static func retainedForShim(_ object: AnyObject) -> UnsafeMutableRawPointer {
+        Unmanaged.passRetained(object).toOpaque()
+    }
+
     /// What ``enter(_:locks:)`` replaced: the thread's previous mark and plain-locks table.
     package struct Previous {
         let mark: UnsafeMutableRawPointer?

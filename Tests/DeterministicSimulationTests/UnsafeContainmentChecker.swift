@@ -101,7 +101,7 @@ enum UnsafeContainmentChecker {
                 // the runtime's executor hooks and the simulated main actor, only while that
                 // run executes on the thread; and by the shim's callbacks, which are handed
                 // that same mark).
-                "Sources/SimulationRuntime/ThreadMark.swift": 4,
+                "Sources/SimulationRuntime/ThreadMark.swift": 5,
             ],
             instead: "use Unretained (DeterministicSimulation/Support/Unretained.swift), or a strong reference"),
         Idiom(

@@ -115,6 +115,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     /// The app's own Dispatch queues, notifications and timers (``route(_:)``), made at the
     /// process's first Dispatch call: most workloads make none, and every run launches processes.
     var madeRealDispatch: RealDispatchRoutes?
+    /// The process's own `NotificationCenter.default`, made when its code first asks for it.
+    var madeFoundationSingletons: ProcessFoundationSingletons?
 
     init(device: SimulatedDevice, process: Int, inBackground: Bool) {
         self.deviceReference = DeviceReference(device, owner: "SimulatedApplication")
@@ -294,6 +296,15 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         core.accessoryHandler = nil
         withExtendedLifetime(otherHandlers) {}
         madeRealDispatch?.removeAll()
+        madeFoundationSingletons?.removeAll()
+    }
+
+    /// The process's `NotificationCenter.default` (``FoundationSingleton``).
+    func foundationSingleton(_ kind: FoundationSingleton) -> AnyObject {
+        if let made = madeFoundationSingletons { return made.object(kind) }
+        let made = ProcessFoundationSingletons()
+        madeFoundationSingletons = made
+        return made.object(kind)
     }
 
     // MARK: Simulation-only API for workloads

@@ -190,6 +190,15 @@ public final class SimulatedDevice: @unchecked Sendable {
         if workload.usesAsync { scheduler.enableAsync() }
         // The app's own GCD calls run on its simulated queues (SimulatedApplication+RealDispatch).
         scheduler.onRealDispatch = { [unowned self] call in routeRealDispatch(call) }
+        // `NotificationCenter.default`, one per process (ProcessFoundationSingletons).
+        scheduler.onFoundationSingleton = { [unowned self] kind in foundationSingleton(kind) }
+    }
+
+    /// The live process's `NotificationCenter.default`. A dead process's code (run inertly)
+    /// gets one of its own that nothing else sees: what it observes there never runs.
+    private func foundationSingleton(_ kind: FoundationSingleton) -> AnyObject {
+        if !core.dropsEvents, let app = liveApp { return app.foundationSingleton(kind) }
+        return ProcessFoundationSingletons().object(kind)
     }
 
     /// Routes a real Dispatch call made by the run's code to the live process. A dead process's

@@ -101,5 +101,12 @@ package enum VirtualClocks {
                 $0.plainConditionSignalled(UInt(bitPattern: object))
             }
         })
+        // Foundation's singletons, one per simulated process (``FoundationSingleton``).
+        bgsim_foundation_singletons_register { mark, kind in
+            let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)
+            guard let singleton = FoundationSingleton(rawValue: kind),
+                  let object = scheduler.onFoundationSingleton?(singleton) else { return nil }
+            return ThreadMark.retainedForShim(object)
+        }
     }
 }

@@ -111,6 +111,10 @@ public final class Scheduler {
     /// escape where the run judges them (``AsyncEscape``), and goes through to Dispatch
     /// elsewhere. A simulator whose processes have queues sets it.
     package var onRealDispatch: ((RealDispatchCall) -> Bool)?
+    /// Asked, on the calling thread, for the object the run's code gets from
+    /// `NotificationCenter.default` (``FoundationSingleton``): its process's own. Unset,
+    /// Foundation's process-wide one answers. A simulator whose processes are apps sets it.
+    package var onFoundationSingleton: ((FoundationSingleton) -> AnyObject)?
     /// The queues of dead processes (``releaseDeadQueues(_:)``), whose actor turns are run
     /// inertly. Unchecked exclusivity like ``core``: only the baton holder touches it.
     @exclusivity(unchecked) var deadQueues: [QueueID] = []

@@ -163,6 +163,19 @@ typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, bgsim_dispatch_call *
 /// nothing is observed.
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn _Nonnull observer);
 
+/// Foundation's process-wide singletons a run gives each simulated process its own of
+/// (foundation_singletons.c): `NotificationCenter.default`.
+enum { BGSIM_SINGLETON_NOTIFICATION_CENTER = 0 };
+
+/// Returns the run `mark`'s object of `kind` (a `BGSIM_SINGLETON_` value) for the calling code's
+/// process, retained (+1), or NULL to let Foundation's own getter answer.
+typedef void *_Nullable (*bgsim_foundation_singleton_fn)(void *_Nonnull mark, int32_t kind);
+
+/// Registers the engine's provider of per-process singletons (Linux, x86-64 and arm64: this
+/// target defines the getter of `NotificationCenter.default`; inside a run it asks the
+/// provider). Where the shim is not built Foundation's own objects are used.
+void bgsim_foundation_singletons_register(bgsim_foundation_singleton_fn _Nonnull provider);
+
 /// A copy of `call` that outlives it, its block copied (`Block_copy`); free it with
 /// ``bgsim_dispatch_call_free``. For work the run runs later.
 bgsim_dispatch_call *_Nonnull bgsim_dispatch_call_keep(const bgsim_dispatch_call *_Nonnull call);

@@ -1,0 +1,55 @@
+// Foundation's process-wide `NotificationCenter.default`, one per simulated app process inside
+// a run (Linux).
+//
+// A run simulates many app processes (and a campaign many runs) in one OS process, and
+// `NotificationCenter.default` is one object per OS process: an observer a killed process added,
+// or one from an earlier run, still received the posts of a later process, its block reaching an
+// app that was gone. On a device each launch starts with its own center.
+//
+// App code reads it through its getter, a Swift function of FoundationEssentials: `swiftcall`
+// with the metatype as `self`, returning the object owned (+1). Inside a run the getter is this
+// file's: it asks the engine (`bgsim_foundation_singletons_register`) for the live process's
+// center, retained; outside runs, or when the engine has none, Foundation's own getter runs.
+// Foundation's own code reaching the center from inside Foundation still gets Foundation's.
+//
+// `OperationQueue.main` has the same problem (operations a killed process left there never
+// finish) and an interposable getter too, but a per-process main queue is not done yet: Linux
+// Foundation's `waitUntilAllOperationsAreFinished()` livelocked on one in a run.
+#define _GNU_SOURCE
+#include "SimulationRuntimeShims.h"
+#include "shims_internal.h"
+
+#include <stddef.h>
+
+static bgsim_foundation_singleton_fn singleton_provider;
+
+void bgsim_foundation_singletons_register(bgsim_foundation_singleton_fn provider) {
+    __atomic_store_n(&singleton_provider, provider, __ATOMIC_RELEASE);
+}
+
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+typedef __attribute__((swiftcall)) void *(*singleton_getter_fn)(void *__attribute__((swift_context)));
+
+/// The run's object of `kind`, retained, when the calling thread is in a run and the engine has
+/// one; NULL otherwise.
+static void *run_singleton(int32_t kind) {
+    void *mark = bgsim_run_mark_get();
+    bgsim_foundation_singleton_fn provider = __atomic_load_n(&singleton_provider, __ATOMIC_ACQUIRE);
+    if (mark == NULL || provider == NULL) return NULL;
+    return provider(mark, kind);
+}
+
+#define NOTIFICATION_CENTER_DEFAULT "$s20FoundationEssentials18NotificationCenterC7defaultACvgZ"
+
+__attribute__((swiftcall)) void *notification_center_default(void *__attribute__((swift_context)) metatype)
+    __asm__(NOTIFICATION_CENTER_DEFAULT);
+
+__attribute__((swiftcall)) void *notification_center_default(void *__attribute__((swift_context)) metatype) {
+    void *center = run_singleton(BGSIM_SINGLETON_NOTIFICATION_CENTER);
+    if (center != NULL) return center;
+    static void *next_slot;
+    singleton_getter_fn next = (singleton_getter_fn)bgsim_next_symbol(&next_slot, NOTIFICATION_CENTER_DEFAULT);
+    return next(metatype);
+}
+
+#endif
