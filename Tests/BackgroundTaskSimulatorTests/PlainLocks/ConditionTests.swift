@@ -252,8 +252,9 @@ final class WaitsOnMainForAnOperation: Workload, @unchecked Sendable {
 }
 
 /// Main observes a notification with `queue: .main`; a global-queue block posts it and reads
-/// what the observer did once `post` returns. The observer is removed when it has run, and the
-/// name is this workload's own: `NotificationCenter.default` is one per test process.
+/// what the observer did once `post` returns. The observer is removed when it has run (the
+/// center is the process's own; `OperationQueue.main`, where its block runs, is the test
+/// process's).
 final class PostsToAMainQueueObserver: ConditionProbing, Workload, @unchecked Sendable {
     static let name = Notification.Name("ConditionTests.uploadFinished")
     private let lock = NSLock()
