@@ -39,26 +39,30 @@ package enum ThreadMark {
         Unmanaged.passRetained(object).toOpaque()
     }
 
-    /// What ``enter(_:locks:)`` replaced: the thread's previous mark and plain-locks table.
+    /// What ``enter(_:locks:accesses:)`` replaced: the thread's previous mark and tables.
     package struct Previous {
         let mark: UnsafeMutableRawPointer?
         let locks: UnsafeMutableRawPointer?
+        let accesses: UnsafeMutableRawPointer?
     }
 
     /// Marks the calling thread with `object`, and gives the shim's plain-mutex functions the
-    /// run's table (nil: none, the run has no simulated threads); returns what it replaced, for
-    /// ``leave(restoring:)``. The mark holds neither: the caller keeps both alive meanwhile.
+    /// run's table (nil: none, the run has no simulated threads) and its plain-access functions
+    /// the run's (nil: the run does not check plain accesses); returns what it replaced, for
+    /// ``leave(restoring:)``. The mark holds none: the caller keeps them alive meanwhile.
     @inline(__always)
-    package static func enter(_ object: AnyObject, locks: PlainLockTable?) -> Previous {
+    package static func enter(_ object: AnyObject, locks: PlainLockTable?, accesses: PlainAccessTable? = nil) -> Previous {
         Previous(mark: bgsim_run_mark_set(Unmanaged.passUnretained(object).toOpaque()),
-                 locks: bgsim_run_locks_set(locks?.memory))
+                 locks: bgsim_run_locks_set(locks?.memory),
+                 accesses: bgsim_run_accesses_set(accesses?.memory))
     }
 
-    /// Restores the mark and table ``enter(_:locks:)`` replaced.
+    /// Restores the mark and tables ``enter(_:locks:accesses:)`` replaced.
     @inline(__always)
     package static func leave(restoring previous: Previous) {
         _ = bgsim_run_mark_set(previous.mark)
         _ = bgsim_run_locks_set(previous.locks)
+        _ = bgsim_run_accesses_set(previous.accesses)
     }
 
     /// Whether the calling thread is marked with `object` (a pointer comparison, no retain).

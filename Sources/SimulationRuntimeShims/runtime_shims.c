@@ -278,7 +278,15 @@ static int is_carrier(bgsim_plain_locks *locks, int32_t tid) {
     return 0;
 }
 
+static int lock_mutex(pthread_mutex_t *mutex);
+
 int pthread_mutex_lock(pthread_mutex_t *mutex) {
+    int status = lock_mutex(mutex);
+    if (status == 0) bgsim_plain_sync(mutex, 0);
+    return status;
+}
+
+static int lock_mutex(pthread_mutex_t *mutex) {
     BGSIM_NEXT(pthread_mutex_lock, mutex_fn);
     void *mark;
     bgsim_plain_locks *locks = plain_locks(&mark);
@@ -308,7 +316,15 @@ int pthread_mutex_lock(pthread_mutex_t *mutex) {
     }
 }
 
+static int try_mutex(pthread_mutex_t *mutex);
+
 int pthread_mutex_trylock(pthread_mutex_t *mutex) {
+    int status = try_mutex(mutex);
+    if (status == 0) bgsim_plain_sync(mutex, 0);
+    return status;
+}
+
+static int try_mutex(pthread_mutex_t *mutex) {
     BGSIM_NEXT(pthread_mutex_trylock, mutex_fn);
     void *mark;
     bgsim_plain_locks *locks = plain_locks(&mark);
@@ -326,6 +342,7 @@ int pthread_mutex_trylock(pthread_mutex_t *mutex) {
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {
     BGSIM_NEXT(pthread_mutex_unlock, mutex_fn);
+    bgsim_plain_sync(mutex, 1);
     int status = next_pthread_mutex_unlock(mutex);
     if (status != 0) return status;
     void *mark;
@@ -474,11 +491,14 @@ static void plain_signalled(void *object) {
 
 intptr_t dispatch_semaphore_wait(void *semaphore, uint64_t timeout) {
     BGSIM_NEXT(dispatch_semaphore_wait, dispatch_wait_fn);
-    return plain_wait(semaphore, timeout, BGSIM_PLAIN_WAIT_SEMAPHORE, next_dispatch_semaphore_wait);
+    intptr_t status = plain_wait(semaphore, timeout, BGSIM_PLAIN_WAIT_SEMAPHORE, next_dispatch_semaphore_wait);
+    if (status == 0 && !engine_waits) bgsim_plain_sync(semaphore, 0);
+    return status;
 }
 
 intptr_t dispatch_semaphore_signal(void *semaphore) {
     BGSIM_NEXT(dispatch_semaphore_signal, dispatch_signal_fn);
+    if (!engine_waits) bgsim_plain_sync(semaphore, 1);
     intptr_t woke = next_dispatch_semaphore_signal(semaphore);
     plain_signalled(semaphore);
     return woke;
@@ -486,11 +506,14 @@ intptr_t dispatch_semaphore_signal(void *semaphore) {
 
 intptr_t dispatch_group_wait(void *group, uint64_t timeout) {
     BGSIM_NEXT(dispatch_group_wait, dispatch_wait_fn);
-    return plain_wait(group, timeout, BGSIM_PLAIN_WAIT_GROUP, next_dispatch_group_wait);
+    intptr_t status = plain_wait(group, timeout, BGSIM_PLAIN_WAIT_GROUP, next_dispatch_group_wait);
+    if (status == 0 && !engine_waits) bgsim_plain_sync(group, 0);
+    return status;
 }
 
 void dispatch_group_leave(void *group) {
     BGSIM_NEXT(dispatch_group_leave, dispatch_leave_fn);
+    if (!engine_waits) bgsim_plain_sync(group, 1);
     next_dispatch_group_leave(group);
     plain_signalled(group);
     bgsim_real_dispatch_group_left(group);

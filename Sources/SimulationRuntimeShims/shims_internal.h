@@ -34,4 +34,9 @@ int bgsim_real_dispatch_hand_over_main(const char *function, int32_t operation, 
 /// run began, never before 0; -1 for one no run reaches (`Date.distantFuture`) (runtime_shims.c).
 int64_t bgsim_virtual_instant_from_wall(double secondsSince1970);
 
+/// A real lock, semaphore or group the calling thread took (`release` 0) or gave back (1): an
+/// edge of the run's happens-before for plain accesses, when the thread's run checks them
+/// (plain_accesses.c; called by runtime_shims.c).
+void bgsim_plain_sync(void *object, int release);
+
 #endif

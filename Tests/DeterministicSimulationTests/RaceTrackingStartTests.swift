@@ -27,7 +27,7 @@ struct RaceTrackingStartTests {
         let seed = Seed(0x7ace_57a7).derive(index: UInt64(index))
         let scheduler = Scheduler(choices: ChoiceSource(seed: seed))
         scheduler.enableControlledConcurrency(.randomWalk(preemptionRate: 0.3), pool: SimulatedThreadPool())
-        scheduler.enableRaceDetection()
+        scheduler.enableRaceDetection(checkingPlainAccesses: false)  // the named model alone: the flags below are plain too
         scheduler.raceDetector?.tracksFromStart = tracksFromStart
         defer { scheduler.discardPendingJobs() }
         var random = ProgramRandom(state: UInt64(index))
@@ -108,7 +108,7 @@ struct RaceTrackingStartTests {
     @Test("a run that never shares state keeps no clock")
     func noClockWithoutSharing() {
         let scheduler = Scheduler(choices: ChoiceSource(seed: Seed(7)))
-        scheduler.enableRaceDetection()
+        scheduler.enableRaceDetection(checkingPlainAccesses: false)  // the named model alone: the flags below are plain too
         let workers = scheduler.makeQueue(label: "workers", kind: .concurrent(width: 2))
         for _ in 0..<10 { scheduler.async(on: workers) { scheduler.async(on: scheduler.mainQueue) {} } }
         _ = scheduler.runUntilIdle(maxSteps: 1_000)

@@ -64,10 +64,13 @@ extension UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 1,
                 "Sources/SimulationRuntime/HookVariable.swift": 5,
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 2,
-                "Sources/SimulationRuntime/ThreadMark.swift": 4,
+                "Sources/SimulationRuntime/ThreadMark.swift": 5,
                 // The table of real mutexes a run's simulated threads hold, shared with the
                 // shim's pthread_mutex functions (a C struct the engine allocates).
                 "Sources/SimulationRuntime/PlainLockTable.swift": 4,
+                // The run's plain-access table the shim reads (a C struct the engine allocates),
+                // a return address named from the symbol table, and the runtime's demangler.
+                "Sources/SimulationRuntime/PlainAccessTable.swift": 8,
                 // A real Dispatch call the shim hands over (a C struct on the caller's stack),
                 // kept to run on a simulated queue, and a group's address asked about.
                 "Sources/SimulationRuntime/RealDispatchCall.swift": 3,

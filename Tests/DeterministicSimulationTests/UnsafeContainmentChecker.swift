@@ -114,6 +114,8 @@ enum UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Async/ProcessExecutors.swift": 3,
                 // A job's executor-private words (SPI `ExperimentalCustomExecutors`).
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 1,
+                // The runtime's demangler, `swift_demangle` (exported, in no header).
+                "Sources/SimulationRuntime/PlainAccessTable.swift": 1,
             ],
             instead: "use public API; underscored API is unsupported and may change"),
     ]

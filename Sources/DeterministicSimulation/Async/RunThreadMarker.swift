@@ -32,7 +32,8 @@ enum RunThreadMarker {
     /// ``leave(restoring:)``.
     @inline(__always)
     static func enter(_ scheduler: Scheduler) -> ThreadMark.Previous {
-        ThreadMark.enter(scheduler, locks: scheduler.threadsCall?.call { $0.plainLocks.table })
+        ThreadMark.enter(scheduler, locks: scheduler.threadsCall?.call { $0.plainLocks.table },
+                         accesses: scheduler.plainAccesses)
     }
 
     /// Restores the mark ``enter(_:)`` replaced.

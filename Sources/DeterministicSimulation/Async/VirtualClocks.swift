@@ -101,6 +101,20 @@ package enum VirtualClocks {
                 $0.plainConditionSignalled(UInt(bitPattern: object))
             }
         })
+        // Plain accesses of app code, the frees that end their locations and the real locks,
+        // semaphores and groups that order them (``checksPlainAccesses``). The shim calls none
+        // of these for the engine's own code, nor while one of them runs.
+        Scheduler.engineModules.joined(separator: ",").withCString { modules in
+            bgsim_plain_accesses_register({ mark, address, isWrite, site in
+                ThreadMark.object(marked: mark, as: Scheduler.self).recordPlainAccess(
+                    isWrite != 0 ? .write : .read, at: UInt(bitPattern: address), site: UInt(bitPattern: site))
+            }, { mark, address, size in
+                ThreadMark.object(marked: mark, as: Scheduler.self).forgetPlainBytes(size, at: UInt(bitPattern: address))
+            }, { mark, object, release in
+                ThreadMark.object(marked: mark, as: Scheduler.self).notePlainSync(UInt(bitPattern: object),
+                                                                                 release: release != 0)
+            }, modules)
+        }
         // Foundation's singletons, one per simulated process (``FoundationSingleton``).
         bgsim_foundation_singletons_register { mark, kind in
             let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)

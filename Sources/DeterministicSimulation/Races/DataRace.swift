@@ -24,24 +24,34 @@ public struct SharedAccess: Sendable, Hashable {
     public let job: JobID?
     /// The virtual time it was made at.
     public let time: VirtualTime
+    /// The app's function that made a plain access (`"Uploader.finish() -> ()"`), when it is not
+    /// the accessor of the variable itself; nil for named shared state.
+    public let site: String?
 
     /// Creates an access description (for tests; the detector makes these).
     ///
     /// ```swift
     /// let write = SharedAccess(kind: .write, thread: "workers#1", job: JobID(rawValue: 4), time: .zero)
     /// ```
-    public init(kind: SharedAccessKind, thread: String, job: JobID?, time: VirtualTime) {
+    public init(kind: SharedAccessKind, thread: String, job: JobID?, time: VirtualTime, site: String? = nil) {
         self.kind = kind
         self.thread = thread
         self.job = job
         self.time = time
+        self.site = site
+    }
+
+    /// This access, made in `site`.
+    func made(in site: String?) -> SharedAccess {
+        SharedAccess(kind: kind, thread: thread, job: job, time: time, site: site)
     }
 }
 
 extension SharedAccess: CustomStringConvertible {
-    /// `"a write on workers#1 (job 4) at 1.500000s"`.
+    /// `"a write on workers#1 (job 4) at 1.500000s"`; with a site,
+    /// `"a write in Uploader.finish() -> () on workers#1 (job 4) at 1.500000s"`.
     public var description: String {
-        let article = kind == .write ? "a write" : "a read"
+        let article = (kind == .write ? "a write" : "a read") + (site.map { " in \($0)" } ?? "")
         let job = job.map { " (job \($0.rawValue))" } ?? ""
         return "\(article) on \(thread)\(job) at \(time)"
     }

@@ -4,12 +4,16 @@ extension RaceDetector {
         var component: UInt32
         var clock: UInt32
         var description: SharedAccess
+        /// Where app code made a plain access (a return address; 0 for a named one).
+        var site: UInt = 0
     }
 
     /// What a shared location remembers (FastTrack, Flanagan and Freund, PLDI 2009): its last
     /// write, and the reads since that write that no later read is known to follow (at most one
     /// per component, since one component's steps are ordered).
     struct Location {
+        /// The state's name; empty for a plain location, named from its accesses' sites when
+        /// it races (``PlainAccessNames``).
         var name: String
         var lastWrite: Access?
         var reads: [Access] = []
@@ -19,10 +23,10 @@ extension RaceDetector {
     /// threads racing again on that state (a read and a write, then a write and a write, in
     /// either order: one unguarded variable, one fix) is reported once.
     struct RaceKey: Hashable {
-        var location: ObjectIdentifier
+        var location: UInt
         var threads: [String]
 
-        init(location: ObjectIdentifier, _ one: String, _ other: String) {
+        init(location: UInt, _ one: String, _ other: String) {
             self.location = location
             threads = one <= other ? [one, other] : [other, one]
         }
@@ -33,25 +37,28 @@ extension RaceDetector {
 
     /// Checks an access of context `index` against `location`'s history and records it: a race
     /// when an earlier access is not in the context's past and one of the two writes.
+    /// `site` is where app code made a plain access (0 for a named one: `name` names it).
     func record(
-        _ kind: SharedAccessKind, to location: ObjectIdentifier, name: String, in index: Int,
+        _ kind: SharedAccessKind, to location: UInt, name: String, site: UInt = 0, in index: Int,
         describe: (SharedAccessKind) -> SharedAccess
     ) {
         startTracking()
         let step = currentStep(of: index)
+        let count = locations.count
         // In place: one lookup, and the location's reads are not copied.
-        check(kind, at: step, in: index, against: &locations[location, default: Location(name: name)], location,
-              describe)
+        check(kind, at: step, in: index, site: site, against: &locations[location, default: Location(name: name)],
+              location, describe)
+        if locations.count != count { noteNewLocation(location, plain: site != 0) }
     }
 
     private func check(
-        _ kind: SharedAccessKind, at step: (component: UInt32, clock: UInt32), in index: Int,
-        against state: inout Location, _ location: ObjectIdentifier, _ describe: (SharedAccessKind) -> SharedAccess
+        _ kind: SharedAccessKind, at step: (component: UInt32, clock: UInt32), in index: Int, site: UInt,
+        against state: inout Location, _ location: UInt, _ describe: (SharedAccessKind) -> SharedAccess
     ) {
         var access: Access?
         func made() -> Access {
             if let access { return access }
-            let new = Access(component: step.component, clock: step.clock, description: describe(kind))
+            let new = Access(component: step.component, clock: step.clock, description: describe(kind), site: site)
             access = new
             return new
         }
@@ -79,19 +86,64 @@ extension RaceDetector {
     }
 
     /// Forgets a location (its object is gone, so its identifier may be reused).
-    func forget(_ location: ObjectIdentifier) {
+    func forget(_ location: UInt) {
         locations[location] = nil
         // A new location at the same address is new state: its races are its own. Without this,
         // whether a race was reported depended on the allocator reusing an address, and runs
         // did not replay.
         reportedKeys[location] = nil
+        plainTable?.setLocationCounts(all: locations.count, plain: plainLocationCount)
     }
 
-    private func report(first: Access, second: Access, at location: ObjectIdentifier, name: String) {
+    /// Forgets the plain locations in `size` bytes at `address` (a freed object or box).
+    func forget(plainBytes size: Int, at address: UInt) {
+        guard !plainBuckets.isEmpty, size > 0 else { return }
+        let end = address &+ UInt(size)
+        var bucket = address >> Self.bucketShift
+        while bucket <= (end &- 1) >> Self.bucketShift {
+            if let addresses = plainBuckets[bucket] {
+                let kept = addresses.filter { $0 < address || $0 >= end }
+                plainLocationCount -= addresses.count - kept.count
+                plainBuckets[bucket] = kept.isEmpty ? nil : kept
+                for gone in addresses where gone >= address && gone < end { forget(gone) }
+            }
+            bucket += 1
+        }
+    }
+
+    /// Plain locations by address, bucketed by 16 bytes (Swift objects' alignment), so a free
+    /// finds the ones inside the freed object without a search.
+    static let bucketShift: UInt = 4
+
+    /// A location was added: the shim's count follows, and a plain one is bucketed.
+    private func noteNewLocation(_ location: UInt, plain: Bool) {
+        if plain {
+            plainBuckets[location >> Self.bucketShift, default: []].append(location)
+            plainLocationCount += 1
+        }
+        plainTable?.setLocationCounts(all: locations.count, plain: plainLocationCount)
+    }
+
+    /// Context `index` took the real lock, semaphore or group at `object`: it comes after every
+    /// release of it so far.
+    func acquirePlain(_ object: UInt, into index: Int) {
+        guard isTracking, let clock = plainSyncClocks[object] else { return }
+        acquire(clock, into: index)
+    }
+
+    /// Context `index` released, signalled or left the real object at `object`.
+    func releasePlain(_ object: UInt, from index: Int) {
+        guard isTracking else { return }
+        release(from: index, into: &plainSyncClocks[object, default: VectorClock()])
+    }
+
+    private func report(first: Access, second: Access, at location: UInt, name: String) {
         guard races.count < Self.raceLimit else { return }
         let key = RaceKey(location: location, first.description.thread, second.description.thread)
         guard reportedKeys[location, default: []].insert(key).inserted else { return }
-        let race = DataRace(location: name, first: first.description, second: second.description)
+        let race = name.isEmpty
+            ? PlainAccessNames.race(first: first, second: second)
+            : DataRace(location: name, first: first.description, second: second.description)
         races.append(race)
         onRace?(race)
     }

@@ -1,3 +1,5 @@
+import SimulationRuntime
+
 /// Happens-before over a run's jobs, from every synchronisation the engine performs, and the
 /// data races found by checking shared accesses against it (``RaceDetector+Accesses.swift``).
 ///
@@ -78,13 +80,25 @@ final class RaceDetector {
     @exclusivity(unchecked) private var freeComponents: [[(component: UInt32, clock: UInt32)]] = []
     /// The next component to hand out (0 is the driver's).
     private var nextComponent: UInt32 = 1
+    /// What every step from now on comes after: the run's past when a process last ended
+    /// (``processEnded()``); empty before.
+    private var lifeFloor = VectorClock()
 
     /// The shared locations seen and the races found (``RaceDetector+Accesses.swift``).
-    @exclusivity(unchecked) var locations: [ObjectIdentifier: Location] = [:]
+    /// By address: an object's identity for named state, a variable's address for plain state.
+    @exclusivity(unchecked) var locations: [UInt: Location] = [:]
+    /// The addresses of plain locations, by 16-byte bucket (``forget(plainBytes:at:)``).
+    var plainBuckets: [UInt: [UInt]] = [:]
+    /// How many addresses ``plainBuckets`` holds.
+    var plainLocationCount = 0
+    /// What each real lock, semaphore or group released, by its address (``releasePlain(_:from:)``).
+    var plainSyncClocks: [UInt: VectorClock] = [:]
+    /// The shim's view of this run (the location count), when it checks plain accesses.
+    var plainTable: PlainAccessTable?
     @exclusivity(unchecked) var races: [DataRace] = []
     /// The location-and-threads keys of the races kept, so each is reported once, by location
     /// (``forget(_:)`` drops a location's).
-    @exclusivity(unchecked) var reportedKeys: [ObjectIdentifier: Set<RaceKey>] = [:]  // tidy: allow membership checks only, never iterated
+    @exclusivity(unchecked) var reportedKeys: [UInt: Set<RaceKey>] = [:]  // tidy: allow membership checks only, never iterated
     /// Called with each race as it is found.
     var onRace: ((DataRace) -> Void)?
     /// Called with each shared access before it is checked.
@@ -104,7 +118,7 @@ final class RaceDetector {
     private func touch(_ index: Int) {
         makeContext(index)
         guard !contexts[index].isTracked else { return }
-        contexts[index].clock = VectorClock()
+        contexts[index].clock = lifeFloor
         contexts[index].component = takeNewComponent()
         contexts[index].needsTick = true
         contexts[index].isTracked = true
@@ -187,6 +201,26 @@ final class RaceDetector {
         setQueueEnd(send(from: index), queue: queue)
     }
 
+    /// A simulated process ended: every step made so far happens before whatever runs from now
+    /// on. Two processes share no memory on a device, so what a later process touches that an
+    /// earlier one did (an object of the test's, a `static` the simulation keeps for the whole
+    /// run) is not a race: the first process's life ended before the second's began.
+    func processEnded() {
+        guard isTracking else { return }
+        var past = lifeFloor
+        for context in contexts where context.isTracked { past.join(context.clock) }
+        for clock in queueEnds { past.join(clock) }
+        for clock in pending { past.join(clock) }
+        for components in freeComponents {
+            for free in components { past.join(component: free.component, clock: free.clock) }
+        }
+        lifeFloor = past
+        for index in contexts.indices where contexts[index].isTracked {
+            contexts[index].clock.join(past)
+            contexts[index].needsTick = true
+        }
+    }
+
     /// Job `job`, in scheduler slot `slot`, of queue `queue` starts in context `index`.
     func jobStarted(_ job: UInt64, slot: Int32, queue: Int, isSerial: Bool, in index: Int) {
         guard isTracking else {
@@ -198,6 +232,7 @@ final class RaceDetector {
             return
         }
         var clock = takePending(slot: slot)
+        clock.join(lifeFloor)
         let component: UInt32
         if isSerial {
             if queue < queueEnds.count { clock.join(queueEnds[queue]) }

@@ -3,7 +3,8 @@
 extension Scheduler {
     /// Turns data-race detection on for this run: from now on the engine tracks which steps
     /// happen before which, and ``recordSharedAccess(_:to:name:)`` reports two accesses to the
-    /// same state that nothing orders, at least one a write, in ``dataRaces``.
+    /// same state that nothing orders, at least one a write, in ``dataRaces``; so do the plain
+    /// accesses of app code unless `checkingPlainAccesses` is false (``checksPlainAccesses``).
     ///
     /// ```swift
     /// let scheduler = Scheduler(choices: ChoiceSource(seed: runSeed))
@@ -12,13 +13,17 @@ extension Scheduler {
     /// ```
     ///
     /// Contract: call before the first job is enqueued (a job enqueued before is taken to start
-    /// from nothing, as if enqueued by code that did nothing yet); calling it again does nothing.
+    /// from nothing, as if enqueued by code that did nothing yet) and before the run's threads
+    /// are marked; calling it again does nothing.
     /// It changes no decision and no draw: the same seed runs the same way with it on or off.
     /// Off (the default), every hook costs one `nil` check.
     /// - Complexity: per enqueue and per job, O(k) for the `k` components in the job's past (one
     ///   per serial queue, plus the concurrent jobs not yet ordered before it).
-    public func enableRaceDetection() {
-        if raceDetector == nil { raceDetector = RaceDetector() }
+    public func enableRaceDetection(checkingPlainAccesses: Bool = true) {
+        guard raceDetector == nil else { return }
+        let detector = RaceDetector()
+        raceDetector = detector
+        if checkingPlainAccesses { enablePlainAccesses(for: detector) }
     }
 
     /// Whether ``enableRaceDetection()`` was called.
@@ -83,7 +88,7 @@ extension Scheduler {
         races.call { $0.onAccess?(kind, name) }
         let index = raceContext
         races.call { races in
-            races.record(kind, to: location, name: name, in: index) { kind in
+            races.record(kind, to: UInt(bitPattern: location), name: name, in: index) { kind in
                 SharedAccess(
                     kind: kind, thread: runningPlace ?? "driver",
                     job: index == 0 ? nil : JobID(rawValue: races.contexts[index].job), time: clock.now)
@@ -98,7 +103,7 @@ extension Scheduler {
     /// deinit { scheduler.forgetSharedLocation(ObjectIdentifier(self)) }
     /// ```
     public func forgetSharedLocation(_ location: ObjectIdentifier) {
-        races?.call { $0.forget(location) }
+        races?.call { $0.forget(UInt(bitPattern: location)) }
     }
 
     /// The race detector's context of the running code: 0 for the driver, the simulated thread's

@@ -55,6 +55,14 @@ struct VectorClock: Equatable {
         }
     }
 
+    /// Takes in the step `clock` of `component` (and so everything before it on that component).
+    mutating func join(component: UInt32, clock: UInt32) {
+        guard clock > value(of: component) else { return }
+        var step = VectorClock()
+        step.entries = [UInt64(component) << 32 | UInt64(clock)]
+        join(step)
+    }
+
     /// Takes in everything `other` has seen: the componentwise maximum. When one of the two
     /// already covers the other (a lock taken back by its last holder, a job whose enqueuer's
     /// clock contains its queue's last end), it keeps or shares a buffer and allocates nothing.

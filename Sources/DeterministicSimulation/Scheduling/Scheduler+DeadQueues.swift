@@ -26,10 +26,14 @@ extension Scheduler {
     ///   its job, releasing the locks it holds (``SimulatedLock``, real mutexes); then the actor
     ///   turns its code left are run too.
     ///
+    /// For race detection, the process's life ends here: everything done so far happens before
+    /// what runs later (``RaceDetector/processEnded()``).
+    ///
     /// Contract: from inside a job of the run, after the queues were frozen. Threads blocked on a
     /// lock, semaphore or `sync` stay frozen (what they hold stays held). Task jobs stay on the
     /// frozen queues (teardown finishes them). Deterministic: queue and thread order.
     public func releaseDeadQueues(_ queues: [QueueID]) {
+        races?.call { $0.processEnded() }
         deadQueues.append(contentsOf: queues)
         releaseActorsOfDeadQueues()
         threadsCall?.call { $0.unwindLater(ofQueues: queues.map { core.index(of: $0) }) }

@@ -95,6 +95,9 @@ public final class Scheduler {
     /// exclusivity like ``core``: only the baton holder touches it, and every enqueue and job
     /// reads it.
     @exclusivity(unchecked) var races: Unretained<RaceDetector>?
+    /// What the shim's plain-access functions read for this run (nil: plain accesses are not
+    /// checked); set with race detection, handed to every mark of the run's threads.
+    var plainAccesses: PlainAccessTable?
     /// Whether this scheduler still exists, for the ``SchedulerReference``s to it.
     let lifetime = SchedulerLifetime()
     /// Whether the code running now runs inertly (``withInertCalls(_:)``): a dead process's code

@@ -29,6 +29,7 @@
 #ifndef SIMULATION_RUNTIME_SHIMS_H
 #define SIMULATION_RUNTIME_SHIMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -271,6 +272,48 @@ void bgsim_plain_locks_register(bgsim_mutex_wait_fn _Nonnull wait, bgsim_mutex_r
 /// (its baton between OS-thread carriers): those are never plain waits. Returns the previous
 /// setting (nonzero: the engine's).
 int bgsim_engine_waits_set(int engine);
+
+/// Whether a run checks the plain accesses of app code for data races, and how many locations
+/// its detector tracks: one per run, set for the run's threads with
+/// ``bgsim_run_accesses_set`` and written only by the engine (plain_accesses.c reads it).
+typedef struct bgsim_plain_accesses {
+    /// Nonzero: plain accesses, frees and real synchronisation are told to the engine.
+    int32_t enabled;
+    /// The locations the run's race detector keeps (0: a lock needs no call).
+    int32_t locations;
+    /// Of those, the plain ones (0: a free needs no call).
+    int32_t plainLocations;
+    int32_t reserved;
+} bgsim_plain_accesses;
+
+/// An access of app code on a thread of the run `mark`: to `address`, a write when `isWrite`,
+/// from the call site `site` (a return address in the app's function).
+typedef void (*bgsim_plain_access_fn)(void *_Nonnull mark, void *_Nonnull address, int isWrite, void *_Nonnull site);
+/// `size` bytes at `address` were freed (a Swift object or box): locations there are new state.
+typedef void (*bgsim_plain_freed_fn)(void *_Nonnull mark, void *_Nonnull address, size_t size);
+/// A real mutex, dispatch semaphore or group was taken or waited for (`release` 0), or released,
+/// signalled or left (1): an edge between the threads that use it.
+typedef void (*bgsim_plain_sync_fn)(void *_Nonnull mark, void *_Nonnull object, int release);
+
+/// Registers the engine's side of plain accesses (Linux with glibc: this target defines
+/// `swift_beginAccess`, `swift_deallocClassInstance` and `swift_deallocObject`). `engineModules`
+/// lists, comma-separated, the Swift modules whose code is not the app's. Called once per
+/// process, before any thread is marked; where the shim is not built nothing is seen.
+void bgsim_plain_accesses_register(bgsim_plain_access_fn _Nonnull access, bgsim_plain_freed_fn _Nonnull freed,
+                                   bgsim_plain_sync_fn _Nonnull sync, const char *_Nonnull engineModules);
+
+/// 1 where plain accesses are seen (Linux with glibc, 64-bit), else 0.
+int bgsim_plain_accesses_supported(void);
+
+/// The calling thread's plain-access table (NULL: none), set with its run mark.
+void *_Nullable bgsim_run_accesses_get(void);
+
+/// Sets the calling thread's plain-access table; returns the previous one.
+void *_Nullable bgsim_run_accesses_set(void *_Nullable accesses);
+
+/// The mangled name of the main executable's function that contains `pc` (from its symbol
+/// table), or NULL: outside the executable, or no symbol there.
+const char *_Nullable bgsim_function_symbol(const void *_Nullable pc);
 
 /// 1 where this target defines the pthread mutex functions (Linux with glibc), else 0.
 int bgsim_plain_locks_supported(void);

@@ -14,11 +14,15 @@ import Testing
 @Suite(.enabled(if: VirtualClocks.isSupported))
 struct RealDispatchTests {
     /// One run of `workload`, with simulated threads (the default environment).
-    static func run(_ name: String, seed: UInt64, usesAsync: Bool = false,
+    /// `sharesState` false: the workload's probe counts what its blocks do without a lock, on
+    /// purpose (a data race on a device, which `no-data-race` would report); the test is about
+    /// Dispatch's semantics.
+    static func run(_ name: String, seed: UInt64, usesAsync: Bool = false, sharesState: Bool = true,
                     environment: EnvironmentConfig = EnvironmentConfig(),
                     _ make: @escaping @Sendable () -> any Workload) -> RunOutcome {
         let spec = RunSpec(profile: .ios17, environment: environment,
-                           workload: WorkloadInfo(name: name, summary: name, usesAsync: usesAsync, make: make),
+                           workload: WorkloadInfo(name: name, summary: name, usesAsync: usesAsync,
+                                                  sharesState: sharesState, make: make),
                            invariants: Invariant.all, horizon: .seconds(600))
         return SimulationRunner.run(spec, choices: ChoiceSource(seed: Seed(seed)), keepTrace: true)
     }
@@ -47,7 +51,7 @@ struct RealDispatchTests {
         var syncReads = 0
         for seed in 1...30 as ClosedRange<UInt64> {
             let probe = BarrierProbe()
-            let outcome = Self.run("barrier", seed: seed) { ReaderWriterCache(probe: probe) }
+            let outcome = Self.run("barrier", seed: seed, sharesState: false) { ReaderWriterCache(probe: probe) }
             #expect(outcome.violations.isEmpty, "seed \(seed): \(outcome.violations)")
             for process in probe.processes {
                 #expect(process.barrierWrongs == 0, "seed \(seed): a barrier overlapped another block")
@@ -74,7 +78,7 @@ struct RealDispatchTests {
     @Test("asyncAfter runs at its deadline on the virtual clock, DispatchTime and Date reading the same time")
     func asyncAfterRunsAtTheVirtualDeadline() {
         let probe = DelayProbe()
-        let outcome = Self.run("after", seed: 7) { DelayedFlush(probe: probe) }
+        let outcome = Self.run("after", seed: 7, sharesState: false) { DelayedFlush(probe: probe) }
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         #expect(!probe.delays.isEmpty)
         // Never early; exactly on time unless the app was suspended meanwhile (its queues wait).
@@ -90,7 +94,7 @@ struct RealDispatchTests {
         var waited = 0
         for seed in 1...20 as ClosedRange<UInt64> {
             let probe = GroupProbe()
-            let outcome = Self.run("group", seed: seed) { GroupedUploads(probe: probe) }
+            let outcome = Self.run("group", seed: seed, sharesState: false) { GroupedUploads(probe: probe) }
             #expect(outcome.violations.isEmpty, "seed \(seed): \(outcome.violations)")
             #expect(probe.early == 0, "seed \(seed): notify or wait came before the group's work")
             // A batch the app's suspension or a kill cut short is never notified (nor on a device).
@@ -103,7 +107,7 @@ struct RealDispatchTests {
     @Test("dispatchPrecondition holds on the queue's own jobs, inside sync onto it and on main for main; not elsewhere")
     func preconditionsAgreeWithTheQueues() {
         let probe = PreconditionProbe()
-        let outcome = Self.run("precondition", seed: 11) { PreconditionedSync(probe: probe) }
+        let outcome = Self.run("precondition", seed: 11, sharesState: false) { PreconditionedSync(probe: probe) }
         // A failed dispatchPrecondition stops the process: reaching the end is the check.
         #expect(outcome.violations.isEmpty, "\(outcome.violations)")
         #expect(probe.checks >= 5, "\(probe.checks) checks ran")

@@ -203,9 +203,9 @@ final class TwoWaitersOneSignal: ConditionProbing, Workload, @unchecked Sendable
                     mine.wakeUps += 1
                 }
                 tokens -= 1
-                condition.unlock()
-                mine.woke.append(elapsed(since: start))
+                mine.woke.append(elapsed(since: start))  // under the lock: both waiters record
                 mine.wakers.append(waiter)
+                condition.unlock()
             }
         }
         for (delay, broadcast) in [(1.0, false), (3.0, true)] {

@@ -1,0 +1,111 @@
+import SimulationRuntime
+
+/// Data races on plain state: the stored properties, globals and captured variables app code
+/// reads and writes without telling the engine, checked like ``SharedState``-style named state
+/// against the run's happens-before.
+///
+/// ```swift
+/// // App code, unchanged: a flag on an object two queues touch.
+/// final class Upload: @unchecked Sendable { var isDone = false }
+/// DispatchQueue.global().async { upload.isDone = true }
+/// DispatchQueue.main.async { if !upload.isDone { retry() } }   // reported: no-data-race
+/// ```
+///
+/// How it is seen: Swift checks exclusive access to a class's stored properties, globals and
+/// escaping closures' captured variables at run time by calling `swift_beginAccess` with the
+/// variable's address. SimulationRuntimeShims defines that function: on a thread of a run that
+/// checks data races (``checksPlainAccesses``), a call made by app code (a Swift function of the
+/// main executable outside the engine's modules) comes here first, as a read or a write of that
+/// address. Frees of Swift objects forget the locations inside them, and the real mutexes,
+/// dispatch semaphores and groups app code uses (`NSLock`, `NSCondition`, `DispatchSemaphore`)
+/// are edges of the happens-before, beside every queue hand-off, `sync`, timer and actor hop
+/// the engine already knows.
+///
+/// Contract:
+/// - No scheduling point and no draw: the same seed runs the same way, with the same trace, with
+///   it on or off; only a race adds an event (`threads.race`), and plain accesses add none.
+/// - A race names the variable by its accessor when app code went through one (a debug build:
+///   `Upload.isDone`), else by the function that made the access, and each access by its function
+///   when that is not the accessor; never an address, so reports are the same in every process.
+/// - Unseen, so never an edge: atomics (`Synchronization.Atomic`, swift-atomics) and the
+///   uncontended lock and unlock of Swift's `Mutex` (atomics in app code). State guarded only by
+///   them is reported as racing; keep such state inside the `Mutex` (`Mutex<State>`), which Swift
+///   does not check at run time and so is never reported.
+/// - Not checked: accesses made by Swift tasks off the main actor (their jobs may run on an
+///   actor, whose turns Swift orders with atomics the engine does not see; an actor's state would
+///   be reported as racing). Their `@MainActor` code and every GCD block, thread and callback
+///   are checked.
+/// - Not seen either: accesses Swift checks statically (locals, `let`s, structs on the stack,
+///   most accesses inside one function of an optimized build), unsafe pointers, C code, and code
+///   in a stripped binary or a shared library.
+extension Scheduler {
+    /// The modules of this package whose code is the harness's, never the app's (test targets
+    /// and user modules are app code). The core (`BackgroundTaskKit`) is among them: it is
+    /// checked with ThreadSanitizer on real threads instead.
+    public static let engineModules = [
+        "BackgroundTaskKit", "BackgroundTaskNetwork", "BackgroundTaskSimulator", "BackgroundTaskSimulatorTesting",
+        "BGSimCommands", "DeterministicSimulation", "SimulationFormats", "SimulationRuntime",
+        "ThreadSanitizerSupport",
+    ]
+
+    /// Whether this build sees the plain accesses of app code (Linux with glibc, 64-bit).
+    public static var seesPlainAccesses: Bool { PlainAccessTable.isSupported }
+
+    /// Whether this run checks the plain accesses of app code: race detection is on and the
+    /// build sees them (Linux with glibc).
+    public var checksPlainAccesses: Bool { plainAccesses?.isEnabled == true }
+
+    /// Turns the plain-access checks on with race detection (``enableRaceDetection()``).
+    func enablePlainAccesses(for detector: RaceDetector) {
+        guard PlainAccessTable.isSupported else { return }
+        let table = PlainAccessTable()
+        table.isEnabled = true
+        plainAccesses = table
+        detector.plainTable = table
+    }
+
+    /// A plain access of app code, from the shim: checked against the location's history.
+    func recordPlainAccess(_ kind: SharedAccessKind, at address: UInt, site: UInt) {
+        guard let races else { return }
+        // A Swift task's job off the main actor may run on an actor, whose turns Swift orders
+        // with atomics the engine does not see: its plain accesses are not checked.
+        if let tasks = asyncState?.taskExecutor?.queue, runningQueue == tasks { return }
+        let index = raceContext
+        races.call { races in
+            races.record(kind, to: address, name: "", site: site, in: index) { kind in
+                SharedAccess(
+                    kind: kind, thread: runningPlace ?? "driver",
+                    job: index == 0 ? nil : JobID(rawValue: races.contexts[index].job), time: clock.now)
+            }
+        }
+    }
+
+    /// `size` bytes at `address` were freed: the plain locations there are forgotten.
+    func forgetPlainBytes(_ size: Int, at address: UInt) {
+        races?.call { $0.forget(plainBytes: size, at: address) }
+    }
+
+    /// A real lock, semaphore or group at `object` was taken (`release` false) or given back.
+    func notePlainSync(_ object: UInt, release: Bool) {
+        guard let races else { return }
+        let index = raceContext
+        races.call { release ? $0.releasePlain(object, from: index) : $0.acquirePlain(object, into: index) }
+    }
+}
+
+/// How a race on plain state is named: from the symbols of the app code that made its accesses.
+enum PlainAccessNames {
+    /// The race between two plain accesses, named.
+    static func race(first: RaceDetector.Access, second: RaceDetector.Access) -> DataRace {
+        let one = FunctionSymbols.symbol(containing: first.site, hiddenModules: Scheduler.engineModules)
+        let other = FunctionSymbols.symbol(containing: second.site, hiddenModules: Scheduler.engineModules)
+        let variable = one?.accessedVariable ?? other?.accessedVariable
+        let location = variable ?? "a variable used in \(one?.function ?? other?.function ?? "app code")"
+        func site(_ symbol: SwiftSymbolName?) -> String? {
+            guard let symbol, symbol.accessedVariable == nil else { return nil }
+            return symbol.short
+        }
+        return DataRace(location: location, first: first.description.made(in: site(one)),
+                        second: second.description.made(in: site(other)))
+    }
+}

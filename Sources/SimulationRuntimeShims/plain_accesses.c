@@ -1,0 +1,319 @@
+// Plain accesses inside a run (see SimulationRuntimeShims.h, `bgsim_plain_accesses`): the reads
+// and writes app code makes to its own stored properties, globals and captured variables, which
+// Swift checks for exclusivity at run time with `swift_beginAccess`. This file defines that
+// function: on a thread of a run that checks data races, an access whose caller is app code is
+// told to the engine before the runtime's own check, and so are the frees of Swift objects
+// (`swift_deallocClassInstance`, `swift_deallocObject`: an address may then be reused by new
+// state) and, through `bgsim_plain_sync`, the real locks, semaphores and groups that order
+// accesses (runtime_shims.c).
+//
+// "App code" is told by the caller's symbol: a Swift function of the main executable whose
+// module is not one the engine registered as its own (the harness, the simulator, the core).
+// Library code (the standard library, Foundation, Dispatch, XCTest) is in shared libraries and
+// never app code; neither is code without a Swift symbol (C, a stripped binary).
+#define _GNU_SOURCE
+#include "SimulationRuntimeShims.h"
+#include "shims_internal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__linux__) && defined(__GLIBC__) && defined(__LP64__)
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static __thread void *bgsim_run_accesses;
+
+/// Inside a call to the engine: the engine's own accesses, frees and locks are not the app's.
+static __thread int observing;
+
+static bgsim_plain_access_fn access_observer;
+static bgsim_plain_freed_fn freed_observer;
+static bgsim_plain_sync_fn sync_observer;
+
+/// The engine's modules, whose code is never app code (set once, at registration).
+#define MAX_EXCLUDED_MODULES 32
+static char *excluded_text;
+static const char *excluded[MAX_EXCLUDED_MODULES];
+static size_t excluded_lengths[MAX_EXCLUDED_MODULES];
+static int excluded_count;
+
+void bgsim_plain_accesses_register(bgsim_plain_access_fn access, bgsim_plain_freed_fn freed,
+                                   bgsim_plain_sync_fn sync, const char *engineModules) {
+    if (excluded_text == NULL) {
+        excluded_text = strdup(engineModules);
+        for (char *cursor = excluded_text; *cursor != 0 && excluded_count < MAX_EXCLUDED_MODULES;) {
+            char *end = strchr(cursor, ',');
+            size_t length = end != NULL ? (size_t)(end - cursor) : strlen(cursor);
+            excluded[excluded_count] = cursor;
+            excluded_lengths[excluded_count++] = length;
+            if (end == NULL) break;
+            cursor = end + 1;
+        }
+    }
+    __atomic_store_n(&freed_observer, freed, __ATOMIC_RELEASE);
+    __atomic_store_n(&sync_observer, sync, __ATOMIC_RELEASE);
+    __atomic_store_n(&access_observer, access, __ATOMIC_RELEASE);
+}
+
+int bgsim_plain_accesses_supported(void) { return 1; }
+
+void *bgsim_run_accesses_get(void) { return bgsim_run_accesses; }
+
+void *bgsim_run_accesses_set(void *accesses) {
+    void *previous = bgsim_run_accesses;
+    bgsim_run_accesses = accesses;
+    return previous;
+}
+
+/// The calling thread's table when it checks plain accesses now, and the engine is not running.
+static bgsim_plain_accesses *checking(void) {
+    bgsim_plain_accesses *accesses = bgsim_run_accesses;
+    if (accesses == NULL || accesses->enabled == 0 || observing) return NULL;
+    return accesses;
+}
+
+// The main executable's function symbols, sorted by address: read once from its `.symtab` (the
+// dynamic symbol table names only what is exported).
+typedef struct {
+    uintptr_t start;
+    uintptr_t end;
+    uint32_t name;
+} function_symbol;
+
+static function_symbol *symbols;
+static size_t symbol_count;
+static const char *symbol_names;
+static uintptr_t executable_start, executable_end;
+static pthread_once_t symbols_once = PTHREAD_ONCE_INIT;
+
+static int main_program(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    uintptr_t *base = data;
+    *base = info->dlpi_addr;
+    for (int index = 0; index < info->dlpi_phnum; index++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+        if (header->p_type != PT_LOAD || (header->p_flags & PF_X) == 0) continue;
+        uintptr_t start = info->dlpi_addr + header->p_vaddr, end = start + header->p_memsz;
+        if (executable_start == 0 || start < executable_start) executable_start = start;
+        if (end > executable_end) executable_end = end;
+    }
+    return 1;  // the first object is the main program
+}
+
+static int by_start(const void *left, const void *right) {
+    uintptr_t a = ((const function_symbol *)left)->start, b = ((const function_symbol *)right)->start;
+    return a < b ? -1 : a > b;
+}
+
+static void load_symbols(void) {
+    uintptr_t base = 0;
+    dl_iterate_phdr(main_program, &base);
+    int file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (file < 0) return;
+    struct stat status;
+    void *image = MAP_FAILED;
+    if (fstat(file, &status) == 0 && (size_t)status.st_size > sizeof(ElfW(Ehdr))) {
+        image = mmap(NULL, (size_t)status.st_size, PROT_READ, MAP_PRIVATE, file, 0);
+    }
+    close(file);
+    if (image == MAP_FAILED) return;
+    const unsigned char *bytes = image;
+    size_t length = (size_t)status.st_size;
+    const ElfW(Ehdr) *header = image;
+    if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64
+        || header->e_shoff == 0 || header->e_shoff + (size_t)header->e_shnum * sizeof(ElfW(Shdr)) > length) {
+        munmap(image, length);
+        return;
+    }
+    const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(bytes + header->e_shoff);
+    for (int index = 0; index < header->e_shnum; index++) {
+        const ElfW(Shdr) *table = &sections[index];
+        if (table->sh_type != SHT_SYMTAB || table->sh_link >= header->e_shnum) continue;
+        const ElfW(Shdr) *names = &sections[table->sh_link];
+        if (table->sh_offset + table->sh_size > length || names->sh_offset + names->sh_size > length) break;
+        size_t count = table->sh_size / sizeof(ElfW(Sym));
+        const ElfW(Sym) *entries = (const ElfW(Sym) *)(bytes + table->sh_offset);
+        function_symbol *kept = malloc((count + 1) * sizeof *kept);
+        if (kept == NULL) break;
+        size_t used = 0;
+        for (size_t entry = 0; entry < count; entry++) {
+            const ElfW(Sym) *symbol = &entries[entry];
+            if (ELF64_ST_TYPE(symbol->st_info) != STT_FUNC || symbol->st_value == 0 || symbol->st_size == 0
+                || symbol->st_name >= names->sh_size) continue;
+            kept[used].start = base + symbol->st_value;
+            kept[used].end = kept[used].start + symbol->st_size;
+            kept[used].name = symbol->st_name;
+            used++;
+        }
+        qsort(kept, used, sizeof *kept, by_start);
+        symbol_names = (const char *)(bytes + names->sh_offset);
+        symbols = kept;
+        symbol_count = used;
+        return;  // the image stays mapped: the names are read from it
+    }
+    munmap(image, length);
+}
+
+const char *bgsim_function_symbol(const void *pc) {
+    pthread_once(&symbols_once, load_symbols);
+    uintptr_t address = (uintptr_t)pc;
+    if (symbols == NULL || address < executable_start || address >= executable_end) return NULL;
+    size_t low = 0, high = symbol_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (symbols[middle].start <= address) low = middle + 1;
+        else high = middle;
+    }
+    if (low == 0) return NULL;
+    const function_symbol *symbol = &symbols[low - 1];
+    return address < symbol->end ? symbol_names + symbol->name : NULL;
+}
+
+/// Whether the mangled Swift name `name` belongs to a module of the app: `$s`, the module's
+/// name as a length and its characters, and the module is not one of the engine's.
+static int is_app_symbol(const char *name) {
+    if (name == NULL || name[0] != '$' || name[1] != 's' || name[2] < '1' || name[2] > '9') return 0;
+    size_t length = 0;
+    const char *cursor = name + 2;
+    while (*cursor >= '0' && *cursor <= '9') length = length * 10 + (size_t)(*cursor++ - '0');
+    if (length == 0 || strnlen(cursor, length) < length) return 0;
+    for (int index = 0; index < excluded_count; index++) {
+        if (excluded_lengths[index] == length && memcmp(excluded[index], cursor, length) == 0) return 0;
+    }
+    return 1;
+}
+
+// Which call sites are app code, cached by return address: one word each, the address shifted
+// left by two and the answer (1 app code, 2 not) in the low bits, written whole so threads of
+// parallel runs share it without a lock.
+#define SITE_CACHE_SIZE 16384
+#define SITE_PROBES 8
+static uintptr_t site_cache[SITE_CACHE_SIZE];
+
+static int is_app_site(const void *pc) {
+    uintptr_t address = (uintptr_t)pc;
+    size_t home = (size_t)((address * 0x9E3779B97F4A7C15ull) >> 50) & (SITE_CACHE_SIZE - 1);
+    for (size_t probe = 0; probe < SITE_PROBES; probe++) {
+        uintptr_t entry = __atomic_load_n(&site_cache[(home + probe) & (SITE_CACHE_SIZE - 1)], __ATOMIC_RELAXED);
+        if (entry == 0) break;
+        if (entry >> 2 == address) return (entry & 3) == 1;
+    }
+    int app = is_app_symbol(bgsim_function_symbol(pc));
+    uintptr_t entry = address << 2 | (app ? 1 : 2);
+    for (size_t probe = 0; probe < SITE_PROBES; probe++) {
+        uintptr_t expected = 0;
+        if (__atomic_compare_exchange_n(&site_cache[(home + probe) & (SITE_CACHE_SIZE - 1)], &expected, entry, 0,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+    }
+    return app;
+}
+
+/// Whether `pointer` is on the calling thread's stack, near the frame of `frame` (a local of
+/// the caller): a variable there belongs to one frame, and its address is reused by unrelated
+/// frames of other threads.
+static int is_on_stack(const void *pointer, const void *frame) {
+    uintptr_t address = (uintptr_t)pointer, top = (uintptr_t)frame;
+    return address >= top && address - top < (1u << 20);
+}
+
+/// The runtime's exclusivity flags: the low bit is set for a modification.
+#define ACCESS_MODIFY 1u
+
+typedef void (*begin_access_fn)(void *, void *, uintptr_t, void *);
+
+void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
+    BGSIM_NEXT(swift_beginAccess, begin_access_fn);
+    void *caller = __builtin_return_address(0);
+    bgsim_plain_accesses *accesses = checking();
+    if (accesses != NULL && is_app_site(caller)) {
+        char frame;
+        bgsim_plain_access_fn observer = __atomic_load_n(&access_observer, __ATOMIC_ACQUIRE);
+        void *mark = bgsim_run_mark_get();
+        if (observer != NULL && mark != NULL && !is_on_stack(pointer, &frame)) {
+            observing = 1;
+            observer(mark, pointer, (flags & ACCESS_MODIFY) != 0, caller);
+            observing = 0;
+        }
+    }
+    next_swift_beginAccess(pointer, buffer, flags, pc != NULL ? pc : caller);
+}
+
+/// Tells the engine that `size` bytes at `object` are freed, when it keeps any plain location.
+/// (Not only for frees by app code: an optimized destroyer tail-calls the free, so the caller
+/// seen here is the runtime's release.)
+static void freed(void *object, size_t size) {
+    bgsim_plain_accesses *accesses = checking();
+    if (accesses == NULL || accesses->plainLocations == 0) return;
+    bgsim_plain_freed_fn observer = __atomic_load_n(&freed_observer, __ATOMIC_ACQUIRE);
+    void *mark = bgsim_run_mark_get();
+    if (observer == NULL || mark == NULL) return;
+    observing = 1;
+    observer(mark, object, size);
+    observing = 0;
+}
+
+typedef void (*dealloc_fn)(void *, size_t, size_t);
+
+void swift_deallocClassInstance(void *object, size_t size, size_t alignMask) {
+    BGSIM_NEXT(swift_deallocClassInstance, dealloc_fn);
+    freed(object, size);
+    next_swift_deallocClassInstance(object, size, alignMask);
+}
+
+void swift_deallocObject(void *object, size_t size, size_t alignMask) {
+    BGSIM_NEXT(swift_deallocObject, dealloc_fn);
+    freed(object, size);
+    next_swift_deallocObject(object, size, alignMask);
+}
+
+void bgsim_plain_sync(void *object, int release) {
+    bgsim_plain_accesses *accesses = checking();
+    // Before the run's first tracked access no clock carries anything an access could need.
+    if (accesses == NULL || accesses->locations == 0) return;
+    bgsim_plain_sync_fn observer = __atomic_load_n(&sync_observer, __ATOMIC_ACQUIRE);
+    void *mark = bgsim_run_mark_get();
+    if (observer == NULL || mark == NULL) return;
+    observing = 1;
+    observer(mark, object, release);
+    observing = 0;
+}
+
+#else
+
+void bgsim_plain_accesses_register(bgsim_plain_access_fn access, bgsim_plain_freed_fn freed,
+                                   bgsim_plain_sync_fn sync, const char *engineModules) {
+    (void)access;
+    (void)freed;
+    (void)sync;
+    (void)engineModules;
+}
+
+int bgsim_plain_accesses_supported(void) { return 0; }
+
+static void *run_accesses_fallback;
+void *bgsim_run_accesses_get(void) { return run_accesses_fallback; }
+void *bgsim_run_accesses_set(void *accesses) {
+    (void)accesses;
+    return NULL;
+}
+
+const char *bgsim_function_symbol(const void *pc) {
+    (void)pc;
+    return NULL;
+}
+
+void bgsim_plain_sync(void *object, int release) {
+    (void)object;
+    (void)release;
+}
+
+#endif
