@@ -222,7 +222,7 @@ static int is_app_site(const void *pc) {
 /// frames of other threads.
 static int is_on_stack(const void *pointer, const void *frame) {
     uintptr_t address = (uintptr_t)pointer, top = (uintptr_t)frame;
-    return address >= top && address - top < (1u << 20);
+    return address >= top && address - top < (1u << 16);
 }
 
 /// The runtime's exclusivity flags: the low bit is set for a modification.

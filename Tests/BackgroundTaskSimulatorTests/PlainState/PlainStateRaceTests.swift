@@ -130,3 +130,143 @@ final class CountsInACapture: Workload, @unchecked Sendable {
         }
     }
 }
+
+extension PlainStateRaceTests {
+    @Test("a semaphore's signal or a group's leave orders the write before the waiter's read; without them it races",
+          arguments: [HandOverByWaiting.Waiting.semaphore, .group, .nothing])
+    func waitsOrderAccesses(_ waiting: HandOverByWaiting.Waiting) {
+        for seed in 1...6 as ClosedRange<UInt64> {
+            let outcome = Self.run("wait", seed: seed) { HandOverByWaiting(waiting: waiting) }
+            if waiting == .nothing {
+                #expect(!Self.races(outcome).isEmpty, "seed \(seed): no race without the wait")
+            } else {
+                #expect(outcome.violations.isEmpty, "seed \(seed): \(outcome.violations.map(\.message))")
+            }
+            #expect(Self.others(outcome).isEmpty, "seed \(seed): \(Self.others(outcome))")
+        }
+    }
+
+    @Test("objects made and freed on different queues are new state at a reused address, never a race")
+    func freedObjectsAreNewState() {
+        for seed in 1...8 as ClosedRange<UInt64> {
+            let outcome = Self.run("churn", seed: seed) { ChurnsObjects() }
+            #expect(outcome.violations.isEmpty, "seed \(seed): \(outcome.violations.map(\.message))")
+        }
+    }
+
+    @Test("an actor's state and @MainActor state touched from many tasks are never reported",
+          arguments: [1, 2, 3] as [UInt64])
+    func actorStateIsNotReported(seed: UInt64) {
+        let outcome = RealDispatchTests.run("actors", seed: seed, usesAsync: true) { CountsInActors() }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.map(\.message))")
+    }
+
+    @Test("a race replays to the same trace and report after other runs have churned the heap")
+    func raceReplaysAfterOtherRuns() {
+        let first = Self.run("flag", seed: 5) { DoneFlagUpload(guarding: .nothing) }
+        for seed in 1...20 as ClosedRange<UInt64> { _ = Self.run("churn", seed: seed) { ChurnsObjects() } }
+        let again = Self.run("flag", seed: 5) { DoneFlagUpload(guarding: .nothing) }
+        #expect(!Self.races(first).isEmpty)
+        #expect(first.digest == again.digest)
+        #expect(first.violations.map(\.message) == again.violations.map(\.message))
+    }
+}
+
+/// A worker writes a result and hands it over by signalling a semaphore or leaving a group;
+/// another global block waits and reads it.
+final class HandOverByWaiting: Workload, @unchecked Sendable {
+    enum Waiting: String, Sendable, CustomTestStringConvertible {
+        case semaphore, group, nothing
+        var testDescription: String { rawValue }
+    }
+
+    /// One hand-over per background entry (each entry has its own).
+    final class Upload: @unchecked Sendable { var result = 0 }
+
+    let waiting: Waiting
+    private var observation: LifecycleObservation?
+
+    init(waiting: Waiting) { self.waiting = waiting }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        observation = context.onDidEnterBackground { [self] in
+            let token = BackgroundTaskToken(name: "hand-over", host: app) {}
+            let upload = Upload()
+            let ready = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            if waiting == .group { group.enter() }
+            DispatchQueue.global().async { [waiting] in
+                app.performBlockingWork(for: .milliseconds(100))
+                upload.result = 42
+                switch waiting {
+                case .semaphore: ready.signal()
+                case .group: group.leave()
+                case .nothing: break
+                }
+            }
+            DispatchQueue.global().async { [waiting] in
+                switch waiting {
+                case .semaphore: ready.wait()
+                case .group: group.wait()
+                case .nothing: app.performBlockingWork(for: .milliseconds(300))
+                }
+                if upload.result != 42 { app.performBlockingWork(for: .milliseconds(1)) }
+                DispatchQueue.main.async { token.invalidate() }
+            }
+        }
+    }
+}
+
+/// Makes short-lived objects on main and on a global queue, each touched only by its maker.
+final class ChurnsObjects: Workload, @unchecked Sendable {
+    final class Draft { var words = 0 }
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        observation = context.onDidEnterBackground {
+            for round in 0..<20 {
+                let queue = round.isMultiple(of: 2) ? DispatchQueue.main : DispatchQueue.global()
+                queue.async {
+                    let draft = Draft()
+                    draft.words += round
+                    if draft.words > 100 { draft.words = 0 }
+                }
+            }
+        }
+    }
+}
+
+/// An actor and an `@MainActor` model, each counted from several tasks.
+final class CountsInActors: Workload, @unchecked Sendable {
+    actor Tally {
+        var uploads = 0
+        func add() { uploads += 1 }
+    }
+
+    @MainActor final class Model {
+        var shown = 0
+    }
+
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let tally = Tally()
+        let model = Model()
+        let app = context.application
+        observation = context.onDidEnterBackground {
+            let token = BackgroundTaskToken(name: "tally", host: app) {}
+            for _ in 0..<4 {
+                Task.detached {
+                    await tally.add()
+                    await MainActor.run { model.shown += 1 }
+                }
+            }
+            Task { @MainActor in
+                try? await Task.sleep(for: .seconds(2))
+                model.shown += 1
+                token.invalidate()
+            }
+        }
+    }
+}

@@ -48,7 +48,9 @@ import SimulationRuntime
 ///   back and starting to wait are one step, as in the C library: no signal slips in between.
 /// - A recursive mutex counts its holder's acquisitions; an error-checking one returns
 ///   `EDEADLK` to its holder, as glibc does.
-/// - Not synchronisation for the data-race detector: guard ``SharedState`` with the host's lock.
+/// - For the data-race detector, an unlock hands its past to the next lock, a semaphore's
+///   signal to a wait that returns, a group's leave to a wait that returns (the shim tells the
+///   engine: ``Scheduler/notePlainSync(_:release:)``), with or without simulated threads.
 /// - Elsewhere (macOS, a C library other than glibc) real mutexes and semaphores are not seen
 ///   (``isSupported`` false).
 final class PlainLocks {
