@@ -31,7 +31,8 @@ package final class PlainAccessTable {
         memory.deallocate()
     }
 
-    /// Whether this build sees plain accesses (Linux with glibc, 64-bit).
+    /// Whether this process sees plain accesses (Linux with glibc, 64-bit) and has app code to
+    /// see them in (the `bgsim` executable has none: its runs pay nothing).
     package static var isSupported: Bool { bgsim_plain_accesses_supported() != 0 }
 
     /// Whether the shim tells the engine about plain accesses on threads marked with this table.

@@ -41,28 +41,27 @@ package enum ThreadMark {
 
     /// What ``enter(_:locks:accesses:)`` replaced: the thread's previous mark and tables.
     package struct Previous {
-        let mark: UnsafeMutableRawPointer?
-        let locks: UnsafeMutableRawPointer?
-        let accesses: UnsafeMutableRawPointer?
+        var marks: bgsim_thread_marks
     }
 
     /// Marks the calling thread with `object`, and gives the shim's plain-mutex functions the
     /// run's table (nil: none, the run has no simulated threads) and its plain-access functions
     /// the run's (nil: the run does not check plain accesses); returns what it replaced, for
-    /// ``leave(restoring:)``. The mark holds none: the caller keeps them alive meanwhile.
+    /// ``leave(restoring:)``. The mark holds none: the caller keeps them alive meanwhile. One
+    /// call into the shim.
     @inline(__always)
     package static func enter(_ object: AnyObject, locks: PlainLockTable?, accesses: PlainAccessTable? = nil) -> Previous {
-        Previous(mark: bgsim_run_mark_set(Unmanaged.passUnretained(object).toOpaque()),
-                 locks: bgsim_run_locks_set(locks?.memory),
-                 accesses: bgsim_run_accesses_set(accesses?.memory))
+        var marks = bgsim_thread_marks(mark: Unmanaged.passUnretained(object).toOpaque(), locks: locks?.memory,
+                                       accesses: accesses?.memory)
+        bgsim_thread_marks_exchange(&marks)
+        return Previous(marks: marks)
     }
 
     /// Restores the mark and tables ``enter(_:locks:accesses:)`` replaced.
     @inline(__always)
     package static func leave(restoring previous: Previous) {
-        _ = bgsim_run_mark_set(previous.mark)
-        _ = bgsim_run_locks_set(previous.locks)
-        _ = bgsim_run_accesses_set(previous.accesses)
+        var marks = previous.marks
+        bgsim_thread_marks_exchange(&marks)
     }
 
     /// Whether the calling thread is marked with `object` (a pointer comparison, no retain).

@@ -30,17 +30,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static __thread void *bgsim_run_accesses;
+BGSIM_TLS void *bgsim_run_accesses_tls;
 
 /// Inside a call to the engine: the engine's own accesses, frees and locks are not the app's.
-static __thread int observing;
+static BGSIM_TLS int observing;
 
 static bgsim_plain_access_fn access_observer;
 static bgsim_plain_freed_fn freed_observer;
 static bgsim_plain_sync_fn sync_observer;
 
-/// The engine's modules, whose code is never app code (set once, at registration).
-#define MAX_EXCLUDED_MODULES 32
+/// The engine's and the toolchain's modules, whose code is never app code (set once, at
+/// registration).
+#define MAX_EXCLUDED_MODULES 64
 static char *excluded_text;
 static const char *excluded[MAX_EXCLUDED_MODULES];
 static size_t excluded_lengths[MAX_EXCLUDED_MODULES];
@@ -64,19 +65,19 @@ void bgsim_plain_accesses_register(bgsim_plain_access_fn access, bgsim_plain_fre
     __atomic_store_n(&access_observer, access, __ATOMIC_RELEASE);
 }
 
-int bgsim_plain_accesses_supported(void) { return 1; }
+static int has_app_code;
+static pthread_once_t symbols_once = PTHREAD_ONCE_INIT;
+static void load_symbols(void);
 
-void *bgsim_run_accesses_get(void) { return bgsim_run_accesses; }
-
-void *bgsim_run_accesses_set(void *accesses) {
-    void *previous = bgsim_run_accesses;
-    bgsim_run_accesses = accesses;
-    return previous;
+int bgsim_plain_accesses_supported(void) {
+    pthread_once(&symbols_once, load_symbols);
+    return has_app_code;
 }
+
 
 /// The calling thread's table when it checks plain accesses now, and the engine is not running.
 static bgsim_plain_accesses *checking(void) {
-    bgsim_plain_accesses *accesses = bgsim_run_accesses;
+    bgsim_plain_accesses *accesses = bgsim_run_accesses_tls;
     if (accesses == NULL || accesses->enabled == 0 || observing) return NULL;
     return accesses;
 }
@@ -93,7 +94,8 @@ static function_symbol *symbols;
 static size_t symbol_count;
 static const char *symbol_names;
 static uintptr_t executable_start, executable_end;
-static pthread_once_t symbols_once = PTHREAD_ONCE_INIT;
+
+static int is_app_symbol(const char *name);
 
 static int main_program(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
@@ -142,8 +144,20 @@ static void load_symbols(void) {
         if (table->sh_offset + table->sh_size > length || names->sh_offset + names->sh_size > length) break;
         size_t count = table->sh_size / sizeof(ElfW(Sym));
         const ElfW(Sym) *entries = (const ElfW(Sym) *)(bytes + table->sh_offset);
+        const char *strings = (const char *)(bytes + names->sh_offset);
+        // First whether there is app code at all (`bgsim` itself has none): then nothing is kept.
+        for (size_t entry = 0; entry < count && !has_app_code; entry++) {
+            const ElfW(Sym) *symbol = &entries[entry];
+            if (ELF64_ST_TYPE(symbol->st_info) == STT_FUNC && symbol->st_value != 0 && symbol->st_name < names->sh_size) {
+                has_app_code = is_app_symbol(strings + symbol->st_name);
+            }
+        }
+        if (!has_app_code) break;
         function_symbol *kept = malloc((count + 1) * sizeof *kept);
-        if (kept == NULL) break;
+        if (kept == NULL) {
+            has_app_code = 0;
+            break;
+        }
         size_t used = 0;
         for (size_t entry = 0; entry < count; entry++) {
             const ElfW(Sym) *symbol = &entries[entry];
@@ -155,7 +169,7 @@ static void load_symbols(void) {
             used++;
         }
         qsort(kept, used, sizeof *kept, by_start);
-        symbol_names = (const char *)(bytes + names->sh_offset);
+        symbol_names = strings;
         symbols = kept;
         symbol_count = used;
         return;  // the image stays mapped: the names are read from it
@@ -230,11 +244,24 @@ static int is_on_stack(const void *pointer, const void *frame) {
 
 typedef void (*begin_access_fn)(void *, void *, uintptr_t, void *);
 
-void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
-    BGSIM_NEXT(swift_beginAccess, begin_access_fn);
-    void *caller = __builtin_return_address(0);
-    bgsim_plain_accesses *accesses = checking();
-    if (accesses != NULL && is_app_site(caller)) {
+static void *slot_swift_beginAccess;
+
+/// The runtime's own `swift_beginAccess`, the first time: found, then called.
+__attribute__((noinline)) static void first_begin_access(void *pointer, void *buffer, uintptr_t flags, void *pc) {
+    ((begin_access_fn)bgsim_next_symbol(&slot_swift_beginAccess, "swift_beginAccess"))(pointer, buffer, flags, pc);
+}
+
+/// The runtime's own `swift_beginAccess` (or, before it is found, the function that finds it).
+static inline begin_access_fn next_begin_access(void) {
+    begin_access_fn next = __atomic_load_n((begin_access_fn *)&slot_swift_beginAccess, __ATOMIC_RELAXED);
+    return __builtin_expect(next != NULL, 1) ? next : first_begin_access;
+}
+
+/// An access on a thread whose run checks plain accesses: told to the engine when its caller is
+/// app code, then checked by the runtime.
+__attribute__((noinline)) static void begin_access_in_run(void *pointer, void *buffer, uintptr_t flags, void *pc,
+                                                         void *caller) {
+    if (checking() != NULL && is_app_site(caller)) {
         char frame;
         bgsim_plain_access_fn observer = __atomic_load_n(&access_observer, __ATOMIC_ACQUIRE);
         void *mark = bgsim_run_mark_get();
@@ -244,13 +271,25 @@ void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
             observing = 0;
         }
     }
-    next_swift_beginAccess(pointer, buffer, flags, pc != NULL ? pc : caller);
+    next_begin_access()(pointer, buffer, flags, pc);
+}
+
+// Every checked access of the process comes here, the engine's too: outside a run that checks
+// plain accesses it costs a thread-local load before the runtime's own (both tail calls).
+void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
+    void *caller = __builtin_return_address(0);
+    if (pc == NULL) pc = caller;
+    if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) {
+        begin_access_in_run(pointer, buffer, flags, pc, caller);
+        return;
+    }
+    next_begin_access()(pointer, buffer, flags, pc);
 }
 
 /// Tells the engine that `size` bytes at `object` are freed, when it keeps any plain location.
 /// (Not only for frees by app code: an optimized destroyer tail-calls the free, so the caller
 /// seen here is the runtime's release.)
-static void freed(void *object, size_t size) {
+__attribute__((noinline)) static void freed(void *object, size_t size) {
     bgsim_plain_accesses *accesses = checking();
     if (accesses == NULL || accesses->plainLocations == 0) return;
     bgsim_plain_freed_fn observer = __atomic_load_n(&freed_observer, __ATOMIC_ACQUIRE);
@@ -263,19 +302,53 @@ static void freed(void *object, size_t size) {
 
 typedef void (*dealloc_fn)(void *, size_t, size_t);
 
-void swift_deallocClassInstance(void *object, size_t size, size_t alignMask) {
-    BGSIM_NEXT(swift_deallocClassInstance, dealloc_fn);
+static void *slot_swift_deallocClassInstance;
+static void *slot_swift_deallocObject;
+
+static inline dealloc_fn next_dealloc(void **slot, const char *name) {
+    dealloc_fn next = __atomic_load_n((dealloc_fn *)slot, __ATOMIC_RELAXED);
+    return __builtin_expect(next != NULL, 1) ? next : (dealloc_fn)bgsim_next_symbol(slot, name);
+}
+
+/// The runtime's own free of `slot`'s function, the first time: found, then called.
+__attribute__((noinline)) static void first_dealloc(void *object, size_t size, size_t alignMask, void **slot,
+                                                   const char *name) {
+    next_dealloc(slot, name)(object, size, alignMask);
+}
+
+__attribute__((noinline)) static void dealloc_in_run(void *object, size_t size, size_t alignMask, void **slot,
+                                                    const char *name) {
     freed(object, size);
-    next_swift_deallocClassInstance(object, size, alignMask);
+    next_dealloc(slot, name)(object, size, alignMask);
+}
+
+void swift_deallocClassInstance(void *object, size_t size, size_t alignMask) {
+    if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) {
+        dealloc_in_run(object, size, alignMask, &slot_swift_deallocClassInstance, "swift_deallocClassInstance");
+        return;
+    }
+    dealloc_fn next = __atomic_load_n((dealloc_fn *)&slot_swift_deallocClassInstance, __ATOMIC_RELAXED);
+    if (__builtin_expect(next == NULL, 0)) {
+        first_dealloc(object, size, alignMask, &slot_swift_deallocClassInstance, "swift_deallocClassInstance");
+        return;
+    }
+    next(object, size, alignMask);
 }
 
 void swift_deallocObject(void *object, size_t size, size_t alignMask) {
-    BGSIM_NEXT(swift_deallocObject, dealloc_fn);
-    freed(object, size);
-    next_swift_deallocObject(object, size, alignMask);
+    if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) {
+        dealloc_in_run(object, size, alignMask, &slot_swift_deallocObject, "swift_deallocObject");
+        return;
+    }
+    dealloc_fn next = __atomic_load_n((dealloc_fn *)&slot_swift_deallocObject, __ATOMIC_RELAXED);
+    if (__builtin_expect(next == NULL, 0)) {
+        first_dealloc(object, size, alignMask, &slot_swift_deallocObject, "swift_deallocObject");
+        return;
+    }
+    next(object, size, alignMask);
 }
 
-void bgsim_plain_sync(void *object, int release) {
+void bgsim_plain_sync_slow(void *object, int release) {
     bgsim_plain_accesses *accesses = checking();
     // Before the run's first tracked access no clock carries anything an access could need.
     if (accesses == NULL || accesses->locations == 0) return;
@@ -299,19 +372,14 @@ void bgsim_plain_accesses_register(bgsim_plain_access_fn access, bgsim_plain_fre
 
 int bgsim_plain_accesses_supported(void) { return 0; }
 
-static void *run_accesses_fallback;
-void *bgsim_run_accesses_get(void) { return run_accesses_fallback; }
-void *bgsim_run_accesses_set(void *accesses) {
-    (void)accesses;
-    return NULL;
-}
+BGSIM_TLS void *bgsim_run_accesses_tls;
 
 const char *bgsim_function_symbol(const void *pc) {
     (void)pc;
     return NULL;
 }
 
-void bgsim_plain_sync(void *object, int release) {
+void bgsim_plain_sync_slow(void *object, int release) {
     (void)object;
     (void)release;
 }

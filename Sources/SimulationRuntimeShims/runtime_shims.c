@@ -14,9 +14,9 @@
 #include <unistd.h>
 #endif
 
-static __thread void *run_mark;
-static __thread void *run_locks;
-static __thread int engine_waits;
+static BGSIM_TLS void *run_mark;
+static BGSIM_TLS void *run_locks;
+static BGSIM_TLS int engine_waits;
 
 int bgsim_engine_waits_set(int engine) {
     int previous = engine_waits;
@@ -26,25 +26,19 @@ int bgsim_engine_waits_set(int engine) {
 
 void *bgsim_run_mark_get(void) { return run_mark; }
 
-void *bgsim_run_locks_get(void) { return run_locks; }
-
 #if defined(__GLIBC__)
 static void note_carrier(void *locks);
 #endif
 
-void *bgsim_run_locks_set(void *locks) {
-    void *previous = run_locks;
-    run_locks = locks;
+void bgsim_thread_marks_exchange(bgsim_thread_marks *marks) {
+    bgsim_thread_marks previous = {run_mark, run_locks, bgsim_run_accesses_tls};
+    run_mark = marks->mark;
+    run_locks = marks->locks;
+    bgsim_run_accesses_tls = marks->accesses;
 #if defined(__GLIBC__)
-    if (locks != NULL) note_carrier(locks);  // a Swift Mutex names its owner by kernel thread id
+    if (marks->locks != NULL) note_carrier(marks->locks);  // a Swift Mutex names its owner by kernel thread id
 #endif
-    return previous;
-}
-
-void *bgsim_run_mark_set(void *mark) {
-    void *previous = run_mark;
-    run_mark = mark;
-    return previous;
+    *marks = previous;
 }
 
 // Written once per process before the first run (registration happens before any thread is
@@ -250,9 +244,9 @@ static int mutex_kind(pthread_mutex_t *mutex) { return mutex->__data.__kind & 3;
 typedef int (*mutex_fn)(pthread_mutex_t *);
 
 /// The calling OS thread's kernel id, asked once (a mark is set for every loop of a run).
-static __thread int32_t carrier_tid;
+static BGSIM_TLS int32_t carrier_tid;
 /// The serial of the last table this thread noted itself in.
-static __thread uint64_t noted_serial;
+static BGSIM_TLS uint64_t noted_serial;
 static uint64_t next_table_serial;
 
 /// Records the calling OS thread as a carrier of the run whose table `locks` is: only the thread

@@ -34,9 +34,27 @@ int bgsim_real_dispatch_hand_over_main(const char *function, int32_t operation, 
 /// run began, never before 0; -1 for one no run reaches (`Date.distantFuture`) (runtime_shims.c).
 int64_t bgsim_virtual_instant_from_wall(double secondsSince1970);
 
+/// The model of the shim's thread-local variables: on Linux "initial-exec", one load from the
+/// thread pointer (the shim is in the executable, or a library loaded with it), so a check of one
+/// is no call and the shims' fast paths save no registers.
+#if defined(__linux__)
+#define BGSIM_TLS __thread __attribute__((tls_model("initial-exec")))
+#else
+#define BGSIM_TLS __thread
+#endif
+
+/// The calling thread's plain-access table (plain_accesses.c): NULL outside a run that checks
+/// plain accesses.
+extern BGSIM_TLS void *bgsim_run_accesses_tls __attribute__((visibility("hidden")));
+
+/// `bgsim_plain_sync` past its first check.
+void bgsim_plain_sync_slow(void *object, int release) __attribute__((visibility("hidden")));
+
 /// A real lock, semaphore or group the calling thread took (`release` 0) or gave back (1): an
 /// edge of the run's happens-before for plain accesses, when the thread's run checks them
-/// (plain_accesses.c; called by runtime_shims.c).
-void bgsim_plain_sync(void *object, int release);
+/// (plain_accesses.c; called by runtime_shims.c). One thread-local load otherwise.
+static inline void bgsim_plain_sync(void *object, int release) {
+    if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) bgsim_plain_sync_slow(object, release);
+}
 
 #endif

@@ -64,7 +64,7 @@ extension UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 1,
                 "Sources/SimulationRuntime/HookVariable.swift": 5,
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 2,
-                "Sources/SimulationRuntime/ThreadMark.swift": 5,
+                "Sources/SimulationRuntime/ThreadMark.swift": 2,
                 // The table of real mutexes a run's simulated threads hold, shared with the
                 // shim's pthread_mutex functions (a C struct the engine allocates).
                 "Sources/SimulationRuntime/PlainLockTable.swift": 4,

@@ -104,7 +104,7 @@ package enum VirtualClocks {
         // Plain accesses of app code, the frees that end their locations and the real locks,
         // semaphores and groups that order them (``checksPlainAccesses``). The shim calls none
         // of these for the engine's own code, nor while one of them runs.
-        Scheduler.engineModules.joined(separator: ",").withCString { modules in
+        (Scheduler.engineModules + Scheduler.libraryModules).joined(separator: ",").withCString { modules in
             bgsim_plain_accesses_register({ mark, address, isWrite, site in
                 ThreadMark.object(marked: mark, as: Scheduler.self).recordPlainAccess(
                     isWrite != 0 ? .write : .read, at: UInt(bitPattern: address), site: UInt(bitPattern: site))

@@ -48,11 +48,22 @@ extension Scheduler {
         "ThreadSanitizerSupport",
     ]
 
-    /// Whether this build sees the plain accesses of app code (Linux with glibc, 64-bit).
+    /// The toolchain's modules, whose code a binary may hold too (a generic specialized or an
+    /// inlinable function emitted in it): library code, never the app's.
+    public static let libraryModules = [
+        "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking",
+        "FoundationXML", "Dispatch", "Synchronization", "Observation", "Distributed", "RegexBuilder",
+        "_StringProcessing", "_RegexParser", "_Concurrency", "SwiftOnoneSupport", "XCTest", "Testing",
+        "_Testing_Foundation", "Glibc", "Musl", "CoreFoundation", "_FoundationCShims",
+    ]
+
+    /// Whether this process sees the plain accesses of app code: Linux with glibc, 64-bit, and
+    /// the main executable has app code (a test binary, your own `bgsim`; not the `bgsim` built
+    /// from this package, whose runs then pay nothing for it).
     public static var seesPlainAccesses: Bool { PlainAccessTable.isSupported }
 
     /// Whether this run checks the plain accesses of app code: race detection is on and the
-    /// build sees them (Linux with glibc).
+    /// process sees them (``seesPlainAccesses``).
     public var checksPlainAccesses: Bool { plainAccesses?.isEnabled == true }
 
     /// Turns the plain-access checks on with race detection (``enableRaceDetection()``).

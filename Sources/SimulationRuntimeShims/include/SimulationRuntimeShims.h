@@ -40,8 +40,6 @@ extern "C" {
 /// The calling thread's run mark (NULL outside every run).
 void *_Nullable bgsim_run_mark_get(void);
 
-/// Sets the calling thread's run mark; returns the previous one.
-void *_Nullable bgsim_run_mark_set(void *_Nullable mark);
 
 /// Inside a run the simulated device has been up this long when the run begins: monotonic and
 /// boot-time clocks (`ContinuousClock`, `SuspendingClock`, `DispatchTime`) read it plus the run's
@@ -230,12 +228,18 @@ typedef struct bgsim_plain_locks {
     uint64_t serial;
 } bgsim_plain_locks;
 
-/// The calling thread's plain-locks table (NULL: none; see `bgsim_plain_locks`), set with its
-/// run mark: the run's table when it has simulated threads.
-void *_Nullable bgsim_run_locks_get(void);
+/// A thread's run mark and the tables set with it: the run's plain-locks table (NULL: none; see
+/// `bgsim_plain_locks`: the run's when it has simulated threads) and its plain-access table
+/// (NULL: none; see `bgsim_plain_accesses`: the run's when it checks plain accesses).
+typedef struct bgsim_thread_marks {
+    void *_Nullable mark;
+    void *_Nullable locks;
+    void *_Nullable accesses;
+} bgsim_thread_marks;
 
-/// Sets the calling thread's plain-locks table; returns the previous one.
-void *_Nullable bgsim_run_locks_set(void *_Nullable locks);
+/// Swaps the calling thread's mark and tables with `marks`: sets them, and leaves the previous
+/// ones in `marks` (to restore with a second call). One call for the three.
+void bgsim_thread_marks_exchange(bgsim_thread_marks *_Nonnull marks);
 
 /// Blocks the calling simulated thread of the run `mark` until `mutex`, held by a simulated
 /// thread of the run, is released: 0 once woken, nonzero when the run gave the wait up (a
@@ -302,14 +306,10 @@ typedef void (*bgsim_plain_sync_fn)(void *_Nonnull mark, void *_Nonnull object, 
 void bgsim_plain_accesses_register(bgsim_plain_access_fn _Nonnull access, bgsim_plain_freed_fn _Nonnull freed,
                                    bgsim_plain_sync_fn _Nonnull sync, const char *_Nonnull engineModules);
 
-/// 1 where plain accesses are seen (Linux with glibc, 64-bit), else 0.
+/// 1 where plain accesses are seen (Linux with glibc, 64-bit) and the main executable has app
+/// code to see (a Swift function of a module the engine did not register as its own: `bgsim`
+/// itself has none), else 0. Reads the symbol table the first time; call after registering.
 int bgsim_plain_accesses_supported(void);
-
-/// The calling thread's plain-access table (NULL: none), set with its run mark.
-void *_Nullable bgsim_run_accesses_get(void);
-
-/// Sets the calling thread's plain-access table; returns the previous one.
-void *_Nullable bgsim_run_accesses_set(void *_Nullable accesses);
 
 /// The mangled name of the main executable's function that contains `pc` (from its symbol
 /// table), or NULL: outside the executable, or no symbol there.
