@@ -89,7 +89,8 @@ let package = Package(
         // Declares its own `BackgroundTask`, as SwiftUI does, and uses the token unqualified.
         .testTarget(name: "NameClashTests", dependencies: ["BackgroundTaskKit"], swiftSettings: testSettings),
         .testTarget(
-            name: "DeterministicSimulationTests", dependencies: ["DeterministicSimulation", "SimulationFormats", "ThreadSanitizerSupport"],
+            name: "DeterministicSimulationTests",
+            dependencies: ["DeterministicSimulation", "SimulationFormats", "SimulationRuntime", "ThreadSanitizerSupport"],
             swiftSettings: testSettings),
         .testTarget(name: "SimulationFormatsTests", dependencies: ["SimulationFormats"], swiftSettings: testSettings),
         .testTarget(

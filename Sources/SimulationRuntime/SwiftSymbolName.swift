@@ -106,8 +106,12 @@ package struct SwiftSymbolName: Equatable, Sendable {
     }
 
     /// "(3) suspend resume partial function for f() async" as "f() async" (a part of an async
-    /// function, between two suspension points).
+    /// function, between two suspension points), and "partial apply forwarder for closure #1 in
+    /// f()" (the thunk an optimized closure is called through) as "closure #1 in f()".
     private static func withoutAsyncPartial(_ text: String) -> String {
+        for prefix in ["partial apply forwarder for ", "merged "] where text.hasPrefix(prefix) {
+            return String(text.dropFirst(prefix.count))
+        }
         guard text.hasPrefix("("), let marker = text.firstRange(of: " partial function for ") else { return text }
         return String(text[marker.upperBound...])
     }

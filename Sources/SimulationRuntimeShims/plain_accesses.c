@@ -70,6 +70,8 @@ static pthread_once_t symbols_once = PTHREAD_ONCE_INIT;
 static void load_symbols(void);
 
 int bgsim_plain_accesses_supported(void) {
+    // Before registration the engine's modules are not known: nothing could be told apart.
+    if (__atomic_load_n(&access_observer, __ATOMIC_ACQUIRE) == NULL) return 0;
     pthread_once(&symbols_once, load_symbols);
     return has_app_code;
 }

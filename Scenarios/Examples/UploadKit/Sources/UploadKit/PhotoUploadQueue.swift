@@ -27,8 +27,10 @@ public final class PhotoUploadQueue: @unchecked Sendable {
     private let host: any ApplicationHost
     private let session: any NetworkSession
     private let server: URL
-    /// Skips the empty-queue check (the bug this example plants: see ``init(host:session:server:beginsWhenEmpty:)``).
+    /// Skips the empty-queue check (the bug this example plants: see ``init(host:session:server:beginsWhenEmpty:completesOffMain:)``).
     private let beginsWhenEmpty: Bool
+    /// Drops an uploaded photo on the session's queue (the second bug this example plants).
+    private let completesOffMain: Bool
     private var pending: [String] = []
     private var task = BackgroundTaskIdentifier.invalid
     private var upload: (any NetworkSessionTask)?
@@ -43,14 +45,21 @@ public final class PhotoUploadQueue: @unchecked Sendable {
     ///     queue is checked, and an empty queue returns without ending it. The task is then held,
     ///     doing nothing, until the system expires it: the app burns its background time (and on
     ///     iOS 13.4+ logs a warning). `false` is the fixed code.
+    ///   - completesOffMain: `true` reproduces another: the upload's completion handler removes
+    ///     the uploaded photo from `pending` on the session's own queue, before it hops to main,
+    ///     while main appends the photos the user takes. Two threads touch the array with nothing
+    ///     ordering them: a data race (a lost photo, or a crash in the array's storage). `false`
+    ///     is the fixed code: all of it on main.
     public init(
         host: any ApplicationHost, session: any NetworkSession,
-        server: URL = URL(string: "https://photos.example.com/upload")!, beginsWhenEmpty: Bool = false
+        server: URL = URL(string: "https://photos.example.com/upload")!, beginsWhenEmpty: Bool = false,
+        completesOffMain: Bool = false
     ) {
         self.host = host
         self.session = session
         self.server = server
         self.beginsWhenEmpty = beginsWhenEmpty
+        self.completesOffMain = completesOffMain
     }
 
     /// Adds a photo to upload.
@@ -77,13 +86,15 @@ public final class PhotoUploadQueue: @unchecked Sendable {
         request.httpMethod = "PUT"
         let upload = session.uploadTask(with: request, from: Data(photo.utf8)) { [self] _, response, error in
             let succeeded = error == nil && (response as? HTTPURLResponse)?.statusCode == 200
+            // (The second bug: the photo dropped here, on the session's queue.)
+            if completesOffMain, succeeded, pending.first == photo { pending.removeFirst() }
             host.mainQueue.async { [self] in
                 // Expired meanwhile, or a later background entry began a new task (and uploads
                 // `photo` again itself): this completion belongs to no running chain. Without the
                 // owner check a late completion would start a second chain, and the first to run
                 // out of photos would end the task under the other's upload.
                 guard task != .invalid, task == owner else { return }
-                if succeeded, pending.first == photo { pending.removeFirst() }
+                if !completesOffMain, succeeded, pending.first == photo { pending.removeFirst() }
                 if let next = pending.first, succeeded {
                     send(next)
                 } else {

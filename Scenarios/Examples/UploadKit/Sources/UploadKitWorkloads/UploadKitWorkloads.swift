@@ -3,8 +3,8 @@ public import BackgroundTaskSimulator
 import UploadKit
 
 /// UploadKit's workloads for BackgroundTaskKit's harness: the photo upload queue, fixed and with
-/// the bug it once had. Scenario files name them `"workload": "photo-upload"` with
-/// `"variant": "correct"` or `"variant": "begins-when-empty"`.
+/// the bugs it once had. Scenario files name them `"workload": "photo-upload"` with
+/// `"variant": "correct"`, `"begins-when-empty"` or `"completes-off-main"`.
 ///
 /// ```swift
 /// BGSim.main(workloads: UploadKitWorkloads.all)                       // upload-bgsim's main.swift
@@ -15,7 +15,7 @@ public enum UploadKitWorkloads {
     public static let correct = WorkloadInfo(
         name: "photo-upload/correct",
         summary: "uploads pending photos under one background task per background entry"
-    ) { PhotoUploadWorkload(beginsWhenEmpty: false) }
+    ) { PhotoUploadWorkload() }
 
     /// The bug: begins the task before checking the queue, and an empty queue holds it idle.
     public static let beginsWhenEmpty = WorkloadInfo(
@@ -23,8 +23,15 @@ public enum UploadKitWorkloads {
         summary: "begins its task before checking the queue; with nothing to upload it holds the task idle"
     ) { PhotoUploadWorkload(beginsWhenEmpty: true) }
 
+    /// The race: the completion drops the uploaded photo on the session's queue while main
+    /// appends new ones.
+    public static let completesOffMain = WorkloadInfo(
+        name: "photo-upload/completes-off-main",
+        summary: "drops each uploaded photo from its queue on the session's queue, where main appends new ones"
+    ) { PhotoUploadWorkload(completesOffMain: true) }
+
     /// Every workload, for `BGSim.main(workloads:)`.
-    public static let all = [correct, beginsWhenEmpty]
+    public static let all = [correct, beginsWhenEmpty, completesOffMain]
 }
 
 /// Drives a ``PhotoUploadQueue`` through the simulated app's life: the user takes 0-3 photos
@@ -35,17 +42,19 @@ public enum UploadKitWorkloads {
 @MainActor
 final class PhotoUploadWorkload: Workload {
     private let beginsWhenEmpty: Bool
+    private let completesOffMain: Bool
     private var observation: LifecycleObservation?
     private var taken = 0
 
-    init(beginsWhenEmpty: Bool) {
+    init(beginsWhenEmpty: Bool = false, completesOffMain: Bool = false) {
         self.beginsWhenEmpty = beginsWhenEmpty
+        self.completesOffMain = completesOffMain
     }
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let queue = PhotoUploadQueue(
             host: context.application, session: context.makeURLSession(work: .eachRequest),
-            beginsWhenEmpty: beginsWhenEmpty)
+            beginsWhenEmpty: beginsWhenEmpty, completesOffMain: completesOffMain)
         observation = context.application.addLifecycleObserver { [self] event in  // on the main actor
             guard event == .didEnterBackground else { return }
             for _ in 0..<context.drawInt(in: 0...3) {

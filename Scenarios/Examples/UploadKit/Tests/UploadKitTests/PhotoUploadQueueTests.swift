@@ -19,6 +19,12 @@ struct PhotoUploadQueueTests {
         await campaign.expectViolation("no-idle-task")
     }
 
+    @Test("the other old bug, the queue's array touched on the session's queue, is a data race")
+    func offMainCompletionIsARace() async {
+        let campaign = WorkloadCampaign(workload: UploadKitWorkloads.completesOffMain, runs: 100)
+        await campaign.expectViolation("no-data-race")
+    }
+
     @Test("the scenario files meet their expectations, as `upload-bgsim check` says")
     func scenarioFilesMeetTheirExpectations() async throws {
         // The gate of `upload-bgsim check Scenarios` in a test: one issue per scenario that missed.
