@@ -8,9 +8,11 @@
 // accesses (runtime_shims.c).
 //
 // "App code" is told by the caller's symbol: a Swift function of the main executable whose
-// module is not one the engine registered as its own (the harness, the simulator, the core).
-// Library code (the standard library, Foundation, Dispatch, XCTest) is in shared libraries and
-// never app code; neither is code without a Swift symbol (C, a stripped binary).
+// module is not one the engine registered (its own: the harness, the simulator, the core; and the
+// toolchain's, whose generic specializations the executable holds too). Library code in shared
+// libraries (the standard library, Foundation, Dispatch, XCTest) is never app code; neither is
+// code without a Swift symbol (C, a stripped binary). A process with no app code at all (`bgsim`
+// itself) never turns the checks on.
 #define _GNU_SOURCE
 #include "SimulationRuntimeShims.h"
 #include "shims_internal.h"
@@ -75,7 +77,6 @@ int bgsim_plain_accesses_supported(void) {
     pthread_once(&symbols_once, load_symbols);
     return has_app_code;
 }
-
 
 /// The calling thread's table when it checks plain accesses now, and the engine is not running.
 static bgsim_plain_accesses *checking(void) {

@@ -3,7 +3,7 @@ import DeterministicSimulation
 /// `no-data-race`: no two accesses to the same shared state are unordered with at least one of
 /// them a write. Judged by happens-before over the run's jobs (every queue hand-off, `sync`,
 /// serial queue, lock, semaphore, task and main-actor hop the engine performs: see
-/// ``DeterministicSimulation/Scheduler/enableRaceDetection()``), so it is reported in the run
+/// ``DeterministicSimulation/Scheduler/enableRaceDetection(checkingPlainAccesses:)``), so it is reported in the run
 /// where both accesses happen, even when their order in that run was the harmless one.
 ///
 /// ```swift

@@ -37,7 +37,7 @@ import SimulationRuntime
 ///   for no clock at all.
 ///
 /// Only the baton holder touches it, like the scheduler; it exists only when detection is on
-/// (``Scheduler/enableRaceDetection()``), so a run without it pays one `nil` check per hook.
+/// (``Scheduler/enableRaceDetection(checkingPlainAccesses:)``), so a run without it pays one `nil` check per hook.
 /// Its state is unchecked for exclusivity for that reason: the dynamic checks were a third of
 /// what detection cost (callgrind, receipt-upload).
 final class RaceDetector {

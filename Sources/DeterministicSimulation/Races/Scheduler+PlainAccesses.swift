@@ -66,7 +66,7 @@ extension Scheduler {
     /// process sees them (``seesPlainAccesses``).
     public var checksPlainAccesses: Bool { plainAccesses?.isEnabled == true }
 
-    /// Turns the plain-access checks on with race detection (``enableRaceDetection()``).
+    /// Turns the plain-access checks on with race detection (``enableRaceDetection(checkingPlainAccesses:)``).
     func enablePlainAccesses(for detector: RaceDetector) {
         guard PlainAccessTable.isSupported else { return }
         let table = PlainAccessTable()

@@ -26,7 +26,7 @@ extension Scheduler {
         if checkingPlainAccesses { enablePlainAccesses(for: detector) }
     }
 
-    /// Whether ``enableRaceDetection()`` was called.
+    /// Whether ``enableRaceDetection(checkingPlainAccesses:)`` was called.
     public var detectsRaces: Bool { raceDetector != nil }
 
     /// Called with each data race as it is found, inside the job that made the second access

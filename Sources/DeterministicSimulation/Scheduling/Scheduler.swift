@@ -85,7 +85,7 @@ public final class Scheduler {
     /// Swift concurrency support (executors, clock, escapes), once ``enableAsync(taskWidth:)``
     /// was called or an escape was seen.
     var asyncState: AsyncState?
-    /// Happens-before and shared accesses, once ``enableRaceDetection()`` was called (set once,
+    /// Happens-before and shared accesses, once ``enableRaceDetection(checkingPlainAccesses:)`` was called (set once,
     /// never cleared).
     var raceDetector: RaceDetector? {
         didSet { races = raceDetector.map { Unretained($0) } }

@@ -23,6 +23,12 @@
 //   priority-inheritance futex under Swift's `Mutex`: a contended lock whose owner is an OS
 //   thread that carried the run's jobs (`carriers`) blocks the caller's simulated thread the same
 //   way; every other system call goes through.
+// - Plain accesses inside a run (Linux, glibc, 64-bit; plain_accesses.c): `swift_beginAccess`
+//   (Swift's run-time exclusivity check of class properties, globals and captured variables)
+//   and the frees of Swift objects. On a thread of a run that checks data races, an access made
+//   by app code (told by its caller's symbol) is handed to the engine before the runtime's own
+//   check, and the real mutexes, semaphores and groups above are happens-before edges; everywhere
+//   else each costs a thread-local load.
 // - Process executors: a load-time constructor calls the engine's
 //   `simulation_install_process_executors` (a weak reference: nothing happens in a binary without the
 //   engine), so Swift's main and default executors are the engine's before any task exists.
