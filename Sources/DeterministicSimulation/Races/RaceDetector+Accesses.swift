@@ -141,7 +141,8 @@ extension RaceDetector {
         guard races.count < Self.raceLimit else { return }
         let key = RaceKey(location: location, first.description.thread, second.description.thread)
         guard reportedKeys[location, default: []].insert(key).inserted else { return }
-        let race = name.isEmpty
+        // A plain location's accesses all have a site (a return address is never 0).
+        let race = first.site != 0
             ? PlainAccessNames.race(first: first, second: second)
             : DataRace(location: name, first: first.description, second: second.description)
         races.append(race)
