@@ -35,9 +35,9 @@ import SimulationRuntime
 ///   actor, whose turns Swift orders with atomics the engine does not see; an actor's state would
 ///   be reported as racing). Their `@MainActor` code and every GCD block, thread and callback
 ///   are checked.
-/// - Not seen either: accesses Swift checks statically (locals, `let`s, structs on the stack,
-///   most accesses inside one function of an optimized build), unsafe pointers, C code, and code
-///   in a stripped binary or a shared library.
+/// - Not seen either: accesses Swift checks at compile time (locals, `let`s, structs on the
+///   stack, and the few an optimized build proves safe), unsafe pointers, C code, and code in a
+///   stripped binary or a shared library.
 extension Scheduler {
     /// The modules of this package whose code is the harness's, never the app's (test targets
     /// and user modules are app code). The core (`BackgroundTaskKit`) is among them: it is
