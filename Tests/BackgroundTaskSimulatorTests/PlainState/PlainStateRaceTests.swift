@@ -23,7 +23,7 @@ struct PlainStateRaceTests {
         outcome.violations.filter { $0.invariant != "no-data-race" }.map { "\($0.invariant): \($0.message)" }
     }
 
-    @Test("a flag set on a global queue and read on main with no lock is a data race, named by its property")
+    @Test("a flag set on a global queue and read on main with no lock is a data race, named by the functions that touched it")
     func unguardedFlagRaces() throws {
         let outcome = Self.run("flag") { DoneFlagUpload(guarding: .nothing) }
         let race = try #require(Self.races(outcome).first, "no race: \(outcome.violations)")
