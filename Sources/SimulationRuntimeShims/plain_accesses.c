@@ -351,7 +351,7 @@ void swift_deallocObject(void *object, size_t size, size_t alignMask) {
     next(object, size, alignMask);
 }
 
-void bgsim_plain_sync_slow(void *object, int release) {
+void bgsim_plain_sync_slow(const void *object, int how) {
     bgsim_plain_accesses *accesses = checking();
     // Before the run's first tracked access no clock carries anything an access could need.
     if (accesses == NULL || accesses->locations == 0) return;
@@ -359,7 +359,7 @@ void bgsim_plain_sync_slow(void *object, int release) {
     void *mark = bgsim_run_mark_get();
     if (observer == NULL || mark == NULL) return;
     observing = 1;
-    observer(mark, object, release);
+    observer(mark, (void *)object, how);
     observing = 0;
 }
 
@@ -382,9 +382,9 @@ const char *bgsim_function_symbol(const void *pc) {
     return NULL;
 }
 
-void bgsim_plain_sync_slow(void *object, int release) {
+void bgsim_plain_sync_slow(const void *object, int how) {
     (void)object;
-    (void)release;
+    (void)how;
 }
 
 #endif

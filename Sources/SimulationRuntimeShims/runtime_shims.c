@@ -276,7 +276,7 @@ static int lock_mutex(pthread_mutex_t *mutex);
 
 int pthread_mutex_lock(pthread_mutex_t *mutex) {
     int status = lock_mutex(mutex);
-    if (status == 0) bgsim_plain_sync(mutex, 0);
+    if (status == 0) bgsim_plain_sync(mutex, BGSIM_SYNC_ACQUIRE);
     return status;
 }
 
@@ -314,7 +314,7 @@ static int try_mutex(pthread_mutex_t *mutex);
 
 int pthread_mutex_trylock(pthread_mutex_t *mutex) {
     int status = try_mutex(mutex);
-    if (status == 0) bgsim_plain_sync(mutex, 0);
+    if (status == 0) bgsim_plain_sync(mutex, BGSIM_SYNC_ACQUIRE);
     return status;
 }
 
@@ -336,7 +336,7 @@ static int try_mutex(pthread_mutex_t *mutex) {
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {
     BGSIM_NEXT(pthread_mutex_unlock, mutex_fn);
-    bgsim_plain_sync(mutex, 1);
+    bgsim_plain_sync(mutex, BGSIM_SYNC_RELEASE);
     int status = next_pthread_mutex_unlock(mutex);
     if (status != 0) return status;
     void *mark;
@@ -486,13 +486,13 @@ static void plain_signalled(void *object) {
 intptr_t dispatch_semaphore_wait(void *semaphore, uint64_t timeout) {
     BGSIM_NEXT(dispatch_semaphore_wait, dispatch_wait_fn);
     intptr_t status = plain_wait(semaphore, timeout, BGSIM_PLAIN_WAIT_SEMAPHORE, next_dispatch_semaphore_wait);
-    if (status == 0 && !engine_waits) bgsim_plain_sync(semaphore, 0);
+    if (status == 0 && !engine_waits) bgsim_plain_sync(semaphore, BGSIM_SYNC_ACQUIRE);
     return status;
 }
 
 intptr_t dispatch_semaphore_signal(void *semaphore) {
     BGSIM_NEXT(dispatch_semaphore_signal, dispatch_signal_fn);
-    if (!engine_waits) bgsim_plain_sync(semaphore, 1);
+    if (!engine_waits) bgsim_plain_sync(semaphore, BGSIM_SYNC_RELEASE);
     intptr_t woke = next_dispatch_semaphore_signal(semaphore);
     plain_signalled(semaphore);
     return woke;
@@ -501,13 +501,13 @@ intptr_t dispatch_semaphore_signal(void *semaphore) {
 intptr_t dispatch_group_wait(void *group, uint64_t timeout) {
     BGSIM_NEXT(dispatch_group_wait, dispatch_wait_fn);
     intptr_t status = plain_wait(group, timeout, BGSIM_PLAIN_WAIT_GROUP, next_dispatch_group_wait);
-    if (status == 0 && !engine_waits) bgsim_plain_sync(group, 0);
+    if (status == 0 && !engine_waits) bgsim_plain_sync(group, BGSIM_SYNC_ACQUIRE);
     return status;
 }
 
 void dispatch_group_leave(void *group) {
     BGSIM_NEXT(dispatch_group_leave, dispatch_leave_fn);
-    if (!engine_waits) bgsim_plain_sync(group, 1);
+    if (!engine_waits) bgsim_plain_sync(group, BGSIM_SYNC_RELEASE);
     next_dispatch_group_leave(group);
     plain_signalled(group);
     bgsim_real_dispatch_group_left(group);

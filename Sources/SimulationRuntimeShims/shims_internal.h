@@ -48,13 +48,15 @@ int64_t bgsim_virtual_instant_from_wall(double secondsSince1970);
 extern BGSIM_TLS void *bgsim_run_accesses_tls __attribute__((visibility("hidden")));
 
 /// `bgsim_plain_sync` past its first check.
-void bgsim_plain_sync_slow(void *object, int release) __attribute__((visibility("hidden")));
+void bgsim_plain_sync_slow(const void *object, int how) __attribute__((visibility("hidden")));
 
-/// A real lock, semaphore or group the calling thread took (`release` 0) or gave back (1): an
-/// edge of the run's happens-before for plain accesses, when the thread's run checks them
-/// (plain_accesses.c; called by runtime_shims.c). One thread-local load otherwise.
-static inline void bgsim_plain_sync(void *object, int release) {
-    if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) bgsim_plain_sync_slow(object, release);
+/// A real lock, semaphore or group the calling thread took (`how` `BGSIM_SYNC_ACQUIRE`) or gave
+/// back (`BGSIM_SYNC_RELEASE`), or a mark of the concurrency runtime (`BGSIM_SYNC_RUNTIME_*`):
+/// an edge of the run's happens-before for plain accesses, when the thread's run checks them
+/// (plain_accesses.c; called by runtime_shims.c and concurrency_edges.c). One thread-local load
+/// otherwise.
+static inline void bgsim_plain_sync(const void *object, int how) {
+    if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) bgsim_plain_sync_slow(object, how);
 }
 
 #endif

@@ -71,6 +71,8 @@ extension UnsafeContainmentChecker {
                 // The run's plain-access table the shim reads (a C struct the engine allocates),
                 // a return address named from the symbol table, and the runtime's demangler.
                 "Sources/SimulationRuntime/PlainAccessTable.swift": 8,
+                // The task and actor a thread runs, read by the shim for a task's plain access.
+                "Sources/SimulationRuntime/ConcurrencyRuntimeEdges.swift": 2,
                 // A real Dispatch call the shim hands over (a C struct on the caller's stack),
                 // kept to run on a simulated queue, and a group's address asked about.
                 "Sources/SimulationRuntime/RealDispatchCall.swift": 3,

@@ -17,8 +17,9 @@ extension AsyncLedger {
             drain(PendingJob(job: job, target: target, queue: queue, scheduled: nil))
             return
         }
-        if stampSerial != 0, #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
-            RunJobStamps.stamp(job, serial: stampSerial)
+        if stampSerial != 0, #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *),
+           let newTask = RunJobStamps.stamp(job, serial: stampSerial) {
+            scheduler.notePlainTaskScheduled(newTask)
         }
         let slot = addJob(job, on: target, queue: queue)
         let run = { [self, unowned scheduler] in  // the scheduler owns its jobs: no cycle

@@ -51,11 +51,17 @@ enum RunJobStamps {
         _ = live.withAnnotatedLock { $0.runs.removeValue(forKey: serial) }
     }
 
-    /// Writes the run's stamp into a task job (not into other kinds of job).
-    static func stamp(_ job: UnownedJob, serial: UInt32) {
-        guard let header = taskHeader(of: job) else { return }
+    /// Writes the run's stamp into a task job (not into other kinds of job). Returns the task's
+    /// address when it had no stamp of this run before (its first job in the run: a new task),
+    /// else nil.
+    @discardableResult
+    static func stamp(_ job: UnownedJob, serial: UInt32) -> UInt? {
+        guard let header = taskHeader(of: job) else { return nil }
         let id = header.load(fromByteOffset: Layout.id, as: UInt32.self)
-        header.storeBytes(of: UInt64(serial) << 32 | UInt64(id), toByteOffset: Layout.reserved, as: UInt64.self)
+        let stamp = UInt64(serial) << 32 | UInt64(id)
+        guard header.load(fromByteOffset: Layout.reserved, as: UInt64.self) != stamp else { return nil }
+        header.storeBytes(of: stamp, toByteOffset: Layout.reserved, as: UInt64.self)
+        return UInt(bitPattern: header)
     }
 
     /// Whether `job` is a task's, not one of the runtime's own jobs (an actor's turn, an

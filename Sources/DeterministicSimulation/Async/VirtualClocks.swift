@@ -110,9 +110,8 @@ package enum VirtualClocks {
                     isWrite != 0 ? .write : .read, at: UInt(bitPattern: address), site: UInt(bitPattern: site))
             }, { mark, address, size in
                 ThreadMark.object(marked: mark, as: Scheduler.self).forgetPlainBytes(size, at: UInt(bitPattern: address))
-            }, { mark, object, release in
-                ThreadMark.object(marked: mark, as: Scheduler.self).notePlainSync(UInt(bitPattern: object),
-                                                                                 release: release != 0)
+            }, { mark, object, how in
+                ThreadMark.object(marked: mark, as: Scheduler.self).notePlainSync(UInt(bitPattern: object), how: how)
             }, modules)
         }
         // Foundation's singletons, one per simulated process (``FoundationSingleton``).

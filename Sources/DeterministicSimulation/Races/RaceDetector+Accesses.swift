@@ -95,9 +95,11 @@ extension RaceDetector {
         plainTable?.setLocationCounts(all: locations.count, plain: plainLocationCount)
     }
 
-    /// Forgets the plain locations in `size` bytes at `address` (a freed object or box).
+    /// Forgets the plain locations and the synchronisation objects (a lock, an actor) in `size`
+    /// bytes at `address` (a freed object or box): new state at that address starts afresh, so
+    /// whether a race is found never depends on the allocator reusing an address.
     func forget(plainBytes size: Int, at address: UInt) {
-        guard !plainBuckets.isEmpty, size > 0 else { return }
+        guard size > 0, !plainBuckets.isEmpty || !plainSyncBuckets.isEmpty else { return }
         let end = address &+ UInt(size)
         var bucket = address >> Self.bucketShift
         while bucket <= (end &- 1) >> Self.bucketShift {
@@ -106,6 +108,11 @@ extension RaceDetector {
                 plainLocationCount -= addresses.count - kept.count
                 plainBuckets[bucket] = kept.isEmpty ? nil : kept
                 for gone in addresses where gone >= address && gone < end { forget(gone) }
+            }
+            if let objects = plainSyncBuckets[bucket] {
+                let kept = objects.filter { $0 < address || $0 >= end }
+                plainSyncBuckets[bucket] = kept.isEmpty ? nil : kept
+                for gone in objects where gone >= address && gone < end { plainSyncClocks[gone] = nil }
             }
             bucket += 1
         }
@@ -134,7 +141,52 @@ extension RaceDetector {
     /// Context `index` released, signalled or left the real object at `object`.
     func releasePlain(_ object: UInt, from index: Int) {
         guard isTracking else { return }
+        if plainSyncClocks[object] == nil { plainSyncBuckets[object >> Self.bucketShift, default: []].append(object) }
         release(from: index, into: &plainSyncClocks[object, default: VectorClock()])
+    }
+
+    /// A task new to the run, at `task`, was first scheduled by context `index`: the concurrency
+    /// runtime's marks on that address are now this task's (``runtimeMark(_:release:in:)``), and
+    /// what a task freed earlier at the same address released is forgotten (the runtime frees
+    /// tasks itself, unseen): the new task starts from its creator's present.
+    func taskScheduled(_ task: UInt, from index: Int) {
+        // The runtime marks edges anywhere, also while this set grows (a type's metadata made on
+        // first use takes a lock): such a mark reads the set, so it is not inside an insert.
+        var tasks = runTasks
+        runTasks = []
+        tasks.insert(task)
+        runTasks = tasks
+        guard isTracking else { return }
+        if plainSyncClocks[task] == nil { plainSyncBuckets[task >> Self.bucketShift, default: []].append(task) }
+        plainSyncClocks[task] = send(from: index)
+    }
+
+    /// One of the concurrency runtime's happens-before marks at `address`, made by context
+    /// `index`: an edge when the address is one of the run's tasks (a job enqueued and run, a
+    /// continuation resumed, a task completed and its value awaited, a group's child taken).
+    /// Marks on the runtime's own locks and caches are dropped: which of those a run takes
+    /// depends on what the process did before it (a type's metadata made by an earlier run), so
+    /// as edges they would make a race found in one process and missed in another.
+    func runtimeMark(_ address: UInt, release: Bool, in index: Int) {
+        guard isTracking, runTasks.contains(address) else { return }
+        if release { releasePlain(address, from: index) } else { acquirePlain(address, into: index) }
+    }
+
+    /// A plain access of a task, made in context `index` on `actor` (0: none): the task's own
+    /// steps are ordered, wherever each runs (its jobs may run on different threads with no
+    /// hand-off the engine sees), and so are the turns of an actor, which Swift takes one at a
+    /// time. Called before the access is checked (`release` false) and after (true). A task
+    /// that is not the run's is not one: the test's own, which a thread running the run without
+    /// a task job of its own still names as current.
+    func taskAccess(task: UInt, actor: UInt, release: Bool, in index: Int) {
+        guard runTasks.contains(task) else { return }
+        if release {
+            releasePlain(task, from: index)
+            if actor != 0 { releasePlain(actor, from: index) }
+        } else {
+            acquirePlain(task, into: index)
+            if actor != 0 { acquirePlain(actor, into: index) }
+        }
     }
 
     private func report(first: Access, second: Access, at location: UInt, name: String) {

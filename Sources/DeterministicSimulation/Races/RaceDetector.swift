@@ -91,8 +91,13 @@ final class RaceDetector {
     var plainBuckets: [UInt: [UInt]] = [:]
     /// How many addresses ``plainBuckets`` holds.
     var plainLocationCount = 0
-    /// What each real lock, semaphore or group released, by its address (``releasePlain(_:from:)``).
+    /// What each real lock, semaphore or group, each task and each actor released, by its
+    /// address (``releasePlain(_:from:)``).
     var plainSyncClocks: [UInt: VectorClock] = [:]
+    /// The addresses of ``plainSyncClocks``, by 16-byte bucket (``forget(plainBytes:at:)``).
+    var plainSyncBuckets: [UInt: [UInt]] = [:]
+    /// The addresses of the run's Swift tasks (``taskScheduled(_:from:)``).
+    var runTasks: Set<UInt> = []  // tidy: allow membership checks only, never iterated
     /// The shim's view of this run (the location count), when it checks plain accesses.
     var plainTable: PlainAccessTable?
     @exclusivity(unchecked) var races: [DataRace] = []
@@ -132,7 +137,7 @@ final class RaceDetector {
 
     /// Hands context `index`'s clock on (an enqueue, an unlock, a signal, a job's end).
     @inline(__always)
-    private func send(from index: Int) -> VectorClock {
+    func send(from index: Int) -> VectorClock {
         touch(index)
         contexts[index].needsTick = true
         return contexts[index].clock

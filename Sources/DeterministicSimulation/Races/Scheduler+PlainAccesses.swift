@@ -1,4 +1,5 @@
 import SimulationRuntime
+internal import SimulationRuntimeShims
 
 /// Data races on plain state: the stored properties, globals and captured variables app code
 /// reads and writes without telling the engine, checked like ``SharedState``-style named state
@@ -69,26 +70,36 @@ extension Scheduler {
     /// Turns the plain-access checks on with race detection (``enableRaceDetection(checkingPlainAccesses:)``).
     func enablePlainAccesses(for detector: RaceDetector) {
         guard PlainAccessTable.isSupported else { return }
+        ConcurrencyRuntimeEdges.install()
         let table = PlainAccessTable()
         table.isEnabled = true
         plainAccesses = table
         detector.plainTable = table
     }
 
-    /// A plain access of app code, from the shim: checked against the location's history.
+    /// A plain access of app code, from the shim: checked against the location's history. Made
+    /// by a Swift task, it comes after the task's earlier steps and, on an actor, after the
+    /// actor's earlier turns (``RaceDetector/taskAccess(task:actor:release:in:)``).
     func recordPlainAccess(_ kind: SharedAccessKind, at address: UInt, site: UInt) {
         guard let races else { return }
-        // A Swift task's job off the main actor may run on an actor, whose turns Swift orders
-        // with atomics the engine does not see: its plain accesses are not checked.
-        if let tasks = asyncState?.taskExecutor?.queue, runningQueue == tasks { return }
+        let (taskAddress, actorAddress) = asyncState != nil ? ConcurrencyRuntimeEdges.current() : (0, 0)
         let index = raceContext
         races.call { races in
+            if taskAddress != 0 { races.taskAccess(task: taskAddress, actor: actorAddress, release: false, in: index) }
             races.record(kind, to: address, name: "", site: site, in: index) { kind in
                 SharedAccess(
                     kind: kind, thread: runningPlace ?? "driver",
                     job: index == 0 ? nil : JobID(rawValue: races.contexts[index].job), time: clock.now)
             }
+            if taskAddress != 0 { races.taskAccess(task: taskAddress, actor: actorAddress, release: true, in: index) }
         }
+    }
+
+    /// A task new to the run was scheduled for the first time (``AsyncLedger``).
+    func notePlainTaskScheduled(_ task: UInt) {
+        guard checksPlainAccesses, let races else { return }
+        let index = raceContext
+        races.call { $0.taskScheduled(task, from: index) }
     }
 
     /// `size` bytes at `address` were freed: the plain locations there are forgotten.
@@ -96,11 +107,16 @@ extension Scheduler {
         races?.call { $0.forget(plainBytes: size, at: address) }
     }
 
-    /// A real lock, semaphore or group at `object` was taken (`release` false) or given back.
-    func notePlainSync(_ object: UInt, release: Bool) {
+    /// A real lock, semaphore or group at `object` was taken or given back, or the concurrency
+    /// runtime marked an edge at `object` (`how`: a `BGSIM_SYNC_` value).
+    func notePlainSync(_ object: UInt, how: Int32) {
         guard let races else { return }
         let index = raceContext
-        races.call { release ? $0.releasePlain(object, from: index) : $0.acquirePlain(object, into: index) }
+        switch how {
+        case Int32(BGSIM_SYNC_ACQUIRE): races.call { $0.acquirePlain(object, into: index) }
+        case Int32(BGSIM_SYNC_RELEASE): races.call { $0.releasePlain(object, from: index) }
+        default: races.call { $0.runtimeMark(object, release: how == Int32(BGSIM_SYNC_RUNTIME_RELEASE), in: index) }
+        }
     }
 }
 

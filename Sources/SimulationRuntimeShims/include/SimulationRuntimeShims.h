@@ -301,9 +301,16 @@ typedef struct bgsim_plain_accesses {
 typedef void (*bgsim_plain_access_fn)(void *_Nonnull mark, void *_Nonnull address, int isWrite, void *_Nonnull site);
 /// `size` bytes at `address` were freed (a Swift object or box): locations there are new state.
 typedef void (*bgsim_plain_freed_fn)(void *_Nonnull mark, void *_Nonnull address, size_t size);
-/// A real mutex, dispatch semaphore or group was taken or waited for (`release` 0), or released,
-/// signalled or left (1): an edge between the threads that use it.
-typedef void (*bgsim_plain_sync_fn)(void *_Nonnull mark, void *_Nonnull object, int release);
+/// How a ``bgsim_plain_sync_fn`` call orders accesses: a real mutex, dispatch semaphore or group
+/// taken or waited for (`BGSIM_SYNC_ACQUIRE`), or released, signalled or left
+/// (`BGSIM_SYNC_RELEASE`); or one of the Swift concurrency runtime's own happens-before marks
+/// (`BGSIM_SYNC_RUNTIME_ACQUIRE`, `BGSIM_SYNC_RUNTIME_RELEASE`: a job enqueued and run, a
+/// continuation resumed, a task completed and awaited, an actor unlocked and locked), on an
+/// address of the runtime's that may be a task, an actor or a lock of its own.
+enum { BGSIM_SYNC_ACQUIRE = 0, BGSIM_SYNC_RELEASE = 1, BGSIM_SYNC_RUNTIME_ACQUIRE = 2, BGSIM_SYNC_RUNTIME_RELEASE = 3 };
+
+/// An edge between the threads that use `object` (`how`: a `BGSIM_SYNC_` value).
+typedef void (*bgsim_plain_sync_fn)(void *_Nonnull mark, void *_Nonnull object, int how);
 
 /// Registers the engine's side of plain accesses (Linux with glibc: this target defines
 /// `swift_beginAccess`, `swift_deallocClassInstance` and `swift_deallocObject`). `engineModules`
@@ -320,6 +327,18 @@ int bgsim_plain_accesses_supported(void);
 /// The mangled name of the main executable's function that contains `pc` (from its symbol
 /// table), or NULL: outside the executable, or no symbol there.
 const char *_Nullable bgsim_function_symbol(const void *_Nullable pc);
+
+/// Installs, once per process, the shim's receivers of the Swift concurrency runtime's
+/// happens-before marks (the `_swift_tsan_acquire` and `_swift_tsan_release` hooks the runtime
+/// gives ThreadSanitizer), which pass each mark on to the hook set before (ThreadSanitizer's, in
+/// a sanitized process) and, on a thread of a run that checks plain accesses, to the engine
+/// (`BGSIM_SYNC_RUNTIME_*`). Returns 1 when the runtime has the hooks, else 0.
+int bgsim_concurrency_edges_install(void);
+
+/// The Swift task running on the calling thread (`swift_task_getCurrent`) and the actor it runs
+/// on (the identity of `swift_task_getCurrentExecutor`: an actor, the main actor, or NULL for the
+/// generic executor); both NULL outside a task, or where the runtime lacks them.
+void bgsim_current_task(void *_Nullable *_Nonnull task, void *_Nullable *_Nonnull actor);
 
 /// 1 where this target defines the pthread mutex functions (Linux with glibc), else 0.
 int bgsim_plain_locks_supported(void);
