@@ -32,10 +32,12 @@ internal import SimulationRuntimeShims
 ///   uncontended lock and unlock of Swift's `Mutex` (atomics in app code). State guarded only by
 ///   them is reported as racing; keep such state inside the `Mutex` (`Mutex<State>`), which Swift
 ///   does not check at run time and so is never reported.
-/// - Not checked: accesses made by Swift tasks off the main actor (their jobs may run on an
-///   actor, whose turns Swift orders with atomics the engine does not see; an actor's state would
-///   be reported as racing). Their `@MainActor` code and every GCD block, thread and callback
-///   are checked.
+/// - Swift tasks are checked like any job. The concurrency runtime's own happens-before marks on
+///   the run's tasks are edges (a continuation resumed before its task awaits, a task's value
+///   awaited after it completed, a group's children taken: ``ConcurrencyRuntimeEdges``), and a
+///   task's plain access comes after its task's earlier steps and its actor's earlier turns,
+///   wherever those ran. Marks on the runtime's own locks and caches are not edges (which of
+///   them a run takes depends on the process's past).
 /// - Not seen either: accesses Swift checks at compile time (locals, `let`s, structs on the
 ///   stack, and the few an optimized build proves safe), unsafe pointers, C code, and code in a
 ///   stripped binary or a shared library.

@@ -28,7 +28,9 @@
 //   and the frees of Swift objects. On a thread of a run that checks data races, an access made
 //   by app code (told by its caller's symbol) is handed to the engine before the runtime's own
 //   check, and the real mutexes, semaphores and groups above are happens-before edges; everywhere
-//   else each costs a thread-local load.
+//   else each costs a thread-local load. So are the Swift concurrency runtime's own marks
+//   (concurrency_edges.c: the `_swift_tsan_acquire` and `_swift_tsan_release` hook variables it
+//   gives ThreadSanitizer, chained to ThreadSanitizer's own).
 // - Process executors: a load-time constructor calls the engine's
 //   `simulation_install_process_executors` (a weak reference: nothing happens in a binary without the
 //   engine), so Swift's main and default executors are the engine's before any task exists.

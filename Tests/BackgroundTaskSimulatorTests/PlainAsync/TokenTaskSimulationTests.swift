@@ -1,6 +1,7 @@
 import BackgroundTaskKit
 import BackgroundTaskSimulator
 import DeterministicSimulation
+import Foundation
 import Testing
 
 /// `BackgroundTaskToken.task` on the simulated iOS, as an app uses it: uploads that honour
@@ -74,7 +75,13 @@ private final class TokenTaskUploader: Workload {
     }
 }
 
-/// Whether a part is in flight; set and read on the run's simulated threads, one at a time.
+/// Whether a part is in flight: set by the upload's task and read by the expiration handler on
+/// main, so under a lock (a plain `var` here was a data race the plain-access checks found).
 private final class UploadFlag: @unchecked Sendable {
-    var isSet = false
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
 }
