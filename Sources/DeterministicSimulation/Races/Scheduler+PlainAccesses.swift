@@ -37,7 +37,9 @@ internal import SimulationRuntimeShims
 ///   awaited after it completed, a group's children taken: ``ConcurrencyRuntimeEdges``), and a
 ///   task's plain access comes after its task's earlier steps and its actor's earlier turns,
 ///   wherever those ran. Marks on the runtime's own locks and caches are not edges (which of
-///   them a run takes depends on the process's past).
+///   them a run takes depends on the process's past). Where the run cannot register its tasks
+///   (a runtime whose job layout ``RunJobStamps`` does not know), its task queue's jobs are not
+///   checked.
 /// - Not seen either: accesses Swift checks at compile time (locals, `let`s, structs on the
 ///   stack, and the few an optimized build proves safe), unsafe pointers, C code, and code in a
 ///   stripped binary or a shared library.
@@ -85,8 +87,13 @@ extension Scheduler {
     func recordPlainAccess(_ kind: SharedAccessKind, at address: UInt, site: UInt) {
         guard let races else { return }
         let (taskAddress, actorAddress) = asyncState != nil ? ConcurrencyRuntimeEdges.current() : (0, 0)
+        let onTaskQueue = asyncState?.taskExecutor.map { runningQueue == $0.queue } ?? false
         let index = raceContext
         races.call { races in
+            // A job of the run's task queue whose task the run could not register (a runtime
+            // whose job layout ``RunJobStamps`` does not know) is not checked: without its task's
+            // and its actor's order, an actor's own state would be reported as racing.
+            if onTaskQueue && !races.runTasks.contains(taskAddress) { return }
             if taskAddress != 0 { races.taskAccess(task: taskAddress, actor: actorAddress, release: false, in: index) }
             races.record(kind, to: address, name: "", site: site, in: index) { kind in
                 SharedAccess(
