@@ -17,8 +17,8 @@ struct TaskPlainStateRaceTests {
         RealDispatchTests.run("photo-sync", seed: seed, usesAsync: true) { PhotoSyncTasks(way: way) }
     }
 
-    @Test("detached tasks that count into one object race with each other and with the main actor's read",
-          arguments: [PhotoSyncTasks.Way.detachedCounters, .detachedThenMainRead])
+    @Test("detached tasks, or a task group's children, that count into one object race with each other and with the main actor's read",
+          arguments: [PhotoSyncTasks.Way.detachedCounters, .detachedThenMainRead, .groupChildrenCount])
     func detachedTasksRace(_ way: PhotoSyncTasks.Way) throws {
         for seed in 1...6 as ClosedRange<UInt64> {
             let outcome = Self.run(way, seed: seed)
@@ -29,9 +29,9 @@ struct TaskPlainStateRaceTests {
         }
     }
 
-    @Test("a task's value, a continuation resumed before its task awaits, a task group, async let, an actor's turns and main-actor hops order the accesses: no race",
+    @Test("a task's value, a continuation resumed before its task awaits, a task group, async let, an actor's turns (also across an await), a stream into an actor and main-actor hops order the accesses: no race",
           arguments: [PhotoSyncTasks.Way.awaitsTheTask, .bridgesACallback, .taskGroup, .asyncLet, .actorTurns,
-                      .mainActorHops])
+                      .actorAcrossAwait, .streamIntoActor, .mainActorHops])
     func orderedHandOversHold(_ way: PhotoSyncTasks.Way) {
         for seed in 1...10 as ClosedRange<UInt64> {
             let outcome = Self.run(way, seed: seed)
@@ -50,13 +50,15 @@ struct TaskPlainStateRaceTests {
 }
 
 /// A photo-sync service that counts the photos it processed, in the ways apps write it with
-/// Swift concurrency: two racy, six ordered.
+/// Swift concurrency: three racy, eight ordered.
 final class PhotoSyncTasks: Workload, @unchecked Sendable {
     enum Way: String, Sendable, CustomTestStringConvertible {
         /// Each photo's detached task adds to `processed` (racy).
         case detachedCounters
         /// One detached task adds; the main actor reads after a sleep, not after the task (racy).
         case detachedThenMainRead
+        /// A task group's children each add to `processed` (racy).
+        case groupChildrenCount
         /// One detached task adds; the main actor reads after `await task.value`.
         case awaitsTheTask
         /// A legacy callback API bridged with a continuation: the callback writes, then resumes.
@@ -67,6 +69,11 @@ final class PhotoSyncTasks: Workload, @unchecked Sendable {
         case asyncLet
         /// An actor's methods count in its `nonisolated(unsafe)` storage, from several tasks.
         case actorTurns
+        /// An actor's method reads its count, awaits, then writes it back (reentrant, but each
+        /// turn is the actor's alone), from several tasks.
+        case actorAcrossAwait
+        /// A GCD queue yields progress objects into an `AsyncStream` an actor consumes.
+        case streamIntoActor
         /// Detached tasks add on the main actor (`MainActor.run`).
         case mainActorHops
         var testDescription: String { rawValue }
@@ -78,7 +85,17 @@ final class PhotoSyncTasks: Workload, @unchecked Sendable {
 
     actor Ledger {
         nonisolated(unsafe) var recorded = 0
+        let history = Progress()
         func record() { recorded += 1 }
+        func recordSlowly() async {
+            let before = history.processed
+            try? await Task.sleep(for: .milliseconds(5))
+            history.processed = before + 1
+        }
+        func total(of updates: AsyncStream<Progress>) async -> Int {
+            for await update in updates { history.processed += update.processed }
+            return history.processed
+        }
     }
 
     let way: Way
@@ -134,6 +151,32 @@ final class PhotoSyncTasks: Workload, @unchecked Sendable {
                 let ledger = Ledger()
                 for _ in 0..<4 { Task.detached { await ledger.record() } }
                 Task { @MainActor in try? await Task.sleep(for: .seconds(1)); token.invalidate() }
+            case .groupChildrenCount:
+                Task.detached {
+                    await withTaskGroup(of: Void.self) { group in
+                        for _ in 0..<3 { group.addTask { progress.processed += 1 } }
+                    }
+                    await MainActor.run { token.invalidate() }
+                }
+            case .actorAcrossAwait:
+                let ledger = Ledger()
+                for _ in 0..<3 { Task.detached { await ledger.recordSlowly() } }
+                Task { @MainActor in try? await Task.sleep(for: .seconds(1)); token.invalidate() }
+            case .streamIntoActor:
+                let ledger = Ledger()
+                let (updates, continuation) = AsyncStream<Progress>.makeStream()
+                Task.detached {
+                    _ = await ledger.total(of: updates)
+                    await MainActor.run { token.invalidate() }
+                }
+                DispatchQueue.global().async {
+                    for photo in 0..<3 {
+                        let update = Progress()
+                        update.processed = photo
+                        continuation.yield(update)
+                    }
+                    continuation.finish()
+                }
             case .mainActorHops:
                 for photo in 0..<3 { Task.detached { await MainActor.run { progress.processed += photo } } }
                 Task { @MainActor in
