@@ -156,7 +156,7 @@ final class PhotoSyncTasks: Workload, @unchecked Sendable {
                     await withTaskGroup(of: Void.self) { group in
                         for _ in 0..<3 { group.addTask { progress.processed += 1 } }
                     }
-                    await MainActor.run { token.invalidate() }
+                    await MainActor.run { _ = token.invalidate() }
                 }
             case .actorAcrossAwait:
                 let ledger = Ledger()
@@ -167,7 +167,7 @@ final class PhotoSyncTasks: Workload, @unchecked Sendable {
                 let (updates, continuation) = AsyncStream<Progress>.makeStream()
                 Task.detached {
                     _ = await ledger.total(of: updates)
-                    await MainActor.run { token.invalidate() }
+                    await MainActor.run { _ = token.invalidate() }
                 }
                 DispatchQueue.global().async {
                     for photo in 0..<3 {
