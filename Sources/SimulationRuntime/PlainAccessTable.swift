@@ -41,6 +41,13 @@ package final class PlainAccessTable {
         set { memory.assumingMemoryBound(to: bgsim_plain_accesses.self).pointee.enabled = newValue ? 1 : 0 }
     }
 
+    /// Marks the memory around `address` as holding a location or a synchronisation object the
+    /// run's detector keeps: a free there is told to the engine (one that touches no marked
+    /// memory is not).
+    package func markKept(_ address: UInt) {
+        bgsim_plain_accesses_mark(memory.assumingMemoryBound(to: bgsim_plain_accesses.self), address)
+    }
+
     /// The locations the run's detector keeps, and of those the plain ones.
     package func setLocationCounts(all: Int, plain: Int) {
         let table = memory.assumingMemoryBound(to: bgsim_plain_accesses.self)

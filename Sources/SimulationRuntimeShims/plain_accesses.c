@@ -289,12 +289,34 @@ void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
     next_begin_access()(pointer, buffer, flags, pc);
 }
 
-/// Tells the engine that `size` bytes at `object` are freed, when it keeps any plain location.
+/// The lines of `markedLines`: 256 bytes each, hashed into 32,768 bits.
+#define LINE_SHIFT 8
+#define LINE_BITS 32768u
+
+void bgsim_plain_accesses_mark(bgsim_plain_accesses *table, uintptr_t address) {
+    uintptr_t line = (address >> LINE_SHIFT) % LINE_BITS;
+    table->markedLines[line / 64] |= (uint64_t)1 << (line % 64);
+}
+
+/// Whether `size` bytes at `object` touch a marked line (a free of more lines than the table has
+/// always does: it may hold anything).
+static int touches_marked_line(const bgsim_plain_accesses *accesses, uintptr_t object, size_t size) {
+    uintptr_t first = object >> LINE_SHIFT, last = (object + size - 1) >> LINE_SHIFT;
+    if (last - first >= LINE_BITS) return 1;
+    for (uintptr_t line = first; line <= last; line++) {
+        uintptr_t bit = line % LINE_BITS;
+        if (accesses->markedLines[bit / 64] & ((uint64_t)1 << (bit % 64))) return 1;
+    }
+    return 0;
+}
+
+/// Tells the engine that `size` bytes at `object` are freed, when they touch a line that holds a
+/// location or a synchronisation object it keeps.
 /// (Not only for frees by app code: an optimized destroyer tail-calls the free, so the caller
 /// seen here is the runtime's release.)
 __attribute__((noinline)) static void freed(void *object, size_t size) {
     bgsim_plain_accesses *accesses = checking();
-    if (accesses == NULL || accesses->plainLocations == 0) return;
+    if (accesses == NULL || size == 0 || !touches_marked_line(accesses, (uintptr_t)object, size)) return;
     bgsim_plain_freed_fn observer = __atomic_load_n(&freed_observer, __ATOMIC_ACQUIRE);
     void *mark = bgsim_run_mark_get();
     if (observer == NULL || mark == NULL) return;
@@ -385,6 +407,11 @@ const char *bgsim_function_symbol(const void *pc) {
 void bgsim_plain_sync_slow(const void *object, int how) {
     (void)object;
     (void)how;
+}
+
+void bgsim_plain_accesses_mark(bgsim_plain_accesses *table, uintptr_t address) {
+    (void)table;
+    (void)address;
 }
 
 #endif

@@ -118,6 +118,12 @@ extension RaceDetector {
         }
     }
 
+    /// A synchronisation object gets its first clock: bucketed, so that its free forgets it.
+    private func keepSyncObject(_ object: UInt) {
+        plainSyncBuckets[object >> Self.bucketShift, default: []].append(object)
+        plainTable?.markKept(object)
+    }
+
     /// Plain locations by address, bucketed by 16 bytes (Swift objects' alignment), so a free
     /// finds the ones inside the freed object without a search.
     static let bucketShift: UInt = 4
@@ -127,6 +133,7 @@ extension RaceDetector {
         if plain {
             plainBuckets[location >> Self.bucketShift, default: []].append(location)
             plainLocationCount += 1
+            plainTable?.markKept(location)
         }
         plainTable?.setLocationCounts(all: locations.count, plain: plainLocationCount)
     }
@@ -141,7 +148,7 @@ extension RaceDetector {
     /// Context `index` released, signalled or left the real object at `object`.
     func releasePlain(_ object: UInt, from index: Int) {
         guard isTracking else { return }
-        if plainSyncClocks[object] == nil { plainSyncBuckets[object >> Self.bucketShift, default: []].append(object) }
+        if plainSyncClocks[object] == nil { keepSyncObject(object) }
         release(from: index, into: &plainSyncClocks[object, default: VectorClock()])
     }
 
@@ -157,7 +164,7 @@ extension RaceDetector {
         tasks.insert(task)
         runTasks = tasks
         guard isTracking else { return }
-        if plainSyncClocks[task] == nil { plainSyncBuckets[task >> Self.bucketShift, default: []].append(task) }
+        if plainSyncClocks[task] == nil { keepSyncObject(task) }
         plainSyncClocks[task] = send(from: index)
     }
 

@@ -293,10 +293,17 @@ typedef struct bgsim_plain_accesses {
     int32_t enabled;
     /// The locations the run's race detector keeps (0: a lock needs no call).
     int32_t locations;
-    /// Of those, the plain ones (0: a free needs no call).
+    /// Of those, the plain ones.
     int32_t plainLocations;
     int32_t reserved;
+    /// The 256-byte lines of memory that hold, or held, a plain location or a synchronisation
+    /// object the detector keeps, one bit per line hashed into 32,768 (`bgsim_plain_accesses_mark`):
+    /// a free that touches no marked line has nothing to forget, and is not told to the engine.
+    uint64_t markedLines[512];
 } bgsim_plain_accesses;
+
+/// Marks the line of `address` in `table` (`markedLines`): a free there is told to the engine.
+void bgsim_plain_accesses_mark(bgsim_plain_accesses *_Nonnull table, uintptr_t address);
 
 /// An access of app code on a thread of the run `mark`: to `address`, a write when `isWrite`,
 /// from the call site `site` (a return address in the app's function).
