@@ -112,7 +112,10 @@ extension RaceDetector {
             if let objects = plainSyncBuckets[bucket] {
                 let kept = objects.filter { $0 < address || $0 >= end }
                 plainSyncBuckets[bucket] = kept.isEmpty ? nil : kept
-                for gone in objects where gone >= address && gone < end { plainSyncClocks[gone] = nil }
+                for gone in objects where gone >= address && gone < end {
+                    plainSyncClocks[gone] = nil
+                    runTasks.remove(gone)  // a task's memory, since reused by this object: the task is gone
+                }
             }
             bucket += 1
         }
