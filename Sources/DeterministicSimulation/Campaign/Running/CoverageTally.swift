@@ -15,64 +15,59 @@ struct CoverageTally: Sendable {
 
     private var slots: [Key: Slot] = [:]
 
-    /// Runs whose coverage has the layout of the first run added (the same categories and
-    /// entries in the same order, as every run of one target has) are summed here by position,
-    /// with no hashing; ``flushed()`` moves them into ``slots``. With one layout, an entry's rank
-    /// is (earliest such run, its category position, its entry position), as in ``slots``.
-    private struct Dense: Sendable {
-        var layout: Coverage
-        var counts: [[Int]]
+    /// One category at one position, with one list of entries, as runs keep giving it: its
+    /// counts are summed by position, with no hashing, until ``flushed()`` moves them into
+    /// ``slots``. An entry's rank is then (the earliest such run, `position`, its entry position),
+    /// the least rank any of those runs gave it, as ``slots`` would have kept.
+    private struct DenseCategory: Sendable {
+        var position: Int
+        var name: String
+        var names: [String]
+        var counts: [Int]
         var firstRun: Int
     }
 
-    private var dense: Dense?
+    /// The dense categories, by position: most categories of a target's runs are the same in
+    /// every run (states, events, actions), and the few that vary (a workload's probes, in the
+    /// order they fired) take a handful of shapes. A shape is found by name and entries (the
+    /// runs' categories copied from one template share their name arrays, which compare by
+    /// identity first, so this is cheap).
+    private var dense: [[DenseCategory]] = []
+
+    /// The shapes kept per position; a category whose position already has this many goes to
+    /// ``slots`` (a workload whose probes fire in ever new orders).
+    private static let shapesPerPosition = 8
 
     mutating func add(_ coverage: Coverage, runIndex: Int) {
-        if dense == nil, slots.isEmpty {
-            dense = Dense(layout: coverage, counts: coverage.categories.map(\.counts), firstRun: runIndex)
-            return
-        }
-        if dense != nil, Self.sameLayout(dense!.layout, coverage) {
-            dense!.firstRun = min(dense!.firstRun, runIndex)
-            for (c, category) in coverage.categories.enumerated() {
-                for (e, count) in category.counts.enumerated() where count != 0 { dense!.counts[c][e] += count }
+        for (c, category) in coverage.categories.enumerated() {
+            if c == dense.count { dense.append([]) }
+            if let shape = dense[c].firstIndex(where: { $0.name == category.name && $0.names == category.names }) {
+                dense[c][shape].firstRun = min(dense[c][shape].firstRun, runIndex)
+                for (e, count) in category.counts.enumerated() where count != 0 { dense[c][shape].counts[e] += count }
+            } else if dense[c].count < Self.shapesPerPosition {
+                dense[c].append(DenseCategory(position: c, name: category.name, names: category.names,
+                                              counts: category.counts, firstRun: runIndex))
+            } else {
+                for (e, (name, count)) in zip(category.names, category.counts).enumerated() {
+                    add(Key(category: category.name, name: name), Slot(count: count, rank: (runIndex, c, e)))
+                }
             }
-            return
         }
-        addToSlots(coverage, runIndex: runIndex)
-    }
-
-    /// Whether two coverages list the same entries in the same order (names compared; coverages
-    /// copied from one template share their name arrays, which compare by identity first, so this
-    /// is cheap).
-    private static func sameLayout(_ a: Coverage, _ b: Coverage) -> Bool {
-        guard a.categories.count == b.categories.count else { return false }
-        for (x, y) in zip(a.categories, b.categories) {
-            guard x.name == y.name, x.names == y.names else { return false }
-        }
-        return true
     }
 
     /// The same tally with the dense sums moved into ``slots``.
     private func flushed() -> CoverageTally {
-        guard let dense else { return self }
         var result = self
-        result.dense = nil
-        for (c, category) in dense.layout.categories.enumerated() {
-            for (e, name) in category.names.enumerated() {
-                result.add(Key(category: category.name, name: name),
-                           Slot(count: dense.counts[c][e], rank: (dense.firstRun, c, e)))
+        result.dense = []
+        for shapes in dense {
+            for shape in shapes {
+                for (e, name) in shape.names.enumerated() {
+                    result.add(Key(category: shape.name, name: name),
+                               Slot(count: shape.counts[e], rank: (shape.firstRun, shape.position, e)))
+                }
             }
         }
         return result
-    }
-
-    private mutating func addToSlots(_ coverage: Coverage, runIndex: Int) {
-        for (c, category) in coverage.categories.enumerated() {
-            for (e, (name, count)) in zip(category.names, category.counts).enumerated() {
-                add(Key(category: category.name, name: name), Slot(count: count, rank: (runIndex, c, e)))
-            }
-        }
     }
 
     mutating func merge(_ other: CoverageTally) {
