@@ -119,9 +119,35 @@ static int by_start(const void *left, const void *right) {
     return a < b ? -1 : a > b;
 }
 
+// The Swift runtime's code (libswiftCore's executable segments): its own mutexes are no edges
+// (`bgsim_plain_mutex_sync`). Found once, with the symbols, by an address inside it.
+static uintptr_t runtime_start, runtime_end;
+
+static int swift_runtime(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    uintptr_t inside = (uintptr_t)data, start = UINTPTR_MAX, end = 0;
+    for (int index = 0; index < info->dlpi_phnum; index++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+        if (header->p_type != PT_LOAD || (header->p_flags & PF_X) == 0) continue;
+        uintptr_t low = info->dlpi_addr + header->p_vaddr, high = low + header->p_memsz;
+        if (low < start) start = low;
+        if (high > end) end = high;
+    }
+    if (inside < start || inside >= end) return 0;
+    runtime_start = start;
+    runtime_end = end;
+    return 1;
+}
+
 static void load_symbols(void) {
     uintptr_t base = 0;
     dl_iterate_phdr(main_program, &base);
+    void *runtime_function = dlsym(RTLD_DEFAULT, "swift_conformsToProtocol");
+    // In the main executable (a statically linked runtime) the range would be the app's own code.
+    if (runtime_function != NULL && ((uintptr_t)runtime_function < executable_start
+                                     || (uintptr_t)runtime_function >= executable_end)) {
+        dl_iterate_phdr(swift_runtime, runtime_function);
+    }
     int file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
     if (file < 0) return;
     struct stat status;
@@ -385,6 +411,12 @@ void bgsim_plain_sync_slow(const void *object, int how) {
     observing = 0;
 }
 
+void bgsim_plain_mutex_sync_slow(const void *mutex, int how, const void *caller) {
+    uintptr_t pc = (uintptr_t)caller;
+    if (pc >= runtime_start && pc < runtime_end) return;  // the Swift runtime's own caches
+    bgsim_plain_sync_slow(mutex, how);
+}
+
 #else
 
 void bgsim_plain_accesses_register(bgsim_plain_access_fn access, bgsim_plain_freed_fn freed,
@@ -407,6 +439,12 @@ const char *bgsim_function_symbol(const void *pc) {
 void bgsim_plain_sync_slow(const void *object, int how) {
     (void)object;
     (void)how;
+}
+
+void bgsim_plain_mutex_sync_slow(const void *mutex, int how, const void *caller) {
+    (void)mutex;
+    (void)how;
+    (void)caller;
 }
 
 void bgsim_plain_accesses_mark(bgsim_plain_accesses *table, uintptr_t address) {

@@ -272,11 +272,24 @@ static int is_carrier(bgsim_plain_locks *locks, int32_t tid) {
     return 0;
 }
 
+typedef int (*mutex_init_fn)(pthread_mutex_t *, const pthread_mutexattr_t *);
+
+/// A mutex made: new to the run's happens-before, wherever an earlier one was (an `NSLock` or a
+/// Foundation object's lock, whose memory the library frees unseen, often comes back at the
+/// address of the last one; it must not inherit that one's releases, or a race would be hidden
+/// or not depending on the allocator).
+int pthread_mutex_init(pthread_mutex_t *mutex, const pthread_mutexattr_t *attributes) {
+    BGSIM_NEXT(pthread_mutex_init, mutex_init_fn);
+    int status = next_pthread_mutex_init(mutex, attributes);
+    if (status == 0) bgsim_plain_sync(mutex, BGSIM_SYNC_NEW);
+    return status;
+}
+
 static int lock_mutex(pthread_mutex_t *mutex);
 
 int pthread_mutex_lock(pthread_mutex_t *mutex) {
     int status = lock_mutex(mutex);
-    if (status == 0) bgsim_plain_sync(mutex, BGSIM_SYNC_ACQUIRE);
+    if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, __builtin_return_address(0));
     return status;
 }
 
@@ -314,7 +327,7 @@ static int try_mutex(pthread_mutex_t *mutex);
 
 int pthread_mutex_trylock(pthread_mutex_t *mutex) {
     int status = try_mutex(mutex);
-    if (status == 0) bgsim_plain_sync(mutex, BGSIM_SYNC_ACQUIRE);
+    if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, __builtin_return_address(0));
     return status;
 }
 
@@ -336,7 +349,7 @@ static int try_mutex(pthread_mutex_t *mutex) {
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {
     BGSIM_NEXT(pthread_mutex_unlock, mutex_fn);
-    bgsim_plain_sync(mutex, BGSIM_SYNC_RELEASE);
+    bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_RELEASE, __builtin_return_address(0));
     int status = next_pthread_mutex_unlock(mutex);
     if (status != 0) return status;
     void *mark;
@@ -481,6 +494,24 @@ static void plain_signalled(void *object) {
     void *mark;
     bgsim_plain_locks *locks = plain_locks(&mark);
     if (locks != NULL && locks->objectWaiters > 0) plain_mutex_released(mark, object);
+}
+
+typedef void *(*dispatch_create_fn)(intptr_t);
+typedef void *(*dispatch_group_create_fn)(void);
+
+/// A semaphore or group made: new to the run's happens-before (see `pthread_mutex_init`).
+void *dispatch_semaphore_create(intptr_t value) {
+    BGSIM_NEXT(dispatch_semaphore_create, dispatch_create_fn);
+    void *semaphore = next_dispatch_semaphore_create(value);
+    if (semaphore != NULL) bgsim_plain_sync(semaphore, BGSIM_SYNC_NEW);
+    return semaphore;
+}
+
+void *dispatch_group_create(void) {
+    BGSIM_NEXT(dispatch_group_create, dispatch_group_create_fn);
+    void *group = next_dispatch_group_create();
+    if (group != NULL) bgsim_plain_sync(group, BGSIM_SYNC_NEW);
+    return group;
 }
 
 intptr_t dispatch_semaphore_wait(void *semaphore, uint64_t timeout) {

@@ -59,4 +59,17 @@ static inline void bgsim_plain_sync(const void *object, int how) {
     if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) bgsim_plain_sync_slow(object, how);
 }
 
+/// `bgsim_plain_mutex_sync` past its first check.
+void bgsim_plain_mutex_sync_slow(const void *mutex, int how, const void *caller) __attribute__((visibility("hidden")));
+
+/// A pthread mutex taken or given back, called from `caller` (the return address of the
+/// `pthread_mutex_*` call): an edge like `bgsim_plain_sync`'s, unless the caller is the Swift
+/// runtime itself. The runtime locks its metadata and conformance caches only on a miss, so
+/// whether a run takes those locks depends on what the process did before it (a cast or a
+/// generic type first used by an earlier run); as edges they would hide a race in the first
+/// run of a process and show it in the next, and a finding would not replay in a fresh process.
+static inline void bgsim_plain_mutex_sync(const void *mutex, int how, const void *caller) {
+    if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) bgsim_plain_mutex_sync_slow(mutex, how, caller);
+}
+
 #endif

@@ -121,6 +121,20 @@ extension RaceDetector {
         }
     }
 
+    /// A mutex, semaphore or group was made at `object`: what an earlier one at that address
+    /// released is not its. The memory of a lock inside a library's object (an `NSLock`, a
+    /// `JSONEncoder`'s options lock) is freed where the shim does not see it, and the allocator
+    /// often gives the next such lock the same address: inherited, the old lock's releases would
+    /// order the new lock's takers, and a race would be hidden or not depending on the process's
+    /// allocation history. A task whose memory this is has ended.
+    func newSyncObject(_ object: UInt) {
+        runTasks.remove(object)
+        guard plainSyncClocks.removeValue(forKey: object) != nil else { return }
+        let bucket = object >> Self.bucketShift
+        let kept = plainSyncBuckets[bucket]?.filter { $0 != object } ?? []
+        plainSyncBuckets[bucket] = kept.isEmpty ? nil : kept
+    }
+
     /// A synchronisation object gets its first clock: bucketed, so that its free forgets it.
     private func keepSyncObject(_ object: UInt) {
         plainSyncBuckets[object >> Self.bucketShift, default: []].append(object)

@@ -116,14 +116,15 @@ extension Scheduler {
         races?.call { $0.forget(plainBytes: size, at: address) }
     }
 
-    /// A real lock, semaphore or group at `object` was taken or given back, or the concurrency
-    /// runtime marked an edge at `object` (`how`: a `BGSIM_SYNC_` value).
+    /// A real lock, semaphore or group at `object` was made, taken or given back, or the
+    /// concurrency runtime marked an edge at `object` (`how`: a `BGSIM_SYNC_` value).
     func notePlainSync(_ object: UInt, how: Int32) {
         guard let races else { return }
         let index = raceContext
         switch how {
         case Int32(BGSIM_SYNC_ACQUIRE): races.call { $0.acquirePlain(object, into: index) }
         case Int32(BGSIM_SYNC_RELEASE): races.call { $0.releasePlain(object, from: index) }
+        case Int32(BGSIM_SYNC_NEW): races.call { $0.newSyncObject(object) }
         default: races.call { $0.runtimeMark(object, release: how == Int32(BGSIM_SYNC_RUNTIME_RELEASE), in: index) }
         }
     }

@@ -315,8 +315,13 @@ typedef void (*bgsim_plain_freed_fn)(void *_Nonnull mark, void *_Nonnull address
 /// (`BGSIM_SYNC_RELEASE`); or one of the Swift concurrency runtime's own happens-before marks
 /// (`BGSIM_SYNC_RUNTIME_ACQUIRE`, `BGSIM_SYNC_RUNTIME_RELEASE`: a job enqueued and run, a
 /// continuation resumed, a task completed and awaited, an actor unlocked and locked), on an
-/// address of the runtime's that may be a task, an actor or a lock of its own.
-enum { BGSIM_SYNC_ACQUIRE = 0, BGSIM_SYNC_RELEASE = 1, BGSIM_SYNC_RUNTIME_ACQUIRE = 2, BGSIM_SYNC_RUNTIME_RELEASE = 3 };
+/// address of the runtime's that may be a task, an actor or a lock of its own; or a mutex,
+/// semaphore or group just made at `object` (`BGSIM_SYNC_NEW`): what an earlier one at that
+/// address released is not its (the memory of a lock inside a library's object is freed unseen).
+enum {
+    BGSIM_SYNC_ACQUIRE = 0, BGSIM_SYNC_RELEASE = 1, BGSIM_SYNC_RUNTIME_ACQUIRE = 2, BGSIM_SYNC_RUNTIME_RELEASE = 3,
+    BGSIM_SYNC_NEW = 4
+};
 
 /// An edge between the threads that use `object` (`how`: a `BGSIM_SYNC_` value).
 typedef void (*bgsim_plain_sync_fn)(void *_Nonnull mark, void *_Nonnull object, int how);
