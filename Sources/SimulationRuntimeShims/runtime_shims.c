@@ -287,9 +287,14 @@ int pthread_mutex_init(pthread_mutex_t *mutex, const pthread_mutexattr_t *attrib
 
 static int lock_mutex(pthread_mutex_t *mutex);
 
+// Each of these reads its return address first, in its own frame: an optimized build moves the
+// rarely taken path (a run that checks plain accesses) into a separate cold function, where
+// `__builtin_return_address(0)` would be this function, not its caller.
+
 int pthread_mutex_lock(pthread_mutex_t *mutex) {
+    void *caller = __builtin_return_address(0);
     int status = lock_mutex(mutex);
-    if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, __builtin_return_address(0));
+    if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, caller);
     return status;
 }
 
@@ -326,8 +331,9 @@ static int lock_mutex(pthread_mutex_t *mutex) {
 static int try_mutex(pthread_mutex_t *mutex);
 
 int pthread_mutex_trylock(pthread_mutex_t *mutex) {
+    void *caller = __builtin_return_address(0);
     int status = try_mutex(mutex);
-    if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, __builtin_return_address(0));
+    if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, caller);
     return status;
 }
 
@@ -348,8 +354,9 @@ static int try_mutex(pthread_mutex_t *mutex) {
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {
+    void *caller = __builtin_return_address(0);
     BGSIM_NEXT(pthread_mutex_unlock, mutex_fn);
-    bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_RELEASE, __builtin_return_address(0));
+    bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_RELEASE, caller);
     int status = next_pthread_mutex_unlock(mutex);
     if (status != 0) return status;
     void *mark;
