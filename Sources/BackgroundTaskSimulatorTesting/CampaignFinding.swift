@@ -78,7 +78,7 @@ struct CampaignFinding: Sendable {
     private static func nondeterminism(in report: WorkloadReport) -> [CampaignFinding] {
         report.result.nondeterminism.map { record in
             CampaignFinding(text: "nondeterminism: run seed \(record.seed) gave \(record.actual), expected "
-                + "\(record.expected) (\(record.how)): the workload reads real time, real threads or global state; "
+                + "\(record.expected) (\(record.how)): usual causes: \(NondeterminismRecord.usualCauses); "
                 + "replay it: campaign.replay(seed: \(record.seed))")
         }
     }

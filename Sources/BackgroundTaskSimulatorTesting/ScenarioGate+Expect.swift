@@ -124,7 +124,7 @@ enum GateFinding {
             }
             for record in result.nondeterminism {
                 texts.append("\(name): nondeterminism: run seed \(record.seed) gave \(record.actual), expected "
-                    + "\(record.expected) (\(record.how)): the workload reads real time, real threads or global state")
+                    + "\(record.expected) (\(record.how)): usual causes: \(NondeterminismRecord.usualCauses)")
             }
             for failure in result.internalErrors {
                 texts.append("\(name): an internal error of the harness while shrinking \(failure.failure.invariant) "

@@ -94,8 +94,7 @@ enum Summary {
         }
         for record in result.nondeterminism {
             io.out("  NONDETERMINISM: run seed \(record.seed) gave digest \(record.actual) on \(record.how), "
-                + "expected \(record.expected). A workload that reads real time, real threads or global state "
-                + "is the usual cause.")
+                + "expected \(record.expected). Usual causes: \(NondeterminismRecord.usualCauses).")
             if let difference = record.firstDifference { io.out("    where they part: \(difference)") }
         }
     }

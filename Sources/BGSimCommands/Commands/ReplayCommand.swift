@@ -98,7 +98,7 @@ enum ReplayCommand: BGSimCommand {
         }
         guard again.digest == outcome.digest else {
             io.err("\(io.toolName) replay: nondeterminism: the same \(label) gave digests \(outcome.digest) and "
-                + "\(again.digest); a workload that reads real time, real threads or global state is the usual cause")
+                + "\(again.digest); usual causes: \(NondeterminismRecord.usualCauses)")
             return .nondeterminism
         }
         if let escape = outcome.firstViolation(of: "no-async-escape") {

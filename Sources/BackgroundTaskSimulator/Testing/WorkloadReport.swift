@@ -153,7 +153,7 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         }
         for record in result.nondeterminism {
             lines.append("  NONDETERMINISM: run seed \(record.seed) gave \(record.actual), expected \(record.expected) "
-                + "(\(record.how)): the workload reads real time, real threads or global state")
+                + "(\(record.how)): usual causes: \(NondeterminismRecord.usualCauses)")
         }
         return lines.joined(separator: "\n")
     }

@@ -106,6 +106,12 @@ public struct NondeterminismRecord: Sendable, Equatable {
     /// Where the runs part: the first event that differs between two traced reruns
     /// (``TraceDivergence``), or why no event can be named. `nil` when not looked for.
     public var firstDifference: String? = nil
+
+    /// What usually makes a workload's runs differ, for the line that reports one: the one
+    /// wording every front end prints. (A `Set` or `Dictionary` of values iterates the same way
+    /// in every run: binaries that link the simulator hash deterministically.)
+    public static let usualCauses = "the workload reads real time, real threads or global state, or orders "
+        + "work by object addresses (a Set or Dictionary of objects or ObjectIdentifiers)"
 }
 
 extension CampaignResult {

@@ -365,6 +365,13 @@ int bgsim_virtual_clocks_supported(void);
 /// timeouts), which must stay real on every thread.
 int bgsim_real_clock_gettime(clockid_t clock, struct timespec *_Nonnull time);
 
+/// Whether Swift hashes deterministically in this process: the per-process seed is zero and a
+/// `Set`'s or `Dictionary`'s order does not depend on its address, as under
+/// `SWIFT_DETERMINISTIC_HASHING=1`. Every binary that links this target sets it when it loads
+/// (deterministic_hashing.c), so app code that iterates a `Set` replays the same way in every
+/// run and process.
+int bgsim_hashing_is_deterministic(void);
+
 #ifdef __cplusplus
 }
 #endif
