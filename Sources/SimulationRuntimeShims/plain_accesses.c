@@ -411,6 +411,14 @@ void bgsim_plain_sync_slow(const void *object, int how) {
     observing = 0;
 }
 
+int bgsim_plain_engine_enter(void) {
+    int was = observing;
+    observing = 1;
+    return was;
+}
+
+void bgsim_plain_engine_leave(int was) { observing = was; }
+
 void bgsim_plain_mutex_sync_slow(const void *mutex, int how, const void *caller) {
     uintptr_t pc = (uintptr_t)caller;
     if (pc >= runtime_start && pc < runtime_end) return;  // the Swift runtime's own caches
@@ -440,6 +448,10 @@ void bgsim_plain_sync_slow(const void *object, int how) {
     (void)object;
     (void)how;
 }
+
+int bgsim_plain_engine_enter(void) { return 0; }
+
+void bgsim_plain_engine_leave(int was) { (void)was; }
 
 void bgsim_plain_mutex_sync_slow(const void *mutex, int how, const void *caller) {
     (void)mutex;

@@ -108,7 +108,19 @@ extension Scheduler {
     func notePlainTaskScheduled(_ task: UInt) {
         guard checksPlainAccesses, let races else { return }
         let index = raceContext
-        races.call { $0.taskScheduled(task, from: index) }
+        Self.withShimQuiet { races.call { $0.taskScheduled(task, from: index) } }
+    }
+
+    /// Runs `body`, a change the engine makes to the detector itself (not from a callback of the
+    /// shim), with the shim's callbacks off on this thread: a free or a lock inside it (a
+    /// dictionary growing) is the engine's own, and told to the detector it would re-enter the
+    /// state `body` is changing (a fatal exclusivity conflict on `plainSyncClocks`, seen when a
+    /// task's first scheduling grew the dictionary under the runtime's metadata lock).
+    @inline(__always)
+    static func withShimQuiet<R>(_ body: () -> R) -> R {
+        let was = bgsim_plain_engine_enter()
+        defer { bgsim_plain_engine_leave(was) }
+        return body()
     }
 
     /// `size` bytes at `address` were freed: the plain locations there are forgotten.

@@ -87,6 +87,18 @@ extension Scheduler {
         guard let races else { return }
         races.call { $0.onAccess?(kind, name) }
         let index = raceContext
+        // With plain checks on, a free inside the record (a description's strings) must not
+        // reach the detector while it changes `locations` (``withShimQuiet(_:)``).
+        if plainAccesses != nil {
+            Self.withShimQuiet { record(kind, to: location, name: name, in: index, on: races) }
+        } else {
+            record(kind, to: location, name: name, in: index, on: races)
+        }
+    }
+
+    /// ``recordSharedAccess(_:to:name:)``'s check and record, in context `index`.
+    private func record(_ kind: SharedAccessKind, to location: ObjectIdentifier, name: String, in index: Int,
+                        on races: Unretained<RaceDetector>) {
         races.call { races in
             races.record(kind, to: UInt(bitPattern: location), name: name, in: index) { kind in
                 SharedAccess(
@@ -103,7 +115,8 @@ extension Scheduler {
     /// deinit { scheduler.forgetSharedLocation(ObjectIdentifier(self)) }
     /// ```
     public func forgetSharedLocation(_ location: ObjectIdentifier) {
-        races?.call { $0.forget(UInt(bitPattern: location)) }
+        guard let races else { return }
+        Self.withShimQuiet { races.call { $0.forget(UInt(bitPattern: location)) } }
     }
 
     /// The race detector's context of the running code: 0 for the driver, the simulated thread's

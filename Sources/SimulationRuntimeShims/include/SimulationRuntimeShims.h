@@ -302,6 +302,15 @@ typedef struct bgsim_plain_accesses {
     uint64_t markedLines[512];
 } bgsim_plain_accesses;
 
+/// The engine is about to change the detector's state itself (not from a callback of this
+/// shim): until ``bgsim_plain_engine_leave``, the calling thread's accesses, frees and locks are
+/// not told to the engine (a dictionary growing inside the change frees its old storage and may
+/// take the runtime's locks; told, they would re-enter the state being changed). Returns what
+/// to pass to the leave (calls nest).
+int bgsim_plain_engine_enter(void);
+/// Ends what ``bgsim_plain_engine_enter`` began (`was`: its result).
+void bgsim_plain_engine_leave(int was);
+
 /// Marks the line of `address` in `table` (`markedLines`): a free there is told to the engine.
 void bgsim_plain_accesses_mark(bgsim_plain_accesses *_Nonnull table, uintptr_t address);
 
