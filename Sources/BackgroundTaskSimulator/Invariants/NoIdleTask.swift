@@ -68,8 +68,9 @@ final class NoIdleTask: EventFilteringChecker {
             idleSince = nil
             let held = tasks.map { "task \($0.id) ('\($0.name)')" } + bgTasks.map { "BGTask \($0.task) (\($0.identifier))" }
             return "\(held.joined(separator: ", ")) held in the background from \(since) to \(time) with no work in "
-                + "flight (longer than \(limit)): end the task (or complete the BGTask) as soon as its work is done; "
-                + "an idle task only burns the app's background time"
+                + "flight (longer than \(limit)): end the task (or complete the BGTask) as soon as its work is done, "
+                + "and do not hold it through a long wait (a retry's backoff: end it and retry on the next launch or "
+                + "in a BGTask); an idle task only burns the app's background time"
         }
     }
 
