@@ -24,6 +24,7 @@ import Testing
         ("bgtask-completed-once", "bg-scheduler-app/p7-double-completion", "bg-scheduler-app/correct"),
         ("refresh-stays-scheduled", "bg-scheduler-app/p8-refresh-not-resubmitted", "bg-scheduler-app/correct"),
         ("no-deadlock", "voice-memos/main-sync-in-handler", "voice-memos/correct"),
+        ("no-busy-loop", "episode-download/retries-until-it-works", "episode-download/correct"),
         ("no-async-escape", "journal-sync/cursor-saved-through-data-source", "journal-sync/correct"),
         ("work-survives-termination", "upload-queue/saved-only-on-terminate", "upload-queue/correct"),
         ("request-failure-handled", "message-outbox/lost-connection-counted-as-sent", "message-outbox/correct"),

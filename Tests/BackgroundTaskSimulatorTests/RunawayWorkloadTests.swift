@@ -32,3 +32,46 @@ final class RunawayPoller: Workload, @unchecked Sendable {
         #expect(report["summary"]?["stepLimitRuns"] == .int(5))
     }
 }
+
+/// A block that sends itself to its queue again at once, forever: a loop that never waits.
+final class RunawaySpinner: Workload, @unchecked Sendable {
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let queue = context.application.backgroundQueue
+        @Sendable func spin() { queue.async { spin() } }  // never waits
+        spin()
+    }
+}
+
+/// `no-busy-loop` (RunSpec.busyLoopLimit): steps without time passing for the app stop the run
+/// as a finding; a loop that waits a millisecond each time is work that never ends (the step
+/// limit), not a busy loop. With simulated threads the scheduler's own preemption delays move the
+/// clock during the spin, and do not count as waiting.
+@Suite struct BusyLoopTests {
+    static func spec(_ make: @escaping @Sendable () -> any Workload, threads: Bool) -> RunSpec {
+        var environment = EnvironmentConfig()
+        if !threads { environment.concurrency = .off }
+        return RunSpec(profile: .ios17, environment: environment,
+                       workload: WorkloadInfo(name: "runaway", summary: "never stops") { make() },
+                       invariants: Invariant.all, horizon: .seconds(3_600), maxSteps: 50_000)
+    }
+
+    @Test("a block that re-sends itself at once is a busy loop, with and without simulated threads",
+          arguments: [false, true])
+    func spinIsABusyLoop(threads: Bool) throws {
+        for seed in 1...4 as ClosedRange<UInt64> {
+            let outcome = SimulationRunner.run(Self.spec({ RunawaySpinner() }, threads: threads), choices: ChoiceSource(seed: Seed(seed)))
+            let finding = try #require(outcome.violations.first { $0.invariant == "no-busy-loop" }, "seed \(seed): \(outcome.violations)")
+            #expect(finding.message.contains("10000 steps from"), "\(finding.message)")
+            #expect(outcome.stop == .stepLimit && outcome.steps < 50_000, "stopped at the loop, before the step limit: \(outcome.steps) steps")
+        }
+    }
+
+    @Test("a poller that waits 1 ms each time is not a busy loop: it runs to the step limit")
+    func pollerIsNotABusyLoop() {
+        for threads in [false, true] {
+            let outcome = SimulationRunner.run(Self.spec({ RunawayPoller() }, threads: threads), choices: ChoiceSource(seed: Seed(1)))
+            #expect(outcome.stop == .stepLimit)
+            #expect(!outcome.violations.contains { $0.invariant == "no-busy-loop" }, "\(outcome.violations)")
+        }
+    }
+}

@@ -73,6 +73,7 @@ import Testing
         // Added after events were described once (issue 36): each pinned at its first value.
         (.dataRace(#"write of "didComplete" on p1.global#1 and read on p1.main are unordered"#), 0x820c1b3024c86cc2),
         (.sharedAccess(state: "receipt-upload didComplete", write: true), 0xe3b36c6c8c61f2ed),
+        (.busyLoop("10000 steps from 86.139713s to 86.208262s without waiting for time to pass"), 0xf72250e2a2d5500f),
     ]
 
     @Test("every kind hashes as it did before it was described once")

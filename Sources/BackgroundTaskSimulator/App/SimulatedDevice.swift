@@ -273,8 +273,12 @@ public final class SimulatedDevice: @unchecked Sendable {
         let sinks = core.sinks  // released below, outside any access to `core`
         core.sinks = []
         // Swift tasks the run left suspended are finished (cancelled), not abandoned: a suspended
-        // task is never freed. Nothing they do now is recorded.
-        if workload.usesAsync { asyncDrain = scheduler.drainAsync() }
+        // task is never freed. Nothing they do now is recorded. A task caught in a busy loop never
+        // finishes (it ignores its cancellation): the drain gives up after as many jobs as found
+        // the loop, and that run's tasks are left as they are.
+        if workload.usesAsync {
+            asyncDrain = scheduler.busyLoop == nil ? scheduler.drainAsync() : scheduler.drainAsync(maxJobs: 1_000)
+        }
         scheduler.discardPendingJobs()
         for process in processes { process.tearDown() }
         scheduler.discardPendingJobs()

@@ -147,6 +147,9 @@ extension SimEvent {
         case .deadlock(let threads):
             visitor.kind(.deadlock)
             visitor.string("threads", threads)
+        case .busyLoop(let loop):
+            visitor.kind(.busyLoop)
+            visitor.string("loop", loop)
         case .asyncEscape(let escape):
             visitor.kind(.asyncEscape)
             visitor.string("escape", escape)

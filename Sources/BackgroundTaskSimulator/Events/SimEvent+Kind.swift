@@ -68,6 +68,7 @@ extension SimEvent {
         case requestDropped = 50
         case dataRace = 51
         case sharedAccess = 52
+        case busyLoop = 53
     }
 
     /// The event's kind, as the first call of ``describe(to:)`` gives it (no second table to keep

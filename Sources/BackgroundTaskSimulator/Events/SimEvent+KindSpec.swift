@@ -95,6 +95,7 @@ extension SimEvent.Kind {
         case .runPhase: Spec(name: "run.phase", example: .runPhase(""))
         case .threads: Spec(name: "run.threads", example: .threads(""))
         case .deadlock: Spec(name: "threads.deadlock", example: .deadlock(""), perfetto: .globalInstant(label: "threads"))
+        case .busyLoop: Spec(name: "app.busyLoop", example: .busyLoop(""), perfetto: .globalInstant(label: "loop"))
         case .asyncEscape:
             Spec(name: "async.escape", example: .asyncEscape(""), perfetto: .globalInstant(label: "escape"))
         case .recordChanged: Spec(name: "data.record", example: .recordChanged(record: "", unsavedChanges: 0))

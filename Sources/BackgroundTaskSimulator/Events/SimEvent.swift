@@ -68,6 +68,9 @@ public enum SimEvent: Sendable, Equatable {
     /// Every live simulated thread waits and nothing can wake one: each thread and what it
     /// waits for. The run stops here.
     case deadlock(String)
+    /// The app kept running without ever waiting for time to pass (a loop that never waits:
+    /// ``DeterministicSimulation/BusyLoop``). The run stops here.
+    case busyLoop(String)
     /// Swift concurrency left the run's deterministic world (an async workload's escape, named
     /// with where and when it was seen). Recorded at the end of the run.
     case asyncEscape(String)

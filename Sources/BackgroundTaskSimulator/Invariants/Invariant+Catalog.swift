@@ -136,6 +136,15 @@ extension Invariant {
             references: ["A1.4", "A3.1"],
             applies: { $0.sharesState }
         ) { _ in NoDataRace() },
+        Invariant(
+            id: "no-busy-loop",
+            rule: "The app never loops without waiting: a run does not take busyLoopLimit steps (10,000 by "
+                + "default) without time passing for the app (a job coming due or a sleep of its own ending; the "
+                + "harness's preemption delays do not count). Such a loop (a retry whose `try? await Task.sleep` "  // tidy: allow a message
+                + "throws at once once its task is cancelled) burns the CPU on a device until the system ends "
+                + "the app.",
+            references: ["A3.5", "C4.2"]
+        ) { _ in NoBusyLoop() },
     ]
 
     /// The invariant with this id, if any.

@@ -31,6 +31,12 @@ public struct RunSpec: Sendable {
     /// not (nothing reads it there; their digest is that of an empty trace). Hashing changes no
     /// draw.
     public var hashesTrace = true
+    /// The most scheduler steps a run may take without waiting for time to pass before it is a
+    /// busy loop (`no-busy-loop`) and stops (``DeterministicSimulation/Scheduler/busyLoopLimit``).
+    /// Harness policy, not an iOS rule (iOS measures a spinning app in CPU time, C4.2): a correct
+    /// app waits for something (a timer, a reply, a sleep) long before; the busiest correct
+    /// scenario of this repository stays well under it (Invariants article).
+    public var busyLoopLimit = 10_000
 
     public init(
         profile: OSProfile, environment: EnvironmentConfig, workload: WorkloadInfo, invariants: [Invariant],

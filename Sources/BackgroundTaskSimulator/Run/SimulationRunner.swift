@@ -53,6 +53,7 @@ public enum SimulationRunner {
 
         if let concurrency = device.concurrency { device.emit(.threads(concurrency.traceDescription)) }
         let driver = EnvironmentDriver(device: device, horizon: spec.horizon)
+        device.scheduler.busyLoopLimit = spec.busyLoopLimit
         driver.start()
         let scheduler = device.scheduler
         // The verdict is taken the moment the run stops, before any suspended job is unwound
@@ -60,6 +61,7 @@ public enum SimulationRunner {
         var outcome: RunOutcome?
         let judge = { (stop: RunStop) in
             if let deadlock = scheduler.deadlock { device.emit(.deadlock(deadlock.description)) }
+            if let loop = scheduler.busyLoop { device.emit(.busyLoop(loop.description)) }
             device.emit(.runPhase("end"))
             monitor.finish(at: device.now)
             outcome = RunOutcome(

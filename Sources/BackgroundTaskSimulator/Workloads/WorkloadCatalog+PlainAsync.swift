@@ -29,6 +29,16 @@ extension WorkloadCatalog {
                 FeedRefresher(host: $0.application, sdk: SimulatedFeedSDK($0), honoursCancellation: false)
             }
         },
+        asyncVariant("episode-download", "correct", nil,
+                     "a retry-until-it-works download whose backoff sleep ends the loop once expiry cancels it") {  // tidy: allow virtual in a run
+            MainActorAppWorkload { RetryingEpisodeDownload(host: $0.application, api: SimulatedAPIClient(context: $0)) }
+        },
+        asyncVariant("episode-download", "retries-until-it-works", "no-busy-loop",
+                     "try? await Task.sleep swallows CancellationError: once expiry cancels it the loop retries without waiting") {  // tidy: allow virtual in a run
+            MainActorAppWorkload {
+                RetryingEpisodeDownload(host: $0.application, api: SimulatedAPIClient(context: $0), stopsWhenCancelled: false)
+            }
+        },
         asyncVariant("unstructured-task", "correct", nil,
                      "originals and thumbnails uploaded with async let, both awaited under the token") {
             MainActorAppWorkload { GallerySync(host: $0.application, api: SimulatedAPIClient(context: $0)) }

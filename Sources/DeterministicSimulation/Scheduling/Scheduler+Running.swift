@@ -102,6 +102,7 @@ extension Scheduler {
             }
             if !stepMarked(until: limit) { break }
             steps += 1
+            if core.busyLoop != nil { return .stepLimit }
         }
         clock.advance(to: limit)
         return earliestEligibleTime() == nil ? .idle : .reachedTime
@@ -170,6 +171,7 @@ extension Scheduler {
             }
             if !stepMarked(until: .distantFuture) { return .idle }
             steps += 1
+            if core.busyLoop != nil { return .stepLimit }
         }
     }
 

@@ -29,6 +29,7 @@ extension SchedulerCore {
         guard candidateCount != 0, earliest <= limit else { return nil }
         if earliest > clock.now.microseconds {
             clock.advance(to: VirtualTime(microseconds: earliest))
+            noteTimePassed(to: earliest)
         }
         if candidateCount == 1 {
             chosenCandidate = 0
@@ -63,6 +64,7 @@ extension SchedulerCore {
         }
         stepsRun += 1
         noteProgress()
+        noteStep(at: now)
         isRunningJob = true
         taken = TakenJob(
             job: job, queue: chosen.queue, interval: interval, isTimer: isTimer, startTime: now)

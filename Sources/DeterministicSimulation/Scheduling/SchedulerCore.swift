@@ -54,6 +54,16 @@ struct SchedulerCore {
     var pendingJobCount = 0
     /// Jobs run so far.
     var stepsRun = 0
+    /// Steps (jobs started, threads resumed) since virtual time last passed for the app: a job
+    /// came due later, or a thread's own sleep ended (a preemption delay the scheduler drew does
+    /// not count). See ``BusyLoop``.
+    var stepsWithoutWaiting = 0
+    /// When ``stepsWithoutWaiting`` began, in microseconds.
+    var busySince: Int64 = 0
+    /// Steps without waiting that make a busy loop (``Scheduler/busyLoopLimit``).
+    var busyLoopLimit = Int.max
+    /// The busy loop found, if any (``Scheduler/busyLoop``).
+    var busyLoop: BusyLoop?
     /// The crash slot of the run in progress, whose progress counter every step bumps (the hang
     /// watchdog tells a slow run from a stuck one by it); looked up once per `run` or `step` call
     /// (``Scheduler/lookUpProgressSlot()``) until found, nil while no watchdog or handler reads slots.
@@ -88,6 +98,24 @@ struct SchedulerCore {
     @inline(__always)
     mutating func noteProgress() {
         progressSlot?.call { $0.noteProgress() }
+    }
+
+    /// Counts a step at virtual instant `now` (microseconds); the ``busyLoopLimit``-th since
+    /// time last passed for the app records a ``busyLoop``.
+    @inline(__always)
+    mutating func noteStep(at now: Int64) {
+        stepsWithoutWaiting &+= 1
+        if stepsWithoutWaiting == busyLoopLimit, busyLoop == nil {
+            busyLoop = BusyLoop(steps: stepsWithoutWaiting, from: VirtualTime(microseconds: busySince),
+                                to: VirtualTime(microseconds: now))
+        }
+    }
+
+    /// Virtual time passed for the app, to `now`: a job came due, or a thread's own sleep ended.
+    @inline(__always)
+    mutating func noteTimePassed(to now: Int64) {
+        stepsWithoutWaiting = 0
+        busySince = now
     }
 
     /// Appends a candidate to the current step's list.

@@ -54,6 +54,9 @@ struct SimulatedThread {
     /// The queue's label, with `#slot` (from 1) for a concurrent queue.
     let label: String
     var state = State.idle
+    /// Whether its `.sleeping` is a preemption delay the scheduler drew (not a sleep of its own
+    /// code): waking it is not time the app waited for (``BusyLoop``).
+    var isDelayed = false
     /// What it waits for while `.blocked` (set by ``block(on:)``; nil otherwise).
     private(set) var wait: Wait?
     /// The OS thread carrying its job in progress, once that job has been suspended. Unretained:

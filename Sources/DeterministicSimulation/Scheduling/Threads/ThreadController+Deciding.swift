@@ -45,10 +45,12 @@ extension ThreadController {
                 if state.stepsLeft <= 0 { return .stop(.stepLimit) }
                 clock.advance(to: VirtualTime(microseconds: next))
                 if wake <= next {
-                    wakeSleepers(by: next)
+                    // Time passed for the app if a job came due or a sleep of its own ended.
+                    if wakeSleepers(by: next) || earliest <= next { scheduler.core.noteTimePassed(to: next) }
                     first = nil
                     continue
                 }
+                scheduler.core.noteTimePassed(to: next)
                 // No thread wakes: the jobs gathered for `earliest` are exactly the ready ones
                 // now (gathering again would find the same, in the same order), as in the plain
                 // scheduler's step.
@@ -61,12 +63,15 @@ extension ThreadController {
             let index = choose(runnableCount: runnableCount, jobCount: readyJobs, first: first, in: scheduler)
             if index < runnableCount {
                 scheduler.core.noteProgress()  // a job's take counts itself; a resume is a step too
+                scheduler.core.noteStep(at: now)
+                stopIfBusy(scheduler)
                 return .resume(runnableThread(at: index, first: first, in: scheduler))
             }
             let candidateIndex = index - runnableCount
             let thread = thread(forCandidate: candidateIndex, in: scheduler)
             let candidate = scheduler.core.candidates[candidateIndex]
             state.pendingWork = scheduler.core.take(candidate, now: now)
+            stopIfBusy(scheduler)
             return .start(thread)
         }
     }
@@ -86,7 +91,15 @@ extension ThreadController {
         if state.suspendedCount > 0 { state.fastPathBesideSuspendedCount += 1 }
         state.stepsLeft -= 1
         state.stepsTaken += 1
+        stopIfBusy(scheduler)
         return (thread(forCandidate: scheduler.core.chosenCandidate, in: scheduler), work)
+    }
+
+    /// After a step: once the run is a busy loop (``Scheduler/busyLoop``), no step is left, so
+    /// the next decision stops the run as at the step limit.
+    @inline(__always)
+    func stopIfBusy(_ scheduler: Scheduler) {
+        if scheduler.core.busyLoop != nil { state.stepsLeft = 0 }
     }
 
     /// Whether the fast path may be taken with threads suspended: every one of them on a queue

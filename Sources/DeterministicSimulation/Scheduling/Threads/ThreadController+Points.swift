@@ -36,6 +36,8 @@ extension ThreadController {
             state.preemptionCount += 1
             state.stepsLeft -= 1
             state.stepsTaken += 1
+            scheduler.core.noteStep(at: clock.now.microseconds)
+            stopIfBusy(scheduler)
         }
     }
 
@@ -56,6 +58,7 @@ extension ThreadController {
             // Kept off the CPU: the long way is a sleep's, and so is its fast path.
             let wake = Saturating.add(clock.now.microseconds, delay)
             state.threads[me].state = .sleeping(until: wake)
+            state.threads[me].isDelayed = true
             if sleepsInPlace(until: wake, queue: queue, in: scheduler) {
                 state.threads[me].state = .running
                 state.delaysInPlaceCount += 1
@@ -78,6 +81,7 @@ extension ThreadController {
         let wake = Saturating.add(clock.now.microseconds, microseconds)
         let queue = state.threads[me].queue
         state.threads[me].state = .sleeping(until: wake)
+        state.threads[me].isDelayed = false
         callBlockHook(ofQueue: queue)
         if sleepsInPlace(until: wake, queue: queue, in: scheduler) {
             state.threads[me].state = .running
@@ -108,7 +112,11 @@ extension ThreadController {
         else { return false }
         clock.advance(to: VirtualTime(microseconds: wake))
         // The long way wakes every sleeper due by then, frozen ones too, and this thread.
-        wakeSleepers(by: wake)
+        // Time passed for the app if this thread's sleep is its own, or another's own sleep ended.
+        let ownSleep = state.current.map { !state.threads[$0].isDelayed } ?? false
+        if wakeSleepers(by: wake) || ownSleep { scheduler.core.noteTimePassed(to: wake) }
+        scheduler.core.noteStep(at: wake)
+        stopIfBusy(scheduler)
         state.wakeCount += 1
         state.stepsLeft -= 1
         state.stepsTaken += 1
@@ -137,15 +145,18 @@ extension ThreadController {
 
     /// Wakes every suspended thread asleep until `time` or earlier, those of frozen queues too
     /// (they stay off the CPU until their queue thaws), in id order within each list.
-    func wakeSleepers(by time: Int64) {
+    @discardableResult
+    func wakeSleepers(by time: Int64) -> Bool {
+        var ownSleepEnded = false
         var index = 0
         while index < state.suspended.count {
             if case .sleeping(let until) = state.threads[state.suspended[index]].state, until <= time {
+                if !state.threads[state.suspended[index]].isDelayed { ownSleepEnded = true }
                 wake(state.suspended[index])
             }
             index += 1
         }
-        guard state.frozenWakeFloor <= time else { return }
+        guard state.frozenWakeFloor <= time else { return ownSleepEnded }
         var floor = Int64.max  // worked out again: the earliest wake-up among those left asleep
         index = 0
         while index < state.frozenSuspended.count {
@@ -155,6 +166,7 @@ extension ThreadController {
             index += 1
         }
         state.frozenWakeFloor = floor
+        return ownSleepEnded
     }
 
     /// Blocks the current thread until someone calls ``wake(_:)``; first checks for a deadlock
