@@ -121,6 +121,8 @@ import Testing
                 + "launch (the flag is trusted) and the settling home: the chain is judged at the end of the run"),
         "main-actor-uploader-ends-again-after-expiry-ios17":
             (2, "launch, home: the upload's task is begun on entering the background and its expiry needs the background"),
+        "episode-download-retries-until-it-works-ios17":
+            (3, "launch, home, open: expiry cancels the download and its token ends the task, and once the app runs again the cancelled loop spins"),
         "sleep-retry-sleep-swallows-cancellation-ios17":
             (2, "launch, home: a request cut by the expiry is sent again after the token ended"),
         "unstructured-task-fire-and-forget-thumbnails-ios17":

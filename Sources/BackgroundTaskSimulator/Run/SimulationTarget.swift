@@ -25,7 +25,9 @@ public struct SimulationTarget: CampaignTarget {
         var budgeted = spec
         budgeted.maxSteps = max(0, costBudget)
         let outcome = SimulationRunner.run(budgeted, choices: choices, keepTrace: keepTrace)
-        return verdict(outcome, overBudget: outcome.stop == .stepLimit)
+        // A busy loop stops the run as at its step limit, but within budget: it is a finding.
+        let busyLoop = outcome.violations.contains { $0.invariant == "no-busy-loop" }
+        return verdict(outcome, overBudget: outcome.stop == .stepLimit && !busyLoop)
     }
 
     /// The same runs with only `invariant` checked, no coverage counted and no digest computed,
