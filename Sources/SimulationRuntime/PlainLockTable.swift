@@ -53,6 +53,14 @@ package final class PlainLockTable {
         holder { Int($0.holder) - 1 == thread } != nil
     }
 
+    /// Whether simulated thread `thread` holds a mutex the Swift concurrency runtime took: it is
+    /// inside a task's cancellation or escalation handler, which Swift runs holding the task's
+    /// status-record lock (`bgsim_plain_locks.runtimeHolds`). One load when no thread does.
+    package func holdsRuntimeLock(_ thread: Int) -> Bool {
+        guard memory.assumingMemoryBound(to: bgsim_plain_locks.self).pointee.runtimeHolds > 0 else { return false }
+        return holder { $0.runtime != 0 && Int($0.holder) - 1 == thread } != nil
+    }
+
     /// The holder of the first entry in use that `matches`, if any.
     private func holder(where matches: (bgsim_held_mutex) -> Bool) -> Int? {
         let locks = memory.assumingMemoryBound(to: bgsim_plain_locks.self)

@@ -123,22 +123,6 @@ static int by_start(const void *left, const void *right) {
 // (`bgsim_plain_mutex_sync`). Found once, with the symbols, by an address inside it.
 static uintptr_t runtime_start, runtime_end;
 
-static int swift_runtime(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    uintptr_t inside = (uintptr_t)data, start = UINTPTR_MAX, end = 0;
-    for (int index = 0; index < info->dlpi_phnum; index++) {
-        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
-        if (header->p_type != PT_LOAD || (header->p_flags & PF_X) == 0) continue;
-        uintptr_t low = info->dlpi_addr + header->p_vaddr, high = low + header->p_memsz;
-        if (low < start) start = low;
-        if (high > end) end = high;
-    }
-    if (inside < start || inside >= end) return 0;
-    runtime_start = start;
-    runtime_end = end;
-    return 1;
-}
-
 static void load_symbols(void) {
     uintptr_t base = 0;
     dl_iterate_phdr(main_program, &base);
@@ -146,7 +130,7 @@ static void load_symbols(void) {
     // In the main executable (a statically linked runtime) the range would be the app's own code.
     if (runtime_function != NULL && ((uintptr_t)runtime_function < executable_start
                                      || (uintptr_t)runtime_function >= executable_end)) {
-        dl_iterate_phdr(swift_runtime, runtime_function);
+        bgsim_code_range(runtime_function, &runtime_start, &runtime_end);
     }
     int file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
     if (file < 0) return;

@@ -177,7 +177,37 @@ void *bgsim_next_symbol(void **slot, const char *name) {
 
 #if defined(__GLIBC__)
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
+
+struct code_range_query {
+    uintptr_t inside, start, end;
+};
+
+static int code_range_of_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct code_range_query *query = data;
+    uintptr_t start = UINTPTR_MAX, end = 0;
+    for (int index = 0; index < info->dlpi_phnum; index++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+        if (header->p_type != PT_LOAD || (header->p_flags & PF_X) == 0) continue;
+        uintptr_t low = info->dlpi_addr + header->p_vaddr, high = low + header->p_memsz;
+        if (low < start) start = low;
+        if (high > end) end = high;
+    }
+    if (query->inside < start || query->inside >= end) return 0;
+    query->start = start;
+    query->end = end;
+    return 1;
+}
+
+int bgsim_code_range(const void *inside, uintptr_t *start, uintptr_t *end) {
+    struct code_range_query query = {(uintptr_t)inside, 0, 0};
+    if (inside == NULL || dl_iterate_phdr(code_range_of_object, &query) == 0) return 0;
+    *start = query.start;
+    *end = query.end;
+    return 1;
+}
 
 // Plain locks inside a run (see the header). A simulated thread that takes a real mutex another
 // simulated thread of its run holds must not make the real call: with fibers every simulated
@@ -192,8 +222,29 @@ static bgsim_mutex_released_fn plain_mutex_released;
 static bgsim_object_wait_fn plain_object_wait;
 static bgsim_object_signalled_one_fn plain_object_signalled_one;
 
+// The Swift concurrency runtime's code (libswift_Concurrency's executable segments): a mutex it
+// takes is flagged (`bgsim_held_mutex.runtime`), and the engine does not preempt its holder. Found
+// when the engine registers, before any run, by an address inside it; left empty when the runtime
+// is linked into the main program (`-static-stdlib`: the range would be the app's own code too).
+static uintptr_t concurrency_start, concurrency_end;
+
+static void find_concurrency_runtime(void) {
+    uintptr_t start, end, main_start, main_end;
+    void *function = dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
+    if (function == NULL || !bgsim_code_range(function, &start, &end)) return;
+    void *main_function = dlsym(RTLD_DEFAULT, "main");
+    if (main_function != NULL && bgsim_code_range(main_function, &main_start, &main_end) && main_start == start) return;
+    concurrency_start = start;
+    concurrency_end = end;
+}
+
+static int is_concurrency_runtime(const void *caller) {
+    return (uintptr_t)caller >= concurrency_start && (uintptr_t)caller < concurrency_end;
+}
+
 void bgsim_plain_locks_register(bgsim_mutex_wait_fn wait, bgsim_mutex_released_fn released,
                                 bgsim_object_wait_fn objectWait, bgsim_object_signalled_one_fn signalledOne) {
+    if (concurrency_end == 0) find_concurrency_runtime();
     __atomic_store_n(&plain_mutex_released, released, __ATOMIC_RELEASE);
     __atomic_store_n(&plain_object_wait, objectWait, __ATOMIC_RELEASE);
     __atomic_store_n(&plain_object_signalled_one, signalledOne, __ATOMIC_RELEASE);
@@ -219,7 +270,8 @@ static bgsim_held_mutex *held_entry(bgsim_plain_locks *locks, void *mutex) {
     return NULL;
 }
 
-static void hold(bgsim_plain_locks *locks, void *mutex, int32_t holder) {
+/// Records `mutex` as held by simulated thread `holder` (id plus one), taken from `caller`.
+static void hold(bgsim_plain_locks *locks, void *mutex, int32_t holder, const void *caller) {
     if (locks->count == BGSIM_HELD_MUTEX_CAPACITY) {
         locks->untracked++;
         return;
@@ -229,10 +281,13 @@ static void hold(bgsim_plain_locks *locks, void *mutex, int32_t holder) {
     entry->holder = holder;
     entry->depth = 1;
     entry->waiters = 0;
+    entry->runtime = is_concurrency_runtime(caller);
+    locks->runtimeHolds += entry->runtime;
 }
 
 /// Drops an entry (the last one moves into its place; the order of entries means nothing).
 static void drop(bgsim_plain_locks *locks, bgsim_held_mutex *entry) {
+    locks->runtimeHolds -= entry->runtime;
     *entry = locks->held[--locks->count];
     locks->held[locks->count].mutex = NULL;
 }
@@ -285,7 +340,7 @@ int pthread_mutex_init(pthread_mutex_t *mutex, const pthread_mutexattr_t *attrib
     return status;
 }
 
-static int lock_mutex(pthread_mutex_t *mutex);
+static int lock_mutex(pthread_mutex_t *mutex, const void *caller);
 
 // Each of these reads its return address first, in its own frame: an optimized build moves the
 // rarely taken path (a run that checks plain accesses) into a separate cold function, where
@@ -293,12 +348,12 @@ static int lock_mutex(pthread_mutex_t *mutex);
 
 int pthread_mutex_lock(pthread_mutex_t *mutex) {
     void *caller = __builtin_return_address(0);
-    int status = lock_mutex(mutex);
+    int status = lock_mutex(mutex, caller);
     if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, caller);
     return status;
 }
 
-static int lock_mutex(pthread_mutex_t *mutex) {
+static int lock_mutex(pthread_mutex_t *mutex, const void *caller) {
     BGSIM_NEXT(pthread_mutex_lock, mutex_fn);
     void *mark;
     bgsim_plain_locks *locks = plain_locks(&mark);
@@ -308,7 +363,7 @@ static int lock_mutex(pthread_mutex_t *mutex) {
         bgsim_held_mutex *entry = held_entry(locks, mutex);
         if (entry == NULL) {
             int status = next_pthread_mutex_lock(mutex);  // free, or held outside the run
-            if (status == 0 && me != 0) hold(locks, mutex, me);
+            if (status == 0 && me != 0) hold(locks, mutex, me, caller);
             return status;
         }
         // Held by a simulated thread of this run.
@@ -328,16 +383,16 @@ static int lock_mutex(pthread_mutex_t *mutex) {
     }
 }
 
-static int try_mutex(pthread_mutex_t *mutex);
+static int try_mutex(pthread_mutex_t *mutex, const void *caller);
 
 int pthread_mutex_trylock(pthread_mutex_t *mutex) {
     void *caller = __builtin_return_address(0);
-    int status = try_mutex(mutex);
+    int status = try_mutex(mutex, caller);
     if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, caller);
     return status;
 }
 
-static int try_mutex(pthread_mutex_t *mutex) {
+static int try_mutex(pthread_mutex_t *mutex, const void *caller) {
     BGSIM_NEXT(pthread_mutex_trylock, mutex_fn);
     void *mark;
     bgsim_plain_locks *locks = plain_locks(&mark);
@@ -348,7 +403,7 @@ static int try_mutex(pthread_mutex_t *mutex) {
     int status = next_pthread_mutex_trylock(mutex);
     if (status == 0 && me != 0) {
         if (entry != NULL) entry->depth++;  // a recursive mutex its holder takes again
-        else hold(locks, mutex, me);
+        else hold(locks, mutex, me, caller);
     }
     return status;
 }

@@ -25,7 +25,7 @@ final class OutboxSender: Workload, @unchecked Sendable {
                 for attempt in 0..<4 {
                     let work = context.startWork("send")
                     do {
-                        try await context.withTaskCancellationHandler {
+                        try await withTaskCancellationHandler {
                             try await Task.sleep(for: context.drawWorkDuration())  // virtual time
                         } onCancel: {
                             work.cancel()

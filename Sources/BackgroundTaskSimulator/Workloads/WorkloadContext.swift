@@ -138,14 +138,16 @@ public final class WorkloadContext: @unchecked Sendable {
     /// }
     /// ```
     ///
-    /// Why not the standard one: Swift runs a cancellation handler while it holds the cancelled
-    /// task's status lock (a real mutex). With simulated threads, a preemption inside the handler
-    /// could run a job of that task on another simulated thread, which would wait for the lock
-    /// while the handler's thread waits for its turn: a real deadlock of the process. This form
-    /// defers preemption while the handler runs (as inside BackgroundTaskKit's own locks).
+    /// App code uses the standard function, which runs as written on Linux: Swift runs a
+    /// cancellation handler while it holds the cancelled task's status-record lock, and the engine
+    /// never preempts a simulated thread holding a lock of the concurrency runtime (the
+    /// Async Under Simulation article, "Cancellation handlers and simulated threads"). This form
+    /// adds two things for workloads written for the simulator: it defers preemption in the
+    /// handler itself (so also on macOS, where real locks are not seen), and it records the wait,
+    /// so that a task still waiting in here when the run ends is cancelled at teardown and its
+    /// memory freed when `handler` resumes it.
     /// Contract: as the standard function; `handler` must not block (wait on a simulated lock or
-    /// semaphore another thread may hold), here as on a device. A task still waiting in here when
-    /// the run ends is cancelled at teardown (its memory is freed when `handler` resumes it).
+    /// semaphore another thread may hold), here as on a device.
     public func withTaskCancellationHandler<T>(
         operation: () async throws -> T, onCancel handler: @Sendable () -> Void,
         isolation: isolated (any Actor)? = #isolation
@@ -155,7 +157,8 @@ public final class WorkloadContext: @unchecked Sendable {
         let application = self.application
         return try await taskExecutor.withCancellableWait(isolation: isolation) {
             try await _Concurrency.withTaskCancellationHandler(operation: operation, onCancel: {
-                // Swift's status lock is held here as BackgroundTaskKit's own lock is in the seam.
+                // Swift's status lock is held here as BackgroundTaskKit's own lock is in the seam
+                // (the engine also sees it on Linux: this deferral is for macOS).
                 application.whileCoreHoldsLock(handler)
             }, isolation: isolation)
         }

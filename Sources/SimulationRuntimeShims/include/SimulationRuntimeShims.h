@@ -206,7 +206,9 @@ typedef struct bgsim_held_mutex {
     int32_t depth;
     /// Simulated threads that blocked on it since it was taken; its release wakes them.
     int32_t waiters;
-    int32_t reserved;
+    /// Nonzero: taken by the Swift concurrency runtime's own code (a task's status-record lock),
+    /// which may call app code while it holds it (a cancellation handler): see `runtimeHolds`.
+    int32_t runtime;
 } bgsim_held_mutex;
 
 /// How many mutexes one run's simulated threads may hold at once and be tracked.
@@ -226,6 +228,13 @@ typedef struct bgsim_plain_locks {
     /// Simulated threads blocked in a plain wait on a dispatch semaphore or group: a signal or a
     /// leave then tells the engine.
     int32_t objectWaiters;
+    /// Entries of `held` taken by the concurrency runtime (`runtime` set). Swift runs a task's
+    /// cancellation handlers (`withTaskCancellationHandler`'s `onCancel`) and priority escalation
+    /// handlers while the canceller holds the task's status-record lock, a mutex of the runtime:
+    /// the engine does not preempt a simulated thread holding such a lock (another thread that
+    /// ran a job of the task then would wait for it, and the runtime aborts on a lock the run
+    /// gives up at its end).
+    int32_t runtimeHolds;
     bgsim_held_mutex held[BGSIM_HELD_MUTEX_CAPACITY];
     /// The kernel thread ids of the OS threads that carried the run's jobs (the first
     /// `carrierCount`): a Swift `Mutex` word names its owner by one (see `syscall` in the shim).

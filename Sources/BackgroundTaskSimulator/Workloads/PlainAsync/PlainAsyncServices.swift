@@ -51,8 +51,8 @@ struct SimulatedAPIClient: APIClient {
 
     func send(_ name: String) async throws {
         let work = context.startWork(name)
-        // The context's cancellation handler, not the standard one: it keeps a preemption out of
-        // the handler (see WorkloadContext.withTaskCancellationHandler).
+        // The context's cancellation handler: teardown cancels a task still waiting in it (see
+        // WorkloadContext.withTaskCancellationHandler); app code's standard one runs as well.
         try await context.withTaskCancellationHandler {
             try await Task.sleep(for: context.drawWorkDuration())  // tidy: allow virtual in a run
             guard context.isNetworkAvailable else {

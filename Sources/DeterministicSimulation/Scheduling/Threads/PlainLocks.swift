@@ -46,6 +46,9 @@ import SimulationRuntime
 ///   waiter wakes, a drawn one: ``ThreadController/plainConditionSignalled(_:)``) or a broadcast
 ///   (all) from a simulated thread of the run; then it takes the mutex again. Giving the mutex
 ///   back and starting to wait are one step, as in the C library: no signal slips in between.
+/// - A mutex the Swift concurrency runtime takes (from libswift_Concurrency's code) is flagged:
+///   its holder is not preempted until it lets go (``runsRuntimeHandler(_:)``), because the
+///   runtime holds a task's status-record lock while it runs that task's cancellation handlers.
 /// - A recursive mutex counts its holder's acquisitions; an error-checking one returns
 ///   `EDEADLK` to its holder, as glibc does.
 /// - For the data-race detector, an unlock hands its past to the next lock, a semaphore's
@@ -114,6 +117,16 @@ final class PlainLocks {
     /// Whether simulated thread `thread` holds a real mutex.
     func holdsAny(_ thread: Int) -> Bool {
         table.holdsAny(thread)
+    }
+
+    /// Whether `thread` runs a cancellation or escalation handler of a Swift task: it holds a
+    /// mutex of the concurrency runtime (the task's status-record lock). It is not preempted
+    /// there (``ThreadController/schedulingPointSlowPath(in:)``), as inside
+    /// ``Scheduler/withPreemptionDeferred(_:)``: a job of that task run meanwhile on another
+    /// simulated thread would wait for the lock, and a wait the run gives up at its end makes the
+    /// runtime abort.
+    func runsRuntimeHandler(_ thread: Int) -> Bool {
+        table.holdsRuntimeLock(thread)
     }
 
     /// Takes every waiter off the object (it was released, signalled or left).

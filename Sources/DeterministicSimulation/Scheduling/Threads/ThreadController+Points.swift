@@ -10,9 +10,10 @@ extension ThreadController {
             return
         }
         let me = running
-        if state.threads[me].preemptionDeferrals > 0 {
-            // Postponed (``Scheduler/withPreemptionDeferred(_:)``): the countdown stays at 0, so
-            // the next point asks again.
+        if state.threads[me].preemptionDeferrals > 0 || plainLocks.runsRuntimeHandler(me) {
+            // Postponed (``Scheduler/withPreemptionDeferred(_:)``, or a Swift task's cancellation
+            // handler: ``PlainLocks/runsRuntimeHandler(_:)``): the countdown stays at 0, so the
+            // next point asks again.
             scheduler.pointsUntilPreemption = 0
             return
         }
