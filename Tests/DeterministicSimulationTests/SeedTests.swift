@@ -77,6 +77,24 @@ struct SeedTests {
         }
     }
 
+    @Test("runIndex(of:) inverts derive(index:), and unmix inverts mix")
+    func runIndexInvertsDerive() {
+        var generator = SplitMix64(seed: 0x1de)
+        for _ in 0..<300 {
+            let word = generator.next()
+            #expect(SplitMix64.unmix(SplitMix64.mix(word)) == word)
+            #expect(SplitMix64.mix(SplitMix64.unmix(word)) == word)
+            let campaign = Seed(word)
+            for index in [0, 1, 99, 100, 4_999, 1 << 31, UInt64.max] as [UInt64] {
+                #expect(campaign.runIndex(of: campaign.derive(index: index)) == index, "campaign \(campaign), run \(index)")
+            }
+        }
+        #expect(SplitMix64.unmix(0xe220_a839_7b1d_cdaf) == 0x9e37_79b9_7f4a_7c15)
+        // Another campaign's run seeds are not mistaken for runs of this one.
+        let campaign = Seed(0x2a), other = Seed(0x2b)
+        #expect((0..<1_000 as Range<UInt64>).allSatisfy { campaign.runIndex(of: other.derive(index: $0)) >= 1 << 32 })
+    }
+
     @Test("derive(_:) hashes the label with StableHasher, pinned for the three subsystems")
     func deriveStreamGolden() {
         let run = Seed(0x2a)

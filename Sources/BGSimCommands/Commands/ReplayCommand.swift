@@ -16,7 +16,8 @@ enum ReplayCommand: BGSimCommand {
             .valued("--trace", "FILE", help: "also write the trace as JSON"),
             .valued("--perfetto", "FILE", help: "also write Chrome/Perfetto trace events (open in ui.perfetto.dev)"),
             .valued("--strategy", "NAME", help: "the exploration strategy the run came from, which fuzz and "
-                + "check replay commands name (default: the file's campaign.strategy, else random): \(ExplorationStrategy.names)"),
+                + "check replay commands name (default: the one the file's campaign ran this run seed under; for "
+                + "another seed or --choices, the file's campaign.strategy, else random): \(ExplorationStrategy.names)"),
         ],
         exactlyOneOf: ["--seed", "--choices"],
         discussion: [
@@ -58,7 +59,10 @@ enum ReplayCommand: BGSimCommand {
 
     static func run(_ options: Options, io: CommandIO, interrupt: Interrupt) throws(CLIError) -> ExitCode {
         var scenario = try ScenarioPaths.loadFile(options.scenarioPath, workloads: io.workloads)
-        scenario.strategyOverride = options.strategy  // else the scenario's runStrategy
+        scenario.strategyOverride = options.strategy
+        // Without --strategy, a run seed of the file's campaign replays under the strategy the
+        // campaign ran it with (a default campaign's coin runs); else the scenario's runStrategy.
+        if options.strategy == nil, case .seed(let seed) = options.source { scenario = scenario.forRunSeed(seed) }
         try OutputPaths.check([OutputFile("--trace", options.trace), OutputFile("--perfetto", options.perfetto)],
                               reading: [options.scenarioPath])
         let makeSource: () -> ChoiceSource

@@ -11,9 +11,10 @@ extension Scenario {
     /// ```
     ///
     /// - Parameter strategy: the run's exploration strategy, as a report's replay names it (nil:
-    ///   the strategy a replay of the file uses, ``runStrategy``).
+    ///   the one the campaign ran this run seed under, ``forRunSeed(_:)``, else ``runStrategy``).
     public func replay(seed runSeed: UInt64, strategy: ExplorationStrategy? = nil) -> RunOutcome {
-        ReplayRecipe(scenario: replaying(under: strategy), source: .seed(Seed(runSeed))).run()
+        let scenario = strategy == nil ? forRunSeed(Seed(runSeed)) : replaying(under: strategy)
+        return ReplayRecipe(scenario: scenario, source: .seed(Seed(runSeed))).run()
     }
 
     /// Reruns a recorded (usually shrunk) choice sequence, given as its `c1.` token: `bgsim

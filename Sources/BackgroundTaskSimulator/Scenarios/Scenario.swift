@@ -56,6 +56,25 @@ public struct Scenario: Sendable {
         return run
     }
 
+    /// The scenario as its campaign runs the run whose seed is `runSeed` (``forRun(_:)`` of that
+    /// run's index, which the seed gives: ``DeterministicSimulation/Seed/runIndex(of:)``), so a
+    /// replay by seed alone reruns a `default` campaign's coin runs as coin runs; itself when a
+    /// strategy is set (``strategyOverride``), the strategy is not phased, or the seed is not one
+    /// of the campaign's (another `--seed` was given to the campaign).
+    ///
+    /// ```swift
+    /// scenario.forRunSeed(scenario.campaign.seed.derive(index: 500)).strategy   // .default
+    /// ```
+    ///
+    /// Contract: a seed counts as the campaign's when its index is below 2^32 (a seed of
+    /// another campaign is one with a chance of 2^-32).
+    public func forRunSeed(_ runSeed: Seed) -> Scenario {
+        guard strategyOverride == nil, strategy.randomRuns > 0 else { return self }
+        let index = campaign.seed.runIndex(of: runSeed)
+        guard index < 1 << 32 else { return self }
+        return forRun(Int(index))
+    }
+
     /// The required probes the campaign's coverage never counted, in the scenario's order.
     ///
     /// ```swift

@@ -92,7 +92,7 @@ public struct WorkloadCampaign: Sendable {
         self.jobs = jobs
     }
 
-    /// The run specification of one run outside the campaign (a `random` run, as ``replay(seed:)``).
+    /// The run specification of one run outside the campaign (a `random` run).
     public var spec: RunSpec { scenario.runSpec }
 
     /// The campaign as a scenario made in code: what ``run()`` gives ``ScenarioCampaign``, the
@@ -150,13 +150,16 @@ public struct WorkloadCampaign: Sendable {
             + "replay the run with the call above to debug it\n")
 
     /// Reruns one run exactly, keeping its trace (``RunOutcome/traceText`` prints it as
-    /// `bgsim replay` does; ``RunOutcome/perfettoJSON`` opens in ui.perfetto.dev).
+    /// `bgsim replay` does; ``RunOutcome/perfettoJSON`` opens in ui.perfetto.dev). A run seed of
+    /// this campaign is rerun under the strategy the campaign ran it with (a `default`
+    /// campaign's first 100 runs are `random` runs, later ones coin runs), which the seed tells
+    /// (``Scenario/forRunSeed(_:)``); any other seed as a `random` run.
     public func replay(seed runSeed: Seed) -> RunOutcome {
-        ReplayRecipe(scenario: scenario, source: .seed(runSeed)).run()
+        ReplayRecipe(scenario: scenario.forRunSeed(runSeed), source: .seed(runSeed)).run()
     }
 
-    /// ``replay(seed:)`` of a run of another strategy: a `default` campaign's later runs are
-    /// `swarm` runs, and a report's replay call names the strategy when it is not `random`.
+    /// ``replay(seed:)`` under a strategy you name (a report's replay call names it when it is
+    /// not `random`), for a seed that is not one of this campaign's runs.
     public func replay(seed runSeed: UInt64, strategy: ExplorationStrategy) -> RunOutcome {
         scenario.replay(seed: runSeed, strategy: strategy)
     }

@@ -62,4 +62,38 @@ public struct SplitMix64: Sendable {
         z = (z ^ (z &>> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z &>> 31)
     }
+
+    /// The inverse of ``mix(_:)``: `unmix(mix(x)) == x` for every word.
+    ///
+    /// ```swift
+    /// SplitMix64.unmix(0xe220a8397b1dcdaf)   // 0x9e3779b97f4a7c15
+    /// ```
+    ///
+    /// Contract: each step of ``mix(_:)`` undone in reverse order: a right xorshift by `k` is
+    /// undone by xoring in the shifts by `k`, `2k`, ... below 64, a multiplication by an odd
+    /// constant by a multiplication by its inverse modulo 2^64. O(1).
+    public static func unmix(_ value: UInt64) -> UInt64 {
+        var z = unshift(value, 31)
+        z = unshift(z &* inverse(0x94d0_49bb_1331_11eb), 27)
+        return unshift(z &* inverse(0xbf58_476d_1ce4_e5b9), 30)
+    }
+
+    /// Undoes `z ^= z >> shift`.
+    private static func unshift(_ value: UInt64, _ shift: UInt64) -> UInt64 {
+        var result = value
+        var step = shift
+        while step < 64 {
+            result = value ^ (result &>> shift)
+            step += shift
+        }
+        return result
+    }
+
+    /// The inverse of the odd word `value` modulo 2^64 (Newton's iteration: each step doubles the
+    /// bits that are right, from 3 to 96).
+    static func inverse(_ value: UInt64) -> UInt64 {
+        var inverse = value  // right in the low 3 bits for every odd value
+        for _ in 0..<5 { inverse &*= 2 &- value &* inverse }
+        return inverse
+    }
 }

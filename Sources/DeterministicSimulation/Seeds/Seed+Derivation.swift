@@ -18,6 +18,21 @@ extension Seed {
         Seed(SplitMix64.mix(rawValue &+ (index &+ 1) &* SplitMix64.gamma))
     }
 
+    /// The index of the run of the campaign whose seed is `self` that has seed `runSeed`: the
+    /// inverse of ``derive(index:)``, so a run seed alone says which run it was.
+    ///
+    /// ```swift
+    /// let campaign = Seed(0x2a)
+    /// campaign.runIndex(of: campaign.derive(index: 7))   // 7
+    /// ```
+    ///
+    /// Contract: `runIndex(of: derive(index: i)) == i` for every `i`; a seed of another campaign
+    /// gives an unrelated index, almost never a small one (a check of `index < runs` tells the
+    /// campaign's own run seeds from others but for a chance of `runs` in 2^64). O(1).
+    public func runIndex(of runSeed: Seed) -> UInt64 {
+        (SplitMix64.unmix(runSeed.rawValue) &- rawValue) &* SplitMix64.inverse(SplitMix64.gamma) &- 1
+    }
+
     /// The seed of one subsystem of the run whose seed is `self`: `"environment"`, `"scheduler"`,
     /// `"workload"`, or any other label.
     ///
