@@ -126,11 +126,11 @@ static uintptr_t runtime_start, runtime_end;
 static void load_symbols(void) {
     uintptr_t base = 0;
     dl_iterate_phdr(main_program, &base);
-    void *runtime_function = dlsym(RTLD_DEFAULT, "swift_conformsToProtocol");
     // In the main executable (a statically linked runtime) the range would be the app's own code.
-    if (runtime_function != NULL && ((uintptr_t)runtime_function < executable_start
-                                     || (uintptr_t)runtime_function >= executable_end)) {
-        bgsim_code_range(runtime_function, &runtime_start, &runtime_end);
+    uintptr_t start, end;
+    if (bgsim_code_range(dlsym(RTLD_DEFAULT, "swift_conformsToProtocol"), &start, &end) == 1) {
+        runtime_start = start;
+        runtime_end = end;
     }
     int file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
     if (file < 0) return;

@@ -182,11 +182,13 @@ void *bgsim_next_symbol(void **slot, const char *name) {
 
 struct code_range_query {
     uintptr_t inside, start, end;
+    int objects, in_main_program;
 };
 
 static int code_range_of_object(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     struct code_range_query *query = data;
+    int is_main_program = query->objects++ == 0;  // the main program comes first
     uintptr_t start = UINTPTR_MAX, end = 0;
     for (int index = 0; index < info->dlpi_phnum; index++) {
         const ElfW(Phdr) *header = &info->dlpi_phdr[index];
@@ -198,15 +200,16 @@ static int code_range_of_object(struct dl_phdr_info *info, size_t size, void *da
     if (query->inside < start || query->inside >= end) return 0;
     query->start = start;
     query->end = end;
+    query->in_main_program = is_main_program;
     return 1;
 }
 
 int bgsim_code_range(const void *inside, uintptr_t *start, uintptr_t *end) {
-    struct code_range_query query = {(uintptr_t)inside, 0, 0};
+    struct code_range_query query = {(uintptr_t)inside, 0, 0, 0, 0};
     if (inside == NULL || dl_iterate_phdr(code_range_of_object, &query) == 0) return 0;
     *start = query.start;
     *end = query.end;
-    return 1;
+    return query.in_main_program ? 2 : 1;
 }
 
 // Plain locks inside a run (see the header). A simulated thread that takes a real mutex another
@@ -229,11 +232,9 @@ static bgsim_object_signalled_one_fn plain_object_signalled_one;
 static uintptr_t concurrency_start, concurrency_end;
 
 static void find_concurrency_runtime(void) {
-    uintptr_t start, end, main_start, main_end;
+    uintptr_t start, end;
     void *function = dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
-    if (function == NULL || !bgsim_code_range(function, &start, &end)) return;
-    void *main_function = dlsym(RTLD_DEFAULT, "main");
-    if (main_function != NULL && bgsim_code_range(main_function, &main_start, &main_end) && main_start == start) return;
+    if (bgsim_code_range(function, &start, &end) != 1) return;  // not found, or in the main program
     concurrency_start = start;
     concurrency_end = end;
 }

@@ -18,8 +18,8 @@ void *bgsim_default_symbol(void **slot, const char *name);
     type next_##name = (type)bgsim_next_symbol(&slot_##name, #name)
 
 /// The span of executable code of the loaded object (the main program or a library) that holds
-/// the address `inside`: 1 with `*start` and `*end` set, 0 when no loaded object holds it
-/// (runtime_shims.c).
+/// the address `inside`: with `*start` and `*end` set, 1 for a library, 2 for the main program;
+/// 0 when no loaded object holds it (runtime_shims.c).
 int bgsim_code_range(const void *inside, uintptr_t *start, uintptr_t *end) __attribute__((visibility("hidden")));
 
 /// A dispatch timeout (`dispatch_time_t`) as a virtual instant in microseconds (-1: forever).
