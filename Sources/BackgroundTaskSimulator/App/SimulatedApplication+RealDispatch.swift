@@ -171,6 +171,12 @@ enum RealDispatchQueue {
 /// block sent before it to finish and runs alone, and blocks sent after it wait for it (GCD's
 /// `dispatch_barrier_async`). A `sync` runs on the caller's thread when nothing holds it back.
 ///
+/// For the data-race detector the barriers order the blocks as they do on a device: a barrier
+/// block is ordered after every block that finished before it, and every block after the
+/// barriers that finished before it (`blocksFinished`, `barriersFinished`). So the reader-writer
+/// cache (reads in `sync`, writes in `async(flags: .barrier)`) is not a race, and the same cache
+/// with plain `async` writes is.
+///
 /// Contract: a run touches it from one thread at a time; blocks are released to the simulated
 /// queue in the order they were sent.
 final class ConcurrentDispatchQueue: @unchecked Sendable {
@@ -182,6 +188,8 @@ final class ConcurrentDispatchQueue: @unchecked Sendable {
     private var barrierRunning = false
     /// Blocks held back (behind a barrier, or barriers behind running blocks), in order.
     private var waiting: [(barrier: Bool, release: () -> Void)] = []
+    /// Every finished block's past, and every finished barrier's.
+    private let blocksFinished = HappensBeforePoint(), barriersFinished = HappensBeforePoint()
 
     init(_ queue: SimulatedWorkQueue, semaphores: Scheduler) {
         self.queue = queue
@@ -191,6 +199,7 @@ final class ConcurrentDispatchQueue: @unchecked Sendable {
     func async(barrier: Bool, _ work: @escaping @Sendable () -> Void) {
         let release = { [self] in
             queue.async { [self] in
+                blockStarts(barrier: barrier)
                 work()
                 finished(barrier: barrier)
             }
@@ -217,8 +226,14 @@ final class ConcurrentDispatchQueue: @unchecked Sendable {
         } else {
             start(barrier: barrier)
         }
+        blockStarts(barrier: barrier)
         work()
         finished(barrier: barrier)
+    }
+
+    /// A block starts: a barrier after every block that finished, any other after the barriers.
+    private func blockStarts(barrier: Bool) {
+        (barrier ? blocksFinished : barriersFinished).acquire(in: semaphores)
     }
 
     private func canStart(barrier: Bool) -> Bool {
@@ -231,6 +246,8 @@ final class ConcurrentDispatchQueue: @unchecked Sendable {
     }
 
     private func finished(barrier: Bool) {
+        blocksFinished.release(in: semaphores)
+        if barrier { barriersFinished.release(in: semaphores) }
         running -= 1
         if barrier { barrierRunning = false }
         while let next = waiting.first, canStart(barrier: next.barrier) {
