@@ -607,6 +607,79 @@ void dispatch_group_leave(void *group) {
     bgsim_real_dispatch_group_left(group);
 }
 
+// Read-write locks (`pthread_rwlock_t`): a reader-writer cache behind one. A simulated thread
+// that takes a lock another simulated thread holds the other way waits as on a plain wait above
+// (try, then wait in the engine until a simulated thread of the run unlocks it, then try again);
+// outside a run it takes the lock for real. For the data-race detector a lock taken either way
+// acquires, and an unlock releases, as a mutex does (so a race between two readers' accesses
+// made outside the lock may be hidden, never a reader's against a writer's).
+typedef int (*rwlock_fn)(pthread_rwlock_t *);
+typedef int (*rwlock_init_fn)(pthread_rwlock_t *, const pthread_rwlockattr_t *);
+
+/// A read-write lock made: new to the run's happens-before (see `pthread_mutex_init`).
+int pthread_rwlock_init(pthread_rwlock_t *rwlock, const pthread_rwlockattr_t *attributes) {
+    BGSIM_NEXT(pthread_rwlock_init, rwlock_init_fn);
+    int status = next_pthread_rwlock_init(rwlock, attributes);
+    if (status == 0) bgsim_plain_sync(rwlock, BGSIM_SYNC_NEW);
+    return status;
+}
+
+/// `plain_wait`'s try for a read lock: a try with timeout 0, the real lock otherwise.
+static intptr_t read_lock_wait(void *rwlock, uint64_t timeout) {
+    BGSIM_NEXT(pthread_rwlock_tryrdlock, rwlock_fn);
+    BGSIM_NEXT(pthread_rwlock_rdlock, rwlock_fn);
+    return timeout == 0 ? next_pthread_rwlock_tryrdlock(rwlock) : next_pthread_rwlock_rdlock(rwlock);
+}
+
+/// `plain_wait`'s try for a write lock.
+static intptr_t write_lock_wait(void *rwlock, uint64_t timeout) {
+    BGSIM_NEXT(pthread_rwlock_trywrlock, rwlock_fn);
+    BGSIM_NEXT(pthread_rwlock_wrlock, rwlock_fn);
+    return timeout == 0 ? next_pthread_rwlock_trywrlock(rwlock) : next_pthread_rwlock_wrlock(rwlock);
+}
+
+/// Takes `rwlock` through `wait_fn`: 0, or the lock's error; EDEADLK when the run gave the wait
+/// up (a deadlock, or the run is being unwound: the lock is not taken).
+static int rwlock_lock(pthread_rwlock_t *rwlock, dispatch_wait_fn wait_fn, const void *caller) {
+    int status = (int)plain_wait(rwlock, ~(uint64_t)0, BGSIM_PLAIN_WAIT_RWLOCK, wait_fn);
+    if (status == EBUSY) return EDEADLK;
+    if (status == 0 && !engine_waits) bgsim_plain_mutex_sync(rwlock, BGSIM_SYNC_ACQUIRE, caller);
+    return status;
+}
+
+int pthread_rwlock_rdlock(pthread_rwlock_t *rwlock) {
+    void *caller = __builtin_return_address(0);
+    return rwlock_lock(rwlock, read_lock_wait, caller);
+}
+
+int pthread_rwlock_wrlock(pthread_rwlock_t *rwlock) {
+    void *caller = __builtin_return_address(0);
+    return rwlock_lock(rwlock, write_lock_wait, caller);
+}
+
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *rwlock) {
+    void *caller = __builtin_return_address(0);
+    int status = (int)read_lock_wait(rwlock, 0);
+    if (status == 0) bgsim_plain_mutex_sync(rwlock, BGSIM_SYNC_ACQUIRE, caller);
+    return status;
+}
+
+int pthread_rwlock_trywrlock(pthread_rwlock_t *rwlock) {
+    void *caller = __builtin_return_address(0);
+    int status = (int)write_lock_wait(rwlock, 0);
+    if (status == 0) bgsim_plain_mutex_sync(rwlock, BGSIM_SYNC_ACQUIRE, caller);
+    return status;
+}
+
+int pthread_rwlock_unlock(pthread_rwlock_t *rwlock) {
+    void *caller = __builtin_return_address(0);
+    BGSIM_NEXT(pthread_rwlock_unlock, rwlock_fn);
+    bgsim_plain_mutex_sync(rwlock, BGSIM_SYNC_RELEASE, caller);
+    int status = next_pthread_rwlock_unlock(rwlock);
+    if (status == 0) plain_signalled(rwlock);
+    return status;
+}
+
 /// An absolute time on `clock` as a virtual instant in microseconds (rounded up: never early).
 static int64_t virtual_instant(clockid_t clock, const struct timespec *time) {
     int64_t micros = (int64_t)time->tv_sec * 1000000 + (time->tv_nsec + 999) / 1000;

@@ -213,6 +213,46 @@ struct PlainLockTests {
         #expect(s.deadlock == nil)
     }
 
+    @Test("a pthread_rwlock_t held for writing across a blocking call makes a reader wait; readers share it",
+          .enabled(if: supported), arguments: [SimulatedThreadPool.Carriers.fibers, .osThreads])
+    func readWriteLockBlocksOnlyTheWaiter(carriers: SimulatedThreadPool.Carriers) {
+        let world = World(carriers: carriers)
+        let s = world.scheduler
+        let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+        lock.initialize(to: pthread_rwlock_t())
+        pthread_rwlock_init(lock, nil)
+        defer {
+            pthread_rwlock_destroy(lock)
+            lock.deallocate()
+        }
+        let db = s.makeQueue(label: "db", kind: .serial)
+        let readers = s.makeQueue(label: "readers", kind: .concurrent(width: 2))
+        s.async(on: db) {
+            pthread_rwlock_wrlock(lock)
+            world.note("writer locked")
+            s.block(for: .seconds(2))  // a write to disk, holding the lock
+            world.note("writer unlocks")
+            pthread_rwlock_unlock(lock)
+        }
+        for reader in 1...2 {
+            s.asyncAfter(.seconds(1), on: readers) {
+                pthread_rwlock_rdlock(lock)
+                world.note("reader \(reader) in")
+                s.block(for: .seconds(1))  // both read at once
+                world.note("reader \(reader) out")
+                pthread_rwlock_unlock(lock)
+            }
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        #expect(world.log.prefix(2) == ["writer locked@0[db]", "writer unlocks@2000[db]"], "\(world.log)")
+        #expect(Set(world.log.dropFirst(2)) == ["reader 1 in@2000[readers#1]", "reader 2 in@2000[readers#2]",
+                                                 "reader 1 out@3000[readers#1]", "reader 2 out@3000[readers#2]"],
+                "\(world.log)")
+        #expect(s.deadlock == nil)
+        #expect(pthread_rwlock_trywrlock(lock) == 0, "the real lock is free at the end")
+        pthread_rwlock_unlock(lock)
+    }
+
     @Test("a timed DispatchSemaphore wait gives up at its virtual deadline, or takes a signal sent before it",
           .enabled(if: supported))
     func timedSemaphoreWait() {

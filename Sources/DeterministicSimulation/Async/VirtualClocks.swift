@@ -91,6 +91,7 @@ package enum VirtualClocks {
             case Int32(BGSIM_PLAIN_WAIT_GROUP): .group
             case Int32(BGSIM_PLAIN_WAIT_SLEEP): .sleep
             case Int32(BGSIM_PLAIN_WAIT_CONDITION): .condition
+            case Int32(BGSIM_PLAIN_WAIT_RWLOCK): .readWriteLock
             default: .semaphore
             }
             return scheduler.threadsCall?.call {

@@ -267,10 +267,10 @@ typedef int (*bgsim_mutex_wait_fn)(void *_Nonnull mark, void *_Nonnull mutex);
 typedef void (*bgsim_mutex_released_fn)(void *_Nonnull mark, void *_Nonnull object);
 
 /// What a plain wait waits on: a dispatch semaphore or group, nothing but its deadline (a
-/// sleep: `nanosleep`, `Thread.sleep`), or a condition variable (`NSCondition`, a
-/// `pthread_cond_t`).
+/// sleep: `nanosleep`, `Thread.sleep`), a condition variable (`NSCondition`, a
+/// `pthread_cond_t`), or a read-write lock held the other way (`pthread_rwlock_t`).
 enum { BGSIM_PLAIN_WAIT_SEMAPHORE = 1, BGSIM_PLAIN_WAIT_GROUP = 2, BGSIM_PLAIN_WAIT_SLEEP = 3,
-       BGSIM_PLAIN_WAIT_CONDITION = 4 };
+       BGSIM_PLAIN_WAIT_CONDITION = 4, BGSIM_PLAIN_WAIT_RWLOCK = 5 };
 
 /// Blocks the calling simulated thread of the run `mark` until `object` (a dispatch semaphore or
 /// group, a condition variable: `kind`) is signalled or left by a simulated thread of the run, or

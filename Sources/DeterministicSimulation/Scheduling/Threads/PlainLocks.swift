@@ -49,6 +49,9 @@ import SimulationRuntime
 /// - A mutex the Swift concurrency runtime takes (from libswift_Concurrency's code) is flagged:
 ///   its holder is not preempted until it lets go (``runsRuntimeHandler(_:)``), because the
 ///   runtime holds a task's status-record lock while it runs that task's cancellation handlers.
+/// - A `pthread_rwlock_t` another simulated thread holds the other way (a writer, or readers
+///   when a writer comes) blocks the caller as a plain wait does, until an unlock by a simulated
+///   thread of the run; a lock taken either way orders accesses as a mutex does.
 /// - A recursive mutex counts its holder's acquisitions; an error-checking one returns
 ///   `EDEADLK` to its holder, as glibc does.
 /// - For the data-race detector, an unlock hands its past to the next lock, a semaphore's
@@ -70,10 +73,10 @@ final class PlainLocks {
     /// What each waited-on dispatch object is, for its name (mutexes are not listed).
     var kinds: [UInt: WaitKind] = [:]
 
-    /// What a simulated thread waits on: a dispatch object, a condition variable, or only its
-    /// deadline (a sleep).
+    /// What a simulated thread waits on: a dispatch object, a condition variable, a read-write
+    /// lock, or only its deadline (a sleep).
     enum WaitKind: Sendable {
-        case semaphore, group, sleep, condition
+        case semaphore, group, sleep, condition, readWriteLock
     }
 
     /// How a plain wait on a dispatch object ended (the shim's codes).
@@ -211,6 +214,7 @@ extension ThreadController {
         case .group: "DispatchGroup"  // tidy: allow names, not calls
         case .sleep: "sleep"
         case .condition: "NSCondition or pthread condition"
+        case .readWriteLock: "pthread read-write lock"
         case .semaphore, nil: "DispatchSemaphore"  // tidy: allow names, not calls
         }
         return "\(kind) #\(plainLocks.numbers[address] ?? 0)"
