@@ -52,6 +52,9 @@ package struct RealDispatchCall {
         /// `dispatchPrecondition(condition: .onQueue(_:))` (true) or `.notOnQueue(_:)` (false):
         /// report with ``assertionFails()`` when the caller does not run (or runs) on the queue.
         case assertOnQueue(Bool)
+        /// Not a call that sends work: the app made the queue ``queue`` (its own address, not a
+        /// target's); a route made for an earlier queue at that address is stale.
+        case queueMade
     }
 
     /// The queue that runs the work, as Dispatch sees it.
@@ -105,6 +108,7 @@ package struct RealDispatchCall {
         case Int32(BGSIM_DISPATCH_TIMER_CANCEL): .timerCancel
         case Int32(BGSIM_DISPATCH_TIMER_TEST_CANCEL): .timerIsCancelled
         case Int32(BGSIM_DISPATCH_IS_MAIN_THREAD): .isMainThread
+        case Int32(BGSIM_DISPATCH_QUEUE_MADE): .queueMade
         default: .async
         }
     }

@@ -160,6 +160,23 @@ static void note_queue(void *queue, void *attribute, void *target) {
     if (target != NULL) dispatch_queue_set_specific(queue, &target_key, target, NULL);
 }
 
+/// Tells the run, when the calling thread is in one, that `queue` was just made: the simulator
+/// forgets a simulated queue it gave an earlier queue at the same address (Dispatch gives a new
+/// queue a freed one's memory as the allocator pleases, so whether a `DispatchQueue(label:)`
+/// made per call found an old route would differ between reruns of one seed).
+static void tell_queue_made(void *queue, const char *function) {
+    void *mark = bgsim_run_mark_get();
+    if (mark == NULL || queue == NULL) return;
+    bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
+    if (observer == NULL) return;
+    bgsim_dispatch_call call = {0};
+    call.label = "";
+    call.function = function;
+    call.operation = BGSIM_DISPATCH_QUEUE_MADE;
+    call.queue = queue;
+    (void)observer(mark, &call);
+}
+
 typedef void *(*queue_create_fn)(const char *, void *);
 typedef void *(*queue_create_target_fn)(const char *, void *, void *);
 
@@ -167,6 +184,7 @@ void *dispatch_queue_create(const char *label, void *attribute) {
     BGSIM_NEXT(dispatch_queue_create, queue_create_fn);
     void *queue = next_dispatch_queue_create(label, attribute);
     note_queue(queue, attribute, NULL);
+    tell_queue_made(queue, "dispatch_queue_create");
     return queue;
 }
 
@@ -174,6 +192,7 @@ void *dispatch_queue_create_with_target(const char *label, void *attribute, void
     BGSIM_NEXT(dispatch_queue_create_with_target, queue_create_target_fn);
     void *queue = next_dispatch_queue_create_with_target(label, attribute, target);
     note_queue(queue, attribute, target);
+    tell_queue_made(queue, "dispatch_queue_create_with_target");
     return queue;
 }
 

@@ -59,6 +59,10 @@ extension SimulatedApplication {
             return false  // its handler would run on a real thread: an escape, not started
         case .isMainThread:
             return false  // the engine answers it before asking the simulator
+        case .queueMade:
+            // A new queue at a freed one's address: it gets a simulated queue of its own.
+            madeRealDispatch?.queues.removeValue(forKey: call.queue)
+            return true
         case .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel,
              .timerIsCancelled:
             realDispatch.timer(call.source, queue: queue(for: call).underlying, clock: { [unowned self] in now }).handle(call)

@@ -210,7 +210,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         case .sync: call.runNow()
         case .sourceStarted, .isMainThread: return false
         case .async, .after, .notify, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler,
-             .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel, .timerIsCancelled:
+             .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel, .timerIsCancelled, .queueMade:
             break
         }
         return true

@@ -63,7 +63,7 @@ package enum VirtualClocks {
             let escape: AsyncEscape.Kind
             switch call.operation {
             case .sync, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler, .timerCancelHandler,
-                 .timerSuspend, .timerCancel, .timerIsCancelled, .isMainThread:
+                 .timerSuspend, .timerCancel, .timerIsCancelled, .isMainThread, .queueMade:
                 return 0
             case .async, .after, .notify: escape = .realDispatchQueue(label: call.label, call: call.function)
             case .sourceStarted, .timerResume: escape = .realDispatchSource(call: call.function)

@@ -102,6 +102,10 @@ enum {
     /// Not Dispatch: Foundation's `Thread.isMainThread` (`_CFIsMainThread`) on a run's thread,
     /// answered in `result` (1 on the run's simulated main thread).
     BGSIM_DISPATCH_IS_MAIN_THREAD = 16,
+    /// Not a call that sends work: `dispatch_queue_create` or `_with_target` made `queue` (not
+    /// resolved to a target) inside a run; the observer forgets any route it made for an earlier
+    /// queue at that address. Its answer is ignored.
+    BGSIM_DISPATCH_QUEUE_MADE = 17,
 };
 
 /// Which queue runs a call's work (``bgsim_dispatch_call``'s `queueKind`), after following
