@@ -51,6 +51,12 @@ void bgsim_virtual_clocks_register(bgsim_virtual_now_fn now, int64_t epoch) {
     __atomic_store_n(&virtual_now, now, __ATOMIC_RELEASE);
 }
 
+static bgsim_loop_sleep_fn loop_slept;
+
+void bgsim_loop_sleep_register(bgsim_loop_sleep_fn slept) {
+    __atomic_store_n(&loop_slept, slept, __ATOMIC_RELEASE);
+}
+
 /// The virtual time of the calling thread's run, in microseconds, or -1 when the thread is not
 /// in a run (or nothing is registered).
 static int64_t virtual_microseconds(void) {
@@ -699,15 +705,22 @@ static int64_t virtual_instant(clockid_t clock, const struct timespec *time) {
 static char sleeping;
 
 /// Sleeps the calling simulated thread until the virtual instant `until` (microseconds): 1 when
-/// it did; 0 when the caller is not a run's simulated thread (the real call is to be made).
+/// it did, or when the caller is app code on a run's thread with no simulated thread to wait
+/// (the loop level: the sleep moves the run's clocks there, ``bgsim_loop_sleep_fn``); 0 when
+/// the caller is not in a run (the real call is to be made).
 static int plain_sleep_until(int64_t until) {
     if (engine_waits) return 0;
     void *mark;
     bgsim_plain_locks *locks = plain_locks(&mark);
     bgsim_object_wait_fn wait = __atomic_load_n(&plain_object_wait, __ATOMIC_ACQUIRE);
-    if (locks == NULL || locks->current == 0 || wait == NULL) return 0;
     int64_t now = virtual_microseconds();
     if (now < 0) return 0;
+    if (locks == NULL || locks->current == 0 || wait == NULL) {
+        bgsim_loop_sleep_fn slept = __atomic_load_n(&loop_slept, __ATOMIC_ACQUIRE);
+        if (run_mark == NULL || slept == NULL) return 0;
+        if (until > now) slept(run_mark, until - now);
+        return 1;
+    }
     if (until > now) (void)wait(mark, &sleeping, BGSIM_PLAIN_WAIT_SLEEP, until);
     return 1;
 }

@@ -45,8 +45,20 @@ package enum VirtualClocks {
     /// inside a run, and waits for plain locks. Idempotent.
     static func register() {
         bgsim_virtual_clocks_register({ mark in
-            ThreadMark.object(marked: mark, as: Scheduler.self).now.microseconds
+            let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)
+            let now = scheduler.now.microseconds
+            // Sleeps where no simulated thread can wait move the clocks read there (not a
+            // simulated thread's: its sleeps wait on the run's own time).
+            guard scheduler.loopSleepMicroseconds != 0, scheduler.currentThreadID == nil else { return now }
+            return now + scheduler.loopSleepMicroseconds
         }, epochSeconds)
+        // App code's `Thread.sleep` (a `nanosleep` loop until the uptime passes its deadline) at
+        // the loop level: on one thread, or in the teardown's last jobs, where a real sleep on a
+        // clock that stands still would never end (a task finished at teardown hung the process).
+        bgsim_loop_sleep_register { mark, micros in
+            let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)
+            scheduler.loopSleepMicroseconds = Saturating.add(scheduler.loopSleepMicroseconds, micros)
+        }
         // Real Dispatch inside a run: the same mark names the run. Its simulator runs the work
         // on a simulated queue where it can (``Scheduler/onRealDispatch``). What it does not take
         // is kept out only where `no-async-escape` reports it (a run with Swift concurrency

@@ -62,6 +62,16 @@ typedef int64_t (*bgsim_virtual_now_fn)(void *_Nonnull mark);
 /// (seconds since 1970). Called once per process by the engine; later calls replace both.
 void bgsim_virtual_clocks_register(bgsim_virtual_now_fn _Nonnull now, int64_t epochSeconds);
 
+/// Tells the run `mark` that app code slept `micros` microseconds on one of its threads where no
+/// simulated thread can wait (the loop level: a run on one thread, the teardown's last jobs):
+/// the sleep returns at once, and the run's clocks read that much later there from now on, so a
+/// loop that sleeps until a clock reading passes a deadline (Foundation's `Thread.sleep`) ends.
+typedef void (*bgsim_loop_sleep_fn)(void *_Nonnull mark, int64_t micros);
+
+/// Registers the engine's side of loop-level sleeps (``bgsim_loop_sleep_fn``); until then such
+/// a sleep is a real one.
+void bgsim_loop_sleep_register(bgsim_loop_sleep_fn _Nonnull slept);
+
 /// What a call to a real Dispatch queue asks for (``bgsim_dispatch_call``'s `operation`).
 enum {
     /// `dispatch_async`, `dispatch_barrier_async`, `dispatch_group_async` and their `_f` forms.

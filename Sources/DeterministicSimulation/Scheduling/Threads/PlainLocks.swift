@@ -39,7 +39,8 @@ import SimulationRuntime
 ///   sleeping simulated thread, for that long on the virtual clock (at least a microsecond). At
 ///   the run's end, when its threads are unwound, a sleep returns at once like every plain wait,
 ///   and a thread that keeps waiting (a loop polling a flag nothing can set any more) is given
-///   up (``ThreadController/noteUnwindingWait(in:)``).
+///   up (``ThreadController/noteUnwindingWait(in:)``). Where no simulated thread can wait (one
+///   thread, teardown's last jobs) a sleep returns at once and moves the clocks read there.
 /// - A condition variable (`NSCondition`, and so `NSConditionLock` and Foundation's
 ///   `waitUntilFinished`; a `pthread_cond_t`) waited on with its mutex held gives the mutex back
 ///   and waits in the engine, blocked or asleep until its virtual deadline, for a signal (one
