@@ -1,5 +1,5 @@
 // Foundation's process-wide `NotificationCenter.default`, one per simulated app process inside
-// a run (Linux).
+// a run, and `UserDefaults.standard`, one per run (Linux).
 //
 // A run simulates many app processes (and a campaign many runs) in one OS process, and
 // `NotificationCenter.default` is one object per OS process: an observer a killed process added,
@@ -49,6 +49,21 @@ __attribute__((swiftcall)) void *notification_center_default(void *__attribute__
     if (center != NULL) return center;
     static void *next_slot;
     singleton_getter_fn next = (singleton_getter_fn)bgsim_next_symbol(&next_slot, NOTIFICATION_CENTER_DEFAULT);
+    return next(metatype);
+}
+
+#define USER_DEFAULTS_STANDARD "$s10Foundation12UserDefaultsC8standardACvgZ"
+
+__attribute__((swiftcall)) void *user_defaults_standard(void *__attribute__((swift_context)) metatype)
+    __asm__(USER_DEFAULTS_STANDARD);
+
+// `UserDefaults.standard` (Foundation): inside a run, the run's own defaults, so what one run
+// stores never reaches the next.
+__attribute__((swiftcall)) void *user_defaults_standard(void *__attribute__((swift_context)) metatype) {
+    void *defaults = run_singleton(BGSIM_SINGLETON_USER_DEFAULTS);
+    if (defaults != NULL) return defaults;
+    static void *next_slot;
+    singleton_getter_fn next = (singleton_getter_fn)bgsim_next_symbol(&next_slot, USER_DEFAULTS_STANDARD);
     return next(metatype);
 }
 

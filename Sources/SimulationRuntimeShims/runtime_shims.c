@@ -735,6 +735,30 @@ static int64_t relative_micros(const struct timespec *time) {
     return micros > 0 ? micros : 1;
 }
 
+/// Consecutive zero-length sleeps of this thread at one virtual instant (see `zero_sleep`).
+static BGSIM_TLS uint32_t zero_sleeps;
+static BGSIM_TLS int64_t zero_sleeps_at;
+
+/// A sleep of zero length on a run's thread: Core Foundation's spin lock backs off with
+/// `sleep(0)` while another thread holds it, and when that is a thread of another run in the same
+/// process (a campaign's other job, a test running beside it) a microsecond of virtual time per
+/// back-off made the run's trace depend on the other run's timing. So the first 10,000 in a row at
+/// one virtual instant are real yields (1: done); then one is a sleep of a microsecond of virtual
+/// time (0), so that a loop polling a flag another simulated thread of its run sets lets it run.
+static int zero_sleep(int64_t now) {
+    if (zero_sleeps_at != now) {
+        zero_sleeps_at = now;
+        zero_sleeps = 0;
+    }
+    if (zero_sleeps >= 10000) {
+        zero_sleeps = 0;
+        return 0;
+    }
+    zero_sleeps++;
+    sched_yield();
+    return 1;
+}
+
 typedef int (*nanosleep_fn)(const struct timespec *, struct timespec *);
 typedef int (*clock_nanosleep_fn)(clockid_t, int, const struct timespec *, struct timespec *);
 typedef int (*usleep_fn)(useconds_t);
@@ -744,6 +768,7 @@ int nanosleep(const struct timespec *duration, struct timespec *remaining) {
     BGSIM_NEXT(nanosleep, nanosleep_fn);
     if (duration != NULL && duration->tv_nsec < 1000000000 && run_mark != NULL) {
         int64_t now = virtual_microseconds();
+        if (now >= 0 && duration->tv_sec == 0 && duration->tv_nsec == 0 && zero_sleep(now)) return 0;
         if (now >= 0 && plain_sleep_until(now + relative_micros(duration))) {
             if (remaining != NULL) *remaining = (struct timespec){0, 0};
             return 0;
@@ -769,6 +794,7 @@ int usleep(useconds_t microseconds) {
     BGSIM_NEXT(usleep, usleep_fn);
     if (run_mark != NULL) {
         int64_t now = virtual_microseconds();
+        if (now >= 0 && microseconds == 0 && zero_sleep(now)) return 0;
         if (now >= 0 && plain_sleep_until(now + (microseconds > 0 ? (int64_t)microseconds : 1))) return 0;
     }
     return next_usleep(microseconds);
@@ -778,6 +804,7 @@ unsigned int sleep(unsigned int seconds) {
     BGSIM_NEXT(sleep, sleep_fn);
     if (run_mark != NULL) {
         int64_t now = virtual_microseconds();
+        if (now >= 0 && seconds == 0 && zero_sleep(now)) return 0;
         if (now >= 0 && plain_sleep_until(now + (seconds > 0 ? (int64_t)seconds * 1000000 : 1))) return 0;
     }
     return next_sleep(seconds);

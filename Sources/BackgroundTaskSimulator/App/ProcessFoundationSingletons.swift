@@ -15,15 +15,12 @@ final class ProcessFoundationSingletons: @unchecked Sendable {
     // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
     private var center: NotificationCenter?
 
-    /// The process's object of `kind`, made on first use.
-    func object(_ kind: FoundationSingleton) -> AnyObject {
-        switch kind {
-        case .notificationCenter:
-            if let center { return center }
-            let made = NotificationCenter()
-            center = made
-            return made
-        }
+    /// The process's `NotificationCenter.default`, made on first use.
+    func notificationCenter() -> NotificationCenter {
+        if let center { return center }
+        let made = NotificationCenter()
+        center = made
+        return made
     }
 
     func removeAll() {

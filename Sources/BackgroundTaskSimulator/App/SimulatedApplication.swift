@@ -300,11 +300,11 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     }
 
     /// The process's `NotificationCenter.default` (``FoundationSingleton``).
-    func foundationSingleton(_ kind: FoundationSingleton) -> AnyObject {
-        if let made = madeFoundationSingletons { return made.object(kind) }
+    func notificationCenter() -> AnyObject {
+        if let made = madeFoundationSingletons { return made.notificationCenter() }
         let made = ProcessFoundationSingletons()
         madeFoundationSingletons = made
-        return made.object(kind)
+        return made.notificationCenter()
     }
 
     // MARK: Simulation-only API for workloads

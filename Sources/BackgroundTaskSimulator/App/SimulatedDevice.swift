@@ -190,16 +190,24 @@ public final class SimulatedDevice: @unchecked Sendable {
         if workload.usesAsync { scheduler.enableAsync() }
         // The app's own GCD calls run on its simulated queues (SimulatedApplication+RealDispatch).
         scheduler.onRealDispatch = { [unowned self] call in routeRealDispatch(call) }
-        // `NotificationCenter.default`, one per process (ProcessFoundationSingletons).
+        // `NotificationCenter.default`, one per process (ProcessFoundationSingletons), and
+        // `UserDefaults.standard`, one per run (RunUserDefaults).
         scheduler.onFoundationSingleton = { [unowned self] kind in foundationSingleton(kind) }
     }
 
-    /// The live process's `NotificationCenter.default`. A dead process's code (run inertly)
-    /// gets one of its own that nothing else sees: what it observes there never runs.
+    /// The live process's `NotificationCenter.default`, or the run's `UserDefaults.standard`. A
+    /// dead process's code (run inertly) gets a center and defaults of its own that nothing else
+    /// sees: what it observes there never runs, and what it stores reaches no launch.
     private func foundationSingleton(_ kind: FoundationSingleton) -> AnyObject {
-        if !core.dropsEvents, let app = liveApp { return app.foundationSingleton(kind) }
-        return ProcessFoundationSingletons().object(kind)
+        let live = core.dropsEvents ? nil : liveApp
+        switch kind {
+        case .notificationCenter: return live?.notificationCenter() ?? ProcessFoundationSingletons().notificationCenter()
+        case .userDefaults: return userDefaults.defaults(deadCode: live == nil)
+        }
     }
+
+    /// The run's `UserDefaults.standard` (and dead code's), removed at ``tearDown()``.
+    private let userDefaults = RunUserDefaults()
 
     /// Routes a real Dispatch call made by the run's code to the live process. A dead process's
     /// code (run inertly to free what it holds) sends nothing: its work is taken and never run,
@@ -285,6 +293,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         scheduler.releaseAsync()
         processes.removeAll()
         core.app = nil
+        userDefaults.remove()
         withExtendedLifetime(sinks) {}
     }
 

@@ -1,5 +1,6 @@
-/// A process-wide object of Foundation that a run gives each simulated app process its own of,
-/// as a device does (the runtime shims' `foundation_singletons.c`).
+/// A process-wide object of Foundation that a run gives its own of, as a device does (the runtime
+/// shims' `foundation_singletons.c`): each simulated app process's `NotificationCenter.default`,
+/// and the run's `UserDefaults.standard`, which its launches share.
 ///
 /// ```swift
 /// scheduler.onFoundationSingleton = { kind in liveProcess.object(for: kind) }
@@ -9,7 +10,8 @@
 ///
 /// Why: one OS process runs many simulated processes (and a campaign many runs). With
 /// Foundation's one center, an observer a killed process (or an earlier run) added still
-/// received later posts, its block reaching an app that was gone.
+/// received later posts, its block reaching an app that was gone; with its one defaults, what
+/// one run stored the next read (a sync skipped as done "10 minutes ago", in another run).
 ///
 /// Contract: app code's calls of the getter inside a run get the object
 /// ``Scheduler/onFoundationSingleton`` gives; Foundation's code reaching it from inside
@@ -19,4 +21,6 @@
 package enum FoundationSingleton: Int32, Sendable {
     /// `NotificationCenter.default`.
     case notificationCenter = 0
+    /// `UserDefaults.standard` (the simulator gives each run one, shared by its launches).
+    case userDefaults = 1
 }

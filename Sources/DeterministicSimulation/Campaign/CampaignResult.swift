@@ -110,9 +110,9 @@ public struct NondeterminismRecord: Sendable, Equatable {
     /// What usually makes a workload's runs differ, for the line that reports one: the one
     /// wording every front end prints. (A `Set` or `Dictionary` of values iterates the same way
     /// in every run: binaries that link the simulator hash deterministically.)
-    public static let usualCauses = "the workload reads real time, real threads or global state (a singleton or "
-        + "UserDefaults.standard that an earlier run wrote), or orders work by object addresses (a Set or "
-        + "Dictionary of objects or ObjectIdentifiers)"
+    public static let usualCauses = "the workload reads real time, real threads or global state (a singleton an "
+        + "earlier run wrote), or orders work by object addresses (a Set or Dictionary of objects or "
+        + "ObjectIdentifiers)"
 }
 
 extension CampaignResult {

@@ -184,9 +184,10 @@ typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, bgsim_dispatch_call *
 /// nothing is observed.
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn _Nonnull observer);
 
-/// Foundation's process-wide singletons a run gives each simulated process its own of
-/// (foundation_singletons.c): `NotificationCenter.default`.
-enum { BGSIM_SINGLETON_NOTIFICATION_CENTER = 0 };
+/// Foundation's process-wide singletons a run gives its own of (foundation_singletons.c):
+/// `NotificationCenter.default` (each simulated process's) and `UserDefaults.standard` (the
+/// run's device's).
+enum { BGSIM_SINGLETON_NOTIFICATION_CENTER = 0, BGSIM_SINGLETON_USER_DEFAULTS = 1 };
 
 /// Returns the run `mark`'s object of `kind` (a `BGSIM_SINGLETON_` value) for the calling code's
 /// process, retained (+1), or NULL to let Foundation's own getter answer.
