@@ -39,32 +39,24 @@ static void *run_singleton(int32_t kind) {
     return provider(mark, kind);
 }
 
-#define NOTIFICATION_CENTER_DEFAULT "$s20FoundationEssentials18NotificationCenterC7defaultACvgZ"
+/// Defines `function`, the getter of the Swift class property whose mangled name is `symbol`:
+/// inside a run, the run's object of `kind` (`BGSIM_SINGLETON_`); otherwise Foundation's own.
+#define RUN_SINGLETON_GETTER(function, symbol, kind) \
+    __attribute__((swiftcall)) void *function(void *__attribute__((swift_context)) metatype) __asm__(symbol); \
+    __attribute__((swiftcall)) void *function(void *__attribute__((swift_context)) metatype) { \
+        void *object = run_singleton(kind); \
+        if (object != NULL) return object; \
+        static void *next_slot; \
+        singleton_getter_fn next = (singleton_getter_fn)bgsim_next_symbol(&next_slot, symbol); \
+        return next(metatype); \
+    }
 
-__attribute__((swiftcall)) void *notification_center_default(void *__attribute__((swift_context)) metatype)
-    __asm__(NOTIFICATION_CENTER_DEFAULT);
+// `NotificationCenter.default` (FoundationEssentials): the simulated process's own center.
+RUN_SINGLETON_GETTER(notification_center_default, "$s20FoundationEssentials18NotificationCenterC7defaultACvgZ",
+                     BGSIM_SINGLETON_NOTIFICATION_CENTER)
 
-__attribute__((swiftcall)) void *notification_center_default(void *__attribute__((swift_context)) metatype) {
-    void *center = run_singleton(BGSIM_SINGLETON_NOTIFICATION_CENTER);
-    if (center != NULL) return center;
-    static void *next_slot;
-    singleton_getter_fn next = (singleton_getter_fn)bgsim_next_symbol(&next_slot, NOTIFICATION_CENTER_DEFAULT);
-    return next(metatype);
-}
-
-#define USER_DEFAULTS_STANDARD "$s10Foundation12UserDefaultsC8standardACvgZ"
-
-__attribute__((swiftcall)) void *user_defaults_standard(void *__attribute__((swift_context)) metatype)
-    __asm__(USER_DEFAULTS_STANDARD);
-
-// `UserDefaults.standard` (Foundation): inside a run, the run's own defaults, so what one run
-// stores never reaches the next.
-__attribute__((swiftcall)) void *user_defaults_standard(void *__attribute__((swift_context)) metatype) {
-    void *defaults = run_singleton(BGSIM_SINGLETON_USER_DEFAULTS);
-    if (defaults != NULL) return defaults;
-    static void *next_slot;
-    singleton_getter_fn next = (singleton_getter_fn)bgsim_next_symbol(&next_slot, USER_DEFAULTS_STANDARD);
-    return next(metatype);
-}
+// `UserDefaults.standard` (Foundation): the run's own defaults, so what one run stores never
+// reaches the next.
+RUN_SINGLETON_GETTER(user_defaults_standard, "$s10Foundation12UserDefaultsC8standardACvgZ", BGSIM_SINGLETON_USER_DEFAULTS)
 
 #endif
