@@ -105,7 +105,7 @@ public final class Scheduler {
     @exclusivity(unchecked) var inertCode = false
     /// What app code slept where no simulated thread could wait (a run on one thread, the
     /// teardown's last jobs): the run's clocks read that much later there (``VirtualClocks``).
-    @exclusivity(unchecked) var loopSleepMicroseconds: Int64 = 0
+    var loopSleepMicroseconds: Int64 = 0
     /// Called with `true` when inert code starts to run and `false` when it stops (outermost
     /// calls only): a simulator stops and resumes recording there, rather than reading a flag
     /// at every event (read from another module, a stored property is checked for exclusivity
