@@ -51,16 +51,15 @@ final class BackgroundWorkHeld: EventFilteringChecker {
         /// work marked `leftAtExpiry`), until that work is judged at the suspension
         /// (``judgeExpiryEnd(at:)``).
         var expiryEnd: VirtualTime?
-        /// BGTasks the system is expiring with an expiration handler, until they are completed.
-        var expiringBGTasks: [Int] = []
-        /// The event just observed completed one of them (the `nothingHeld` that may follow is
-        /// an end the app could not avoid, as one inside an expiration callout).
+        /// The event just observed completed a BGTask whose expiry had begun (the `nothingHeld`
+        /// that may follow is an end the app could not avoid, as one inside an expiration callout).
         var completedAtBGTaskExpiry = false
 
-        /// Records `event`; returns the violation it reveals, if any.
-        mutating func observe(_ event: SimEvent, at time: VirtualTime) -> String? {
+        /// Records `event` (`completesExpiringTask`: it completes a BGTask whose expiry began);
+        /// returns the violation it reveals, if any.
+        mutating func observe(_ event: SimEvent, at time: VirtualTime, completesExpiringTask: Bool) -> String? {
             let afterBGTaskExpiry = completedAtBGTaskExpiry
-            completedAtBGTaskExpiry = false
+            completedAtBGTaskExpiry = completesExpiringTask
             switch event {
             case .workStarted(let id, let name):
                 inFlight.append((id, name, time, false))
@@ -69,12 +68,6 @@ final class BackgroundWorkHeld: EventFilteringChecker {
             case .terminated, .processLaunched:
                 inFlight = []
                 expiryEnd = nil
-                expiringBGTasks = []
-            case .bgTaskExpiring(_, let task, let hasHandler):
-                if hasHandler { expiringBGTasks.append(task) }
-            case .bgTaskCompleted(_, let task, _, _):
-                completedAtBGTaskExpiry = expiringBGTasks.contains(task)
-                expiringBGTasks.removeEach { $0 == task }
             case .expirationCallout:
                 inExpiryCallout = true
             case .expirationHandlersReturned:
@@ -122,11 +115,27 @@ final class BackgroundWorkHeld: EventFilteringChecker {
         }
     }
 
+    /// BGTasks the system is expiring with an expiration handler, until they are completed. Kept
+    /// out of ``record``: an array there would cost a retain and a release at every event.
+    private var expiringBGTasks: [Int] = []
+
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
         // Judged only at the events it observes, so the verdict is the same whether or not the
         // run monitor filters events (CheckerFilteringTests).
         guard Self.observes(event) else { return nil }
-        return update { $0.observe(event, at: time) }
+        var completesExpiringTask = false
+        switch event {
+        case .bgTaskExpiring(_, let task, let hasHandler):
+            if hasHandler { expiringBGTasks.append(task) }
+        case .bgTaskCompleted(_, let task, _, _):
+            completesExpiringTask = expiringBGTasks.contains(task)
+            expiringBGTasks.removeEach { $0 == task }
+        case .terminated, .processLaunched:
+            if !expiringBGTasks.isEmpty { expiringBGTasks = [] }
+        default:
+            break
+        }
+        return update { $0.observe(event, at: time, completesExpiringTask: completesExpiringTask) }
     }
 
     func finish(at time: VirtualTime, facts: RunFacts) -> [String] {
