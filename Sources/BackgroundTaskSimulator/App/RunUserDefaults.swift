@@ -18,7 +18,8 @@ import Synchronization
 ///
 /// Contract: the suite's name is unique in the OS process and the machine (pid and a counter);
 /// it starts empty (a leftover of a dead process with the same name is removed first);
-/// ``remove()`` at the device's teardown removes its domain and any file `synchronize()` wrote.
+/// ``remove()`` at the device's teardown (or when it is freed) removes its domain and any file
+/// `synchronize()` wrote.
 /// Code of a dead process gets a second suite of its own (what it stores reaches no launch).
 final class RunUserDefaults: @unchecked Sendable {
     // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
@@ -39,6 +40,8 @@ final class RunUserDefaults: @unchecked Sendable {
         live = made
         return made
     }
+
+    deinit { remove() }
 
     /// Removes every suite's domain (and its file, if `synchronize()` wrote one).
     func remove() {
