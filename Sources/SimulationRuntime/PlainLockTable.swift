@@ -48,6 +48,12 @@ package final class PlainLockTable {
         holder { UInt(bitPattern: $0.mutex) == address }
     }
 
+    /// Whether the mutex at `address` is reserved: released to the threads that waited for it,
+    /// none of which has taken it yet (`bgsim_held_mutex.holder` 0).
+    package func isReserved(_ address: UInt) -> Bool {
+        entry { UInt(bitPattern: $0.mutex) == address }?.holder == 0
+    }
+
     /// Whether simulated thread `thread` holds a mutex.
     package func holdsAny(_ thread: Int) -> Bool {
         holder { Int($0.holder) - 1 == thread } != nil
@@ -61,14 +67,19 @@ package final class PlainLockTable {
         return holder { $0.runtime != 0 && Int($0.holder) - 1 == thread } != nil
     }
 
-    /// The holder of the first entry in use that `matches`, if any.
+    /// The holder of the first held entry (not a reserved one) that `matches`, if any.
     private func holder(where matches: (bgsim_held_mutex) -> Bool) -> Int? {
+        entry { $0.holder != 0 && matches($0) }.map { Int($0.holder) - 1 }
+    }
+
+    /// The first entry in use that `matches`, if any.
+    private func entry(where matches: (bgsim_held_mutex) -> Bool) -> bgsim_held_mutex? {
         let locks = memory.assumingMemoryBound(to: bgsim_plain_locks.self)
         let count = Int(locks.pointee.count)
         return withUnsafeMutablePointer(to: &locks.pointee.held) { tuple in
             tuple.withMemoryRebound(to: bgsim_held_mutex.self, capacity: Int(BGSIM_HELD_MUTEX_CAPACITY)) { held in
                 for index in 0..<count where matches(held[index]) {
-                    return Int(held[index].holder) - 1
+                    return held[index]
                 }
                 return nil
             }

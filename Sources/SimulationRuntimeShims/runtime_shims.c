@@ -292,6 +292,15 @@ static void hold(bgsim_plain_locks *locks, void *mutex, int32_t holder, const vo
     locks->runtimeHolds += entry->runtime;
 }
 
+/// Makes a reserved entry (holder 0: released to waiters that have not run yet) held by `holder`,
+/// keeping the count of threads that blocked on it meanwhile.
+static void take_reserved(bgsim_plain_locks *locks, bgsim_held_mutex *entry, int32_t holder, const void *caller) {
+    entry->holder = holder;
+    entry->depth = 1;
+    entry->runtime = is_concurrency_runtime(caller);
+    locks->runtimeHolds += entry->runtime;
+}
+
 /// Drops an entry (the last one moves into its place; the order of entries means nothing).
 static void drop(bgsim_plain_locks *locks, bgsim_held_mutex *entry) {
     locks->runtimeHolds -= entry->runtime;
@@ -373,6 +382,29 @@ static int lock_mutex(pthread_mutex_t *mutex, const void *caller) {
             if (status == 0 && me != 0) hold(locks, mutex, me, caller);
             return status;
         }
+        if (entry->holder == 0) {
+            // Released to the threads that waited for it, none of which has run since: on a
+            // device they wake on other cores and one of them takes it, so a thread that lets it
+            // go and takes it again in a loop with no scheduling point (Foundation's
+            // `waitUntilAllOperationsAreFinished` polling the queue's lock) does not keep it from
+            // them forever. The engine says whether the caller may take it (a woken waiter, or
+            // no woken waiter can still come) or waits behind them.
+            if (me == 0) {  // loop level or teardown: no simulated thread waits any more
+                drop(locks, entry);
+                continue;
+            }
+            entry->waiters++;
+            int outcome = plain_mutex_wait(mark, mutex);
+            if (outcome == BGSIM_MUTEX_TAKE_RESERVED) {
+                entry = held_entry(locks, mutex);  // still reserved: no other thread ran
+                entry->waiters--;
+                int status = next_pthread_mutex_lock(mutex);  // free, or held outside the run
+                if (status == 0) take_reserved(locks, entry, me, caller);
+                return status;
+            }
+            if (outcome != 0) return EDEADLK;  // deadlock or unwinding
+            continue;
+        }
         // Held by a simulated thread of this run.
         if (me == 0) return EDEADLK;  // loop level or teardown: no simulated thread to block
         if (entry->holder == me) {
@@ -406,6 +438,16 @@ static int try_mutex(pthread_mutex_t *mutex, const void *caller) {
     if (locks == NULL) return next_pthread_mutex_trylock(mutex);
     int32_t me = locks->current;
     bgsim_held_mutex *entry = held_entry(locks, mutex);
+    if (entry != NULL && entry->holder == 0) {
+        // Released to waiters that have not run yet (see `lock_mutex`): a try takes it, as it
+        // could on a device, and the woken waiters find it held and wait again.
+        int status = next_pthread_mutex_trylock(mutex);
+        if (status == 0) {
+            if (me != 0) take_reserved(locks, entry, me, caller);
+            else drop(locks, entry);
+        }
+        return status;
+    }
     if (entry != NULL && entry->holder != me) return EBUSY;
     int status = next_pthread_mutex_trylock(mutex);
     if (status == 0 && me != 0) {
@@ -430,10 +472,18 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex) {
         entry->depth--;
         return status;
     }
-    // Released (by its holder, or, as a normal mutex allows, by another thread).
-    int32_t waiters = entry->waiters;
-    drop(locks, entry);
-    if (waiters > 0) plain_mutex_released(mark, mutex);
+    // Released (by its holder, or, as a normal mutex allows, by another thread). With waiters it
+    // stays listed, reserved for them (holder 0) until one of them runs (see `lock_mutex`).
+    if (entry->waiters == 0 || entry->holder == 0) {
+        drop(locks, entry);
+        return status;
+    }
+    locks->runtimeHolds -= entry->runtime;
+    entry->holder = 0;
+    entry->depth = 0;
+    entry->waiters = 0;
+    entry->runtime = 0;
+    plain_mutex_released(mark, mutex);
     return status;
 }
 

@@ -166,6 +166,44 @@ struct PlainLockTests {
         #expect(world.log == ["try false@1000[main]", "try true@3000[main]"])
     }
 
+    @Test("a thread polling under a lock with no scheduling point lets the thread that waits for the lock in",
+          .enabled(if: supported), arguments: [SimulatedThreadPool.Carriers.fibers, .osThreads])
+    func pollingUnderALockLetsTheWaiterIn(carriers: SimulatedThreadPool.Carriers) {
+        // Foundation's `waitUntilAllOperationsAreFinished` on Linux has this shape: it takes the
+        // queue's lock to read its operations, lets it go, and takes it again, while the thread
+        // that would finish the last operation waits for that lock.
+        let world = World(carriers: carriers)
+        let s = world.scheduler
+        let lock = NSLock()
+        nonisolated(unsafe) var finished = false  // under `lock`
+        let poller = s.makeQueue(label: "poller", kind: .serial)
+        s.async(on: poller) {
+            lock.lock()
+            s.block(for: .seconds(1))  // holding the lock across a blocking call
+            lock.unlock()
+            var polls = 0
+            while true {
+                lock.lock()
+                let done = finished
+                lock.unlock()
+                polls += 1
+                if done { break }
+            }
+            world.note("poller saw it after \(polls) polls")
+        }
+        s.asyncAfter(.milliseconds(500), on: s.mainQueue) {
+            lock.lock()
+            finished = true
+            world.note("main finished")
+            lock.unlock()
+        }
+        #expect(s.run(until: .seconds(10)) == .idle)
+        #expect(world.log == ["main finished@1000[main]", "poller saw it after 1 polls@1000[poller]"])
+        #expect(s.deadlock == nil)
+        #expect(lock.try(), "the real mutex is free at the end")
+        lock.unlock()
+    }
+
     @Test("three waiters all wake at the release and take the lock in turn", .enabled(if: supported))
     func severalWaiters() {
         let world = World()

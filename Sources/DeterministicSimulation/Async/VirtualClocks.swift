@@ -91,8 +91,8 @@ package enum VirtualClocks {
         // the Swift runtime takes mutexes of its own inside these very callbacks.
         bgsim_plain_locks_register({ mark, mutex in
             let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)
-            let woken = scheduler.threadsCall?.call { $0.waitForPlainMutex(UInt(bitPattern: mutex), in: scheduler) }
-            return woken == true ? 0 : 1
+            let outcome = scheduler.threadsCall?.call { $0.waitForPlainMutex(UInt(bitPattern: mutex), in: scheduler) }
+            return (outcome ?? .abandoned).rawValue
         }, { mark, object in
             ThreadMark.object(marked: mark, as: Scheduler.self).threadsCall?.call {
                 $0.plainMutexReleased(UInt(bitPattern: object))

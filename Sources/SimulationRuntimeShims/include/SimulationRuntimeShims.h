@@ -215,7 +215,9 @@ int bgsim_dispatch_group_is_empty(void *_Nonnull group);
 typedef struct bgsim_held_mutex {
     /// The mutex (NULL: a free entry).
     void *_Nullable mutex;
-    /// The holder's simulated-thread id plus one.
+    /// The holder's simulated-thread id plus one; 0: reserved (a release with waiters keeps the
+    /// entry: the mutex is free, and a thread that is not one of the woken waiters waits behind
+    /// them until one of them has run).
     int32_t holder;
     /// Acquisitions not yet released (above 1 only for a recursive mutex).
     int32_t depth;
@@ -274,9 +276,14 @@ typedef struct bgsim_thread_marks {
 void bgsim_thread_marks_exchange(bgsim_thread_marks *_Nonnull marks);
 
 /// Blocks the calling simulated thread of the run `mark` until `mutex`, held by a simulated
-/// thread of the run, is released: 0 once woken, nonzero when the run gave the wait up (a
-/// deadlock, or the run is being unwound: the mutex must then not be taken).
+/// thread of the run, is released: 0 once woken, `BGSIM_MUTEX_TAKE_RESERVED` when the mutex is
+/// reserved (released to waiters that have not run yet) and the caller may take it at once (it
+/// is one of them, or none of them can still come), another nonzero value when the run gave the
+/// wait up (a deadlock, or the run is being unwound: the mutex must then not be taken).
 typedef int (*bgsim_mutex_wait_fn)(void *_Nonnull mark, void *_Nonnull mutex);
+
+/// `bgsim_mutex_wait_fn`'s answer for a reserved mutex the caller may take now.
+#define BGSIM_MUTEX_TAKE_RESERVED 2
 /// Tells the run `mark` that `object` (a mutex, a dispatch semaphore or group) on which simulated
 /// threads may wait was released, signalled or left: its waiters try again.
 typedef void (*bgsim_mutex_released_fn)(void *_Nonnull mark, void *_Nonnull object);

@@ -27,7 +27,10 @@ import SimulationRuntime
 ///   a lock held across a scheduling point (a host call, a queue hop, a blocking call) is where
 ///   other threads meet it.
 /// - A lock held by another simulated thread blocks the caller until it is released; all its
-///   waiters then become runnable and the scheduler chooses which takes it. A cycle of such
+///   waiters then become runnable and the scheduler chooses which takes it. Until one of them
+///   has, it is theirs: another thread that comes for it (its releaser, taking it again in a
+///   loop with no scheduling point, as Foundation's `waitUntilAllOperationsAreFinished` polls
+///   its queue's lock) waits behind them, as on a device, where they wake on other cores. A cycle of such
 ///   waits, or a normal mutex its holder takes again, is a deadlock (`no-deadlock`), named
 ///   "NSLock or pthread mutex #N" by when the waits on it began (a number lives while threads
 ///   wait: a freed object's address is reused).
@@ -73,6 +76,21 @@ final class PlainLocks {
     var nextNumber = 1
     /// What each waited-on dispatch object is, for its name (mutexes are not listed).
     var kinds: [UInt: WaitKind] = [:]
+    /// The threads a mutex's release woke, by its address, while it is reserved for them: on a
+    /// device they wake on other cores and one of them takes it, so a thread that is not one of
+    /// them and takes it before any has run (its releaser, polling in a loop with no scheduling
+    /// point) waits behind them (``ThreadController/waitForPlainMutex(_:in:)``).
+    var handoffs: [UInt: [Int]] = [:]
+
+    /// How a wait for a mutex ended (the shim's codes).
+    enum MutexWaitOutcome: Int32 {
+        /// Released: try again.
+        case woken = 0
+        /// The run gave it up (a deadlock, or the run is unwinding).
+        case abandoned = 1
+        /// Reserved, and the caller may take it now (`BGSIM_MUTEX_TAKE_RESERVED`).
+        case takeReserved = 2
+    }
 
     /// What a simulated thread waits on: a dispatch object, a condition variable, a read-write
     /// lock, or only its deadline (a sleep).
@@ -151,20 +169,40 @@ final class PlainLocks {
 
 extension ThreadController {
     /// Blocks the current thread until the mutex at `address`, held by another simulated thread
-    /// (or by itself: a deadlock), is released. `false` when there is no current thread, the run
-    /// is unwinding, or the wait ended in a deadlock: the caller must not take the mutex then.
-    func waitForPlainMutex(_ address: UInt, in scheduler: Scheduler) -> Bool {
-        guard let me = state.current, !state.isUnwinding else { return false }
+    /// (or by itself: a deadlock), is released: `.woken` then. For a reserved mutex (released to
+    /// waiters none of which has run since), `.takeReserved` without blocking when the caller is
+    /// one of them or none of them can still take it (each is blocked again, or its process
+    /// died); otherwise the caller waits behind them. `.abandoned` when there is no current
+    /// thread, the run is unwinding, or the wait ended in a deadlock: the caller must not take the
+    /// mutex then.
+    func waitForPlainMutex(_ address: UInt, in scheduler: Scheduler) -> PlainLocks.MutexWaitOutcome {
+        guard let me = state.current, !state.isUnwinding else { return .abandoned }
+        if plainLocks.table.isReserved(address) {
+            let woken = plainLocks.handoffs[address] ?? []
+            if woken.contains(me) || !woken.contains(where: canStillRun) {
+                plainLocks.handoffs[address] = nil
+                return .takeReserved
+            }
+        }
         plainLocks.addWaiter(me, on: address)
         let woken = blockCurrent(on: .plainMutex(address: address), in: scheduler)
         if !woken { plainLocks.removeWaiter(me, on: address) }  // given up: no release may wake it now
-        return woken
+        return woken ? .woken : .abandoned
+    }
+
+    /// Whether `thread` is runnable in a live process: a woken waiter that will come back to the
+    /// mutex it waited for.
+    private func canStillRun(_ thread: Int) -> Bool {
+        state.threads[thread].isRunnable && !state.deadQueues.contains(state.threads[thread].queue)
     }
 
     /// Makes every thread blocked on the mutex or dispatch object at `address` runnable (it was
-    /// released, signalled or left); they try again in the order the scheduler runs them.
+    /// released, signalled or left); they try again in the order the scheduler runs them. A
+    /// released mutex stays reserved for them (``PlainLocks/handoffs``) until one has taken it.
     func plainMutexReleased(_ address: UInt) {
-        for thread in plainLocks.takeWaiters(on: address) { wake(thread) }
+        let woken = plainLocks.takeWaiters(on: address)
+        for thread in woken { wake(thread) }
+        if !woken.isEmpty, plainLocks.table.isReserved(address) { plainLocks.handoffs[address] = woken }
     }
 
     /// Wakes one of the threads waiting on the condition variable at `address` (it was
