@@ -395,6 +395,17 @@ void bgsim_plain_sync_slow(const void *object, int how) {
     observing = 0;
 }
 
+void bgsim_plain_iterations(int how, size_t value) {
+    bgsim_plain_accesses *accesses = checking();
+    if (accesses == NULL) return;  // tracked or not: the first access may be in an iteration
+    bgsim_plain_sync_fn observer = __atomic_load_n(&sync_observer, __ATOMIC_ACQUIRE);
+    void *mark = bgsim_run_mark_get();
+    if (observer == NULL || mark == NULL) return;
+    observing = 1;
+    observer(mark, (void *)(uintptr_t)value, how);
+    observing = 0;
+}
+
 int bgsim_plain_engine_enter(void) {
     int was = observing;
     observing = 1;
@@ -431,6 +442,11 @@ const char *bgsim_function_symbol(const void *pc) {
 void bgsim_plain_sync_slow(const void *object, int how) {
     (void)object;
     (void)how;
+}
+
+void bgsim_plain_iterations(int how, size_t value) {
+    (void)how;
+    (void)value;
 }
 
 int bgsim_plain_engine_enter(void) { return 0; }

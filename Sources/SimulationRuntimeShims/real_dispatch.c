@@ -601,15 +601,29 @@ struct index_block_layout {
 // `DispatchQueue.concurrentPerform` inside a run: Dispatch would run the iterations on real
 // worker threads beside the caller. On a run's thread they run one after another on the
 // calling thread, in order, which is one of the schedules Dispatch may choose (it returns when
-// all have run either way): app code inside them stays on the run's simulated thread.
+// all have run either way): app code inside them stays on the run's simulated thread. The
+// race detector is told where each iteration starts: on a device they run on several workers
+// at once (`DISPATCH_APPLY_AUTO`, a global or concurrent queue; a serial one runs them in turn),
+// so an iteration comes after another only through what they synchronize with (a counter every
+// iteration bumps unguarded is a race).
+static void apply_in_run(size_t iterations, void *queue, void *block, void *context, void (*work)(void *, size_t)) {
+    int concurrent = queue == NULL || is_global(queue) || is_concurrent_queue(queue);
+    if (concurrent) bgsim_plain_iterations(BGSIM_SYNC_ITERATIONS_BEGIN, iterations);
+    for (size_t index = 0; index < iterations; index++) {
+        if (concurrent) bgsim_plain_iterations(BGSIM_SYNC_ITERATION, index);
+        if (block != NULL) ((struct index_block_layout *)block)->invoke(block, index);
+        else work(context, index);
+    }
+    if (concurrent) bgsim_plain_iterations(BGSIM_SYNC_ITERATIONS_END, iterations);
+}
+
 void dispatch_apply(size_t iterations, void *queue, void *block) {
     BGSIM_NEXT(dispatch_apply, apply_fn);
     if (bgsim_run_mark_get() == NULL || __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE) == NULL) {
         next_dispatch_apply(iterations, queue, block);
         return;
     }
-    struct index_block_layout *layout = block;
-    for (size_t index = 0; index < iterations; index++) layout->invoke(block, index);
+    apply_in_run(iterations, queue, block, NULL, NULL);
 }
 
 void dispatch_apply_f(size_t iterations, void *queue, void *context, void (*work)(void *, size_t)) {
@@ -618,7 +632,7 @@ void dispatch_apply_f(size_t iterations, void *queue, void *context, void (*work
         next_dispatch_apply_f(iterations, queue, context, work);
         return;
     }
-    for (size_t index = 0; index < iterations; index++) work(context, index);
+    apply_in_run(iterations, queue, NULL, context, work);
 }
 
 // MARK: Thread.isMainThread

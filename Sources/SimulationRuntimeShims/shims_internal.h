@@ -67,6 +67,11 @@ static inline void bgsim_plain_sync(const void *object, int how) {
 /// `bgsim_plain_mutex_sync` past its first check.
 void bgsim_plain_mutex_sync_slow(const void *mutex, int how, const void *caller) __attribute__((visibility("hidden")));
 
+/// Tells the engine about the iterations of a `dispatch_apply` the calling thread runs (`how`:
+/// `BGSIM_SYNC_ITERATIONS_BEGIN`, `_ITERATION`, `_ITERATIONS_END`; `value` the count or the
+/// index), when the thread's run checks plain accesses (tracked or not yet).
+void bgsim_plain_iterations(int how, size_t value) __attribute__((visibility("hidden")));
+
 /// A pthread mutex taken or given back, called from `caller` (the return address of the
 /// `pthread_mutex_*` call): an edge like `bgsim_plain_sync`'s, unless the caller is the Swift
 /// runtime itself. The runtime locks its metadata and conformance caches only on a miss, so

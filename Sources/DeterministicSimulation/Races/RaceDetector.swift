@@ -54,6 +54,8 @@ final class RaceDetector {
         var queue = -1
         /// Whether `clock` and `component` were set since tracking started (``touch(_:)``).
         var isTracked = false
+        /// The `concurrentPerform` iteration it runs, or -1 (``RaceDetector+Iterations.swift``).
+        var iteration = -1
     }
 
     /// Whether tracking has started: the run's first shared access was recorded.
@@ -78,6 +80,8 @@ final class RaceDetector {
     /// By queue index: a concurrent queue's components whose last job has ended, with the clock
     /// they ended at, oldest first.
     @exclusivity(unchecked) private var freeComponents: [[(component: UInt32, clock: UInt32)]] = []
+    /// The `concurrentPerform` calls in progress, innermost last (``RaceDetector+Iterations.swift``).
+    var iterationForks: [IterationFork] = []
     /// The next component to hand out (0 is the driver's).
     private var nextComponent: UInt32 = 1
     /// What every step from now on comes after: the run's past when a process last ended
@@ -120,7 +124,7 @@ final class RaceDetector {
     /// Makes sure context `index` exists and has a clock and a component since tracking started:
     /// a context running since before then starts from an empty clock, on a component of its own.
     @inline(__always)
-    private func touch(_ index: Int) {
+    func touch(_ index: Int) {
         makeContext(index)
         guard !contexts[index].isTracked else { return }
         contexts[index].clock = lifeFloor
@@ -290,7 +294,7 @@ final class RaceDetector {
         return takeNewComponent()
     }
 
-    private func takeNewComponent() -> UInt32 {
+    func takeNewComponent() -> UInt32 {
         defer { nextComponent += 1 }
         return nextComponent
     }

@@ -97,7 +97,7 @@ extension Scheduler {
             if taskAddress != 0 { races.taskAccess(task: taskAddress, actor: actorAddress, release: false, in: index) }
             races.record(kind, to: address, name: "", site: site, in: index) { kind in
                 SharedAccess(
-                    kind: kind, thread: runningPlace ?? "driver",
+                    kind: kind, thread: races.place(runningPlace ?? "driver", in: index),
                     job: index == 0 ? nil : JobID(rawValue: races.contexts[index].job), time: clock.now)
             }
             if taskAddress != 0 { races.taskAccess(task: taskAddress, actor: actorAddress, release: true, in: index) }
@@ -128,8 +128,9 @@ extension Scheduler {
         races?.call { $0.forget(plainBytes: size, at: address) }
     }
 
-    /// A real lock, semaphore or group at `object` was made, taken or given back, or the
-    /// concurrency runtime marked an edge at `object` (`how`: a `BGSIM_SYNC_` value).
+    /// A real lock, semaphore or group at `object` was made, taken or given back, the
+    /// concurrency runtime marked an edge at `object`, or a `concurrentPerform` began, started an
+    /// iteration or ended (`object` a count or an index) (`how`: a `BGSIM_SYNC_` value).
     func notePlainSync(_ object: UInt, how: Int32) {
         guard let races else { return }
         let index = raceContext
@@ -137,6 +138,9 @@ extension Scheduler {
         case Int32(BGSIM_SYNC_ACQUIRE): races.call { $0.acquirePlain(object, into: index) }
         case Int32(BGSIM_SYNC_RELEASE): races.call { $0.releasePlain(object, from: index) }
         case Int32(BGSIM_SYNC_NEW): races.call { $0.newSyncObject(object) }
+        case Int32(BGSIM_SYNC_ITERATIONS_BEGIN): races.call { $0.iterationsBegin(count: Int(object), in: index) }
+        case Int32(BGSIM_SYNC_ITERATION): races.call { $0.iterationStarts(Int(object), in: index) }
+        case Int32(BGSIM_SYNC_ITERATIONS_END): races.call { $0.iterationsEnd(in: index) }
         default: races.call { $0.runtimeMark(object, release: how == Int32(BGSIM_SYNC_RUNTIME_RELEASE), in: index) }
         }
     }

@@ -102,7 +102,7 @@ extension Scheduler {
         races.call { races in
             races.record(kind, to: UInt(bitPattern: location), name: name, in: index) { kind in
                 SharedAccess(
-                    kind: kind, thread: runningPlace ?? "driver",
+                    kind: kind, thread: races.place(runningPlace ?? "driver", in: index),
                     job: index == 0 ? nil : JobID(rawValue: races.contexts[index].job), time: clock.now)
             }
         }

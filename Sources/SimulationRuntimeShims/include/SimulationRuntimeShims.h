@@ -358,9 +358,14 @@ typedef void (*bgsim_plain_freed_fn)(void *_Nonnull mark, void *_Nonnull address
 /// address of the runtime's that may be a task, an actor or a lock of its own; or a mutex,
 /// semaphore or group just made at `object` (`BGSIM_SYNC_NEW`): what an earlier one at that
 /// address released is not its (the memory of a lock inside a library's object is freed unseen).
+/// Or the iterations of a `DispatchQueue.concurrentPerform` (`dispatch_apply`) the calling thread
+/// runs one after another, where `object` carries a number, not an address:
+/// `BGSIM_SYNC_ITERATIONS_BEGIN` (the iteration count), `BGSIM_SYNC_ITERATION` (the index of the
+/// iteration that starts), `BGSIM_SYNC_ITERATIONS_END` (the count): on a device they run on
+/// several worker threads, ordered only by what they synchronize with.
 enum {
     BGSIM_SYNC_ACQUIRE = 0, BGSIM_SYNC_RELEASE = 1, BGSIM_SYNC_RUNTIME_ACQUIRE = 2, BGSIM_SYNC_RUNTIME_RELEASE = 3,
-    BGSIM_SYNC_NEW = 4
+    BGSIM_SYNC_NEW = 4, BGSIM_SYNC_ITERATIONS_BEGIN = 5, BGSIM_SYNC_ITERATION = 6, BGSIM_SYNC_ITERATIONS_END = 7
 };
 
 /// An edge between the threads that use `object` (`how`: a `BGSIM_SYNC_` value).
