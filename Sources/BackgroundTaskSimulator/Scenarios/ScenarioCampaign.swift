@@ -105,7 +105,10 @@ public struct ScenarioPlan: Sendable {
     /// Wall-clock seconds a run may go without progress (0: none; nil: the scenario's
     /// `campaign.runTimeoutSeconds`, else ``defaultRunTimeoutSeconds``).
     public var runTimeoutSeconds: Double?
-    public var hangExitCode: Int32 = 124
+    public var hangExitCode: Int32 = Self.defaultHangExitCode
+    /// The exit code a hang in process ends the process with, unless a plan says otherwise: 124,
+    /// as `timeout(1)`'s.
+    public static let defaultHangExitCode: Int32 = 124
     /// The front end's words for crashes and hangs.
     public var wording = CrashWording()
     /// What an in-process crash during one phase's runs prints (nil: no banner).

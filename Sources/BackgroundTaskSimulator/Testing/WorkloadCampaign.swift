@@ -129,7 +129,7 @@ public struct WorkloadCampaign: Sendable {
         plan.failureStore = failureStore
         plan.toolVersion = "swift-api"
         plan.wording = Self.wording
-        plan.runTimeoutSeconds = runTimeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        plan.runTimeoutSeconds = runTimeoutSeconds
         plan.crashBanner = { run in WorkloadReport.banner(workload: run.name, strategy: run.strategy) }
         if let isolation { plan.isolation = .childProcesses(executable: isolation.executable) }
         do {
@@ -141,6 +141,11 @@ public struct WorkloadCampaign: Sendable {
 
     /// What a crash during one of this campaign's runs prints after the signal.
     public var crashBanner: CrashBanner { WorkloadReport.banner(workload: workload.name, strategy: .random) }
+
+    /// ``runTimeout`` in seconds.
+    private var runTimeoutSeconds: Double? {
+        runTimeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+    }
 
     /// The words of the crash banner and hang watchdog in a test process.
     static let wording = CrashWording(
@@ -154,21 +159,33 @@ public struct WorkloadCampaign: Sendable {
     /// this campaign is rerun under the strategy the campaign ran it with (a `default`
     /// campaign's first 100 runs are `random` runs, later ones coin runs), which the seed tells
     /// (``Scenario/forRunSeed(_:)``); any other seed as a `random` run.
+    ///
+    /// A replay is guarded as the campaign's runs are in process: a crash prints the replay it
+    /// happened in (exit code 70, unless ``installsCrashHandler`` is `false`), and a replay of a
+    /// run that hangs (no progress for ``runTimeout``, 60 s when nil; `.zero`: no limit) prints
+    /// it and ends the test process with exit code 124, rather than spinning on after a test
+    /// runner's timeout killed its parent.
     public func replay(seed runSeed: Seed) -> RunOutcome {
-        ReplayRecipe(scenario: scenario.forRunSeed(runSeed), source: .seed(runSeed)).run()
+        let scenario = scenario.forRunSeed(runSeed)
+        return guardedReplay(seed: runSeed, strategy: scenario.runStrategy) {
+            ReplayRecipe(scenario: scenario, source: .seed(runSeed)).run()
+        }
     }
 
     /// ``replay(seed:)`` under a strategy you name (a report's replay call names it when it is
     /// not `random`), for a seed that is not one of this campaign's runs.
     public func replay(seed runSeed: UInt64, strategy: ExplorationStrategy) -> RunOutcome {
-        scenario.replay(seed: runSeed, strategy: strategy)
+        guardedReplay(seed: Seed(runSeed), strategy: strategy) { scenario.replay(seed: runSeed, strategy: strategy) }
     }
 
     /// ``replay(choices:)`` of a run of another strategy (as the report names it).
     ///
     /// - Throws: ``ChoiceTokenError`` when the token is not one.
     public func replay(choices token: String, strategy: ExplorationStrategy) throws(ChoiceTokenError) -> RunOutcome {
-        try scenario.replay(choices: token, strategy: strategy)
+        let replay = "try campaign.replay(choices: \"\(token)\", strategy: .\(strategy))"
+        return try guardedReplay(of: "the choices \(token)", replay: replay) { () throws(ChoiceTokenError) in
+            try scenario.replay(choices: token, strategy: strategy)
+        }
     }
 
     /// ``replay(seed:)`` with the seed as a number, the way a report prints it:
@@ -182,6 +199,30 @@ public struct WorkloadCampaign: Sendable {
     ///
     /// - Throws: ``ChoiceTokenError`` when the token is not one.
     public func replay(choices token: String) throws(ChoiceTokenError) -> RunOutcome {
-        try scenario.replay(choices: token)
+        try guardedReplay(of: "the choices \(token)", replay: "try campaign.replay(choices: \"\(token)\")") {
+            () throws(ChoiceTokenError) in try scenario.replay(choices: token)
+        }
+    }
+
+    /// Runs `body`, the replay of `runSeed` under `strategy`, guarded (see ``replay(seed:)``).
+    private func guardedReplay(seed runSeed: Seed, strategy: ExplorationStrategy, _ body: () -> RunOutcome) -> RunOutcome {
+        let strategyText = strategy == .random ? "" : ", strategy: .\(strategy)"
+        return guardedReplay(of: "run seed \(CrashBanner.seedPlaceholder)", seed: runSeed,
+                             replay: "campaign.replay(seed: \(CrashBanner.seedPlaceholder)\(strategyText))", body)
+    }
+
+    /// Runs `body`, the replay of `what` (which `replay` reruns), as the campaign's runs are in
+    /// process: a crash or a hang during it prints them (see ``replay(seed:)``).
+    private func guardedReplay<Failure: Error>(
+        of what: String, seed: Seed = Seed(0), replay: String, _ body: () throws(Failure) -> RunOutcome
+    ) throws(Failure) -> RunOutcome {
+        if installsCrashHandler { CrashSignals.installIfNeeded(exitCode: 70, wording: Self.wording) }
+        let banner = CrashBanner(run: "the replay of \(what) of WorkloadCampaign \"\(workload.name)\"", replay: replay)
+        let result: Result<RunOutcome, Failure> = Campaign.replaying(
+            banner: banner, seed: seed, runTimeoutSeconds: runTimeoutSeconds ?? ScenarioPlan.defaultRunTimeoutSeconds,
+            hangExitCode: ScenarioPlan.defaultHangExitCode) {
+            do throws(Failure) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 }
