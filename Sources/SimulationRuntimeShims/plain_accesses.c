@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 BGSIM_TLS void *bgsim_run_accesses_tls;
@@ -96,6 +97,10 @@ typedef struct {
 static function_symbol *symbols;
 static size_t symbol_count;
 static const char *symbol_names;
+/// The addresses of the main executable's Swift class metadata (`$s…CN` symbols), sorted: what a
+/// class instance's first word holds (``bgsim_class_instance_at_or_below``).
+static uintptr_t *class_metadata;
+static size_t class_metadata_count;
 static uintptr_t executable_start, executable_end;
 
 static int is_app_symbol(const char *name);
@@ -117,6 +122,61 @@ static int main_program(struct dl_phdr_info *info, size_t size, void *data) {
 static int by_start(const void *left, const void *right) {
     uintptr_t a = ((const function_symbol *)left)->start, b = ((const function_symbol *)right)->start;
     return a < b ? -1 : a > b;
+}
+
+static int by_address(const void *left, const void *right) {
+    uintptr_t a = *(const uintptr_t *)left, b = *(const uintptr_t *)right;
+    return a < b ? -1 : a > b;
+}
+
+/// Keeps the addresses of the class metadata symbols among `entries` (`$s…CN`), sorted.
+static void keep_class_metadata(const ElfW(Sym) *entries, size_t count, const char *strings, size_t size,
+                                uintptr_t base) {
+    uintptr_t *kept = malloc((count + 1) * sizeof *kept);
+    if (kept == NULL) return;
+    size_t used = 0;
+    for (size_t entry = 0; entry < count; entry++) {
+        const ElfW(Sym) *symbol = &entries[entry];
+        if (symbol->st_value == 0 || symbol->st_name >= size) continue;
+        const char *name = strings + symbol->st_name;
+        size_t length = strlen(name);
+        if (length < 5 || name[0] != '$' || name[1] != 's' || strcmp(name + length - 2, "CN") != 0) continue;
+        kept[used++] = base + symbol->st_value;
+    }
+    qsort(kept, used, sizeof *kept, by_address);
+    class_metadata = kept;
+    class_metadata_count = used;
+}
+
+static int is_class_metadata(uintptr_t word) {
+    size_t low = 0, high = class_metadata_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (class_metadata[middle] == word) return 1;
+        if (class_metadata[middle] < word) low = middle + 1;
+        else high = middle;
+    }
+    return 0;
+}
+
+/// Reads the word at `address` without faulting: 1 with `*word` set, 0 where nothing is mapped.
+static int read_word(uintptr_t address, uintptr_t *word) {
+    struct iovec local = {word, sizeof *word}, remote = {(void *)address, sizeof *word};
+    return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)sizeof *word;
+}
+
+const void *bgsim_class_instance_at_or_below(const void *from, size_t reach, const void **metadata) {
+    pthread_once(&symbols_once, load_symbols);
+    uintptr_t address = (uintptr_t)from & ~(uintptr_t)15;  // a heap object starts 16-byte aligned
+    uintptr_t lowest = (uintptr_t)from > reach ? (uintptr_t)from - reach : 0;
+    for (; address >= lowest && address != 0; address -= 16) {
+        uintptr_t word;
+        if (read_word(address, &word) && is_class_metadata(word)) {
+            *metadata = (const void *)word;
+            return (const void *)address;
+        }
+    }
+    return NULL;
 }
 
 // The Swift runtime's code (libswiftCore's executable segments): its own mutexes are no edges
@@ -182,6 +242,7 @@ static void load_symbols(void) {
             used++;
         }
         qsort(kept, used, sizeof *kept, by_start);
+        keep_class_metadata(entries, count, strings, names->sh_size, base);
         symbol_names = strings;
         symbols = kept;
         symbol_count = used;
@@ -436,6 +497,13 @@ BGSIM_TLS void *bgsim_run_accesses_tls;
 
 const char *bgsim_function_symbol(const void *pc) {
     (void)pc;
+    return NULL;
+}
+
+const void *bgsim_class_instance_at_or_below(const void *from, size_t reach, const void **metadata) {
+    (void)from;
+    (void)reach;
+    (void)metadata;
     return NULL;
 }
 

@@ -15,6 +15,8 @@ extension UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Async/GlobalExecutorHooks.swift": 1,
                 // A job's header, to read the task's executor-private words.
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 1,
+                // A class instance's metadata pointer becomes its type, for its fields' names.
+                "Sources/SimulationRuntime/StoredPropertyNames.swift": 1,
                 // A main-actor closure called on the simulated main thread, which the engine has
                 // just checked is the run's main actor (the isolation the type system cannot see).
                 "Sources/DeterministicSimulation/Async/Scheduler+MainThread.swift": 1,
@@ -73,6 +75,8 @@ extension UnsafeContainmentChecker {
                 "Sources/SimulationRuntime/PlainAccessTable.swift": 8,
                 // The task and actor a thread runs, read by the shim for a task's plain access.
                 "Sources/SimulationRuntime/ConcurrencyRuntimeEdges.swift": 2,
+                // A racing variable's address, walked down to the class instance it is in.
+                "Sources/SimulationRuntime/StoredPropertyNames.swift": 3,
                 // A real Dispatch call the shim hands over (a C struct on the caller's stack),
                 // kept to run on a simulated queue, and a group's address asked about.
                 "Sources/SimulationRuntime/RealDispatchCall.swift": 3,

@@ -116,6 +116,9 @@ enum UnsafeContainmentChecker {
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 1,
                 // The runtime's demangler, `swift_demangle` (exported, in no header).
                 "Sources/SimulationRuntime/PlainAccessTable.swift": 1,
+                // A class's stored properties and their offsets (SPI `Reflection`'s
+                // `_forEachField`), to name the property a race report is about.
+                "Sources/SimulationRuntime/StoredPropertyNames.swift": 1,
             ],
             instead: "use public API; underscored API is unsupported and may change"),
     ]

@@ -219,7 +219,7 @@ extension RaceDetector {
         guard reportedKeys[location, default: []].insert(key).inserted else { return }
         // A plain location's accesses all have a site (a return address is never 0).
         let race = first.site != 0
-            ? PlainAccessNames.race(first: first, second: second)
+            ? PlainAccessNames.race(first: first, second: second, at: location)
             : DataRace(location: name, first: first.description, second: second.description)
         races.append(race)
         onRace?(race)

@@ -148,11 +148,12 @@ extension Scheduler {
 
 /// How a race on plain state is named: from the symbols of the app code that made its accesses.
 enum PlainAccessNames {
-    /// The race between two plain accesses, named.
-    static func race(first: RaceDetector.Access, second: RaceDetector.Access) -> DataRace {
+    /// The race between two plain accesses of the variable at `address`, named: by the accessor
+    /// either was made in, else by the class instance's stored property there.
+    static func race(first: RaceDetector.Access, second: RaceDetector.Access, at address: UInt) -> DataRace {
         let one = FunctionSymbols.symbol(containing: first.site, hiddenModules: Scheduler.engineModules)
         let other = FunctionSymbols.symbol(containing: second.site, hiddenModules: Scheduler.engineModules)
-        let variable = one?.accessedVariable ?? other?.accessedVariable
+        let variable = one?.accessedVariable ?? other?.accessedVariable ?? StoredPropertyNames.name(at: address)
         let location = variable ?? "a variable used in \(one?.function ?? other?.function ?? "app code")"
         func site(_ symbol: SwiftSymbolName?) -> String? {
             guard let symbol, symbol.accessedVariable == nil else { return nil }

@@ -387,6 +387,14 @@ int bgsim_plain_accesses_supported(void);
 /// table), or NULL: outside the executable, or no symbol there.
 const char *_Nullable bgsim_function_symbol(const void *_Nullable pc);
 
+/// The nearest 16-byte-aligned address at or below `from`, and no more than `reach` bytes below
+/// it, whose word is the address of one of the main executable's Swift class metadata (a `$s…CN`
+/// symbol of its symbol table), as a class instance's first word is: that address (the instance,
+/// if it is one), with the metadata in `*metadata`; NULL when there is none (or off Linux).
+/// Words are read with `process_vm_readv`, so an unmapped page is skipped, never a fault.
+const void *_Nullable bgsim_class_instance_at_or_below(const void *_Nonnull from, size_t reach,
+                                                       const void *_Nullable *_Nonnull metadata);
+
 /// Installs, once per process, the shim's receivers of the Swift concurrency runtime's
 /// happens-before marks (the `_swift_tsan_acquire` and `_swift_tsan_release` hooks the runtime
 /// gives ThreadSanitizer), which pass each mark on to the hook set before (ThreadSanitizer's, in

@@ -26,7 +26,7 @@ struct ConcurrentPerformRaceTests {
         let report = Self.campaign(.unguarded).run()
         let race = try #require(report.failures.first { $0.invariant == "no-data-race" }, "\(report)")
         #expect(race.message.contains("concurrentPerform iteration"), "\(race.message)")
-        #expect(race.message.contains("ThumbnailTally.record"), "\(race.message)")
+        #expect(race.message.contains("'ThumbnailTally.rendered'"), "\(race.message)")
         // Every background entry renders two or more: each run that reached one races.
         #expect(report.result.totals.failed > 250, "\(report)")
     }
