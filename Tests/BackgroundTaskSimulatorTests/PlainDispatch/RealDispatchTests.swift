@@ -503,8 +503,10 @@ final class ConcurrentPerformer: Workload, @unchecked Sendable {
         let probe = probe
         observation = context.onDidEnterBackground {
             let before = probe.onMain
+            let lock = NSLock()  // the iterations may run at once on a device: the counts are shared
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                if app.isMainThread { probe.onMain += 1 } else { probe.offMain += 1 }
+                let onMain = app.isMainThread
+                lock.withLock { if onMain { probe.onMain += 1 } else { probe.offMain += 1 } }
             }
             precondition(probe.onMain == before + 8, "concurrentPerform returned before its iterations ran")
         }
