@@ -60,6 +60,9 @@ package struct RealDispatchCall {
     /// The queue that runs the work, as Dispatch sees it.
     package enum QueueKind: Equatable, Sendable {
         case main, global, serial, concurrent
+        /// The concurrent queue under an `OperationQueue`: one block at a time, in no promised
+        /// order (`BGSIM_QUEUE_ONE_AT_A_TIME`).
+        case oneAtATime
     }
 
     private let call: UnsafeMutablePointer<bgsim_dispatch_call>
@@ -78,6 +81,7 @@ package struct RealDispatchCall {
         case Int32(BGSIM_QUEUE_MAIN): .main
         case Int32(BGSIM_QUEUE_GLOBAL): .global
         case Int32(BGSIM_QUEUE_CONCURRENT): .concurrent
+        case Int32(BGSIM_QUEUE_ONE_AT_A_TIME): .oneAtATime
         default: .serial
         }
     }

@@ -148,14 +148,17 @@ __attribute__((constructor)) static void load_unwinder(void) {
     (void)backtrace(frame, 1);
 }
 
-/// Marks a queue just made: concurrent or not, and its target. The queue under an
-/// `OperationQueue` counts as serial: swift-corelibs-foundation's OperationQueue frees a
+/// Marks a queue just made: concurrent or not, and its target. The concurrent queue under an
+/// `OperationQueue` runs one block at a time: swift-corelibs-foundation's OperationQueue frees a
 /// cancelled operation that the operations it depends on still point to when they run at once
-/// (a crash Darwin's Foundation does not have), so its operations run one at a time here.
+/// (a crash Darwin's Foundation does not have). Its blocks are still not ordered by the queue
+/// (`BGSIM_QUEUE_ONE_AT_A_TIME`): operations that may run at once on a device race as they would
+/// there, and the queue's own locks and hand-offs order those that may not.
 static void note_queue(void *queue, void *attribute, void *target) {
     if (queue == NULL) return;
-    if (is_concurrent_attribute(attribute) && !made_by_foundation()) {
-        dispatch_queue_set_specific(queue, &concurrency_key, (void *)(uintptr_t)BGSIM_QUEUE_CONCURRENT, NULL);
+    if (is_concurrent_attribute(attribute)) {
+        int32_t kind = made_by_foundation() ? BGSIM_QUEUE_ONE_AT_A_TIME : BGSIM_QUEUE_CONCURRENT;
+        dispatch_queue_set_specific(queue, &concurrency_key, (void *)(uintptr_t)kind, NULL);
     }
     if (target != NULL) dispatch_queue_set_specific(queue, &target_key, target, NULL);
 }
@@ -201,9 +204,13 @@ static int is_global(void *queue) {
     return label != NULL && strncmp(label, "com.apple.root.", 15) == 0;
 }
 
-static int is_concurrent_queue(void *queue) {
-    return (uintptr_t)dispatch_queue_get_specific(queue, &concurrency_key) == BGSIM_QUEUE_CONCURRENT;
+/// `BGSIM_QUEUE_CONCURRENT` or `BGSIM_QUEUE_ONE_AT_A_TIME` for a concurrent queue made in this
+/// process (`note_queue`), else 0.
+static int32_t concurrent_kind(void *queue) {
+    return (int32_t)(uintptr_t)dispatch_queue_get_specific(queue, &concurrency_key);
 }
+
+static int is_concurrent_queue(void *queue) { return concurrent_kind(queue) != 0; }
 
 /// The queue that runs `queue`'s work, and its kind: a queue that targets the main queue or a
 /// serial queue runs its work there (one at a time with that queue's), as on a device.
@@ -219,7 +226,7 @@ static void *resolve(void *queue, int32_t *kind) {
             return queue;
         }
         if (is_concurrent_queue(queue)) {
-            *kind = BGSIM_QUEUE_CONCURRENT;
+            *kind = concurrent_kind(queue);
             return queue;
         }
         void *target = dispatch_queue_get_specific(queue, &target_key);

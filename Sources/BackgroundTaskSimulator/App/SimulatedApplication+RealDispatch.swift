@@ -33,8 +33,9 @@ import SimulationRuntime
 /// - A queue that targets a serial queue or the main queue runs its work there. A concurrent
 ///   queue the app made (`attributes: .concurrent`) runs up to four blocks at once, like the
 ///   global queue; a barrier block (`flags: .barrier`, async or sync) waits for the blocks before
-///   it and runs alone, as GCD says (``ConcurrentDispatchQueue``). The queue Foundation makes
-///   under an `OperationQueue` is serial (the shim's `note_queue` says why).
+///   it and runs alone, as GCD says (``ConcurrentDispatchQueue``). The concurrent queue
+///   Foundation makes under an `OperationQueue` runs one block at a time (the shim's
+///   `note_queue` says why) but orders none: its operations race as they may on a device.
 /// - A `DispatchSourceTimer` fires on its queue at virtual deadlines (``SimulatedTimerSource``).
 ///   Any other Dispatch source (a file descriptor's, a data source) is not taken: the engine
 ///   reports its start as an escape (`no-async-escape`) and does not start it.
@@ -123,14 +124,19 @@ extension SimulatedApplication {
         switch call.queueKind {
         case .main: return .plain(mainQueueImpl)
         case .global: return .plain(backgroundQueueImpl)
-        case .serial, .concurrent:
+        case .serial, .concurrent, .oneAtATime:
             let routes = realDispatch
             if let made = routes.queues[call.queue] { return made }
             let label = call.label.isEmpty ? "dispatch" : call.label
-            let made: RealDispatchQueue = call.queueKind == .serial
-                ? .plain(makeProcessSerialQueue(label: label))
-                : .concurrent(ConcurrentDispatchQueue(makeProcessQueue(label: label, kind: Self.concurrentQueueKind),
-                                                      semaphores: scheduler))
+            let made: RealDispatchQueue = switch call.queueKind {
+            case .concurrent:
+                .concurrent(ConcurrentDispatchQueue(makeProcessQueue(label: label, kind: Self.concurrentQueueKind),
+                                                    semaphores: scheduler))
+            case .oneAtATime:
+                .concurrent(ConcurrentDispatchQueue(makeProcessQueue(label: label, kind: .concurrent(width: 1)),
+                                                    semaphores: scheduler))
+            default: .plain(makeProcessSerialQueue(label: label))
+            }
             routes.queues[call.queue] = made
             return made
         }

@@ -130,6 +130,9 @@ enum {
     BGSIM_QUEUE_SERIAL = 3,
     /// A concurrent queue the process made (`attributes: .concurrent`).
     BGSIM_QUEUE_CONCURRENT = 4,
+    /// The concurrent queue Foundation makes under an `OperationQueue`: its blocks run one at a
+    /// time (real_dispatch.c, `note_queue`, says why), in no promised order.
+    BGSIM_QUEUE_ONE_AT_A_TIME = 5,
 };
 
 /// One call that sends work to a real Dispatch queue, made on a thread with a run mark.
