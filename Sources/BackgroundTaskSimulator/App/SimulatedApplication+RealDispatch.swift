@@ -127,7 +127,8 @@ extension SimulatedApplication {
         case .serial, .concurrent, .oneAtATime:
             let routes = realDispatch
             if let made = routes.queues[call.queue] { return made }
-            let label = call.label.isEmpty ? "dispatch" : call.label
+            routes.routedCount += 1
+            let label = Self.withoutAddresses(call.label.isEmpty ? "dispatch" : call.label, number: routes.routedCount)
             let made: RealDispatchQueue = switch call.queueKind {
             case .concurrent:
                 .concurrent(ConcurrentDispatchQueue(makeProcessQueue(label: label, kind: Self.concurrentQueueKind),
@@ -140,6 +141,29 @@ extension SimulatedApplication {
             routes.queues[call.queue] = made
             return made
         }
+    }
+}
+
+extension SimulatedApplication {
+    /// `label` without what differs from process to process: an object's address in it (`0x`
+    /// and six or more hex digits; Foundation names the queue under an `OperationQueue`
+    /// "NSOperationQueue 0x…", and apps label a queue with `\(self)`) becomes `#number`, the
+    /// queue's place in the order the process first used its queues. The label names the
+    /// simulated queue's threads in traces and reports, which must read the same in every rerun.
+    ///
+    /// ```swift
+    /// SimulatedApplication.withoutAddresses("NSOperationQueue 0x00007f8278018a20", number: 3)  // "NSOperationQueue #3"
+    /// ```
+    static func withoutAddresses(_ label: String, number: Int) -> String {
+        var result = ""
+        var rest = Substring(label)
+        while let start = rest.firstRange(of: "0x") {
+            let digits = rest[start.upperBound...].prefix { $0.isHexDigit }
+            result += rest[..<start.lowerBound]
+            result += digits.count >= 6 ? "#\(number)" : rest[start.lowerBound..<digits.endIndex]
+            rest = rest[digits.endIndex...]
+        }
+        return result + rest
     }
 }
 
@@ -277,6 +301,8 @@ final class RealDispatchRoutes: @unchecked Sendable {
     // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
     /// Dispatch's queue (its address) to the process's simulated queue for it.
     var queues: [UInt: RealDispatchQueue] = [:]
+    /// The simulated queues made so far (numbers them in labels that held an address).
+    var routedCount = 0
     /// The `sync` blocks running now, innermost last: the simulated queue and the thread that runs
     /// the block (-1 without threads), for `dispatchPrecondition`.
     var syncing: [(queue: QueueID, thread: Int)] = []

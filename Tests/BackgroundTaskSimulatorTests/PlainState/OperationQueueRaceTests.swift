@@ -1,5 +1,5 @@
 import BackgroundTaskKit
-import BackgroundTaskSimulator
+@testable import BackgroundTaskSimulator
 import DeterministicSimulation
 import Dispatch
 import Foundation
@@ -28,6 +28,20 @@ struct OperationQueueRaceTests {
         let race = try #require(report.failures.first { $0.invariant == "no-data-race" }, "\(report)")
         #expect(race.message.contains("'ImportBatch.imported'"), "\(race.message)")
         #expect(report.result.totals.failed > 250, "\(report)")
+        // Foundation names the queue "NSOperationQueue 0x…" by the object's address, which
+        // differs from rerun to rerun: the threads are named by the queue's number instead.
+        #expect(race.message.contains(".NSOperationQueue #1 (job"), "\(race.message)")
+        #expect(report.result.nondeterminism.isEmpty, "\(report.result.nondeterminism)")
+    }
+
+    @Test("a queue label's object address becomes the queue's number; other hex stays")
+    func labelsWithoutAddresses() {
+        #expect(SimulatedApplication.withoutAddresses("NSOperationQueue 0x00007f8278018a20", number: 3)
+                == "NSOperationQueue #3")
+        #expect(SimulatedApplication.withoutAddresses("com.example.cache.0x7f82a0c0 (thumbs)", number: 1)
+                == "com.example.cache.#1 (thumbs)")
+        #expect(SimulatedApplication.withoutAddresses("decoder 0xff", number: 2) == "decoder 0xff")
+        #expect(SimulatedApplication.withoutAddresses("com.example.sync", number: 4) == "com.example.sync")
     }
 
     @Test("the counter behind a lock, one operation at a time, or bumped by the operation that depends on the others holds",
