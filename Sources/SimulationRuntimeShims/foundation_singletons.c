@@ -1,5 +1,5 @@
-// Foundation's process-wide `NotificationCenter.default`, one per simulated app process inside
-// a run, and `UserDefaults.standard`, one per run (Linux).
+// Foundation's process-wide `NotificationCenter.default` and `OperationQueue.main`, one per
+// simulated app process inside a run, and `UserDefaults.standard`, one per run (Linux).
 //
 // A run simulates many app processes (and a campaign many runs) in one OS process, and
 // `NotificationCenter.default` is one object per OS process: an observer a killed process added,
@@ -12,9 +12,13 @@
 // center, retained; outside runs, or when the engine has none, Foundation's own getter runs.
 // Foundation's own code reaching the center from inside Foundation still gets Foundation's.
 //
-// `OperationQueue.main` has the same problem (operations a killed process left there never
-// finish) and an interposable getter too, but a per-process main queue is not done yet: Linux
-// Foundation's `waitUntilAllOperationsAreFinished()` livelocked on one in a run.
+// `OperationQueue.main` had the same problem: an operation a run (or a killed process) left on
+// it, whose turn on the main queue never came, stayed there, and every later
+// `waitUntilAllOperationsAreFinished()` on it, which Linux Foundation's `post` makes for an
+// observer added with `queue: .main`, waited for it. Its getter, and `OperationQueue.current`'s
+// on the simulated main thread, give each simulated process a main queue of its own.
+// Foundation's own code still reaches its main queue (it calls these getters through the class's
+// table, not by name); the simulator's queue counts as equal to it for that reason.
 #define _GNU_SOURCE
 #include "SimulationRuntimeShims.h"
 #include "shims_internal.h"
@@ -58,5 +62,13 @@ RUN_SINGLETON_GETTER(notification_center_default, "$s20FoundationEssentials18Not
 // `UserDefaults.standard` (Foundation): the run's own defaults, so what one run stores never
 // reaches the next.
 RUN_SINGLETON_GETTER(user_defaults_standard, "$s10Foundation12UserDefaultsC8standardACvgZ", BGSIM_SINGLETON_USER_DEFAULTS)
+
+// `OperationQueue.main` (Foundation): the simulated process's own main queue.
+RUN_SINGLETON_GETTER(operation_queue_main, "$s10Foundation14OperationQueueC4mainACvgZ", BGSIM_SINGLETON_MAIN_OPERATION_QUEUE)
+
+// `OperationQueue.current` (Foundation, an optional): on the simulated main thread, that
+// process's main queue; elsewhere Foundation's answer (the queue whose operation runs, or nil).
+RUN_SINGLETON_GETTER(operation_queue_current, "$s10Foundation14OperationQueueC7currentACSgvgZ",
+                     BGSIM_SINGLETON_CURRENT_OPERATION_QUEUE)
 
 #endif

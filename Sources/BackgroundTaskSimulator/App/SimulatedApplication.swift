@@ -115,7 +115,8 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
     /// The app's own Dispatch queues, notifications and timers (``route(_:)``), made at the
     /// process's first Dispatch call: most workloads make none, and every run launches processes.
     var madeRealDispatch: RealDispatchRoutes?
-    /// The process's own `NotificationCenter.default`, made when its code first asks for it.
+    /// The process's own `NotificationCenter.default` and `OperationQueue.main`, made when its
+    /// code first asks for one.
     var madeFoundationSingletons: ProcessFoundationSingletons?
 
     init(device: SimulatedDevice, process: Int, inBackground: Bool) {
@@ -299,12 +300,13 @@ public final class SimulatedApplication: BackgroundTaskHost, LifecycleHost, Exec
         madeFoundationSingletons?.removeAll()
     }
 
-    /// The process's `NotificationCenter.default` (``FoundationSingleton``).
-    func notificationCenter() -> AnyObject {
-        if let made = madeFoundationSingletons { return made.notificationCenter() }
+    /// The process's own `NotificationCenter.default` and `OperationQueue.main`
+    /// (``FoundationSingleton``), made when its code first asks for one.
+    var foundationSingletons: ProcessFoundationSingletons {
+        if let made = madeFoundationSingletons { return made }
         let made = ProcessFoundationSingletons()
         madeFoundationSingletons = made
-        return made.notificationCenter()
+        return made
     }
 
     // MARK: Simulation-only API for workloads

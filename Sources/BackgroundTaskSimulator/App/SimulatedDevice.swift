@@ -198,11 +198,16 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// The live process's `NotificationCenter.default`, or the run's `UserDefaults.standard`. A
     /// dead process's code (run inertly) gets a center and defaults of its own that nothing else
     /// sees: what it observes there never runs, and what it stores reaches no launch.
-    private func foundationSingleton(_ kind: FoundationSingleton) -> AnyObject {
+    private func foundationSingleton(_ kind: FoundationSingleton) -> AnyObject? {
         let live = core.dropsEvents ? nil : liveApp
         switch kind {
-        case .notificationCenter: return live?.notificationCenter() ?? ProcessFoundationSingletons().notificationCenter()
-        case .userDefaults: return userDefaults.defaults(deadCode: live == nil)
+        case .notificationCenter:
+            return live?.foundationSingletons.notificationCenter() ?? ProcessFoundationSingletons().notificationCenter()
+        case .userDefaults:
+            return userDefaults.defaults(deadCode: live == nil)
+        case .mainOperationQueue:
+            // Dead code's operations would never run (its queues are frozen): a queue of its own.
+            return live?.foundationSingletons.mainOperationQueue() ?? ProcessFoundationSingletons().mainOperationQueue()
         }
     }
 

@@ -128,8 +128,15 @@ package enum VirtualClocks {
             }, modules)
         }
         // Foundation's singletons, one per simulated process (``FoundationSingleton``).
+        // `OperationQueue.current` is the process's main queue on its main thread, else
+        // Foundation's answer.
         bgsim_foundation_singletons_register { mark, kind in
             let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)
+            var kind = kind
+            if kind == Int32(BGSIM_SINGLETON_CURRENT_OPERATION_QUEUE) {
+                guard scheduler.isOnSimulatedMainThread else { return nil }
+                kind = FoundationSingleton.mainOperationQueue.rawValue
+            }
             guard let singleton = FoundationSingleton(rawValue: kind),
                   let object = scheduler.onFoundationSingleton?(singleton) else { return nil }
             return ThreadMark.retainedForShim(object)

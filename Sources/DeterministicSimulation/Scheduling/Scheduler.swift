@@ -120,7 +120,7 @@ public final class Scheduler {
     /// Asked, on the calling thread, for the object the run's code gets from
     /// `NotificationCenter.default` (``FoundationSingleton``): its process's own. Unset,
     /// Foundation's process-wide one answers. A simulator whose processes are apps sets it.
-    package var onFoundationSingleton: ((FoundationSingleton) -> AnyObject)?
+    package var onFoundationSingleton: ((FoundationSingleton) -> AnyObject?)?
     /// The queues of dead processes (``releaseDeadQueues(_:)``), whose actor turns are run
     /// inertly. Unchecked exclusivity like ``core``: only the baton holder touches it.
     @exclusivity(unchecked) var deadQueues: [QueueID] = []

@@ -188,9 +188,13 @@ typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, bgsim_dispatch_call *
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn _Nonnull observer);
 
 /// Foundation's process-wide singletons a run gives its own of (foundation_singletons.c):
-/// `NotificationCenter.default` (each simulated process's) and `UserDefaults.standard` (the
-/// run's device's).
-enum { BGSIM_SINGLETON_NOTIFICATION_CENTER = 0, BGSIM_SINGLETON_USER_DEFAULTS = 1 };
+/// `NotificationCenter.default` (each simulated process's), `UserDefaults.standard` (the run's
+/// device's), `OperationQueue.main` (each simulated process's) and `OperationQueue.current` on
+/// the simulated main thread (that process's main queue).
+enum {
+    BGSIM_SINGLETON_NOTIFICATION_CENTER = 0, BGSIM_SINGLETON_USER_DEFAULTS = 1, BGSIM_SINGLETON_MAIN_OPERATION_QUEUE = 2,
+    BGSIM_SINGLETON_CURRENT_OPERATION_QUEUE = 3
+};
 
 /// Returns the run `mark`'s object of `kind` (a `BGSIM_SINGLETON_` value) for the calling code's
 /// process, retained (+1), or NULL to let Foundation's own getter answer.

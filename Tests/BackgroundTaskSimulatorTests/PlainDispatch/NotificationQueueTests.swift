@@ -30,6 +30,35 @@ struct NotificationQueueTests {
         #expect(report.passed, "\(report)")
     }
 
+    @Test("an operation an earlier run left on OperationQueue.main does not hold up a later run's post")
+    func operationsLeftOnTheMainQueueStayInTheirProcess() {
+        // Each launch adds an operation to the main queue whose turn never comes (main is stuck
+        // until the launch watchdog kills the app). With one main queue per test process, every
+        // later post to a main-queue observer waited for those operations forever.
+        let stuck = WorkloadInfo(name: "stuck-main", summary: "main never runs its queue") { StuckMainQueue() }
+        var leaving = WorkloadCampaign(workload: stuck, runs: 20, seed: Seed(0x57_0c6))
+        leaving.runTimeout = .seconds(30)
+        _ = leaving.run()  // the launch watchdog kills each launch: findings, not the point
+        var campaign = WorkloadCampaign(workload: Self.info(.main), runs: 100, seed: Seed(0x0b5e_47e5))
+        campaign.runTimeout = .seconds(30)
+        let report = campaign.run()
+        #expect(report.passed, "\(report)")
+    }
+
+    @Test("OperationQueue.main is the process's own: the same all its life, current on its main thread, not elsewhere")
+    func mainQueueIsTheProcesssOwn() {
+        let probe = MainQueueProbe()
+        let info = WorkloadInfo(name: "main-queue-identity", summary: "looks at OperationQueue.main") { MainQueueLooker(probe: probe) }
+        let report = WorkloadCampaign(workload: info, runs: 20, seed: Seed(0x1de)).run()
+        #expect(report.passed, "\(report)")
+        #expect(probe.launches.count >= 20, "\(probe.launches.count) launches")
+        #expect(probe.launches.allSatisfy { $0.sameAllLife && $0.currentOnMain && !$0.currentElsewhere },
+                "\(probe.launches)")
+        // Kept alive by the probe, two launches' queues are two objects, and none is Foundation's.
+        #expect(Set(probe.launches.map { ObjectIdentifier($0.queue) }).count == probe.launches.count)
+        #expect(probe.launches.allSatisfy { $0.queue.isEqual(OperationQueue.main) && $0.queue !== OperationQueue.main })
+    }
+
     @Test("an observer on the posting thread touching the main thread's task id is a race, found")
     func observerOnThePostingThreadIsFound() {
         var campaign = WorkloadCampaign(workload: Self.info(.postingThread), runs: 300, seed: Seed(0x0b5e_47e5))
@@ -131,5 +160,56 @@ extension NSLock {
         init(_ value: Value) { stored = value }
         var value: Value { lock.withLock { stored } }
         func set(_ value: Value) { lock.withLock { stored = value } }
+    }
+}
+
+/// Each launch asks a global queue to add an operation to the main queue, then blocks the main
+/// thread in its launch, so the operation's turn never comes.
+private final class StuckMainQueue: Workload, @unchecked Sendable {
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let added = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            OperationQueue.main.addOperation {}
+            added.signal()
+        }
+        added.wait()
+        Thread.sleep(forTimeInterval: 3_600)
+    }
+}
+
+/// What each launch saw of `OperationQueue.main`.
+final class MainQueueProbe: @unchecked Sendable {
+    // @unchecked: touched by the run's simulated threads, one at a time (the baton).
+    struct Launch: @unchecked Sendable, CustomStringConvertible {
+        var queue: OperationQueue
+        var sameAllLife = true
+        var currentOnMain = false
+        var currentElsewhere = false
+        var description: String { "same \(sameAllLife), current on main \(currentOnMain), elsewhere \(currentElsewhere)" }
+    }
+    var launches: [Launch] = []
+}
+
+/// Looks at `OperationQueue.main` and `OperationQueue.current` at launch, on a global queue, and
+/// on the next background entry.
+private final class MainQueueLooker: Workload, @unchecked Sendable {
+    private let probe: MainQueueProbe
+    private var observation: LifecycleObservation?
+
+    init(probe: MainQueueProbe) { self.probe = probe }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let probe = probe
+        let index = probe.launches.count
+        let queue = OperationQueue.main
+        probe.launches.append(MainQueueProbe.Launch(queue: queue))
+        probe.launches[index].currentOnMain = OperationQueue.current === queue
+        DispatchQueue.global().async {
+            let elsewhere = OperationQueue.current === queue
+            DispatchQueue.main.async { probe.launches[index].currentElsewhere = elsewhere }
+        }
+        observation = context.onDidEnterBackground {
+            probe.launches[index].sameAllLife = probe.launches[index].sameAllLife && OperationQueue.main === queue
+        }
     }
 }
