@@ -81,3 +81,27 @@ enum ScenarioText {
         return valid.replacingOccurrences(of: old, with: new)
     }
 }
+
+/// Runs one Swift Testing test of this test bundle in a child process (a test that ends its
+/// process: a crash or a hang of a `WorkloadCampaign`), with `variable` set to `value` (such a
+/// test is enabled only where it is set).
+struct ChildTestRun {
+    let status: Int32
+    let exited: Bool
+    let stderr: String
+
+    init(filter: String, variable: String, value: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+        process.environment = ProcessInfo.processInfo.environment.merging([variable: value]) { $1 }
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        status = process.terminationStatus
+        exited = process.terminationReason == .exit
+    }
+}

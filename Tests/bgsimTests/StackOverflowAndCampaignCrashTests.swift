@@ -55,18 +55,9 @@ import Testing
     @Test("a WorkloadCampaign that crashes in a test process prints the run seed and campaign.replay(seed:), exit 70",
           arguments: ["force-unwrapped-task-id", "retries-offline-recursively"])
     func workloadCampaignCrashBanner(variant: String) throws {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0])
-        let process = Process()
-        process.executableURL = bundle
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "crashingCampaignInChild"]
-        process.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: variant]) { $1 }
-        let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 70, "\(stderr)")
+        let child = try ChildTestRun(filter: "crashingCampaignInChild", variable: Self.childVariable, value: variant)
+        let stderr = child.stderr
+        #expect(child.exited && child.status == 70, "\(stderr)")
         #expect(stderr.contains("WorkloadCampaign: CRASH: fatal signal"), "\(stderr)")  // the engine names no bgsim
         #expect(stderr.contains("of WorkloadCampaign \"backup/\(variant)\""), "\(stderr)")
         #expect(stderr.contains("WorkloadCampaign: the test process ends with exit code 70"))

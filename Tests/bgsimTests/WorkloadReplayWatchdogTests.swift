@@ -31,17 +31,9 @@ import Testing
 
     @Test("a replay that hangs prints the replay and ends the test process with exit code 124")
     func hangingReplayEndsTheProcess() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "hangingReplaysInChild"]
-        process.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: "1"]) { $1 }
-        let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 124, "\(stderr)")
+        let child = try ChildTestRun(filter: "hangingReplaysInChild", variable: Self.childVariable, value: "1")
+        let stderr = child.stderr
+        #expect(child.exited && child.status == 124, "\(stderr)")
         #expect(stderr.contains("WorkloadCampaign: HANG: a run made no progress for 1 s"), "\(stderr)")
         let lead = "during the replay of run seed "
         let line = try #require(stderr.split(separator: "\n").first { $0.contains(lead) }, "\(stderr)")

@@ -13,7 +13,7 @@ import Testing
 /// does after, ordered with the other workers' iterations only by what they synchronize with.
 @Suite("concurrentPerform iterations", .enabled(if: VirtualClocks.isSupported && Scheduler.tracksPlainLocks))
 struct ConcurrentPerformRaceTests {
-    static func campaign(_ tally: ThumbnailTally.Tallying) -> WorkloadCampaign {
+    static func campaign(_ tally: ParallelTally.Keeping) -> WorkloadCampaign {
         WorkloadCampaign(
             workload: WorkloadInfo(name: "thumbnails/\(tally)", summary: "parallel thumbnails, tallied", sharesState: true) {
                 ThumbnailBatch(tallying: tally)
@@ -26,51 +26,16 @@ struct ConcurrentPerformRaceTests {
         let report = Self.campaign(.unguarded).run()
         let race = try #require(report.failures.first { $0.invariant == "no-data-race" }, "\(report)")
         #expect(race.message.contains("concurrentPerform iteration"), "\(race.message)")
-        #expect(race.message.contains("'ThumbnailTally.rendered'"), "\(race.message)")
+        #expect(race.message.contains("'ParallelTally.counted'"), "\(race.message)")
         // Every background entry renders two or more: each run that reached one races.
         #expect(report.result.totals.failed > 250, "\(report)")
     }
 
-    @Test("the tally behind an NSLock, or one result per iteration read after the call, holds every invariant",
-          arguments: [ThumbnailTally.Tallying.locked, .perIteration])
-    func guardedTallyHolds(_ tally: ThumbnailTally.Tallying) {
+    @Test("the tally behind an NSLock, or one slot per iteration summed after the call, holds every invariant",
+          arguments: [ParallelTally.Keeping.locked, .slots])
+    func guardedTallyHolds(_ tally: ParallelTally.Keeping) {
         let report = Self.campaign(tally).run()
         #expect(report.passed, "\(report)")
-    }
-}
-
-/// What a batch of thumbnails counts.
-final class ThumbnailTally: @unchecked Sendable {
-    // @unchecked: `rendered` is guarded by `lock` (not in `.unguarded`); `sizes` has one slot per
-    // iteration, each written by its iteration only, and read after the call.
-    enum Tallying: Sendable { case unguarded, locked, perIteration }
-    final class Slot: @unchecked Sendable {
-        // @unchecked: written by one iteration, read after the call returned.
-        var bytes = 0
-    }
-
-    let tallying: Tallying
-    private let lock = NSLock()
-    var rendered = 0
-    let sizes: [Slot]
-
-    init(tallying: Tallying, count: Int) {
-        self.tallying = tallying
-        sizes = (0..<count).map { _ in Slot() }
-    }
-
-    /// Iteration `index` rendered a thumbnail of `bytes` bytes.
-    func record(_ index: Int, bytes: Int) {
-        switch tallying {
-        case .unguarded: rendered += 1
-        case .locked: lock.withLock { rendered += 1 }
-        case .perIteration: sizes[index].bytes = bytes
-        }
-    }
-
-    /// After the call: how many were rendered.
-    var total: Int {
-        tallying == .perIteration ? sizes.filter { $0.bytes > 0 }.count : rendered
     }
 }
 
@@ -78,10 +43,10 @@ final class ThumbnailTally: @unchecked Sendable {
 /// parallel with `concurrentPerform` on a global queue, tallying them, and ends the task.
 private final class ThumbnailBatch: Workload, @unchecked Sendable {
     // @unchecked: `observation` is touched on the main queue only.
-    private let tallying: ThumbnailTally.Tallying
+    private let tallying: ParallelTally.Keeping
     private var observation: LifecycleObservation?
 
-    init(tallying: ThumbnailTally.Tallying) { self.tallying = tallying }
+    init(tallying: ParallelTally.Keeping) { self.tallying = tallying }
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let app = context.application
@@ -91,11 +56,11 @@ private final class ThumbnailBatch: Workload, @unchecked Sendable {
             let count = context.drawInt(in: 2...6)
             let work = context.startWork("thumbnails")
             DispatchQueue.global().async {
-                let tally = ThumbnailTally(tallying: tallying, count: count)
+                let tally = ParallelTally(keeping: tallying, pieces: count)
                 DispatchQueue.concurrentPerform(iterations: count) { index in
-                    tally.record(index, bytes: 1_024 * (index + 1))
+                    tally.record(index, amount: 1)
                 }
-                precondition(tally.total == count)
+                precondition(tally.total() == count)
                 work.finish()
                 token.invalidate()
             }

@@ -14,7 +14,7 @@ import Testing
 /// `OperationQueue` itself orders (one operation at a time, a dependency) still holds.
 @Suite("OperationQueue operations", .enabled(if: VirtualClocks.isSupported && Scheduler.tracksPlainLocks))
 struct OperationQueueRaceTests {
-    static func campaign(_ shape: ImportBatch.Shape) -> WorkloadCampaign {
+    static func campaign(_ shape: ImportShape) -> WorkloadCampaign {
         WorkloadCampaign(
             workload: WorkloadInfo(name: "imports/\(shape)", summary: "contacts imported by operations", sharesState: true) {
                 ContactImport(shape: shape)
@@ -26,7 +26,7 @@ struct OperationQueueRaceTests {
     func parallelOperationsRace() throws {
         let report = Self.campaign(.parallelUnguarded).run()
         let race = try #require(report.failures.first { $0.invariant == "no-data-race" }, "\(report)")
-        #expect(race.message.contains("'ImportBatch.imported'"), "\(race.message)")
+        #expect(race.message.contains("'ParallelTally.counted'"), "\(race.message)")
         #expect(report.result.totals.failed > 250, "\(report)")
         // Foundation names the queue "NSOperationQueue 0x…" by the object's address, which
         // differs from rerun to rerun: the threads are named by the queue's number instead.
@@ -45,47 +45,30 @@ struct OperationQueueRaceTests {
     }
 
     @Test("the counter behind a lock, one operation at a time, or bumped by the operation that depends on the others holds",
-          arguments: [ImportBatch.Shape.parallelLocked, .serialUnguarded, .dependencyTotals])
-    func orderedOperationsHold(_ shape: ImportBatch.Shape) {
+          arguments: [ImportShape.parallelLocked, .serialUnguarded, .dependencyTotals])
+    func orderedOperationsHold(_ shape: ImportShape) {
         let report = Self.campaign(shape).run()
         #expect(report.passed, "\(report)")
     }
 }
 
-/// What one import counts.
-final class ImportBatch: @unchecked Sendable {
-    // @unchecked: `imported` is guarded by `lock`, by the queue running one operation at a time,
-    // or by the dependencies (not in `.parallelUnguarded`); `sizes` has one slot per operation.
-    enum Shape: Sendable {
-        case parallelUnguarded, parallelLocked, serialUnguarded, dependencyTotals
-    }
-    final class Slot: @unchecked Sendable {
-        // @unchecked: written by one operation, read by the one that depends on it.
-        var count = 0
-    }
+/// How an import's operations run and keep their count.
+enum ImportShape: Sendable {
+    /// Four at once, the count bumped with no lock (the bug).
+    case parallelUnguarded
+    /// Four at once, the count behind an `NSLock`.
+    case parallelLocked
+    /// One at a time (`maxConcurrentOperationCount` 1), the count bumped with no lock.
+    case serialUnguarded
+    /// Four at once, a slot each, summed by the operation that depends on them all.
+    case dependencyTotals
 
-    let shape: Shape
-    private let lock = NSLock()
-    var imported = 0
-    let slots: [Slot]
-
-    init(shape: Shape, operations: Int) {
-        self.shape = shape
-        slots = (0..<operations).map { _ in Slot() }
-    }
-
-    /// Operation `index` imported `count` contacts.
-    func record(_ index: Int, count: Int) {
-        switch shape {
-        case .parallelUnguarded, .serialUnguarded: imported += count
-        case .parallelLocked: lock.withLock { imported += count }
-        case .dependencyTotals: slots[index].count = count
+    var keeping: ParallelTally.Keeping {
+        switch self {
+        case .parallelUnguarded, .serialUnguarded: .unguarded
+        case .parallelLocked: .locked
+        case .dependencyTotals: .slots
         }
-    }
-
-    /// The operation that depends on every import: totals the slots.
-    func total() {
-        if shape == .dependencyTotals { imported = slots.reduce(0) { $0 + $1.count } }
     }
 }
 
@@ -94,11 +77,11 @@ final class ImportBatch: @unchecked Sendable {
 /// depends on all of them.
 private final class ContactImport: Workload, @unchecked Sendable {
     // @unchecked: `observation` is touched on the main queue only; the queue is thread-safe.
-    private let shape: ImportBatch.Shape
+    private let shape: ImportShape
     private let queue = OperationQueue()
     private var observation: LifecycleObservation?
 
-    init(shape: ImportBatch.Shape) {
+    init(shape: ImportShape) {
         self.shape = shape
         queue.maxConcurrentOperationCount = shape == .serialUnguarded ? 1 : 4
     }
@@ -111,14 +94,14 @@ private final class ContactImport: Workload, @unchecked Sendable {
             let token = BackgroundTaskToken(name: "import", host: app)
             let pages = context.drawInt(in: 2...5)
             let work = context.startWork("import")
-            let batch = ImportBatch(shape: shape, operations: pages)
+            let tally = ParallelTally(keeping: shape.keeping, pieces: pages)
             let done = BlockOperation {
-                batch.total()
+                precondition(tally.total() == 10 * pages)
                 work.finish()
                 token.invalidate()
             }
             for page in 0..<pages {
-                let operation = BlockOperation { batch.record(page, count: 10 * (page + 1)) }
+                let operation = BlockOperation { tally.record(page, amount: 10) }
                 done.addDependency(operation)
                 queue.addOperation(operation)
             }
