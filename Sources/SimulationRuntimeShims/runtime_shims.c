@@ -389,10 +389,9 @@ static int lock_mutex(pthread_mutex_t *mutex, const void *caller) {
             // `waitUntilAllOperationsAreFinished` polling the queue's lock) does not keep it from
             // them forever. The engine says whether the caller may take it (a woken waiter, or
             // no woken waiter can still come) or waits behind them.
-            if (me == 0) {  // loop level or teardown: no simulated thread waits any more
-                drop(locks, entry);
-                continue;
-            }
+            // Loop level or teardown (no simulated thread runs meanwhile): taken and given back
+            // for real there, the reservation and its waiters' count left as they are.
+            if (me == 0) return next_pthread_mutex_lock(mutex);
             entry->waiters++;
             int outcome = plain_mutex_wait(mark, mutex);
             if (outcome == BGSIM_MUTEX_TAKE_RESERVED) {
@@ -442,10 +441,7 @@ static int try_mutex(pthread_mutex_t *mutex, const void *caller) {
         // Released to waiters that have not run yet (see `lock_mutex`): a try takes it, as it
         // could on a device, and the woken waiters find it held and wait again.
         int status = next_pthread_mutex_trylock(mutex);
-        if (status == 0) {
-            if (me != 0) take_reserved(locks, entry, me, caller);
-            else drop(locks, entry);
-        }
+        if (status == 0 && me != 0) take_reserved(locks, entry, me, caller);
         return status;
     }
     if (entry != NULL && entry->holder != me) return EBUSY;
@@ -472,9 +468,11 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex) {
         entry->depth--;
         return status;
     }
+    // A reserved one given back by loop-level code that took it (see `lock_mutex`): still theirs.
+    if (entry->holder == 0) return status;
     // Released (by its holder, or, as a normal mutex allows, by another thread). With waiters it
     // stays listed, reserved for them (holder 0) until one of them runs (see `lock_mutex`).
-    if (entry->waiters == 0 || entry->holder == 0) {
+    if (entry->waiters == 0) {
         drop(locks, entry);
         return status;
     }
