@@ -793,6 +793,11 @@ static BGSIM_TLS int64_t zero_sleeps_at;
 /// back-off made the run's trace depend on the other run's timing. So the first 10,000 in a row at
 /// one virtual instant are real yields (1: done); then one is a sleep of a microsecond of virtual
 /// time (0), so that a loop polling a flag another simulated thread of its run sets lets it run.
+/// `sleep(0)` and `usleep(0)` only: a zero-length `nanosleep` is Foundation's `Thread.sleep`
+/// sleeping what is left of its interval when that rounds down to no nanoseconds (the virtual
+/// uptime it reads back falls short of its deadline by a rounding error), and it loops until
+/// the uptime passes the deadline, so it is a microsecond of virtual time at once, as any sleep
+/// (as real yields, 10,000 of them made every `Thread.sleep` cost milliseconds of real time).
 static int zero_sleep(int64_t now) {
     if (zero_sleeps_at != now) {
         zero_sleeps_at = now;
@@ -816,7 +821,6 @@ int nanosleep(const struct timespec *duration, struct timespec *remaining) {
     BGSIM_NEXT(nanosleep, nanosleep_fn);
     if (duration != NULL && duration->tv_nsec < 1000000000 && run_mark != NULL) {
         int64_t now = virtual_microseconds();
-        if (now >= 0 && duration->tv_sec == 0 && duration->tv_nsec == 0 && zero_sleep(now)) return 0;
         if (now >= 0 && plain_sleep_until(now + relative_micros(duration))) {
             if (remaining != NULL) *remaining = (struct timespec){0, 0};
             return 0;
