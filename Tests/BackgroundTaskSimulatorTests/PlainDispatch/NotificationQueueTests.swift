@@ -52,6 +52,8 @@ struct NotificationQueueTests {
         let report = WorkloadCampaign(workload: info, runs: 20, seed: Seed(0x1de)).run()
         #expect(report.passed, "\(report)")
         #expect(probe.launches.count >= 20, "\(probe.launches.count) launches")
+        // The later looks are made in most launches (not vacuously true).
+        #expect(probe.lifeChecks > 0 && probe.elsewhereChecks > 0, "\(probe.lifeChecks) \(probe.elsewhereChecks)")
         #expect(probe.launches.allSatisfy { $0.sameAllLife && $0.currentOnMain && !$0.currentElsewhere },
                 "\(probe.launches)")
         // Kept alive by the probe, two launches' queues are two objects, and none is Foundation's.
@@ -188,6 +190,9 @@ final class MainQueueProbe: @unchecked Sendable {
         var description: String { "same \(sameAllLife), current on main \(currentOnMain), elsewhere \(currentElsewhere)" }
     }
     var launches: [Launch] = []
+    /// How many looks at the main queue on a background entry, and at `current` off main, were made.
+    var lifeChecks = 0
+    var elsewhereChecks = 0
 }
 
 /// Looks at `OperationQueue.main` and `OperationQueue.current` at launch, on a global queue, and
@@ -206,10 +211,14 @@ private final class MainQueueLooker: Workload, @unchecked Sendable {
         probe.launches[index].currentOnMain = OperationQueue.current === queue
         DispatchQueue.global().async {
             let elsewhere = OperationQueue.current === queue
-            DispatchQueue.main.async { probe.launches[index].currentElsewhere = elsewhere }
+            DispatchQueue.main.async {
+                probe.launches[index].currentElsewhere = elsewhere
+                probe.elsewhereChecks += 1
+            }
         }
         observation = context.onDidEnterBackground {
             probe.launches[index].sameAllLife = probe.launches[index].sameAllLife && OperationQueue.main === queue
+            probe.lifeChecks += 1
         }
     }
 }
