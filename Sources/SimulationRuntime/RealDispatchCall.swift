@@ -35,14 +35,15 @@ package struct RealDispatchCall {
         /// A timer source made inside the run (``source``), simulated: its schedule (the first
         /// fire at a virtual instant in microseconds, nil for never; the interval in
         /// microseconds, nil for once), its event or cancel handler (the work, ``keep()``),
-        /// `resume`/`activate`, `suspend`, `cancel`, and `isCancelled` (answer with
-        /// ``answer(_:)``). A Foundation `Timer` added to the main run loop in the run comes as
+        /// `resume` (one with no suspension to undo: report with ``violatesContract()``),
+        /// `activate`, `suspend`, `cancel`, and `isCancelled` (answer with ``answer(_:)``). A Foundation `Timer` added to the main run loop in the run comes as
         /// the same operations on the main queue (``source`` is its `CFRunLoopTimer`; added:
         /// handler, schedule, resume; `invalidate()`: cancel; `fireDate`: a new schedule).
         case timerSchedule(deadlineMicroseconds: Int64?, intervalMicroseconds: Int64?)
         case timerEventHandler
         case timerCancelHandler
         case timerResume
+        case timerActivate
         case timerSuspend
         case timerCancel
         case timerIsCancelled
@@ -50,11 +51,15 @@ package struct RealDispatchCall {
         /// ``answer(_:)``: 1 on the simulated main thread).
         case isMainThread
         /// `dispatchPrecondition(condition: .onQueue(_:))` (true) or `.notOnQueue(_:)` (false):
-        /// report with ``assertionFails()`` when the caller does not run (or runs) on the queue.
+        /// report with ``violatesContract()`` when the caller does not run (or runs) on the queue.
         case assertOnQueue(Bool)
         /// Not a call that sends work: the app made the queue ``queue`` (its own address, not a
         /// target's); a route made for an earlier queue at that address is stale.
         case queueMade
+        /// Not a call that sends work: `DispatchQueue.getSpecific(key:)` on a run's thread;
+        /// answer with ``answer(_:)`` the Dispatch queue whose block runs on the calling thread
+        /// (the ``origin`` of its call; -1: the main queue; 0: none).
+        case currentQueue
     }
 
     /// The queue that runs the work, as Dispatch sees it.
@@ -75,6 +80,10 @@ package struct RealDispatchCall {
     /// The queue that runs the work (the one called, or the serial or main queue it targets),
     /// as an identity: the address of Dispatch's object, stable while the queue lives.
     package var queue: UInt { UInt(bitPattern: call.pointee.queue) }
+
+    /// The queue called, before following its targets (a timer's: the queue it was made with),
+    /// as an address; 0 for calls on no queue.
+    package var origin: UInt { UInt(bitPattern: call.pointee.origin) }
 
     package var queueKind: QueueKind {
         switch call.pointee.queueKind {
@@ -108,11 +117,13 @@ package struct RealDispatchCall {
         case Int32(BGSIM_DISPATCH_TIMER_HANDLER): .timerEventHandler
         case Int32(BGSIM_DISPATCH_TIMER_CANCEL_HANDLER): .timerCancelHandler
         case Int32(BGSIM_DISPATCH_TIMER_RESUME): .timerResume
+        case Int32(BGSIM_DISPATCH_TIMER_ACTIVATE): .timerActivate
         case Int32(BGSIM_DISPATCH_TIMER_SUSPEND): .timerSuspend
         case Int32(BGSIM_DISPATCH_TIMER_CANCEL): .timerCancel
         case Int32(BGSIM_DISPATCH_TIMER_TEST_CANCEL): .timerIsCancelled
         case Int32(BGSIM_DISPATCH_IS_MAIN_THREAD): .isMainThread
         case Int32(BGSIM_DISPATCH_QUEUE_MADE): .queueMade
+        case Int32(BGSIM_DISPATCH_CURRENT_QUEUE): .currentQueue
         default: .async
         }
     }
@@ -132,9 +143,10 @@ package struct RealDispatchCall {
     /// The group of a `notify` or a `leave` (its address), or nil.
     package var group: UInt? { call.pointee.group.map { UInt(bitPattern: $0) } }
 
-    /// Says that an ``Operation/assertOnQueue(_:)`` condition does not hold: the shim stops the
-    /// process, as Dispatch would, once the observer returns.
-    package func assertionFails() { call.pointee.violated = 1 }
+    /// Says that the call breaks Dispatch's contract (an ``Operation/assertOnQueue(_:)``
+    /// condition that does not hold, a ``Operation/timerResume`` with no suspension to undo):
+    /// the shim stops the process, as Dispatch would, once the observer returns.
+    package func violatesContract() { call.pointee.violated = 1 }
 
     /// Runs the work on the calling thread now (a `sync`): the call is still on the caller's
     /// stack.
@@ -162,6 +174,10 @@ package final class RealDispatchWork: @unchecked Sendable {
 
     /// Runs the work (and leaves its group, for a `group.async`).
     package func run() { bgsim_dispatch_call_run(call) }
+
+    /// The queue the work was sent to, before following its targets (an address, held alive
+    /// while this object lives): the queue `DispatchQueue.getSpecific` reads while it runs.
+    package var origin: UInt { UInt(bitPattern: call.pointee.origin) }
 
     deinit { bgsim_dispatch_call_free(call) }
 }

@@ -32,6 +32,9 @@ extern void dispatch_queue_set_specific(void *queue, const void *key, void *cont
 extern void dispatch_group_enter(void *group);
 extern void dispatch_group_leave(void *group);
 extern void dispatch_retain(void *object);
+// Dispatch's internal references (libdispatch exports them; queued work holds its queue so).
+extern void *_os_object_retain_internal(void *object);
+extern void _os_object_release_internal(void *object);
 extern void *dispatch_get_global_queue(long identifier, unsigned long flags);
 // The blocks runtime (Dispatch links it).
 extern void *_Block_copy(const void *block);
@@ -253,6 +256,7 @@ static int hand_over(void *queue, const char *function, int32_t operation, int32
     call->function = function;
     call->operation = operation;
     call->barrier = barrier;
+    call->origin = queue;
     call->queue = resolve(queue, &call->queueKind);
     if (!observer(mark, call)) return 0;
     // Reported rather than run: the block is kept, never run and never released. Released, its
@@ -308,6 +312,11 @@ bgsim_dispatch_call *bgsim_dispatch_call_keep(const bgsim_dispatch_call *call) {
     kept->label = "";
     kept->function = "";
     if (call->block != NULL) kept->block = _Block_copy(call->block);
+    // Dispatch's queued work holds its queue (an internal reference: the app may have let go
+    // of the queue, as a timer's queue often is); kept work does too, since
+    // `DispatchQueue.getSpecific` reads the queue while the work runs. Global objects (the main
+    // and root queues) ignore it.
+    if (kept->origin != NULL) (void)_os_object_retain_internal(kept->origin);
     ((bgsim_dispatch_call *)call)->kept = 1;
     return kept;
 }
@@ -325,6 +334,7 @@ void bgsim_dispatch_call_run(const bgsim_dispatch_call *call) {
 void bgsim_dispatch_call_free(bgsim_dispatch_call *call) {
     if (call->block != NULL) _Block_release(call->block);
     if (call->dispose != NULL) call->dispose(call->context);
+    if (call->origin != NULL) _os_object_release_internal(call->origin);
     free(call);
 }
 
@@ -492,23 +502,41 @@ static int hand_over_source(void *object, const char *function, int32_t operatio
     if (mark == NULL || object == NULL || !find_run_source(object, &entry)) return 0;
     bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
     if (observer == NULL) return 0;
-    if (operation != BGSIM_DISPATCH_SOURCE && !entry.is_timer) return 0;
+    if (!entry.is_timer) {
+        // Any other source: only its start is told (an escape).
+        if (operation == BGSIM_DISPATCH_TIMER_ACTIVATE) operation = BGSIM_DISPATCH_SOURCE;
+        if (operation != BGSIM_DISPATCH_SOURCE) return 0;
+    } else if (operation == BGSIM_DISPATCH_SOURCE) {
+        operation = BGSIM_DISPATCH_TIMER_RESUME;
+    }
     // A source made with no queue targets the default-priority global queue.
     void *queue = entry.queue != NULL ? entry.queue : dispatch_get_global_queue(0, 0);
-    if (operation == BGSIM_DISPATCH_SOURCE && entry.is_timer) operation = BGSIM_DISPATCH_TIMER_RESUME;
     const char *label = dispatch_queue_get_label(queue);
     call->label = label != NULL ? label : "";
     call->function = function;
     call->operation = operation;
     call->source = object;
+    call->origin = queue;
     call->queue = resolve(queue, &call->queueKind);
     return observer(mark, call);
+}
+
+/// Stops the process as Dispatch does when its client breaks its contract: its message on
+/// stderr, then a trap.
+__attribute__((noreturn)) static void client_crash(const char *message, const char *label) {
+    fprintf(stderr, "BUG IN CLIENT OF LIBDISPATCH: %s%s%s%s\n", message, label[0] != 0 ? " [" : "", label,
+            label[0] != 0 ? "]" : "");
+    fflush(stderr);
+    __builtin_trap();
 }
 
 static int hand_over_timer(void *source, const char *function, int32_t operation) {
     if (bgsim_run_mark_get() == NULL) return 0;
     bgsim_dispatch_call call = {0};
-    return hand_over_source(source, function, operation, &call);
+    if (!hand_over_source(source, function, operation, &call)) return 0;
+    // A resume with no suspension to undo (Dispatch's `_dispatch_lane_resume`).
+    if (call.violated) client_crash("Over-resume of an object", "");
+    return 1;
 }
 
 void dispatch_resume(void *object) {
@@ -519,7 +547,7 @@ void dispatch_resume(void *object) {
 
 void dispatch_activate(void *object) {
     BGSIM_NEXT(dispatch_activate, object_fn);
-    if (hand_over_timer(object, "dispatch_activate", BGSIM_DISPATCH_SOURCE)) return;
+    if (hand_over_timer(object, "dispatch_activate", BGSIM_DISPATCH_TIMER_ACTIVATE)) return;
     next_dispatch_activate(object);
 }
 
@@ -663,6 +691,36 @@ unsigned char _CFIsMainThread(void) {
     return next__CFIsMainThread();
 }
 
+// MARK: DispatchQueue.getSpecific
+
+typedef void *(*get_specific_fn)(const void *);
+
+// `DispatchQueue.getSpecific(key:)` (the "am I on my queue already?" idiom of database
+// wrappers): Dispatch reads the key from the queue the calling thread is draining, which never
+// runs a run's work, so inside a run it was always nil, and code that syncs onto its queue
+// unless already on it synced onto it from inside it (a false deadlock). On a run's thread the
+// engine names the queue whose block runs there; the key is read from it and from the queues it
+// targets, as Dispatch reads it.
+void *dispatch_get_specific(const void *key) {
+    BGSIM_NEXT(dispatch_get_specific, get_specific_fn);
+    void *mark = bgsim_run_mark_get();
+    bgsim_real_dispatch_fn observer = __atomic_load_n(&real_dispatch_observer, __ATOMIC_ACQUIRE);
+    if (mark == NULL || observer == NULL || key == NULL) return next_dispatch_get_specific(key);
+    bgsim_dispatch_call call = {0};
+    call.label = "";
+    call.function = "dispatch_get_specific";
+    call.operation = BGSIM_DISPATCH_CURRENT_QUEUE;
+    if (!observer(mark, &call)) return next_dispatch_get_specific(key);
+    void *queue = call.result == -1 ? main_queue() : (void *)(uintptr_t)call.result;
+    for (int depth = 0; queue != NULL && depth < 16; depth++) {
+        void *value = dispatch_queue_get_specific(queue, key);
+        if (value != NULL) return value;
+        void *target = dispatch_queue_get_specific(queue, &target_key);
+        queue = target != queue ? target : NULL;
+    }
+    return NULL;
+}
+
 // MARK: Assertions
 
 typedef void (*assert_fn)(void *);
@@ -675,10 +733,9 @@ static int hand_over_assertion(void *queue, const char *function, int32_t operat
     bgsim_dispatch_call call = {0};
     if (!hand_over(queue, function, operation, 0, &call)) return 0;
     if (call.violated) {
-        fprintf(stderr, "BUG IN CLIENT OF LIBDISPATCH: Assertion failed: Block was %sexpected to execute on queue [%s]\n",
-                operation == BGSIM_DISPATCH_ASSERT_ON ? "" : "not ", call.label);
-        fflush(stderr);
-        __builtin_trap();
+        client_crash(operation == BGSIM_DISPATCH_ASSERT_ON ? "Assertion failed: Block was expected to execute on queue"
+                                                           : "Assertion failed: Block was not expected to execute on queue",
+                     call.label);
     }
     return 1;
 }

@@ -30,6 +30,9 @@ import SimulationRuntime
 /// - `dispatchPrecondition(condition: .onQueue(q))` holds on `q`'s simulated queue, in a job of
 ///   it or inside a `sync` onto it; `.notOnQueue(q)` elsewhere. One that fails stops the process
 ///   as Dispatch does (a crash, `no-crash`).
+/// - `DispatchQueue.getSpecific(key:)` reads the key from the Dispatch queue whose block runs on
+///   the calling thread (a job sent to it, or a `sync` onto it; on the main thread outside any,
+///   the main queue), then from the queues it targets (the shim walks them); none elsewhere.
 /// - A queue that targets a serial queue or the main queue runs its work there. A concurrent
 ///   queue the app made (`attributes: .concurrent`) runs up to four blocks at once, like the
 ///   global queue; a barrier block (`flags: .barrier`, async or sync) waits for the blocks before
@@ -43,7 +46,7 @@ extension SimulatedApplication {
     /// The process's Dispatch state, made on first use.
     private var realDispatch: RealDispatchRoutes {
         if let made = madeRealDispatch { return made }
-        let made = RealDispatchRoutes()
+        let made = RealDispatchRoutes(scheduler: scheduler)
         madeRealDispatch = made
         return made
     }
@@ -64,9 +67,18 @@ extension SimulatedApplication {
             // A new queue at a freed one's address: it gets a simulated queue of its own.
             madeRealDispatch?.queues.removeValue(forKey: call.queue)
             return true
-        case .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel,
+        case .currentQueue:
+            // The innermost Dispatch block on this thread; else the main thread drains the main
+            // queue (launch, lifecycle callbacks, main-actor code), and no other thread drains one.
+            if let origin = madeRealDispatch?.innermostBlockOrigin {
+                call.answer(Int64(bitPattern: UInt64(origin)))
+            } else {
+                call.answer(scheduler.currentQueue == mainQueueImpl.id ? -1 : 0)
+            }
+            return true
+        case .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume, .timerActivate, .timerSuspend, .timerCancel,
              .timerIsCancelled:
-            realDispatch.timer(call.source, queue: queue(for: call).underlying, clock: { [unowned self] in now }).handle(call)
+            realDispatch.timer(call.source, queue: queue(for: call), clock: { [unowned self] in now }).handle(call)
             return true
         case .sync:
             let target = queue(for: call)
@@ -74,16 +86,15 @@ extension SimulatedApplication {
             let routes = realDispatch
             let run = {
                 // On the caller's thread (a free queue) the block is on the queue all the same.
-                let thread = scheduler.currentThreadID ?? -1
-                routes.syncing.append((target.id, thread))
-                if target.isMainQueue && scheduler.currentQueue != target.id {
-                    // The main queue's block in place (teardown unwinds its caller, or no threads):
-                    // as main, or its main-actor closure traps.
-                    scheduler.runInPlaceOfMainThread { call.runNow() }
-                } else {
-                    call.runNow()
+                routes.runsBlock(of: target.id, origin: call.origin) {
+                    if target.isMainQueue && scheduler.currentQueue != target.id {
+                        // The main queue's block in place (teardown unwinds its caller, or no
+                        // threads): as main, or its main-actor closure traps.
+                        scheduler.runInPlaceOfMainThread { call.runNow() }
+                    } else {
+                        call.runNow()
+                    }
                 }
-                routes.syncing.removeLast()
             }
             switch target {
             case .plain(let queue): queue.sync(run)
@@ -92,26 +103,27 @@ extension SimulatedApplication {
             return true
         case .assertOnQueue(let expected):
             let target = queue(for: call)
-            let thread = scheduler.currentThreadID ?? -1
-            let isOn = scheduler.currentQueue == target.id || realDispatch.syncing.contains { $0 == (target.id, thread) }
-            if isOn != expected { call.assertionFails() }
+            let isOn = scheduler.currentQueue == target.id || realDispatch.isRunningBlock(of: target.id)
+            if isOn != expected { call.violatesContract() }
             return true
         case .async:
             let work = call.keep()
-            queue(for: call).async(barrier: call.isBarrier) { work.run() }
+            let target = queue(for: call), routes = realDispatch
+            target.async(barrier: call.isBarrier) { routes.run(work, on: target) }
             return true
         case .after(let deadline):
             guard let deadline else { return true }  // never: the shim keeps the block, never run
             let work = call.keep()
             let delay = max(0, deadline - now.microseconds)
-            queue(for: call).asyncAfter(.microseconds(delay)) { work.run() }
+            let target = queue(for: call), routes = realDispatch
+            target.asyncAfter(.microseconds(delay)) { routes.run(work, on: target) }
             return true
         case .notify:
             guard let group = call.group else { return false }
             let work = call.keep()
-            let target = queue(for: call)
+            let target = queue(for: call), routes = realDispatch
             if RealDispatchCall.isGroupEmpty(group) {
-                target.async(barrier: false) { work.run() }
+                target.async(barrier: false) { routes.run(work, on: target) }
             } else {
                 realDispatch.waitForGroup(group, queue: target, work: work)
             }
@@ -200,98 +212,6 @@ enum RealDispatchQueue {
     }
 }
 
-/// A concurrent `DispatchQueue` the app made, on a concurrent simulated queue of its process:
-/// its blocks run at once up to the queue's width, except that a barrier block waits for every
-/// block sent before it to finish and runs alone, and blocks sent after it wait for it (GCD's
-/// `dispatch_barrier_async`). A `sync` runs on the caller's thread when nothing holds it back.
-///
-/// For the data-race detector the barriers order the blocks as they do on a device: a barrier
-/// block is ordered after every block that finished before it, and every block after the
-/// barriers that finished before it (`blocksFinished`, `barriersFinished`). So the reader-writer
-/// cache (reads in `sync`, writes in `async(flags: .barrier)`) is not a race, and the same cache
-/// with plain `async` writes is.
-///
-/// Contract: a run touches it from one thread at a time; blocks are released to the simulated
-/// queue in the order they were sent.
-final class ConcurrentDispatchQueue: @unchecked Sendable {
-    // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
-    let queue: SimulatedWorkQueue
-    private let semaphores: Scheduler
-    /// Blocks released and not finished.
-    private var running = 0
-    private var barrierRunning = false
-    /// Blocks held back (behind a barrier, or barriers behind running blocks), in order.
-    private var waiting: [(barrier: Bool, release: () -> Void)] = []
-    /// Every finished block's past, and every finished barrier's.
-    private let blocksFinished = HappensBeforePoint(), barriersFinished = HappensBeforePoint()
-
-    init(_ queue: SimulatedWorkQueue, semaphores: Scheduler) {
-        self.queue = queue
-        self.semaphores = semaphores
-    }
-
-    func async(barrier: Bool, _ work: @escaping @Sendable () -> Void) {
-        let release = { [self] in
-            queue.async { [self] in
-                blockStarts(barrier: barrier)
-                work()
-                finished(barrier: barrier)
-            }
-        }
-        if waiting.isEmpty, canStart(barrier: barrier) {
-            start(barrier: barrier)
-            release()
-        } else {
-            waiting.append((barrier, release))
-        }
-    }
-
-    /// Runs `work` on the caller's thread once the queue lets it (a barrier alone), blocking only
-    /// the calling simulated thread meanwhile.
-    func sync(barrier: Bool, _ work: () -> Void) {
-        // One thread: nothing else runs meanwhile, so nothing can be in the way (nor wait).
-        guard semaphores.hasControlledConcurrency else { return work() }
-        if !(waiting.isEmpty && canStart(barrier: barrier)) {
-            let turn = semaphores.makeSemaphore(name: "sync on \(queue.label)", value: 0)
-            waiting.append((barrier, { turn.signal() }))
-            // The run is being torn down: the block runs in place, as a plain queue's `sync` does
-            // then (Swift's `sync` returning a value force-unwraps what the block set).
-            guard turn.wait() else { return work() }
-        } else {
-            start(barrier: barrier)
-        }
-        blockStarts(barrier: barrier)
-        work()
-        finished(barrier: barrier)
-    }
-
-    /// A block starts: a barrier after every block that finished, any other after the barriers.
-    private func blockStarts(barrier: Bool) {
-        (barrier ? blocksFinished : barriersFinished).acquire(in: semaphores)
-    }
-
-    private func canStart(barrier: Bool) -> Bool {
-        barrier ? running == 0 : !barrierRunning
-    }
-
-    private func start(barrier: Bool) {
-        running += 1
-        if barrier { barrierRunning = true }
-    }
-
-    private func finished(barrier: Bool) {
-        blocksFinished.release(in: semaphores)
-        if barrier { barriersFinished.release(in: semaphores) }
-        running -= 1
-        if barrier { barrierRunning = false }
-        while let next = waiting.first, canStart(barrier: next.barrier) {
-            waiting.removeFirst()
-            start(barrier: next.barrier)
-            next.release()
-        }
-    }
-}
-
 /// A process's state for real Dispatch calls: the simulated queue of each Dispatch queue the
 /// app used, and the `notify` work waiting for a group to empty.
 ///
@@ -303,9 +223,38 @@ final class RealDispatchRoutes: @unchecked Sendable {
     var queues: [UInt: RealDispatchQueue] = [:]
     /// The simulated queues made so far (numbers them in labels that held an address).
     var routedCount = 0
-    /// The `sync` blocks running now, innermost last: the simulated queue and the thread that runs
-    /// the block (-1 without threads), for `dispatchPrecondition`.
-    var syncing: [(queue: QueueID, thread: Int)] = []
+    /// Per thread (-1 without threads), the Dispatch blocks running on it, innermost last: a
+    /// routed job's or a `sync` block's simulated queue and the Dispatch queue called (its
+    /// address), for `dispatchPrecondition` and `DispatchQueue.getSpecific`.
+    private var blocks: [Int: [(queue: QueueID, origin: UInt)]] = [:]
+    private let scheduler: Scheduler
+
+    init(scheduler: Scheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// Runs `body` on the calling thread as a block of `queue`, sent to the Dispatch queue at
+    /// `origin`.
+    func runsBlock(of queue: QueueID, origin: UInt, _ body: () -> Void) {
+        let thread = scheduler.currentThreadID ?? -1
+        blocks[thread, default: []].append((queue, origin))
+        body()
+        // Only this thread's entries: another thread's blocks may have started and ended meanwhile.
+        if blocks[thread]?.count == 1 { blocks[thread] = nil } else { blocks[thread]?.removeLast() }
+    }
+
+    /// Runs kept work, sent to `queue`, as its block.
+    func run(_ work: RealDispatchWork, on queue: RealDispatchQueue) {
+        runsBlock(of: queue.id, origin: work.origin) { work.run() }
+    }
+
+    /// Whether the calling thread runs a block of `queue` (inside it, a `sync` onto another).
+    func isRunningBlock(of queue: QueueID) -> Bool {
+        blocks[scheduler.currentThreadID ?? -1]?.contains { $0.queue == queue } ?? false
+    }
+
+    /// The Dispatch queue (its address) of the innermost block on the calling thread, if any.
+    var innermostBlockOrigin: UInt? { blocks[scheduler.currentThreadID ?? -1]?.last?.origin }
     /// Per group (its address), the notifications waiting for it to empty, in the order made.
     private var waiting: [UInt: [(queue: RealDispatchQueue, work: RealDispatchWork)]] = [:]
 
@@ -317,14 +266,16 @@ final class RealDispatchRoutes: @unchecked Sendable {
     func groupLeft(_ group: UInt) {
         guard waiting[group] != nil, RealDispatchCall.isGroupEmpty(group),
               let due = waiting.removeValue(forKey: group) else { return }
-        for (queue, work) in due { queue.async(barrier: false) { work.run() } }
+        for (queue, work) in due { queue.async(barrier: false) { [self] in run(work, on: queue) } }
     }
 
     /// The simulated timer of the timer source at `source` (its address), made on first use
     /// with `queue`, its target's simulated queue.
-    func timer(_ source: UInt, queue: SimulatedWorkQueue, clock: @escaping () -> VirtualTime) -> SimulatedTimerSource {
+    func timer(_ source: UInt, queue: RealDispatchQueue, clock: @escaping () -> VirtualTime) -> SimulatedTimerSource {
         if let timer = timers[source] { return timer }
-        let timer = SimulatedTimerSource(queue: queue, clock: clock)
+        let timer = SimulatedTimerSource(queue: queue.underlying, clock: clock) { [unowned self] work in
+            run(work, on: queue)
+        }
         timers[source] = timer
         return timer
     }
@@ -338,84 +289,5 @@ final class RealDispatchRoutes: @unchecked Sendable {
         waiting = [:]
         timers = [:]
         withExtendedLifetime(released) {}
-    }
-}
-
-/// A `DispatchSourceTimer` the app made in a run, simulated on its target queue: it fires its
-/// event handler at the virtual deadlines `schedule(deadline:repeating:)` set, once or every
-/// interval, while it is resumed; `suspend()` holds the fires back until the matching
-/// `resume()`; `cancel()` stops it and sends its cancel handler to the queue (GCD's contract).
-/// A fire that comes while the queue is frozen (the app suspended) runs when it thaws, and a
-/// repeating timer's next fire is then an interval after it ran: fires are not made up for.
-///
-/// Contract: a run touches it from one thread at a time; it fires only on its queue.
-final class SimulatedTimerSource: @unchecked Sendable {
-    // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
-    private let queue: SimulatedWorkQueue
-    /// The run's virtual time.
-    private let clock: () -> VirtualTime
-    private var eventHandler: RealDispatchWork?
-    private var cancelHandler: RealDispatchWork?
-    private var deadline: Int64?
-    private var interval: Int64?
-    /// A source starts inactive; the first `resume` or `activate` starts it.
-    private var suspensions = 1
-    private var isCancelled = false
-    /// Raised at every change of schedule: a fire sent before it is stale.
-    private var generation = 0
-
-    init(queue: SimulatedWorkQueue, clock: @escaping () -> VirtualTime) {
-        self.queue = queue
-        self.clock = clock
-    }
-
-    func handle(_ call: RealDispatchCall) {
-        switch call.operation {
-        case .timerSchedule(let first, let every):
-            deadline = first
-            interval = every.flatMap { $0 > 0 ? $0 : nil }  // an interval of 0 repeats nothing
-            arm()
-        case .timerEventHandler:
-            eventHandler = call.hasWork ? call.keep() : nil
-        case .timerCancelHandler:
-            cancelHandler = call.hasWork ? call.keep() : nil
-        case .timerResume:
-            if suspensions > 0 { suspensions -= 1 }
-            arm()
-        case .timerSuspend:
-            suspensions += 1
-            generation += 1
-        case .timerCancel:
-            guard !isCancelled else { return }
-            isCancelled = true
-            generation += 1
-            if let handler = cancelHandler { queue.async { handler.run() } }
-            cancelHandler = nil
-        case .timerIsCancelled:
-            call.answer(isCancelled ? 1 : 0)
-        default:
-            break
-        }
-    }
-
-    /// Sends the next fire to the queue, when the timer is running and has a deadline.
-    private func arm() {
-        generation += 1
-        guard suspensions == 0, !isCancelled, let deadline else { return }
-        let armed = generation
-        queue.asyncAfter(.microseconds(max(0, deadline - clock().microseconds))) { [self] in fire(armed) }
-    }
-
-    private func fire(_ armed: Int) {
-        guard armed == generation, suspensions == 0, !isCancelled, let deadline else { return }
-        // The next deadline: the first of start + k x interval after now (late fires are merged).
-        if let interval {
-            let now = clock().microseconds
-            self.deadline = deadline + interval * max(1, (now - deadline) / interval + 1)
-        } else {
-            self.deadline = nil
-        }
-        eventHandler?.run()
-        arm()
     }
 }

@@ -221,9 +221,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         if !core.dropsEvents, let app = liveApp { return app.route(call) }
         switch call.operation {
         case .sync: call.runNow()
-        case .sourceStarted, .isMainThread: return false
+        case .sourceStarted, .isMainThread, .currentQueue: return false
         case .async, .after, .notify, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler,
-             .timerCancelHandler, .timerResume, .timerSuspend, .timerCancel, .timerIsCancelled, .queueMade:
+             .timerCancelHandler, .timerResume, .timerActivate, .timerSuspend, .timerCancel, .timerIsCancelled, .queueMade:
             break
         }
         return true

@@ -75,10 +75,10 @@ package enum VirtualClocks {
             let escape: AsyncEscape.Kind
             switch call.operation {
             case .sync, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler, .timerCancelHandler,
-                 .timerSuspend, .timerCancel, .timerIsCancelled, .isMainThread, .queueMade:
+                 .timerSuspend, .timerCancel, .timerIsCancelled, .isMainThread, .queueMade, .currentQueue:
                 return 0
             case .async, .after, .notify: escape = .realDispatchQueue(label: call.label, call: call.function)
-            case .sourceStarted, .timerResume: escape = .realDispatchSource(call: call.function)
+            case .sourceStarted, .timerResume, .timerActivate: escape = .realDispatchSource(call: call.function)
             }
             guard let state = scheduler.asyncState, state.taskExecutor != nil else { return 0 }
             state.record(escape, scheduler: scheduler)

@@ -97,8 +97,10 @@ enum {
     BGSIM_DISPATCH_ASSERT_NOT_ON = 8,
     /// A timer source made inside a run (`source`; `queue` its target): `dispatch_source_set_timer`
     /// (`deadline` the first fire, `interval` microseconds, -1 for once), its event and cancel
-    /// handlers (`block`), `resume`/`activate`, `suspend`, `cancel`, and `testcancel` (the
-    /// observer answers in `result`). A Foundation run-loop timer added to the main run loop
+    /// handlers (`block`), `resume`, `activate` (`BGSIM_DISPATCH_TIMER_ACTIVATE`), `suspend`,
+    /// `cancel`, and `testcancel` (the observer answers in `result`). A `resume` with no
+    /// suspension to undo is Dispatch's over-resume: the observer sets `violated`, and the shim
+    /// stops the process as Dispatch does. A Foundation run-loop timer added to the main run loop
     /// inside a run comes as the same operations (run_loop_timers.c): `source` is the
     /// `CFRunLoopTimer`, `queue` the main queue, its handler a function (`work`), its schedule
     /// from its fire date, `resume` when added, `cancel` when invalidated.
@@ -116,6 +118,15 @@ enum {
     /// resolved to a target) inside a run; the observer forgets any route it made for an earlier
     /// queue at that address. Its answer is ignored.
     BGSIM_DISPATCH_QUEUE_MADE = 17,
+    /// Not a call that sends work: `dispatch_get_specific` (`DispatchQueue.getSpecific(key:)`) on
+    /// a run's thread. The observer answers in `result` the queue (a call's `origin`; -1: the
+    /// main queue; 0: none) whose block runs on the calling thread, in a job of it or inside a
+    /// `sync` onto it; the shim then reads the key from that queue and the queues it targets, as
+    /// Dispatch does.
+    BGSIM_DISPATCH_CURRENT_QUEUE = 18,
+    /// `dispatch_activate` of a timer source made inside a run (with the timer operations above):
+    /// starts an inactive timer, nothing on an active one.
+    BGSIM_DISPATCH_TIMER_ACTIVATE = 19,
 };
 
 /// Which queue runs a call's work (``bgsim_dispatch_call``'s `queueKind`), after following
@@ -150,8 +161,9 @@ typedef struct bgsim_dispatch_call {
     int32_t barrier;
     /// 1 once the block was copied for keeping (``bgsim_dispatch_call_keep``).
     int32_t kept;
-    /// Set by the observer when a `dispatch_assert_queue` call's condition does not hold: the
-    /// shim then stops the process as Dispatch would.
+    /// Set by the observer when the call breaks Dispatch's contract (a `dispatch_assert_queue`
+    /// condition that does not hold, a timer's over-resume): the shim then stops the process
+    /// as Dispatch would.
     int32_t violated;
     int32_t reserved;
     /// The work: a block, or a function and its context (the `_f` forms).
@@ -169,8 +181,12 @@ typedef struct bgsim_dispatch_call {
     int64_t interval;
     /// The timer source of a timer operation.
     void *_Nullable source;
-    /// What the observer answers (`dispatch_source_testcancel`).
+    /// What the observer answers (`dispatch_source_testcancel`, `dispatch_get_specific`).
     int64_t result;
+    /// The queue called, before following its targets (a timer's: the queue it was made
+    /// with): `DispatchQueue.getSpecific` reads keys from it while the work runs. A kept call
+    /// holds it alive (Dispatch's internal reference, as Dispatch's own queued work does).
+    void *_Nullable origin;
 } bgsim_dispatch_call;
 
 /// Told about each call that sends work to a real Dispatch queue from a thread with a run mark.
