@@ -48,8 +48,10 @@ package enum VirtualClocks {
             let scheduler = ThreadMark.object(marked: mark, as: Scheduler.self)
             let now = scheduler.now.microseconds
             // Sleeps where no simulated thread can wait move the clocks read there (not a
-            // simulated thread's: its sleeps wait on the run's own time).
-            guard scheduler.loopSleepMicroseconds != 0, scheduler.currentThreadID == nil else { return now }
+            // simulated thread's: its sleeps wait on the run's own time), and so do the sleeps
+            // of the threads unwound at the run's end, which read the same clock.
+            guard scheduler.loopSleepMicroseconds != 0,
+                  scheduler.currentThreadID == nil || scheduler.threads?.isFinalUnwind == true else { return now }
             return now + scheduler.loopSleepMicroseconds
         }, epochSeconds)
         // App code's `Thread.sleep` (a `nanosleep` loop until the uptime passes its deadline) at

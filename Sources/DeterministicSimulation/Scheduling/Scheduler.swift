@@ -104,7 +104,8 @@ public final class Scheduler {
     /// that the simulation cannot avoid running. Unchecked exclusivity like ``core``.
     @exclusivity(unchecked) var inertCode = false
     /// What app code slept where no simulated thread could wait (a run on one thread, the
-    /// teardown's last jobs): the run's clocks read that much later there (``VirtualClocks``).
+    /// teardown's last jobs) and what the threads unwound at the run's end slept: the run's
+    /// clocks read that much later there (``VirtualClocks``).
     var loopSleepMicroseconds: Int64 = 0
     /// Called with `true` when inert code starts to run and `false` when it stops (outermost
     /// calls only): a simulator stops and resumes recording there, rather than reading a flag

@@ -51,6 +51,18 @@ struct SleepTests {
         #expect(pool.retiredCount == before + 1, "\(pool.retiredCount - before) threads given up")
     }
 
+    @Test("a block inside Thread.sleep when the run ends sleeps out its interval at teardown and ends: its thread is not given up")
+    func sleeperLeftAtTheEndFinishes() {
+        let pool = SimulatedThreadPool.forCurrentThread
+        let before = pool.retiredCount
+        let probe = SleepProbe()
+        // Three 400 s throttles: the run's 600 s horizon ends inside the second.
+        let outcome = RealDispatchTests.run("throttled", seed: 4) { ThrottledChunks(probe: probe, chunks: 3, pause: 400) }
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.map(\.message))")
+        #expect(pool.retiredCount == before, "\(pool.retiredCount - before) threads given up")
+        #expect(!probe.processes.isEmpty && probe.processes.allSatisfy { $0.woke != nil }, "\(probe.processes.map(\.woke))")
+    }
+
     @Test("the crash handler's wait for another handler is real time on a run's thread, not a sleep the shims make virtual")
     func crashHandlerWaitIsRealTime() {
         // Two workers crashing together: the second handler waits while the first writes its
@@ -158,6 +170,31 @@ final class PollsForever: Workload, @unchecked Sendable {
     func didFinishLaunching(_ context: WorkloadContext) {
         DispatchQueue.global().async { [self] in
             while !lock.withLock({ done }) { Thread.sleep(forTimeInterval: 0.1) }
+        }
+    }
+}
+
+/// A global-queue block works in chunks with a `Thread.sleep` throttle after each (as apps keep
+/// a device cool), and notes when its loop ended.
+final class ThrottledChunks: Workload, @unchecked Sendable {
+    private let probe: SleepProbe
+    private let chunks: Int
+    private let pause: TimeInterval
+
+    init(probe: SleepProbe, chunks: Int, pause: TimeInterval) {
+        self.probe = probe
+        self.chunks = chunks
+        self.pause = pause
+    }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let mine = SleepProbe.Process()
+        probe.processes.append(mine)
+        let start = Date()
+        let (chunks, pause) = (chunks, pause)
+        DispatchQueue.global().async {
+            for _ in 0..<chunks { Thread.sleep(forTimeInterval: pause) }
+            mine.woke = elapsed(since: start)
         }
     }
 }

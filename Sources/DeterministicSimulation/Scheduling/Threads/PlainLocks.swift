@@ -223,6 +223,15 @@ extension ThreadController {
     {
         guard let me = state.current, !state.isUnwinding else {
             noteUnwindingWait(in: scheduler)
+            if kind == .sleep, deadline >= 0, state.isFinalUnwind {
+                // A sleep at the run's end is slept at once on the teardown's clock (the
+                // loop level's, after the verdict): Foundation's `Thread.sleep` sleeps again
+                // until the uptime it reads passes its deadline, and on a clock standing still
+                // every one in progress was given up, keeping its thread.
+                let left = deadline - scheduler.now.microseconds - scheduler.loopSleepMicroseconds
+                if left > 0 { scheduler.loopSleepMicroseconds += left }
+                return .timedOut
+            }
             return .abandoned
         }
         if deadline >= 0 {

@@ -180,6 +180,7 @@ final class ThreadController {
     /// The index of the running thread's queue (nil at loop level).
     var currentQueueIndex: Int? { state.current.map { state.threads[$0].queue } }
     var isUnwinding: Bool { state.isUnwinding }
+    var isFinalUnwind: Bool { state.isFinalUnwind }
     var deadlock: DeadlockReport? { state.deadlock }
     var suspendedCount: Int { state.suspendedCount }
     var preemptionCount: Int { state.preemptionCount }
