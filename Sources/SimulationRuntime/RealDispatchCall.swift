@@ -44,6 +44,10 @@ package struct RealDispatchCall {
         case timerCancelHandler
         case timerResume
         case timerActivate
+        /// The app let go of its last reference to the timer: an active one is cancelled; a
+        /// suspended or inactive one stops the process (answer 1 for inactive, 2 for suspended,
+        /// and ``violatesContract()``).
+        case timerReleased
         case timerSuspend
         case timerCancel
         case timerIsCancelled
@@ -118,6 +122,7 @@ package struct RealDispatchCall {
         case Int32(BGSIM_DISPATCH_TIMER_CANCEL_HANDLER): .timerCancelHandler
         case Int32(BGSIM_DISPATCH_TIMER_RESUME): .timerResume
         case Int32(BGSIM_DISPATCH_TIMER_ACTIVATE): .timerActivate
+        case Int32(BGSIM_DISPATCH_TIMER_RELEASED): .timerReleased
         case Int32(BGSIM_DISPATCH_TIMER_SUSPEND): .timerSuspend
         case Int32(BGSIM_DISPATCH_TIMER_CANCEL): .timerCancel
         case Int32(BGSIM_DISPATCH_TIMER_TEST_CANCEL): .timerIsCancelled

@@ -32,6 +32,7 @@ extern void dispatch_queue_set_specific(void *queue, const void *key, void *cont
 extern void dispatch_group_enter(void *group);
 extern void dispatch_group_leave(void *group);
 extern void dispatch_retain(void *object);
+void dispatch_release(void *object);  // defined below: a run timer's last release is told
 // Dispatch's internal references (libdispatch exports them; queued work holds its queue so).
 extern void *_os_object_retain_internal(void *object);
 extern void _os_object_release_internal(void *object);
@@ -537,6 +538,52 @@ static int hand_over_timer(void *source, const char *function, int32_t operation
     // A resume with no suspension to undo (Dispatch's `_dispatch_lane_resume`).
     if (call.violated) client_crash("Over-resume of an object", "");
     return 1;
+}
+
+// MARK: Releasing a timer
+
+/// Whether a Dispatch object's header is as `external_references` reads it: Dispatch's objects
+/// start with a pointer and two `int` counts, the internal and the external (each stored as
+/// the count less one). Checked once at load on an object of its own; if the check fails,
+/// releases are not told.
+static int header_is_known;
+
+__attribute__((constructor)) static void check_object_header(void) {
+    extern void *dispatch_semaphore_create(long value);
+    void *object = dispatch_semaphore_create(0);
+    if (object == NULL) return;
+    volatile int *external = (volatile int *)((char *)object + sizeof(void *) + sizeof(int));
+    int alone = *external;
+    dispatch_retain(object);
+    int retained = *external;
+    dispatch_release(object);
+    header_is_known = alone == 0 && retained == 1 && *external == 0;
+    dispatch_release(object);
+}
+
+/// The external references to the Dispatch object at `object` (the app's, and the one the
+/// shim keeps of a run's source).
+static int external_references(void *object) {
+    return *(volatile int *)((char *)object + sizeof(void *) + sizeof(int)) + 1;
+}
+
+/// Tells the engine that the app lets go of its last reference to `object` when it is a timer
+/// made in a run (only the shim's is left): a device cancels an active timer then, and stops
+/// the process for a suspended or inactive one.
+static void tell_released(void *object) {
+    run_source entry;
+    if (!header_is_known || !find_run_source(object, &entry) || !entry.is_timer || external_references(object) != 2) return;
+    bgsim_dispatch_call call = {0};
+    if (!hand_over_source(object, "dispatch_release", BGSIM_DISPATCH_TIMER_RELEASED, &call)) return;
+    if (call.violated) client_crash(call.result == 1 ? "Release of an inactive object" : "Release of a suspended object", "");
+}
+
+void dispatch_release(void *object) {
+    BGSIM_NEXT(dispatch_release, object_fn);
+    if (object != NULL && bgsim_run_mark_get() != NULL && __atomic_load_n(&run_source_next, __ATOMIC_RELAXED) != 0) {
+        tell_released(object);
+    }
+    next_dispatch_release(object);
 }
 
 void dispatch_resume(void *object) {

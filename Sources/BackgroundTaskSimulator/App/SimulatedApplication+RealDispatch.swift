@@ -76,6 +76,12 @@ extension SimulatedApplication {
                 call.answer(scheduler.currentQueue == mainQueueImpl.id ? -1 : 0)
             }
             return true
+        case .timerReleased:
+            // Only a timer this process made and still simulates; never made anew here (the
+            // release may come from inside the engine, dropping work that held the timer).
+            guard core.isAlive, let timer = madeRealDispatch?.existingTimer(call.source) else { return false }
+            timer.handle(call)
+            return true
         case .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume, .timerActivate, .timerSuspend, .timerCancel,
              .timerIsCancelled:
             realDispatch.timer(call.source, queue: queue(for: call), clock: { [unowned self] in now }).handle(call)
@@ -279,6 +285,9 @@ final class RealDispatchRoutes: @unchecked Sendable {
         timers[source] = timer
         return timer
     }
+
+    /// The simulated timer of the timer source at `source`, if the process made one.
+    func existingTimer(_ source: UInt) -> SimulatedTimerSource? { timers[source] }
 
     /// Per timer source made in the process (its address), its simulated timer.
     private var timers: [UInt: SimulatedTimerSource] = [:]

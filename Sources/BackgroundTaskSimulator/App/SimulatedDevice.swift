@@ -47,6 +47,10 @@ public final class SimulatedDevice: @unchecked Sendable {
         /// A dead process's code runs inertly (``Scheduler/onInertCode``): nothing is recorded
         /// meanwhile, the monitor and the sinks wait here (so ``emit(_:)`` checks nothing more).
         var dropsEvents = false
+        /// Set when ``tearDown()`` starts: what the app's code does from then on (its threads
+        /// unwound, its objects released) is not the app's doing on a device, where a process
+        /// that ends runs none of it. Only real Dispatch calls read it.
+        var isTearingDown = false
         var monitorWhileInert: Unretained<RunMonitor>?
         var sinksWhileInert: [(SimEvent, VirtualTime) -> Void] = []
         var nextWorkID = 1
@@ -218,10 +222,11 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// code (run inertly to free what it holds) sends nothing: its work is taken and never run,
     /// as its frozen queues would never run it; a `sync` runs in place.
     private func routeRealDispatch(_ call: RealDispatchCall) -> Bool {
-        if !core.dropsEvents, let app = liveApp { return app.route(call) }
+        if !core.dropsEvents, !core.isTearingDown, let app = liveApp { return app.route(call) }
         switch call.operation {
         case .sync: call.runNow()
-        case .sourceStarted, .isMainThread, .currentQueue: return false
+        // A timer let go of by dead code or at teardown: a killed app runs no deinit on a device.
+        case .sourceStarted, .isMainThread, .currentQueue, .timerReleased: return false
         case .async, .after, .notify, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler,
              .timerCancelHandler, .timerResume, .timerActivate, .timerSuspend, .timerCancel, .timerIsCancelled, .queueMade:
             break
@@ -282,6 +287,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     ///
     /// Contract: call once, after the run's outcome was taken; the device is unusable after.
     public func tearDown() {
+        core.isTearingDown = true
         monitor = nil
         let sinks = core.sinks  // released below, outside any access to `core`
         core.sinks = []

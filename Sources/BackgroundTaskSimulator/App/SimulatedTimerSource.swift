@@ -7,7 +7,9 @@ import SimulationRuntime
 /// `resume()`; `cancel()` stops it and sends its cancel handler to the queue (GCD's contract).
 /// It starts inactive: `activate()` or the first `resume()` starts it; a `resume()` after that
 /// with no `suspend()` to undo stops the process, as Dispatch does ("Over-resume of an
-/// object"), a `no-crash` finding. A fire that comes while the queue is frozen (the app suspended) runs when it thaws, and a
+/// object"), a `no-crash` finding. When the app lets go of its last reference to it, it is
+/// cancelled if it runs, and stops the process if it is suspended or inactive ("Release of a
+/// suspended object"), as Dispatch does. A fire that comes while the queue is frozen (the app suspended) runs when it thaws, and a
 /// repeating timer's next fire is then an interval after it ran: fires are not made up for.
 ///
 /// Contract: a run touches it from one thread at a time; it fires only on its queue.
@@ -64,16 +66,30 @@ final class SimulatedTimerSource: @unchecked Sendable {
             suspensions += 1
             generation += 1
         case .timerCancel:
-            guard !isCancelled else { return }
-            isCancelled = true
-            generation += 1
-            if let handler = cancelHandler { queue.async { [self] in runHandler(handler) } }
-            cancelHandler = nil
+            cancel()
+        case .timerReleased:
+            // Dispatch's `_dispatch_queue_xref_dispose`: the last release of a suspended or
+            // inactive source stops the process; an active one is cancelled.
+            if isInactive || suspensions > 0 {
+                call.answer(isInactive ? 1 : 2)
+                call.violatesContract()
+            } else {
+                cancel()
+            }
         case .timerIsCancelled:
             call.answer(isCancelled ? 1 : 0)
         default:
             break
         }
+    }
+
+    /// Stops the timer for good and sends its cancel handler to the queue (once).
+    private func cancel() {
+        guard !isCancelled else { return }
+        isCancelled = true
+        generation += 1
+        if let handler = cancelHandler { queue.async { [self] in runHandler(handler) } }
+        cancelHandler = nil
     }
 
     private var isRunning: Bool { !isInactive && suspensions == 0 && !isCancelled }

@@ -77,7 +77,7 @@ package enum VirtualClocks {
             let escape: AsyncEscape.Kind
             switch call.operation {
             case .sync, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler, .timerCancelHandler,
-                 .timerSuspend, .timerCancel, .timerIsCancelled, .isMainThread, .queueMade, .currentQueue:
+                 .timerSuspend, .timerCancel, .timerIsCancelled, .isMainThread, .queueMade, .currentQueue, .timerReleased:
                 return 0
             case .async, .after, .notify: escape = .realDispatchQueue(label: call.label, call: call.function)
             case .sourceStarted, .timerResume, .timerActivate: escape = .realDispatchSource(call: call.function)

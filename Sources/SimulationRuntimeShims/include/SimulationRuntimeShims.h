@@ -127,6 +127,12 @@ enum {
     /// `dispatch_activate` of a timer source made inside a run (with the timer operations above):
     /// starts an inactive timer, nothing on an active one.
     BGSIM_DISPATCH_TIMER_ACTIVATE = 19,
+    /// `dispatch_release` of the app's last reference to a timer source made inside a run (the
+    /// shim keeps one of its own, so the source is never freed). On a device the release cancels
+    /// an active timer (its cancel handler runs) and stops the process when the timer is
+    /// suspended or inactive: the observer then answers in `result` 1 (inactive) or 2
+    /// (suspended) and sets `violated`.
+    BGSIM_DISPATCH_TIMER_RELEASED = 20,
 };
 
 /// Which queue runs a call's work (``bgsim_dispatch_call``'s `queueKind`), after following
@@ -196,9 +202,10 @@ typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, bgsim_dispatch_call *
 
 /// Registers the observer of real Dispatch calls inside runs (Linux: this target defines
 /// `dispatch_async`, `dispatch_sync`, `dispatch_after`, `dispatch_group_async`,
-/// `dispatch_group_notify`, their barrier and `_f` forms, and Dispatch's queue constructors, to
-/// know which queues are serial and what they target). On a thread with a run mark each of them
-/// tells the observer and, when it took the call, does not send the work, which would run
+/// `dispatch_group_notify`, their barrier and `_f` forms, Dispatch's queue constructors, to
+/// know which queues are serial and what they target, the timer source calls,
+/// `dispatch_get_specific`, and `dispatch_release` of a run's timer). On a thread with a run
+/// mark each of them tells the observer and, when it took the call, does not send the work, which would run
 /// outside the simulation; otherwise it calls Dispatch's own. Where the shim is not built
 /// nothing is observed.
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn _Nonnull observer);
