@@ -64,6 +64,13 @@ package enum ThreadMark {
         bgsim_thread_marks_exchange(&marks)
     }
 
+    /// Tells the shim that the run marked with `object` (its scheduler) has ended: it forgets
+    /// what it remembers of the run (the Dispatch sources it made), so that a later run marked
+    /// with an object at the same address finds none of it.
+    package static func runEnded(_ object: AnyObject) {
+        bgsim_real_dispatch_run_ended(Unmanaged.passUnretained(object).toOpaque())
+    }
+
     /// Whether the calling thread is marked with `object` (a pointer comparison, no retain).
     @inline(__always)
     package static func isMarked(_ object: AnyObject) -> Bool {

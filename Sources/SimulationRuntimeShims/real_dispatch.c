@@ -448,21 +448,24 @@ void dispatch_group_notify_f(void *group, void *queue, void *context, void (*wor
 
 // MARK: Sources
 
-// A source made on a thread with a run mark is remembered (a small table shared by every thread:
-// a source may be used from another simulated thread, which with OS-thread carriers is another
-// OS thread; when it is full the oldest entry goes). Dispatch never starts it: it stays inactive
-// and is kept (released inactive, Dispatch would stop the process). A timer is simulated: its
-// calls on a run's thread (`set_timer`, the handlers, `resume`, `suspend`, `cancel`) go to the
-// engine, which fires the handler on the simulated queue at the virtual deadlines. Starting any
-// other source is handed over as such (its handler would run on a real thread).
-#define RUN_SOURCE_CAPACITY 256
+// A source made on a thread with a run mark is remembered until its run ends (a table shared by
+// every thread: a source may be used from another simulated thread, which with OS-thread carriers
+// is another OS thread, and by the runs of other jobs; it grows as needed, and the engine forgets
+// a run's entries when the run ends, `bgsim_real_dispatch_run_ended`). Dispatch never starts it:
+// it stays inactive and is kept (released inactive, Dispatch would stop the process). A timer is
+// simulated: its calls on a run's thread (`set_timer`, the handlers, `resume`, `suspend`,
+// `cancel`, the app's last release) go to the engine, which fires the handler on the simulated
+// queue at the virtual deadlines. Starting any other source is handed over as such (its handler
+// would run on a real thread).
 typedef struct run_source {
     void *source;
     void *queue;
+    /// The run that made it (its mark).
+    void *mark;
     int is_timer;
 } run_source;
-static run_source run_sources[RUN_SOURCE_CAPACITY];
-static uint32_t run_source_next;
+static run_source *run_sources;
+static uint32_t run_source_count, run_source_capacity;
 static char run_sources_lock;
 
 typedef void *(*source_create_fn)(void *, uintptr_t, uintptr_t, void *);
@@ -471,28 +474,49 @@ typedef void (*object_fn)(void *);
 void *dispatch_source_create(void *type, uintptr_t handle, uintptr_t mask, void *queue) {
     BGSIM_NEXT(dispatch_source_create, source_create_fn);
     void *source = next_dispatch_source_create(type, handle, mask, queue);
-    if (source == NULL || bgsim_run_mark_get() == NULL) return source;
+    void *mark = bgsim_run_mark_get();
+    if (source == NULL || mark == NULL) return source;
     static void *timer_slot;
-    run_source entry = {source, queue, type == bgsim_default_symbol(&timer_slot, "_dispatch_source_type_timer")};
+    run_source entry = {source, queue, mark, type == bgsim_default_symbol(&timer_slot, "_dispatch_source_type_timer")};
     dispatch_retain(source);
     while (__atomic_test_and_set(&run_sources_lock, __ATOMIC_ACQUIRE)) {}
-    run_sources[run_source_next++ % RUN_SOURCE_CAPACITY] = entry;
+    if (run_source_count == run_source_capacity) {
+        uint32_t capacity = run_source_capacity == 0 ? 64 : run_source_capacity * 2;
+        run_source *grown = realloc(run_sources, capacity * sizeof *grown);
+        if (grown == NULL) abort();
+        run_sources = grown;
+        run_source_capacity = capacity;
+    }
+    run_sources[run_source_count] = entry;
+    __atomic_store_n(&run_source_count, run_source_count + 1, __ATOMIC_RELEASE);
     __atomic_clear(&run_sources_lock, __ATOMIC_RELEASE);
     return source;
 }
 
-/// The entry of `object` when it is a source made inside a run.
+/// The entry of `object` when it is a source made inside a run that has not ended.
 static int find_run_source(void *object, run_source *found) {
+    if (__atomic_load_n(&run_source_count, __ATOMIC_ACQUIRE) == 0) return 0;
     int known = 0;
     while (__atomic_test_and_set(&run_sources_lock, __ATOMIC_ACQUIRE)) {}
-    for (int index = 0; index < RUN_SOURCE_CAPACITY && !known; index++) {
-        if (run_sources[index].source == object) {
-            *found = run_sources[index];
+    for (uint32_t index = run_source_count; index > 0 && !known; index--) {  // the newest first
+        if (run_sources[index - 1].source == object) {
+            *found = run_sources[index - 1];
             known = 1;
         }
     }
     __atomic_clear(&run_sources_lock, __ATOMIC_RELEASE);
     return known;
+}
+
+void bgsim_real_dispatch_run_ended(void *mark) {
+    if (__atomic_load_n(&run_source_count, __ATOMIC_ACQUIRE) == 0) return;
+    while (__atomic_test_and_set(&run_sources_lock, __ATOMIC_ACQUIRE)) {}
+    uint32_t kept = 0;
+    for (uint32_t index = 0; index < run_source_count; index++) {
+        if (run_sources[index].mark != mark) run_sources[kept++] = run_sources[index];
+    }
+    __atomic_store_n(&run_source_count, kept, __ATOMIC_RELEASE);
+    __atomic_clear(&run_sources_lock, __ATOMIC_RELEASE);
 }
 
 /// Hands a call on a run's source to the engine: 1 when the run took it. `call` carries the
@@ -580,7 +604,7 @@ static void tell_released(void *object) {
 
 void dispatch_release(void *object) {
     BGSIM_NEXT(dispatch_release, object_fn);
-    if (object != NULL && bgsim_run_mark_get() != NULL && __atomic_load_n(&run_source_next, __ATOMIC_RELAXED) != 0) {
+    if (object != NULL && bgsim_run_mark_get() != NULL && __atomic_load_n(&run_source_count, __ATOMIC_RELAXED) != 0) {
         tell_released(object);
     }
     next_dispatch_release(object);
@@ -808,6 +832,8 @@ void dispatch_assert_queue_not(void *queue) {
 #else
 
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) { (void)observer; }
+
+void bgsim_real_dispatch_run_ended(void *mark) { (void)mark; }
 
 void bgsim_real_dispatch_group_left(void *group) { (void)group; }
 

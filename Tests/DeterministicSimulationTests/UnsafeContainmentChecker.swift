@@ -100,8 +100,8 @@ enum UnsafeContainmentChecker {
                 // The run an OS thread is executing, kept unretained in a pthread key (read by
                 // the runtime's executor hooks and the simulated main actor, only while that
                 // run executes on the thread; and by the shim's callbacks, which are handed
-                // that same mark).
-                "Sources/SimulationRuntime/ThreadMark.swift": 5,
+                // that same mark; and told to the shim when the run ends).
+                "Sources/SimulationRuntime/ThreadMark.swift": 6,
             ],
             instead: "use Unretained (DeterministicSimulation/Support/Unretained.swift), or a strong reference"),
         Idiom(

@@ -115,6 +115,7 @@ extension SimulatedApplication {
         case .async:
             let work = call.keep()
             let target = queue(for: call), routes = realDispatch
+            if call.queueKind == .oneAtATime { routes.keepUntilProcessEnds(work) }
             target.async(barrier: call.isBarrier) { routes.run(work, on: target) }
             return true
         case .after(let deadline):
@@ -261,6 +262,9 @@ final class RealDispatchRoutes: @unchecked Sendable {
 
     /// The Dispatch queue (its address) of the innermost block on the calling thread, if any.
     var innermostBlockOrigin: UInt? { blocks[scheduler.currentThreadID ?? -1]?.last?.origin }
+    /// The blocks Foundation sent to the queue under an `OperationQueue`, kept until the process
+    /// ends (``keepUntilProcessEnds(_:)``).
+    private var operationBlocks: [RealDispatchWork] = []
     /// Per group (its address), the notifications waiting for it to empty, in the order made.
     private var waiting: [UInt: [(queue: RealDispatchQueue, work: RealDispatchWork)]] = [:]
 
@@ -292,11 +296,23 @@ final class RealDispatchRoutes: @unchecked Sendable {
     /// Per timer source made in the process (its address), its simulated timer.
     private var timers: [UInt: SimulatedTimerSource] = [:]
 
+    /// Keeps a block Foundation sent to an `OperationQueue`'s queue (it holds its operation) until
+    /// the process ends. swift-corelibs-foundation's `Operation` lists the operations that
+    /// depend on it unretained: a cancelled completion operation that finished first is freed
+    /// while an upload it depends on still lists it, and that upload's `finish()` then reads it
+    /// (an asynchronous `Operation` finishes on another queue, so running the queue's blocks one
+    /// at a time does not keep it out). Darwin's Foundation retains them; kept here, no
+    /// operation of a process is freed before the process ends.
+    func keepUntilProcessEnds(_ work: RealDispatchWork) {
+        operationBlocks.append(work)
+    }
+
     func removeAll() {
-        let released = (queues, waiting, timers)
+        let released = (queues, waiting, timers, operationBlocks)
         queues = [:]
         waiting = [:]
         timers = [:]
+        operationBlocks = []
         withExtendedLifetime(released) {}
     }
 }

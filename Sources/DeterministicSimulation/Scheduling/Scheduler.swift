@@ -128,6 +128,7 @@ public final class Scheduler {
 
     deinit {
         lifetime.isAlive = false
+        ThreadMark.runEnded(self)  // the run's Dispatch sources; a later scheduler may reuse its address
         precondition(
             threads.map { $0.suspendedCount == 0 } ?? true,
             "Scheduler released with suspended simulated threads: call discardPendingJobs() first")

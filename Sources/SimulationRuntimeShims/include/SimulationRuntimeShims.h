@@ -210,6 +210,10 @@ typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, bgsim_dispatch_call *
 /// nothing is observed.
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn _Nonnull observer);
 
+/// Forgets what the shim remembers of the run `mark` (the Dispatch sources it made): called when
+/// the run ends, so that the sources of ended runs neither crowd the table nor match a later run.
+void bgsim_real_dispatch_run_ended(void *_Nonnull mark);
+
 /// Foundation's process-wide singletons a run gives its own of (foundation_singletons.c):
 /// `NotificationCenter.default` (each simulated process's), `UserDefaults.standard` (the run's
 /// device's), `OperationQueue.main` (each simulated process's) and `OperationQueue.current` on
