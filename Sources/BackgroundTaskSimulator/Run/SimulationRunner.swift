@@ -63,7 +63,7 @@ public enum SimulationRunner {
             if let deadlock = scheduler.deadlock { device.emit(.deadlock(deadlock.description)) }
             if let loop = scheduler.busyLoop { device.emit(.busyLoop(loop.description)) }
             device.emit(.runPhase("end"))
-            monitor.finish(at: device.now)
+            monitor.finish(at: device.now, cutShort: scheduler.busyLoop != nil)
             outcome = RunOutcome(
                 digest: recorder.digest, eventCount: recorder.count, violations: monitor.violations,
                 trace: recorder.entries, choices: choices.recorded, endTime: device.now, stop: stop,

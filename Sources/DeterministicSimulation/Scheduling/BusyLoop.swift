@@ -8,7 +8,7 @@
 /// ```swift
 /// scheduler.busyLoopLimit = 10_000
 /// if scheduler.run(until: .seconds(600), maxSteps: 1_000_000) == .stepLimit, let loop = scheduler.busyLoop {
-///     print(loop)   // "10000 steps from 824.541104s to 824.541104s without waiting for time to pass"
+///     print(loop)   // "10000 steps at 824.541104s without waiting for time to pass"
 /// }
 /// ```
 ///
@@ -21,7 +21,13 @@ public struct BusyLoop: Sendable, Equatable, CustomStringConvertible {
     public let from: VirtualTime
     public let to: VirtualTime
 
-    public var description: String { "\(steps) steps from \(from) to \(to) without waiting for time to pass" }
+    public var description: String {
+        // A preemption delay moves the clock, not a wait of the app's: say so when the span shows it.
+        from == to
+            ? "\(steps) steps at \(from) without waiting for time to pass"
+            : "\(steps) steps from \(from) to \(to) without waiting for anything (the clock moved only by "
+                + "the scheduler's preemption delays)"
+    }
 }
 
 extension Scheduler {
