@@ -205,7 +205,14 @@ extension SimulatedApplication {
                 state != .suspended
             else { return }
             core.mainThreadWatch = nil
-            terminate(.watchdog(detail: current.killDetail(after: now - current.began)))
+            var detail = current.killDetail(after: now - current.began)
+            if let (wait, behind) = scheduler.blockedWait(on: mainQueueImpl.id) {
+                // What main was stuck on, as a deadlock report names it; a block queued behind
+                // it (the one that would signal the semaphore) cannot run until main returns.
+                detail += "; the main thread was blocked waiting for \(wait)"
+                if behind > 0 { detail += ", with \(behind) block\(behind == 1 ? "" : "s") waiting on the main queue behind it" }
+            }
+            terminate(.watchdog(detail: detail))
         }
         core.mainThreadWatch = watch
     }

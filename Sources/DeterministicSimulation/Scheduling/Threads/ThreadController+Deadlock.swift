@@ -79,3 +79,29 @@ extension ThreadController {
         }
     }
 }
+
+extension ThreadController {
+    /// What a blocked thread carrying a job of the queue at `index` waits for, in a deadlock
+    /// report's words; nil when none is blocked.
+    func blockedWait(ofQueueAt index: Int) -> String? {
+        for thread in state.threads where thread.queue == index {
+            if let wait = thread.blockedWait { return describe(wait, of: thread.id) }
+        }
+        return nil
+    }
+}
+
+extension Scheduler {
+    /// What the simulated thread running a job of `queue` is blocked on, in a deadlock report's
+    /// words (`DispatchSemaphore #1 (a real one: …)`, `lock "db" held by "p1.global#2"`), and how
+    /// many jobs wait on that queue behind it; nil when no thread of the queue is blocked (or the
+    /// run has no simulated threads). For messages, such as a watchdog kill's.
+    ///
+    /// ```swift
+    /// if let (wait, behind) = scheduler.blockedWait(on: mainQueue) { print("main waited for \(wait); \(behind) jobs behind it") }
+    /// ```
+    package func blockedWait(on queue: QueueID) -> (wait: String, jobsBehind: Int)? {
+        guard let wait = threadsCall?.call({ $0.blockedWait(ofQueueAt: queue.rawValue) }) else { return nil }
+        return (wait, core.queues[queue.rawValue].heap.count)
+    }
+}
