@@ -160,6 +160,10 @@ package struct RealDispatchCall {
     /// The work, kept to run later (its block copied); the shim then leaves the block to it.
     package func keep() -> RealDispatchWork { RealDispatchWork(bgsim_dispatch_call_keep(call)) }
 
+    /// How many timer sources of ended runs were freed in this process: a run's timers that
+    /// nothing but the shim holds when it ends are freed then (the others stay kept).
+    package static var sourcesFreed: UInt64 { bgsim_real_dispatch_sources_freed() }
+
     /// Whether the group at `group` (from ``group``) is empty now.
     package static func isGroupEmpty(_ group: UInt) -> Bool {
         guard let pointer = OpaquePointer(bitPattern: group) else { return true }

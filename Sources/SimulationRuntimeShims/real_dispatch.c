@@ -508,16 +508,75 @@ static int find_run_source(void *object, run_source *found) {
     return known;
 }
 
+/// The timers of ended runs freed so far.
+static uint64_t sources_freed;
+
+static int external_references(void *object);
+static int header_is_known;
+
+/// Frees a run's timer source once nothing but the shim holds it: Dispatch stops the process
+/// when an inactive source is released, so it is first moved to a private queue of the shim's,
+/// started (it has no handler, and no time set, so it never fires) and cancelled there, then
+/// released. 0 when it is left kept.
+static int free_source(const run_source *entry) {
+    if (!entry->is_timer || !header_is_known || external_references(entry->source) != 1) return 0;
+    typedef void (*target_fn)(void *, void *);
+    typedef void (*object_call_fn)(void *);
+    typedef void *(*create_fn)(const char *, void *);
+    static void *target_slot, *activate_slot, *cancel_slot, *release_slot, *create_slot;
+    target_fn set_target = (target_fn)bgsim_next_symbol(&target_slot, "dispatch_set_target_queue");
+    object_call_fn activate = (object_call_fn)bgsim_next_symbol(&activate_slot, "dispatch_activate");
+    object_call_fn cancel = (object_call_fn)bgsim_next_symbol(&cancel_slot, "dispatch_source_cancel");
+    object_call_fn release = (object_call_fn)bgsim_next_symbol(&release_slot, "dispatch_release");
+    create_fn create = (create_fn)bgsim_next_symbol(&create_slot, "dispatch_queue_create");
+    static void *retiring;
+    void *queue = __atomic_load_n(&retiring, __ATOMIC_ACQUIRE);
+    if (queue == NULL) {
+        void *made = create("bgsim.retired-sources", NULL);
+        void *expected = NULL;
+        if (__atomic_compare_exchange_n(&retiring, &expected, made, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            queue = made;
+        } else {
+            release(made);
+            queue = expected;
+        }
+    }
+    set_target(entry->source, queue);
+    activate(entry->source);
+    cancel(entry->source);
+    release(entry->source);
+    return 1;
+}
+
 void bgsim_real_dispatch_run_ended(void *mark) {
     if (__atomic_load_n(&run_source_count, __ATOMIC_ACQUIRE) == 0) return;
+    // The run's entries leave the table under the lock; they are freed after it (Dispatch calls).
+    uint32_t ended_count = 0, ended_capacity = 0;
+    run_source *ended = NULL;
     while (__atomic_test_and_set(&run_sources_lock, __ATOMIC_ACQUIRE)) {}
     uint32_t kept = 0;
     for (uint32_t index = 0; index < run_source_count; index++) {
-        if (run_sources[index].mark != mark) run_sources[kept++] = run_sources[index];
+        if (run_sources[index].mark != mark) {
+            run_sources[kept++] = run_sources[index];
+            continue;
+        }
+        if (ended_count == ended_capacity) {
+            ended_capacity = ended_capacity == 0 ? 16 : ended_capacity * 2;
+            run_source *grown = realloc(ended, ended_capacity * sizeof *grown);
+            if (grown == NULL) abort();
+            ended = grown;
+        }
+        ended[ended_count++] = run_sources[index];
     }
     __atomic_store_n(&run_source_count, kept, __ATOMIC_RELEASE);
     __atomic_clear(&run_sources_lock, __ATOMIC_RELEASE);
+    for (uint32_t index = 0; index < ended_count; index++) {
+        if (free_source(&ended[index])) __atomic_add_fetch(&sources_freed, 1, __ATOMIC_RELAXED);
+    }
+    free(ended);
 }
+
+uint64_t bgsim_real_dispatch_sources_freed(void) { return __atomic_load_n(&sources_freed, __ATOMIC_RELAXED); }
 
 /// Hands a call on a run's source to the engine: 1 when the run took it. `call` carries the
 /// operation and its arguments; its `queue` is set to the source's target queue, resolved.
@@ -834,6 +893,8 @@ void dispatch_assert_queue_not(void *queue) {
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn observer) { (void)observer; }
 
 void bgsim_real_dispatch_run_ended(void *mark) { (void)mark; }
+
+uint64_t bgsim_real_dispatch_sources_freed(void) { return 0; }
 
 void bgsim_real_dispatch_group_left(void *group) { (void)group; }
 

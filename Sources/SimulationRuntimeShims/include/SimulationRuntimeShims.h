@@ -210,9 +210,14 @@ typedef int (*bgsim_real_dispatch_fn)(void *_Nonnull mark, bgsim_dispatch_call *
 /// nothing is observed.
 void bgsim_real_dispatch_register(bgsim_real_dispatch_fn _Nonnull observer);
 
-/// Forgets what the shim remembers of the run `mark` (the Dispatch sources it made): called when
-/// the run ends, so that the sources of ended runs neither crowd the table nor match a later run.
+/// Forgets what the shim remembers of the run `mark` (the Dispatch sources it made), and frees its
+/// timers that nothing else holds: called when the run ends, so that the sources of ended runs
+/// neither crowd the table, nor match a later run, nor stay in memory.
 void bgsim_real_dispatch_run_ended(void *_Nonnull mark);
+
+/// How many timer sources of ended runs the shim has freed in this process (those nothing but
+/// the shim held when their run ended; the others stay kept).
+uint64_t bgsim_real_dispatch_sources_freed(void);
 
 /// Foundation's process-wide singletons a run gives its own of (foundation_singletons.c):
 /// `NotificationCenter.default` (each simulated process's), `UserDefaults.standard` (the run's

@@ -3,6 +3,7 @@ import BackgroundTaskSimulator
 import DeterministicSimulation
 import Dispatch
 import Foundation
+import SimulationRuntime
 import Testing
 
 /// The shim remembers each Dispatch source a run makes, so that the run's calls on it reach the
@@ -10,7 +11,8 @@ import Testing
 /// process had made that many (another campaign at the same time, or one run's request timeouts),
 /// a timer's `suspend()` went to real Dispatch, the simulated timer fired on while suspended, and
 /// two identical campaigns at once were reported as NONDETERMINISM (found by a probe of app
-/// code). The table now grows, and forgets a run's sources when the run ends.
+/// code). The table now grows, and forgets a run's sources when the run ends, freeing the timers
+/// nothing else holds (each was kept for the life of the process).
 @Suite(.enabled(if: VirtualClocks.isSupported))
 struct ManyTimersTests {
     static func campaign(timeouts: Int) -> WorkloadCampaign {
@@ -24,6 +26,20 @@ struct ManyTimersTests {
     func firstTimerStaysSimulated() {
         let report = Self.campaign(timeouts: 300).run()
         #expect(report.passed, "\(report)")
+    }
+
+    @Test("the timers of an ended run that nothing else holds are freed with it")
+    func endedRunsFreeTheirTimers() {
+        let made = TimerCount()
+        let info = WorkloadInfo(name: "heartbeat-counted", summary: "a heartbeat and request timeouts") {
+            HeartbeatWithTimeouts(timeouts: 100, made: made)
+        }
+        let before = RealDispatchCall.sourcesFreed
+        let report = WorkloadCampaign(workload: info, runs: 20, seed: Seed(0x7134)).run()
+        #expect(report.passed, "\(report)")
+        // Other tests may free timers meanwhile: at least this campaign's were freed.
+        let freed = RealDispatchCall.sourcesFreed - before
+        #expect(made.value > 1_000 && freed >= UInt64(made.value), "\(freed) of \(made.value) timers freed")
     }
 
     @Test("two campaigns with many timers at once in one process report what each reports alone")
@@ -45,14 +61,19 @@ struct ManyTimersTests {
 private final class HeartbeatWithTimeouts: Workload, @unchecked Sendable {
     // @unchecked: touched on the main queue only.
     private let timeouts: Int
+    private let made: TimerCount?
     private var heartbeat: (any DispatchSourceTimer)?
     private var isActive = false
     private var observation: LifecycleObservation?
 
-    init(timeouts: Int) { self.timeouts = timeouts }
+    init(timeouts: Int, made: TimerCount? = nil) {
+        self.timeouts = timeouts
+        self.made = made
+    }
 
     func didFinishLaunching(_ context: WorkloadContext) {
         let heartbeat = DispatchSource.makeTimerSource(queue: .main)
+        made?.value += 1
         heartbeat.schedule(deadline: .now() + 1, repeating: 1)
         heartbeat.setEventHandler { [self] in precondition(isActive, "the heartbeat fired in the background") }
         self.heartbeat = heartbeat
@@ -69,6 +90,7 @@ private final class HeartbeatWithTimeouts: Workload, @unchecked Sendable {
             case .didEnterBackground:
                 for _ in 0..<timeouts {
                     let timeout = DispatchSource.makeTimerSource(queue: .main)
+                    made?.value += 1
                     timeout.schedule(deadline: .now() + 30)
                     timeout.setEventHandler {}
                     timeout.resume()
@@ -79,4 +101,10 @@ private final class HeartbeatWithTimeouts: Workload, @unchecked Sendable {
             }
         }
     }
+}
+
+/// How many timers a campaign's runs made.
+private final class TimerCount: @unchecked Sendable {
+    // @unchecked: the campaign runs one run at a time (one job), each on one thread at a time.
+    var value = 0
 }
