@@ -16,7 +16,7 @@ import DeterministicSimulation
 final class ConcurrentDispatchQueue: @unchecked Sendable {
     // @unchecked: a run is confined to one thread at a time (the baton orders the accesses).
     let queue: SimulatedWorkQueue
-    private let semaphores: Scheduler
+    private unowned let semaphores: Scheduler
     /// Blocks released and not finished.
     private var running = 0
     private var barrierRunning = false

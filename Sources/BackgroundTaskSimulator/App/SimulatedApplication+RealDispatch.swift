@@ -234,7 +234,7 @@ final class RealDispatchRoutes: @unchecked Sendable {
     /// routed job's or a `sync` block's simulated queue and the Dispatch queue called (its
     /// address), for `dispatchPrecondition` and `DispatchQueue.getSpecific`.
     private var blocks: [Int: [(queue: QueueID, origin: UInt)]] = [:]
-    private let scheduler: Scheduler
+    private unowned let scheduler: Scheduler
 
     init(scheduler: Scheduler) {
         self.scheduler = scheduler

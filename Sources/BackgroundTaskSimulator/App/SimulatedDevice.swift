@@ -222,10 +222,15 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// code (run inertly to free what it holds) sends nothing: its work is taken and never run,
     /// as its frozen queues would never run it; a `sync` runs in place.
     private func routeRealDispatch(_ call: RealDispatchCall) -> Bool {
-        if !core.dropsEvents, !core.isTearingDown, let app = liveApp { return app.route(call) }
+        if !core.dropsEvents, let app = liveApp {
+            // A timer let go of at teardown: a process that ends runs no deinit on a device. (Any
+            // other call still goes to the process, which keeps its work and frees it with it.)
+            if core.isTearingDown, call.operation == .timerReleased { return false }
+            return app.route(call)
+        }
         switch call.operation {
         case .sync: call.runNow()
-        // A timer let go of by dead code or at teardown: a killed app runs no deinit on a device.
+        // A timer let go of by dead code: a killed app runs no deinit on a device.
         case .sourceStarted, .isMainThread, .currentQueue, .timerReleased: return false
         case .async, .after, .notify, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler,
              .timerCancelHandler, .timerResume, .timerActivate, .timerSuspend, .timerCancel, .timerIsCancelled, .queueMade:
