@@ -516,8 +516,8 @@ static int header_is_known;
 
 /// Frees a run's timer source once nothing but the shim holds it: Dispatch stops the process
 /// when an inactive source is released, so it is first moved to a private queue of the shim's,
-/// started (it has no handler, and no time set, so it never fires) and cancelled there, then
-/// released. 0 when it is left kept.
+/// cancelled and then started (`_dispatch_source_activate` only unregisters a cancelled source:
+/// it is never armed), then released. 0 when it is left kept.
 static int free_source(const run_source *entry) {
     if (!entry->is_timer || !header_is_known || external_references(entry->source) != 1) return 0;
     typedef void (*target_fn)(void *, void *);
@@ -542,8 +542,8 @@ static int free_source(const run_source *entry) {
         }
     }
     set_target(entry->source, queue);
+    cancel(entry->source);    // first: activated cancelled, it is never armed (and needs no handler)
     activate(entry->source);
-    cancel(entry->source);
     release(entry->source);
     return 1;
 }
