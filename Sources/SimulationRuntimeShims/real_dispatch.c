@@ -446,6 +446,33 @@ void dispatch_group_notify_f(void *group, void *queue, void *context, void (*wor
     next_dispatch_group_notify_f(group, queue, context, work);
 }
 
+// MARK: Reference counts
+
+/// Whether a Dispatch object's header is as `external_references` reads it: Dispatch's objects
+/// start with a pointer and two `int` counts, the internal and the external (each stored as
+/// the count less one). Checked once at load on an object of its own; if the check fails,
+/// releases are not told.
+static int header_is_known;
+
+__attribute__((constructor)) static void check_object_header(void) {
+    extern void *dispatch_semaphore_create(long value);
+    void *object = dispatch_semaphore_create(0);
+    if (object == NULL) return;
+    volatile int *external = (volatile int *)((char *)object + sizeof(void *) + sizeof(int));
+    int alone = *external;
+    dispatch_retain(object);
+    int retained = *external;
+    dispatch_release(object);
+    header_is_known = alone == 0 && retained == 1 && *external == 0;
+    dispatch_release(object);
+}
+
+/// The external references to the Dispatch object at `object` (the app's, and the one the
+/// shim keeps of a run's source).
+static int external_references(void *object) {
+    return *(volatile int *)((char *)object + sizeof(void *) + sizeof(int)) + 1;
+}
+
 // MARK: Sources
 
 // A source made on a thread with a run mark is remembered until its run ends (a table shared by
@@ -510,9 +537,6 @@ static int find_run_source(void *object, run_source *found) {
 
 /// The timers of ended runs freed so far.
 static uint64_t sources_freed;
-
-static int external_references(void *object);
-static int header_is_known;
 
 /// Frees a run's timer source once nothing but the shim holds it: Dispatch stops the process
 /// when an inactive source is released, so it is first moved to a private queue of the shim's,
@@ -624,31 +648,6 @@ static int hand_over_timer(void *source, const char *function, int32_t operation
 }
 
 // MARK: Releasing a timer
-
-/// Whether a Dispatch object's header is as `external_references` reads it: Dispatch's objects
-/// start with a pointer and two `int` counts, the internal and the external (each stored as
-/// the count less one). Checked once at load on an object of its own; if the check fails,
-/// releases are not told.
-static int header_is_known;
-
-__attribute__((constructor)) static void check_object_header(void) {
-    extern void *dispatch_semaphore_create(long value);
-    void *object = dispatch_semaphore_create(0);
-    if (object == NULL) return;
-    volatile int *external = (volatile int *)((char *)object + sizeof(void *) + sizeof(int));
-    int alone = *external;
-    dispatch_retain(object);
-    int retained = *external;
-    dispatch_release(object);
-    header_is_known = alone == 0 && retained == 1 && *external == 0;
-    dispatch_release(object);
-}
-
-/// The external references to the Dispatch object at `object` (the app's, and the one the
-/// shim keeps of a run's source).
-static int external_references(void *object) {
-    return *(volatile int *)((char *)object + sizeof(void *) + sizeof(int)) + 1;
-}
 
 /// Tells the engine that the app lets go of its last reference to `object` when it is a timer
 /// made in a run (only the shim's is left): a device cancels an active timer then, and stops
