@@ -5,7 +5,8 @@
 #endif
 
 /// A child process and the pipes to it: requests written to its stdin, answers read from its
-/// stdout line by line, waiting at most a deadline; its stderr goes to an unlinked temporary
+/// descriptor 4 (``WorkerAnswers``; its stdout goes to `/dev/null`) line by line, waiting at
+/// most a deadline; its stderr goes to an unlinked temporary
 /// file whose tail is read when it dies. The mechanism under the engine's isolated runs (its
 /// `ChildConnection` speaks the verdict protocol over it).
 ///
@@ -33,7 +34,7 @@ package final class ChildProcess {
         /// The next line, without its newline.
         case line(Substring)
         /// The child ended (or began its last words, ``receive(timeoutMilliseconds:isCancelled:lastWordsMarker:)``)
-        /// before a line: everything unread it wrote to stdout, what it wrote to stderr since the
+        /// before a line: everything unread it answered, what it wrote to stderr since the
         /// last ``send(_:)`` (at most the last 4 KiB), and its wait status. It has been reaped.
         case ended(rest: [UInt8], stderr: String, status: Int32)
         /// No line within the deadline, or cancelled: the child was killed and reaped.
@@ -83,25 +84,32 @@ package final class ChildProcess {
             for fd in toChild + fromChild + lifeline where fd > 0 { close(fd) }
             throw SpawnError(description: "pipe: errno \(number)")
         }
-        if lifeline[0] == ParentLifeline.descriptor {  // dup2 onto itself would keep close-on-exec
-            let moved = fcntl(lifeline[0], F_DUPFD, ParentLifeline.descriptor + 1)
-            close(lifeline[0])
-            lifeline[0] = moved
-        }
         var template = Array((temporaryDirectory + "/isolated-run-XXXXXX").utf8CString)
-        let errorFile = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        var errorFile = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if errorFile >= 0 {
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             _ = fcntl(errorFile, F_SETFL, O_APPEND)
         }
+        // Every descriptor the child gets is moved above the child's own numbers first (and is
+        // close-on-exec): a pipe end numbered 3 or 4 here would be overwritten by an earlier
+        // dup2 of the child's layout, or keep close-on-exec in a dup2 onto itself.
+        for index in 0..<2 {
+            toChild[index] = Self.raised(toChild[index])
+            fromChild[index] = Self.raised(fromChild[index])
+            lifeline[index] = Self.raised(lifeline[index])
+        }
+        if errorFile >= 0 { errorFile = Self.raised(errorFile) }
         for fd in toChild + fromChild + lifeline + [errorFile] where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // The child's layout: requests on stdin, stdout to /dev/null (whatever the code it runs
+        // prints), stderr to the file, the lifeline on 3 and the answers on 4 (WorkerAnswers).
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         if errorFile >= 0 { posix_spawn_file_actions_adddup2(&actions, errorFile, 2) }
         posix_spawn_file_actions_adddup2(&actions, lifeline[0], ParentLifeline.descriptor)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], WorkerAnswers.childDescriptor)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         let envp = childEnvironment().map { strdup($0) } + [nil]
@@ -119,16 +127,28 @@ package final class ChildProcess {
         return (pid, toChild[1], fromChild[0], errorFile, lifeline[1])
     }
 
-    /// This process's environment for a child, with its ``ParentLifeline`` entry.
+    /// `descriptor` moved to a number above every descriptor of the child's layout (10 or more),
+    /// close-on-exec; the original is closed. Unchanged if it cannot be moved.
+    private static func raised(_ descriptor: Int32) -> Int32 {
+        guard descriptor >= 0, descriptor < 10 else { return descriptor }
+        let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, 10)
+        guard moved >= 0 else { return descriptor }
+        close(descriptor)
+        return moved
+    }
+
+    /// This process's environment for a child, with its ``ParentLifeline`` and ``WorkerAnswers`` entries.
     private static func childEnvironment() -> [String] {
         var entries: [String] = []
         var cursor = environ
         while let entry = cursor.pointee {
             let text = String(cString: entry)
-            if !text.hasPrefix(ParentLifeline.variable + "=") { entries.append(text) }
+            if !text.hasPrefix(ParentLifeline.variable + "="), !text.hasPrefix(WorkerAnswers.variable + "=") {
+                entries.append(text)
+            }
             cursor += 1
         }
-        return entries + [ParentLifeline.environment(parent: getpid())]
+        return entries + [ParentLifeline.environment(parent: getpid()), WorkerAnswers.environment]
     }
 
     private static var temporaryDirectory: String {
@@ -186,6 +206,10 @@ package final class ChildProcess {
         buffer = []
         return .ended(rest: rest, stderr: stderr, status: status)
     }
+
+    /// Ends a child that broke the protocol (an answer that is none): kills and reaps it. A
+    /// polite ``finish()`` could wait for ever on a child blocked writing to a pipe nobody reads.
+    package func abandon() { if alive { _ = killAndReap() } }
 
     /// Ends the child: closes its stdin (it exits at end of input) and reaps it.
     package func finish() {

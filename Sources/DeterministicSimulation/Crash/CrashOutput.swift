@@ -51,9 +51,9 @@ enum CrashOutput {
         return slot
     }
 
-    /// An isolated worker's dump of the crashing run's choices to stdout (see the type's
-    /// contract); nothing when the thread's slot has no source.
-    static func dumpChoices(signal: Int32, scratch: UnsafeMutablePointer<UInt8>) {
+    /// An isolated worker's dump of the crashing run's choices to `answers`, its answer
+    /// descriptor (see the type's contract); nothing when the thread's slot has no source.
+    static func dumpChoices(signal: Int32, scratch: UnsafeMutablePointer<UInt8>, to answers: Int32) {
         let token = CrashSignals.slotToken.value
         var slot: CrashSlot?
         if token > 0, token <= CrashSlot.count { slot = CrashSlot.table[token - 1] }
@@ -81,10 +81,10 @@ enum CrashOutput {
             put(0x09); number(fallbacks)
             put(0x09); number(idleSteps.count)
             put(0x0a)
-            SignalSafeOutput.write(1, scratch, length)
+            SignalSafeOutput.write(answers, scratch, length)
             if let base = outcomes.baseAddress {
                 base.withMemoryRebound(to: UInt8.self, capacity: outcomes.count * 8) {
-                    SignalSafeOutput.write(1, $0, outcomes.count * 8)
+                    SignalSafeOutput.write(answers, $0, outcomes.count * 8)
                 }
             }
             // Field by field through the buffer, never a copy of an action: a copy would retain
@@ -94,13 +94,13 @@ enum CrashOutput {
                 var triple = (UInt64(action.pointee.firstDraw), UInt64(action.pointee.stopDraw),
                               action.pointee.isSkippable ? UInt64(1) : 0)
                 withUnsafeBytes(of: &triple) { raw in
-                    SignalSafeOutput.write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 24)
+                    SignalSafeOutput.write(answers, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 24)
                 }
             }
             for step in idleSteps {
                 var pair = (UInt64(step.lowerBound), UInt64(step.upperBound))
                 withUnsafeBytes(of: &pair) { raw in
-                    SignalSafeOutput.write(1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 16)
+                    SignalSafeOutput.write(answers, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 16)
                 }
             }
         }

@@ -29,8 +29,8 @@ import Synchronization
 /// alternate signal stack where the thread has one (every thread that claims a slot, the
 /// installing thread and the simulated-thread pool's threads), so a stack overflow is caught too.
 /// A second crash while the banner is being written (another thread) waits a second and exits.
-/// In an isolated worker (``dumpsChoices``) the handler also writes the crashing run's recorded
-/// choices to stdout, for the parent to shrink; that part reads the run's ``ChoiceSource``
+/// In an isolated worker (``dumpDescriptor``) the handler also writes the crashing run's recorded
+/// choices to its answer descriptor, for the parent to shrink; that part reads the run's ``ChoiceSource``
 /// arrays in place, which is safe because only the crashing thread runs that run.
 public enum CrashSignals {
     /// The signals handled, with what they usually mean in Swift code.
@@ -64,8 +64,9 @@ public enum CrashSignals {
 
     /// Set once by ``install(exitCode:)`` before any handler is; read by handlers afterwards.
     nonisolated(unsafe) static var state: State?
-    /// Whether an isolated worker's handler also writes the crashing run's choices to stdout.
-    nonisolated(unsafe) static var dumpsChoices = false
+    /// Where an isolated worker's handler also writes the crashing run's choices (its answer
+    /// descriptor); nil elsewhere: no dump.
+    nonisolated(unsafe) static var dumpDescriptor: Int32?
     /// Set by the first handler to run; later ones wait for it.
     static let entered = Atomic<Bool>(false)
 
@@ -174,7 +175,9 @@ private func handleFatalSignal(_ signal: Int32) {
         SignalSafeOutput.write(2, state.outsideRun)
     }
     SignalSafeOutput.write(2, state.trailer)
-    if CrashSignals.dumpsChoices { CrashOutput.dumpChoices(signal: signal, scratch: state.scratch) }
+    if let answers = CrashSignals.dumpDescriptor {
+        CrashOutput.dumpChoices(signal: signal, scratch: state.scratch, to: answers)
+    }
     _exit(state.exitCode)
 }
 

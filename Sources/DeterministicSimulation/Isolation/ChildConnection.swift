@@ -6,8 +6,9 @@
 import SimulationRuntime
 
 /// One isolated worker process, spoken to in the verdict protocol: the parent writes a request
-/// line to its stdin and reads the verdict line from its stdout, waiting at most a deadline when
-/// given one (a run's hang is judged by the child's own watchdog, which ends the child); a child
+/// line to its stdin and reads the verdict line from its answer descriptor (`WorkerAnswers`),
+/// waiting at most a deadline when given one (a run's hang is judged by the child's own
+/// watchdog, which ends the child); a child
 /// that crashes writes its crash dump (``CrashOutput``) and dies, and the tail of its stderr
 /// becomes the crash's message. The process, its pipes and its lifeline are the runtime room's
 /// `ChildProcess` (SimulationRuntime); this adds the protocol: the verdict decoder and the dump.
@@ -67,6 +68,9 @@ final class ChildConnection: @unchecked Sendable {
 
     /// Ends the child: closes its stdin (it exits at end of input) and reaps it.
     func finish() { process.finish() }
+
+    /// Ends a child that answered something that is no answer: kills and reaps it.
+    func abandon() { process.abandon() }
 
     /// The first byte of a crash dump (``CrashOutput``): the child's last words.
     private static let dumpMarker = UInt8(ascii: "X")

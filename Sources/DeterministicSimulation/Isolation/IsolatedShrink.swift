@@ -191,8 +191,10 @@ extension IsolatedWorker {
     /// Runs a shrink request in this child (``IsolatedShrinkWire``) and writes its answer. The
     /// shrinker's own code runs as harness work on `slot` (a fault there is an internal error,
     /// exit ``CrashSignals/internalErrorExitCode``); each candidate is a run of its own (a crash
-    /// there is the workload's, exit 70); the hang watchdog times both.
-    static func shrink(_ request: IsolatedShrinkWire.ShrinkRequest, on target: some CampaignTarget, slot: CrashSlot?) {
+    /// there is the workload's, exit 70); the hang watchdog times both. The answer goes to
+    /// `answers` (the worker's answer descriptor).
+    static func shrink(_ request: IsolatedShrinkWire.ShrinkRequest, on target: some CampaignTarget, slot: CrashSlot?,
+                       answers: Int32) {
         if let timeout = request.runTimeoutMilliseconds, CrashSignals.isInstalled {
             RunWatchdog.start(timeoutSeconds: Double(timeout) / 1_000, exitCode: RunWatchdog.exitCode)
         }
@@ -202,6 +204,6 @@ extension IsolatedWorker {
         let result = Shrinker.shrink(request.choices, target: CrashSlotTarget(target), while: invariant,
                                      options: request.options)
         slot?.endHarness()
-        SignalSafeOutput.write(1, Array(IsolatedShrinkWire.answer(result).utf8))
+        SignalSafeOutput.write(answers, Array(IsolatedShrinkWire.answer(result).utf8))
     }
 }

@@ -167,7 +167,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
                 }
                 return verdict
             } catch {
-                child.finish()
+                child.abandon()
                 alive = false
                 return Self.crashVerdict(message: error.description, signal: nil, drawn: 0)
             }
@@ -218,7 +218,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             do {
                 decoded = try child.decoder.verdict(line)
             } catch {
-                child.finish()
+                child.abandon()
                 return Self.crashVerdict(message: error.description, signal: nil, drawn: 0)
             }
             pool.give(child)

@@ -6,7 +6,9 @@
 import SimulationRuntime
 
 /// The child's side of isolation: reads run requests on stdin, runs each on the target, writes
-/// one verdict line per run on stdout (``VerdictWire``), until stdin ends; a shrink request
+/// one verdict line per run on its answer descriptor (`WorkerAnswers`: 4 in a child of the
+/// engine, so nothing the workload prints gets in; stdout by hand) (``VerdictWire``), until
+/// stdin ends; a shrink request
 /// (``IsolatedShrinkWire``) is shrunk here whole and answered with its result. A `watchdog`
 /// line (the parent's first, when it has a run timeout) starts this process's ``RunWatchdog``:
 /// a run that makes no progress for that long ends the child with ``hangExitCode`` after its
@@ -18,8 +20,8 @@ import SimulationRuntime
 /// IsolatedWorker.serve(SimulationTarget(spec: scenario.runSpec), banner: banner)
 /// ```
 ///
-/// Contract: stdout carries nothing but verdict lines (written with `write(2)`, unbuffered, so
-/// a crash loses none) and, on a crash, the handler's dump of the run's choices; every run's
+/// Contract: the answer descriptor carries nothing but verdict lines (written with `write(2)`,
+/// unbuffered, so a crash loses none) and, on a crash, the handler's dump of the run's choices; every run's
 /// source sits in the worker's ``CrashSlot`` for that dump. Returns the process exit code: 0 at
 /// end of input, 65 for a request it cannot read.
 package enum IsolatedWorker {
@@ -27,7 +29,8 @@ package enum IsolatedWorker {
     static let hangExitCode: Int32 = 124
 
     package static func serve(_ target: some CampaignTarget, banner: CrashBanner) -> Int32 {
-        CrashSignals.dumpsChoices = true
+        let answers = WorkerAnswers.descriptor
+        CrashSignals.dumpDescriptor = answers
         var slot = CrashSlot.claim(banner)
         defer { slot?.release() }
         var encoder = VerdictWire.Encoder()
@@ -42,7 +45,7 @@ package enum IsolatedWorker {
                 slot = slot ?? CrashSlot.claim(banner)  // the watchdog put slots in use
                 continue
             case .shrink(let shrinkRequest)?:
-                shrink(shrinkRequest, on: target, slot: slot)
+                shrink(shrinkRequest, on: target, slot: slot, answers: answers)
                 continue
             case nil:
                 return 65
@@ -61,7 +64,7 @@ package enum IsolatedWorker {
                                        idleSteps: source.idleSteps, fallbackCount: source.fallbackCount)
                 : nil
             let text = encoder.line(verdict, recorded: recorded)
-            SignalSafeOutput.write(1, Array(text.utf8))
+            SignalSafeOutput.write(answers, Array(text.utf8))
         }
         return 0
     }

@@ -1,0 +1,53 @@
+@testable import DeterministicSimulation
+import SimulationRuntime
+import Testing
+
+/// An isolated worker's answers travel on a descriptor of their own (`WorkerAnswers`, 4), never
+/// on stdout: a workload that logged with `print` wrote into the verdict pipe, and the parent,
+/// which read a line that was no verdict and then waited politely for the child to end, waited
+/// for ever for a child blocked writing to that full pipe (`bgsim check` of such a workload
+/// never ended). The children here are shell scripts standing in for workers.
+@Suite(.timeLimit(.minutes(1)))
+struct ChildProcessLayoutTests {
+    @Test("a child's stdout goes nowhere; its answers arrive on descriptor 4, which the environment names")
+    func answersHaveTheirOwnDescriptor() throws {
+        let script = #"echo "printed by the workload"; echo "answer $BGSIM_WORKER_ANSWERS" >&4; cat >/dev/null"#
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script])
+        defer { child.finish() }
+        guard case .line(let line) = child.receive(timeoutMilliseconds: 10_000) else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(line == "answer 4")
+    }
+
+    @Test("the child's other descriptors stay where they were: requests on stdin, stderr kept for a crash's message")
+    func requestsAndStderr() throws {
+        let script = #"read request; echo "said: $request" >&2; echo "got $request" >&4; exit 3"#
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script])
+        #expect(child.send("S\t7\n"))
+        guard case .line(let line) = child.receive(timeoutMilliseconds: 10_000) else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(line == "got S\t7")
+        guard case .ended(let rest, let stderr, let status) = child.receive(timeoutMilliseconds: 10_000) else {
+            Issue.record("the child did not end")
+            return
+        }
+        #expect(rest.isEmpty && stderr == "said: S\t7\n" && (status >> 8) & 0xff == 3)
+    }
+
+    @Test("a child that answers something that is no verdict is a crash finding, and is killed rather than waited for")
+    func brokenAnswerEndsTheChild() throws {
+        // The child answers one line of junk, then fills the pipe and blocks on it: waiting for it
+        // to end on its own, as the parent once did, never returns.
+        let target = IsolatedTarget(local: IsolatedShrinkWireTests.ToyWire(), executable: "/bin/sh",
+                                    arguments: ["-c", "read request; echo junk >&4; yes junk >&4"], runTimeoutSeconds: nil)
+        defer { target.finishChildren() }
+        let verdicts = target.run(seeds: [Seed(1)])
+        let failure = try #require(verdicts.first?.failures.first)
+        #expect(verdicts.count == 1 && verdicts[0].stop == .crashed)
+        #expect(failure.invariant == "no-crash")
+    }
+}
