@@ -15,7 +15,7 @@
 /// guard child.send("S\t7\t0\t-1\n") else { … }          // false: the child is gone
 /// switch child.receive(timeoutMilliseconds: 10_000, lastWordsMarker: UInt8(ascii: "X")) {
 /// case .line(let text): …
-/// case .ended(let rest, let stderr, let status): …    // reaped: what it wrote last, its stderr
+/// case .ended(let rest, let stderr, _, let status): … // reaped: what it wrote last, its stderr
 /// case .killed: …                                      // no answer in time: SIGKILL, reaped
 /// }
 /// child.finish()                                       // close its stdin and reap it
@@ -35,8 +35,9 @@ package final class ChildProcess {
         case line(Substring)
         /// The child ended (or began its last words, ``receive(timeoutMilliseconds:isCancelled:lastWordsMarker:)``)
         /// before a line: everything unread it answered, what it wrote to stderr since the
-        /// last ``send(_:)`` (at most the last 4 KiB), and its wait status. It has been reaped.
-        case ended(rest: [UInt8], stderr: String, status: Int32)
+        /// last ``send(_:)`` (at most the last 4 KiB) and where in its stderr that text began,
+        /// and its wait status. It has been reaped.
+        case ended(rest: [UInt8], stderr: String, stderrOffset: Int, status: Int32)
         /// No line within the deadline, or cancelled: the child was killed and reaped.
         case killed
     }
@@ -110,7 +111,10 @@ package final class ChildProcess {
         if errorFile >= 0 { posix_spawn_file_actions_adddup2(&actions, errorFile, 2) }
         posix_spawn_file_actions_adddup2(&actions, lifeline[0], ParentLifeline.descriptor)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], WorkerAnswers.childDescriptor)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // A child of this very program (`/proc/self/exe`) is given this process's own name, which
+        // its messages use ("upload-bgsim: CRASH: …", not "exe: CRASH: …").
+        let name = executable == "/proc/self/exe" ? CommandLine.arguments.first ?? executable : executable
+        let argv = ([name] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         let envp = childEnvironment().map { strdup($0) } + [nil]
         defer { for pointer in envp { free(pointer) } }
@@ -201,10 +205,10 @@ package final class ChildProcess {
     /// The child as gone: everything it wrote, reaped (after a failed ``send(_:)``).
     package func ended() -> Answer {
         while readSome() > 0 {}
-        let (status, stderr) = closeAndReap()
+        let (status, stderr, offset) = closeAndReap()
         let rest = buffer
         buffer = []
-        return .ended(rest: rest, stderr: stderr, status: status)
+        return .ended(rest: rest, stderr: stderr, stderrOffset: offset, status: status)
     }
 
     /// Ends a child that broke the protocol (an answer that is none): kills and reaps it. A
@@ -229,18 +233,18 @@ package final class ChildProcess {
         return .killed
     }
 
-    /// Closes both pipes, reaps the child and closes its lifeline: its wait status, and what it
-    /// wrote to stderr since the last ``send(_:)``.
-    private func closeAndReap() -> (status: Int32, stderr: String) {
+    /// Closes both pipes, reaps the child and closes its lifeline: its wait status, what it
+    /// wrote to stderr since the last ``send(_:)``, and where that text began in its stderr.
+    private func closeAndReap() -> (status: Int32, stderr: String, offset: Int) {
         alive = false
         close(requests)
         close(responses)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         close(lifeline)
-        let stderr = errorFileText(from: stderrStart)
+        let (stderr, offset) = errorFileText(from: stderrStart)
         if errors >= 0 { close(errors) }
-        return (status, stderr)
+        return (status, stderr, offset)
     }
 
     private func writeAll(_ bytes: inout [UInt8]) -> Bool {
@@ -272,15 +276,16 @@ package final class ChildProcess {
         return fstat(errors, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    /// What the child wrote to stderr from `start`, at most the last 4 KiB of it.
-    private func errorFileText(from start: Int) -> String {
-        guard errors >= 0 else { return "" }
+    /// What the child wrote to stderr from `start`, at most the last 4 KiB of it, and where
+    /// that text begins.
+    private func errorFileText(from start: Int) -> (text: String, offset: Int) {
+        guard errors >= 0 else { return ("", start) }
         let end = errorFileSize()
         let from = max(start, end - 4_096)
-        guard end > from else { return "" }
+        guard end > from else { return ("", from) }
         var bytes = [UInt8](repeating: 0, count: end - from)
         let count = bytes.withUnsafeMutableBytes { pread(errors, $0.baseAddress, $0.count, off_t(from)) }
-        return String(decoding: bytes[..<max(0, count)], as: UTF8.self)
+        return (String(decoding: bytes[..<max(0, count)], as: UTF8.self), from)
     }
 
     deinit { finish() }

@@ -37,4 +37,12 @@ package enum WorkerAnswers {
         _ = fcntl(value, F_SETFD, FD_CLOEXEC)
         return value
     }()
+
+    /// How many bytes this process's stderr holds (the size of the file a ``ChildProcess``
+    /// points it at; 0 when it is no regular file): where the next line written there starts.
+    package static func stderrOffset() -> Int {
+        var info = stat()
+        guard fstat(2, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return 0 }
+        return Int(info.st_size)
+    }
 }

@@ -15,9 +15,11 @@ import SimulationRuntime
 /// ```
 ///
 /// Contract: every function here is async-signal-safe (see ``CrashSignals``); the crash dump of
-/// an isolated worker's choices writes `X\t<signal>\t<outcomes>\t<actions>\t<fallbacks>\n`
-/// followed by the outcomes (8 bytes each, little-endian) and the actions (first draw, stop
-/// draw, skippable: 8 bytes each), which ``ChildConnection`` reads back.
+/// an isolated worker's choices writes
+/// `X\t<signal>\t<outcomes>\t<actions>\t<fallbacks>\t<idle steps>\t<stderr offset>\n` (the
+/// offset: where stderr stood when the run began, ``CrashSlot/stderrOffset``) followed by the
+/// outcomes (8 bytes each, little-endian), the actions (first draw, stop draw, skippable: 8
+/// bytes each) and the idle steps (two 8-byte bounds each), which ``ChildConnection`` reads back.
 enum CrashOutput {
     /// Writes the calling thread's run (its slot's text) if it has one in progress; otherwise
     /// the text of every run in progress, each after `header` again. Returns how many runs it
@@ -58,7 +60,8 @@ enum CrashOutput {
         var slot: CrashSlot?
         if token > 0, token <= CrashSlot.count { slot = CrashSlot.table[token - 1] }
         if slot?.source == nil { slot = CrashSlot.table.first { $0.source != nil } }
-        guard let source = slot?.source else { return }
+        guard let slot, let source = slot.source else { return }
+        let stderrOffset = slot.stderrOffset
         let fallbacks = source.fallbackCount
         source.withCrashDump { outcomes, actions, idleSteps in
             var length = 0
@@ -75,11 +78,12 @@ enum CrashOutput {
                 length += digits
             }
             put(0x58)  // X
-            put(0x09); number(Int(signal))  // five fields, no array: a literal would allocate
+            put(0x09); number(Int(signal))  // six fields, no array: a literal would allocate
             put(0x09); number(outcomes.count)
             put(0x09); number(actions.count)
             put(0x09); number(fallbacks)
             put(0x09); number(idleSteps.count)
+            put(0x09); number(stderrOffset)
             put(0x0a)
             SignalSafeOutput.write(answers, scratch, length)
             if let base = outcomes.baseAddress {

@@ -65,6 +65,10 @@ package final class CrashSlot: @unchecked Sendable {
     /// The choice source of the run in progress, in an isolated worker (the crash handler
     /// writes what it drew to the parent); `nil` otherwise.
     var source: ChoiceSource?
+    /// Where the worker's stderr stood when the run in progress began (its file's size): the
+    /// crash dump names it, so the parent reads the crash's message from that run's own lines,
+    /// never from an earlier run's or a test framework's.
+    var stderrOffset = 0
     /// What a fault of bgsim's own code prints while the thread does harness work between runs
     /// (``beginHarness(_:)``).
     let harnessText = SignalSafeText(capacity: CrashSlot.capacity)

@@ -79,21 +79,30 @@ final class ChildConnection: @unchecked Sendable {
         switch answer {
         case .line(let line): return .line(line)
         case .killed: return .hung
-        case .ended(let rest, let stderr, let status):
-            let (dump, signal) = parseDump(rest)
-            return .died(dump: dump, signal: signal, stderr: stderr, status: status)
+        case .ended(let rest, let stderr, let stderrOffset, let status):
+            let (dump, signal, runStderr) = parseDump(rest)
+            // A dying run's message is read from its own lines: not an earlier run's of the same
+            // batch, nor what a test framework printed as the child started.
+            var text = stderr
+            if let runStderr, runStderr > stderrOffset {
+                text = String(decoding: Array(stderr.utf8.dropFirst(runStderr - stderrOffset)), as: UTF8.self)
+            }
+            return .died(dump: dump, signal: signal, stderr: text, status: status)
         }
     }
 
-    /// The crash dump the handler wrote after the last verdict line (``CrashOutput``), if whole.
-    private static func parseDump(_ buffer: [UInt8]) -> (VerdictWire.Recorded?, Int32?) {
-        guard buffer.first == dumpMarker, let newline = buffer.firstIndex(of: 0x0a) else { return (nil, nil) }
+    /// The crash dump the handler wrote after the last verdict line (``CrashOutput``), if whole:
+    /// the run's choices, the signal, and where the run's stderr began.
+    private static func parseDump(_ buffer: [UInt8]) -> (VerdictWire.Recorded?, Int32?, Int?) {
+        guard buffer.first == dumpMarker, let newline = buffer.firstIndex(of: 0x0a) else { return (nil, nil, nil) }
         let fields = String(decoding: buffer[1..<newline], as: UTF8.self).split(separator: "\t").compactMap { Int($0) }
-        guard fields.count == 5 else { return (nil, nil) }
+        guard fields.count == 6 else { return (nil, nil, nil) }
         let (signal, outcomeCount, actionCount, fallbacks) = (fields[0], fields[1], fields[2], fields[3])
-        let idleCount = fields[4]
+        let (idleCount, stderrOffset) = (fields[4], fields[5])
         let body = buffer[(newline + 1)...]
-        guard body.count == outcomeCount * 8 + actionCount * 24 + idleCount * 16 else { return (nil, Int32(signal)) }
+        guard body.count == outcomeCount * 8 + actionCount * 24 + idleCount * 16 else {
+            return (nil, Int32(signal), stderrOffset)
+        }
         var words: [UInt64] = []
         words.reserveCapacity(outcomeCount + actionCount * 3)
         var index = body.startIndex
@@ -114,6 +123,6 @@ final class ChildConnection: @unchecked Sendable {
         }
         return (VerdictWire.Recorded(outcomes: Array(words[..<outcomeCount]), actions: actions, idleSteps: idleSteps,
                                      fallbackCount: fallbacks),
-                Int32(signal))
+                Int32(signal), stderrOffset)
     }
 }

@@ -54,6 +54,7 @@ package enum IsolatedWorker {
                 ?? request.fillSeed.map { ChoiceSource(replaying: request.choices!, filling: $0) }
                 ?? ChoiceSource(replaying: request.choices!)
             slot?.source = source
+            slot?.stderrOffset = WorkerAnswers.stderrOffset()
             slot?.begin(request.seed ?? Seed(0))
             let verdict = request.budget.map { target.run(choices: source, keepTrace: false, costBudget: $0) }
                 ?? target.run(choices: source, keepTrace: false)

@@ -31,7 +31,7 @@ struct ChildProcessLayoutTests {
             return
         }
         #expect(line == "got S\t7")
-        guard case .ended(let rest, let stderr, let status) = child.receive(timeoutMilliseconds: 10_000) else {
+        guard case .ended(let rest, let stderr, _, let status) = child.receive(timeoutMilliseconds: 10_000) else {
             Issue.record("the child did not end")
             return
         }
