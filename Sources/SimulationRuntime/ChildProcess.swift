@@ -60,14 +60,18 @@ package final class ChildProcess {
     /// Where the child's stderr stood when the last requests were sent.
     private var stderrStart = 0
 
-    /// Starts `executable` with `arguments` and this process's environment (plus its lifeline).
-    package init(executable: String, arguments: [String]) throws(SpawnError) {
+    /// Starts `executable` with `arguments` and this process's environment (plus its lifeline
+    /// and answer descriptor, and `environment`'s entries, `NAME=value`, which replace this
+    /// process's of the same names).
+    package init(executable: String, arguments: [String], environment: [String] = []) throws(SpawnError) {
         // One spawn at a time, on the thread that lives as long as the process (the child's
         // parent-death signal follows the thread that started it): between pipe() and the
         // close-on-exec flag a concurrent spawn would inherit the new descriptors (pipe2 and
         // mkostemp, which set it at once, are not exported).
         let spawned = SpawnThread.shared.perform { () -> Result<Spawned, SpawnError> in
-            Result { () throws(SpawnError) in try Self.spawn(executable: executable, arguments: arguments) }
+            Result { () throws(SpawnError) in
+                try Self.spawn(executable: executable, arguments: arguments, environment: environment)
+            }
         }
         (pid, requests, responses, errors, lifeline) = try spawned.get()
     }
@@ -75,7 +79,8 @@ package final class ChildProcess {
     /// A started child: its pid, and this side's ends of its stdin, stdout, stderr file and lifeline.
     private typealias Spawned = (pid: pid_t, requests: Int32, responses: Int32, errors: Int32, lifeline: Int32)
 
-    private static func spawn(executable: String, arguments: [String]) throws(SpawnError) -> Spawned {
+    private static func spawn(executable: String, arguments: [String], environment: [String]) throws(SpawnError)
+        -> Spawned {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         var lifeline: [Int32] = [0, 0]
@@ -116,7 +121,7 @@ package final class ChildProcess {
         let name = executable == "/proc/self/exe" ? CommandLine.arguments.first ?? executable : executable
         let argv = ([name] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        let envp = childEnvironment().map { strdup($0) } + [nil]
+        let envp = childEnvironment(adding: environment).map { strdup($0) } + [nil]
         defer { for pointer in envp { free(pointer) } }
         var pid = pid_t()
         let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
@@ -141,17 +146,18 @@ package final class ChildProcess {
         return moved
     }
 
-    /// This process's environment for a child, with its ``ParentLifeline`` and ``WorkerAnswers`` entries.
-    private static func childEnvironment() -> [String] {
+    /// This process's environment for a child, with its ``ParentLifeline`` and ``WorkerAnswers``
+    /// entries and `added` (which replace entries of the same names).
+    private static func childEnvironment(adding added: [String]) -> [String] {
+        let replaced = Set([ParentLifeline.variable, WorkerAnswers.variable] + added.map { String($0.prefix { $0 != "=" }) })
         var entries: [String] = []
         var cursor = environ
         while let entry = cursor.pointee {
             let text = String(cString: entry)
-            if !text.hasPrefix(ParentLifeline.variable + "="), !text.hasPrefix(WorkerAnswers.variable + "=") {
-                entries.append(text)
-            }
+            if !replaced.contains(String(text.prefix { $0 != "=" })) { entries.append(text) }
             cursor += 1
         }
+        entries += added
         return entries + [ParentLifeline.environment(parent: getpid()), WorkerAnswers.environment]
     }
 

@@ -70,7 +70,7 @@ public enum ScenarioCampaign {
     static func phases(of scenario: Scenario, plan: ScenarioPlan) -> CampaignPhases {
         func phase(_ run: Scenario) -> CampaignPhase {
             CampaignPhase(SimulationTarget(spec: run.runSpec), crashBanner: plan.crashBanner?(run),
-                          workerArguments: plan.workerArguments(run))
+                          workerArguments: plan.workerArguments(run), workerEnvironment: plan.workerEnvironment(run))
         }
         guard scenario.strategy != .exhaustive else { return CampaignPhases(phase(scenario)) }
         let randomRuns = scenario.strategy.randomRuns
@@ -102,6 +102,9 @@ public struct ScenarioPlan: Sendable {
     /// The arguments that make the isolation's executable a worker for one phase's scenario
     /// (default: `ScenarioWorker`'s, which a tool built with `BGSimCommands` serves).
     public var workerArguments: @Sendable (Scenario) -> [String] = ScenarioWorker.arguments(for:)
+    /// Environment entries (`NAME=value`) a worker for one phase's scenario gets beside this
+    /// process's (default: none; a test process re-running its test learns the phase from them).
+    public var workerEnvironment: @Sendable (Scenario) -> [String] = { _ in [] }
     /// Wall-clock seconds a run may go without progress (0: none; nil: the scenario's
     /// `campaign.runTimeoutSeconds`, else ``defaultRunTimeoutSeconds``).
     public var runTimeoutSeconds: Double?

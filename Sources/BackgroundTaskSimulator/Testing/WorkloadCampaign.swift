@@ -55,25 +55,47 @@ public struct WorkloadCampaign: Sendable {
     /// default: none. ``InMemoryFailureStore`` for one process, ``DirectoryFailureStore`` to
     /// share `bgsim`'s `.bgsim/failures/`).
     public var failureStore: (any FailureStore)?
-    /// Runs in child processes of your own command-line tool (built with `BGSimCommands`), so a
-    /// crash or hang in workload code is a `no-crash` or `no-hang` finding and the test goes on
-    /// (nil, the default: runs in the test process).
+    /// Runs in child processes, so a crash or hang in workload code is a `no-crash` or `no-hang`
+    /// finding and the test goes on: processes that re-run the calling test
+    /// (`try .testProcesses()`, from `BackgroundTaskSimulatorTesting`), or your own command-line
+    /// tool (``Isolation/init(executable:scenarioFile:)``). nil, the default: runs in the test
+    /// process.
     public var isolation: Isolation?
     /// Wall-clock time a run may go without progress before it is a hang (nil: 60 s; `.zero`:
     /// no limit). In process a hang ends the test process after printing the run; isolated,
     /// it is a `no-hang` finding.
     public var runTimeout: Duration?
 
-    /// How isolated runs start: `executable` is your tool (`BGSim.main(workloads:)`), and
-    /// `scenarioFile` a scenario file naming this campaign's workload, profile and environment,
-    /// which the children load (they cannot receive a workload made in code).
+    /// How isolated runs start: child processes that re-run the calling test
+    /// (`try .testProcesses()`, ``TestRerun``), or your tool.
     public struct Isolation: Sendable, Equatable {
-        public var executable: String
-        public var scenarioFile: String
+        package enum Form: Sendable, Equatable {
+            case tool(executable: String, scenarioFile: String)
+            case testProcesses(TestRerun)
+        }
 
+        package var form: Form
+
+        /// Children of your tool: `executable` is your tool (`BGSim.main(workloads:)`), and
+        /// `scenarioFile` a scenario file naming this campaign's workload, profile and
+        /// environment, which the children load (they cannot receive a workload made in code).
         public init(executable: String, scenarioFile: String) {
-            self.executable = executable
-            self.scenarioFile = scenarioFile
+            form = .tool(executable: executable, scenarioFile: scenarioFile)
+        }
+
+        /// Children that re-run the test (see ``TestRerun``).
+        package init(rerunning test: TestRerun) {
+            form = .testProcesses(test)
+        }
+
+        /// Your tool (nil for test processes).
+        public var executable: String? {
+            if case .tool(let executable, _) = form { executable } else { nil }
+        }
+
+        /// The scenario file your tool's children load (nil for test processes).
+        public var scenarioFile: String? {
+            if case .tool(_, let file) = form { file } else { nil }
         }
     }
 
@@ -118,9 +140,17 @@ public struct WorkloadCampaign: Sendable {
     /// (exit code 70); ``installsCrashHandler`` `false` leaves the process's handlers alone.
     /// With ``isolation`` it is a `no-crash` finding instead.
     ///
+    /// In a child test process started to serve this campaign (``TestRerun``), `run()` serves
+    /// the parent's runs and ends the process; another test-process campaign of the same test
+    /// runs nothing there (its own children serve it) and gives an empty report.
+    ///
     /// Store errors (an unreadable or malformed saved failure) are reported as a failed report
     /// naming the file, never a crash.
     public func run() -> WorkloadReport {
+        if case .testProcesses(let test)? = isolation?.form, let asked = TestRerun.asked {
+            guard asked.key == test.campaignKey(scenario) else { return nothingRun() }
+            TestRerun.serve(scenario, strategy: asked.strategy)
+        }
         if installsCrashHandler { CrashSignals.installIfNeeded(exitCode: 70, wording: Self.wording) }
         let scenario = self.scenario
         var plan = ScenarioPlan(for: scenario, jobs: max(1, jobs))
@@ -131,7 +161,27 @@ public struct WorkloadCampaign: Sendable {
         plan.wording = Self.wording
         plan.runTimeoutSeconds = runTimeoutSeconds
         plan.crashBanner = { run in WorkloadReport.banner(workload: run.name, strategy: run.strategy) }
-        if let isolation { plan.isolation = .childProcesses(executable: isolation.executable) }
+        switch isolation?.form {
+        case .tool(let executable, _)?:
+            plan.isolation = .childProcesses(executable: executable)
+        case .testProcesses(let test)?:
+            plan.isolation = .childProcesses(executable: test.executable)
+            plan.workerArguments = { _ in test.arguments }
+            plan.workerEnvironment = { [test.environment(for: $0)] }
+        case nil:
+            break
+        }
+        do {
+            return WorkloadReport(outcome: try ScenarioCampaign.run(scenario, plan: plan))
+        } catch {
+            return WorkloadReport(storeError: error, workload: workload.name, options: plan.options)
+        }
+    }
+
+    /// The report of a campaign that ran no run (another campaign's test-process worker).
+    private func nothingRun() -> WorkloadReport {
+        var plan = ScenarioPlan(for: scenario)
+        plan.options.runs = 0
         do {
             return WorkloadReport(outcome: try ScenarioCampaign.run(scenario, plan: plan))
         } catch {

@@ -46,8 +46,8 @@ final class ChildConnection: @unchecked Sendable {
     /// The coverage layout the child sent last.
     var decoder = VerdictWire.Decoder()
 
-    init(executable: String, arguments: [String]) throws(SpawnError) {
-        process = try ChildProcess(executable: executable, arguments: arguments)
+    init(executable: String, arguments: [String], environment: [String] = []) throws(SpawnError) {
+        process = try ChildProcess(executable: executable, arguments: arguments, environment: environment)
     }
 
     /// Sends one request and waits for its answer.

@@ -62,14 +62,15 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     ///   - local: the target the children run (they build it from `arguments`).
     ///   - executable: the program to start (`/proc/self/exe`: this one).
     ///   - arguments: its arguments, which make it an isolated worker for `local`'s twin.
+    ///   - environment: entries (`NAME=value`) added to its environment.
     ///   - runTimeoutSeconds: the wall-clock time a run may go without progress; nil for none.
     ///   - wording: the front end's words: its program's name and run-timeout setting, named in
     ///     crash and hang messages.
-    public init(local: Local, executable: String, arguments: [String], runTimeoutSeconds: Double?,
-                wording: CrashWording = CrashWording()) {
+    public init(local: Local, executable: String, arguments: [String], environment: [String] = [],
+                runTimeoutSeconds: Double?, wording: CrashWording = CrashWording()) {
         self.local = local
         self.wording = wording
-        pool = ChildPool(executable: executable, arguments: arguments,
+        pool = ChildPool(executable: executable, arguments: arguments, environment: environment,
                          timeoutMilliseconds: runTimeoutSeconds.map { max(1, Int($0 * 1_000)) })
     }
 
@@ -270,14 +271,16 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
 final class ChildPool: Sendable {
     let executable: String
     let arguments: [String]
+    let environment: [String]
     let timeoutMilliseconds: Int?
     private let idle = Mutex<[ChildConnection]>([])
     private let hangs = Mutex<[String: RunVerdict]>([:])
     let started = Atomic<Int>(0)
 
-    init(executable: String, arguments: [String], timeoutMilliseconds: Int?) {
+    init(executable: String, arguments: [String], environment: [String], timeoutMilliseconds: Int?) {
         self.executable = executable
         self.arguments = arguments
+        self.environment = environment
         self.timeoutMilliseconds = timeoutMilliseconds
         signal(SIGPIPE, SIG_IGN)  // a write to a dead child must fail with EPIPE, not end us
     }
@@ -286,7 +289,7 @@ final class ChildPool: Sendable {
     func take() throws(ChildConnection.SpawnError) -> ChildConnection {
         if let child = idle.withAnnotatedLock({ $0.popLast() }) { return child }
         started.wrappingAdd(1, ordering: .relaxed)
-        let child = try ChildConnection(executable: executable, arguments: arguments)
+        let child = try ChildConnection(executable: executable, arguments: arguments, environment: environment)
         if let timeoutMilliseconds {
             _ = child.send(VerdictWire.watchdog(milliseconds: timeoutMilliseconds))  // a child gone already shows at the next request
         }

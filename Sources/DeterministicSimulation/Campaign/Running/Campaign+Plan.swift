@@ -30,10 +30,8 @@ extension Campaign {
         }
         switch plan.isolation {
         case .childProcesses(let executable):
-            let early = isolated(phases.early.target, executable: executable, arguments: phases.early.workerArguments,
-                                 timeout: timeout, wording: plan.wording)
-            let late = isolated(phases.late.target, executable: executable, arguments: phases.late.workerArguments,
-                                timeout: timeout, wording: plan.wording)
+            let early = isolated(phases.early, executable: executable, timeout: timeout, wording: plan.wording)
+            let late = isolated(phases.late, executable: executable, timeout: timeout, wording: plan.wording)
             defer {
                 early.finish()
                 late.finish()
@@ -48,13 +46,16 @@ extension Campaign {
         }
     }
 
-    /// `target` run in child processes, and the call that ends them.
-    private static func isolated(_ target: some CampaignTarget, executable: String, arguments: [String],
-                                 timeout: Double?, wording: CrashWording)
+    /// `phase`'s target run in child processes, and the call that ends them.
+    private static func isolated(_ phase: CampaignPhase, executable: String, timeout: Double?, wording: CrashWording)
         -> (target: any CampaignTarget, finish: () -> Void) {
-        let isolated = IsolatedTarget(local: target, executable: executable, arguments: arguments,
-                                      runTimeoutSeconds: timeout, wording: wording)
-        return (isolated, { isolated.finishChildren() })
+        func make(_ target: some CampaignTarget) -> (target: any CampaignTarget, finish: () -> Void) {
+            let isolated = IsolatedTarget(local: target, executable: executable, arguments: phase.workerArguments,
+                                          environment: phase.workerEnvironment, runTimeoutSeconds: timeout,
+                                          wording: wording)
+            return (isolated, { isolated.finishChildren() })
+        }
+        return make(phase.target)
     }
 }
 

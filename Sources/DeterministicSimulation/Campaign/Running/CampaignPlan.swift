@@ -64,11 +64,16 @@ public struct CampaignPhase: Sendable {
     /// The arguments of ``CampaignPlan/Isolation/childProcesses(executable:)``'s executable that
     /// make it an isolated worker (``IsolatedWorker``) for this phase's target.
     public var workerArguments: [String]
+    /// Environment entries (`NAME=value`) added to a worker's, for an executable that learns
+    /// what to serve from its environment (a test process re-running the test that started it).
+    public var workerEnvironment: [String]
 
-    public init(_ target: some CampaignTarget, crashBanner: CrashBanner? = nil, workerArguments: [String] = []) {
+    public init(_ target: some CampaignTarget, crashBanner: CrashBanner? = nil, workerArguments: [String] = [],
+                workerEnvironment: [String] = []) {
         self.target = target
         self.crashBanner = crashBanner
         self.workerArguments = workerArguments
+        self.workerEnvironment = workerEnvironment
     }
 }
 

@@ -1,0 +1,124 @@
+import BackgroundTaskKit
+import BackgroundTaskSimulator
+import DeterministicSimulation
+@testable import BackgroundTaskSimulatorTesting
+import Foundation
+import Testing
+
+/// `campaign.isolation = try .testProcesses()`: a crash in the workload is a finding of the test
+/// it ran in, and the test run goes on, with no tool of the user's own: the children re-run the
+/// calling test (this test binary, filtered to it) and serve the campaign's runs. Before it a
+/// crash in a test's campaign ended the whole test process (after printing the replay), and
+/// isolating needed a team-built `bgsim` and a scenario file.
+@Suite("Isolation in child test processes")
+struct TestProcessIsolationTests {
+    /// A draft uploader as apps write one: the expiration handler gives up the upload (clears
+    /// the draft, ends the task); the upload's completion, still scheduled, reads the draft back
+    /// with a force unwrap (`draft!`, the crash) or checks first that its task is still the one
+    /// running and the draft is there (the fix; without the task check the harness found a late
+    /// completion ending a later entry's task under its upload). It logs with `print` and
+    /// `NSLog`, which a worker's answers must survive.
+    final class DraftUploader: Workload, @unchecked Sendable {
+        // @unchecked: `draft` and `task` are touched on the simulated main queue only.
+        private let unwrapsForcibly: Bool
+        private var draft: String?
+        private var task = BackgroundTaskIdentifier.invalid
+        private var observation: LifecycleObservation?
+
+        init(unwrapsForcibly: Bool) { self.unwrapsForcibly = unwrapsForcibly }
+
+        func didFinishLaunching(_ context: WorkloadContext) {
+            let app = context.application
+            observation = context.onDidEnterBackground { [self] in
+                guard task == .invalid else { return }
+                draft = "draft of \(context.drawWorkDuration())"
+                print("uploading \(draft ?? "")")
+                let work = context.startWork("upload-draft")
+                task = app.beginBackgroundTask(withName: "upload-draft") { [self] in
+                    NSLog("upload-draft expired; giving up")
+                    draft = nil
+                    work.cancel()
+                    app.endBackgroundTask(task)
+                    task = .invalid
+                }
+                let owner = task
+                app.mainQueue.asyncAfter(context.drawWorkDuration()) { [self] in
+                    if unwrapsForcibly {
+                        print("uploaded \(draft!.count) characters")
+                    } else {
+                        // Expired meanwhile (and maybe a later entry began its own upload).
+                        guard task == owner, let draft else { return }
+                        print("uploaded \(draft.count) characters")
+                    }
+                    if !work.isDone { work.finish() }
+                    if task != .invalid {
+                        app.endBackgroundTask(task)
+                        task = .invalid
+                    }
+                }
+            }
+        }
+    }
+
+    static func campaign(unwrapsForcibly: Bool) -> WorkloadCampaign {
+        WorkloadCampaign(
+            workload: WorkloadInfo(name: unwrapsForcibly ? "draft-uploader/unwraps" : "draft-uploader/guards",
+                                   summary: "uploads the draft in the background") {
+                DraftUploader(unwrapsForcibly: unwrapsForcibly)
+            },
+            runs: 60, seed: Seed(0x7e57))
+    }
+
+    @Test("a crash in the workload is a no-crash finding of its test, shrunk, and the test process goes on")
+    func crashIsAFinding() throws {
+        var campaign = Self.campaign(unwrapsForcibly: true)
+        campaign.isolation = try .testProcesses()
+        let report = campaign.run()
+        let crash = try #require(report.failures.first { $0.invariant == "no-crash" }, "\(report.failures)")
+        #if DEBUG
+            #expect(crash.message.contains("Unexpectedly found nil while unwrapping an Optional value"), "\(crash.message)")
+            #expect(!crash.message.contains("upload-draft expired"), "the NSLog line is no crash message: \(crash.message)")
+        #else
+            // An optimized build traps without a message: the run's last NSLog line follows, as its own.
+            #expect(crash.message.hasSuffix("; the last line it logged: upload-draft expired; giving up"), "\(crash.message)")
+        #endif
+        #expect(crash.message.firstMatch(of: /\[\d+:[0-9a-f]+\]/) == nil, "no process or thread ids: \(crash.message)")
+        let record = try #require(report.result.failures.first { $0.failure.invariant == "no-crash" })
+        #expect(record.shrink != nil && record.shrinkFault == nil, "a crash found in a child is shrunk in children")
+        #expect(report.result.nondeterminism.isEmpty)
+    }
+
+    @Test("a campaign that never crashes gives in test processes the report it gives in this one")
+    func sameReportIsolated() throws {
+        var isolated = Self.campaign(unwrapsForcibly: false)
+        isolated.isolation = try .testProcesses()
+        isolated.jobs = 2
+        let inChildren = isolated.run()  // first: a child serves it here and ends before the next line
+        let here = Self.campaign(unwrapsForcibly: false).run()
+        #expect(inChildren.passed && here.passed, "\(inChildren.failures) \(here.failures)")
+        #expect(inChildren.result.totals == here.result.totals, "the same runs, events and digest")
+    }
+
+    @Test("outside a Swift Testing test it is an error that names the alternative")
+    func outsideATest() async {
+        let error = await Task.detached { () -> TestProcessIsolationError? in
+            do {
+                _ = try WorkloadCampaign.Isolation.testProcesses()
+                return nil
+            } catch let error as TestProcessIsolationError {
+                return error
+            } catch {
+                return nil
+            }
+        }.value
+        #expect(error?.description.contains("init(executable:") == true)
+    }
+
+    @Test("a test id becomes a filter that matches it alone")
+    func filterMatchesOnlyTheTest() throws {
+        let id = "Tests.Suite/crash(_:)/File.swift:12:5"
+        let pattern = try Regex(WorkloadCampaign.Isolation.regexEscaped(id))
+        #expect(id.wholeMatch(of: pattern) != nil)
+        #expect("Tests.Suite/crashX_:)/File.swift:12:5".wholeMatch(of: pattern) == nil)
+    }
+}
