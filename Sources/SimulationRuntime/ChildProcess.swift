@@ -45,6 +45,8 @@ package final class ChildProcess {
     /// A child that could not be started, and why.
     package struct SpawnError: Error, CustomStringConvertible {
         package var description: String
+
+        package init(description: String) { self.description = description }
     }
 
     package let pid: pid_t

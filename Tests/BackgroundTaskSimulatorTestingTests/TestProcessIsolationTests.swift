@@ -99,6 +99,19 @@ struct TestProcessIsolationTests {
         #expect(inChildren.result.totals == here.result.totals, "the same runs, events and digest")
     }
 
+    @Test("a test that makes another campaign in each process is told its children never reached it")
+    func campaignDiffersInTheChild() throws {
+        var campaign = Self.campaign(unwrapsForcibly: false)
+        campaign.seed = Seed(UInt64(getpid()))  // a different campaign in the child
+        campaign.runs = 5
+        campaign.isolation = try .testProcesses()
+        let report = campaign.run()
+        let failure = try #require(report.failures.first)
+        #expect(failure.invariant == "no-crash" && report.result.totals.failed == 5)
+        #expect(failure.message.hasPrefix("the isolated worker could not start: it ended before serving (exit code "))
+        #expect(failure.message.contains("ran the test without reaching this campaign"), "\(failure.message)")
+    }
+
     @Test("outside a Swift Testing test it is an error that names the alternative")
     func outsideATest() async {
         let error = await Task.detached { () -> TestProcessIsolationError? in

@@ -39,6 +39,11 @@ package struct TestRerun: Sendable, Equatable {
     /// `"<strategy or -> <campaign key>"`.
     static let variable = "BGSIM_TEST_WORKER"
 
+    /// Said when a child ended before serving: it ran the test without reaching the campaign.
+    static let startAdvice = "; the child test process ran the test without reaching this campaign: make the same "
+        + "campaign (workload name, seed, runs) in every process, at the line that calls .testProcesses(), "
+        + "not one with a seed drawn at random"
+
     /// The worker environment entry for one phase's scenario.
     func environment(for scenario: Scenario) -> String {
         "\(Self.variable)=\(scenario.strategyOverride?.rawValue ?? "-") \(campaignKey(scenario))"

@@ -164,10 +164,13 @@ public struct WorkloadCampaign: Sendable {
         switch isolation?.form {
         case .tool(let executable, _)?:
             plan.isolation = .childProcesses(executable: executable)
+            plan.wording.workerStartAdvice = "; is \(executable) a tool built with BGSimCommands "
+                + "(BGSim.main(workloads:)) that knows this workload?"
         case .testProcesses(let test)?:
             plan.isolation = .childProcesses(executable: test.executable)
             plan.workerArguments = { _ in test.arguments }
             plan.workerEnvironment = { [test.environment(for: $0)] }
+            plan.wording.workerStartAdvice = TestRerun.startAdvice
         case nil:
             break
         }

@@ -29,6 +29,9 @@ public struct CrashWording: Sendable, Equatable {
     public var hangAdvice: String
     /// The whole line after a crash banner, replacing the one ``crashAdvice`` ends (nil: that one).
     public var crashTrailer: String?
+    /// What an isolated worker that ended (or went silent) before it began serving most likely
+    /// means, after "the isolated worker could not start: it ended before serving (exit code N)".
+    public var workerStartAdvice = ""
 
     public init(program: String = "simulation", timeoutSetting: String = "", crashAdvice: String = "",
                 hangAdvice: String = "", crashTrailer: String? = nil) {

@@ -42,10 +42,8 @@ enum CrashMessage {
         let how: String
         if let signal {
             how = "fatal signal \(name(signal))"
-        } else if status & 0x7f != 0 {
-            how = "killed by signal \(name(status & 0x7f))"
         } else {
-            how = "exit code \((status >> 8) & 0xff) before answering"
+            how = ending(status: status) + (status & 0x7f != 0 ? "" : " before answering")
         }
         let words = said.isEmpty ? silentCrash(signal: signal) : String(said.prefix(400))
         return "the workload crashed: \(words) (\(how))" + (logged.map { "; the last line it logged: \($0)" } ?? "")
@@ -80,6 +78,11 @@ enum CrashMessage {
             "no message (an optimized build traps without one: a force unwrap of nil, an index out of range, an "
                 + "arithmetic overflow; replay it with a debug build (`swift build`) to see Swift's message)"
         }
+    }
+
+    /// How a child with wait status `status` ended: "killed by signal SIGKILL", "exit code 1".
+    static func ending(status: Int32) -> String {
+        status & 0x7f != 0 ? "killed by signal \(name(status & 0x7f))" : "exit code \((status >> 8) & 0xff)"
     }
 
     static func name(_ signal: Int32) -> String {

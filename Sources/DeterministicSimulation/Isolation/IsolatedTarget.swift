@@ -71,7 +71,8 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
         self.local = local
         self.wording = wording
         pool = ChildPool(executable: executable, arguments: arguments, environment: environment,
-                         timeoutMilliseconds: runTimeoutSeconds.map { max(1, Int($0 * 1_000)) })
+                         timeoutMilliseconds: runTimeoutSeconds.map { max(1, Int($0 * 1_000)) },
+                         startAdvice: wording.workerStartAdvice)
     }
 
     /// How many child processes were started so far (one per worker, plus one per crash or hang).
@@ -273,23 +274,50 @@ final class ChildPool: Sendable {
     let arguments: [String]
     let environment: [String]
     let timeoutMilliseconds: Int?
+    /// Said after "it ended before serving" (``CrashWording/workerStartAdvice``).
+    let startAdvice: String
+    /// Why children cannot serve, once one ended before its ``VerdictWire/ready`` line: later
+    /// runs fail at once with it rather than each starting a child that cannot serve.
+    private let cannotServe = Mutex<ChildConnection.SpawnError?>(nil)
     private let idle = Mutex<[ChildConnection]>([])
     private let hangs = Mutex<[String: RunVerdict]>([:])
     let started = Atomic<Int>(0)
 
-    init(executable: String, arguments: [String], environment: [String], timeoutMilliseconds: Int?) {
+    init(executable: String, arguments: [String], environment: [String], timeoutMilliseconds: Int?,
+         startAdvice: String = "") {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.startAdvice = startAdvice
         self.timeoutMilliseconds = timeoutMilliseconds
         signal(SIGPIPE, SIG_IGN)  // a write to a dead child must fail with EPIPE, not end us
     }
 
-    /// An idle child, or a new one, told the run timeout first (its watchdog judges hangs).
+    /// An idle child, or a new one that said it serves (within the run timeout: a test process
+    /// runs its test up to the campaign first), told the run timeout (its watchdog judges hangs).
     func take() throws(ChildConnection.SpawnError) -> ChildConnection {
         if let child = idle.withAnnotatedLock({ $0.popLast() }) { return child }
+        if let reason = cannotServe.withAnnotatedLock({ $0 }) { throw reason }
         started.wrappingAdd(1, ordering: .relaxed)
         let child = try ChildConnection(executable: executable, arguments: arguments, environment: environment)
+        var failure: String?
+        switch child.receive(timeoutMilliseconds: timeoutMilliseconds) {
+        case .line(let line) where line + "\n" == VerdictWire.ready:
+            break
+        case .line:
+            child.abandon()
+            failure = "its first line was not the worker's"
+        case .died(_, let signal, _, let status):
+            failure = "it ended before serving ("
+                + (signal.map { "fatal signal \(CrashMessage.name($0))" } ?? CrashMessage.ending(status: status)) + ")"
+        case .hung:
+            failure = "it did not begin serving within the run timeout, \(CrashMessage.seconds(Double(timeoutMilliseconds ?? 0) / 1_000)) s"
+        }
+        if let failure {
+            let reason = ChildConnection.SpawnError(description: failure + startAdvice)
+            cannotServe.withAnnotatedLock { $0 = reason }
+            throw reason
+        }
         if let timeoutMilliseconds {
             _ = child.send(VerdictWire.watchdog(milliseconds: timeoutMilliseconds))  // a child gone already shows at the next request
         }

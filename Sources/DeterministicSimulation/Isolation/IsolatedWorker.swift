@@ -20,7 +20,9 @@ import SimulationRuntime
 /// IsolatedWorker.serve(SimulationTarget(spec: scenario.runSpec), banner: banner)
 /// ```
 ///
-/// Contract: the answer descriptor carries nothing but verdict lines (written with `write(2)`,
+/// Contract: the answer descriptor carries the ``VerdictWire/ready`` line first (a child that
+/// ends before it never served: a tool that is no worker, a test process that never reached its
+/// campaign), then nothing but verdict lines (written with `write(2)`,
 /// unbuffered, so a crash loses none) and, on a crash, the handler's dump of the run's choices; every run's
 /// source sits in the worker's ``CrashSlot`` for that dump. Returns the process exit code: 0 at
 /// end of input, 65 for a request it cannot read.
@@ -31,6 +33,7 @@ package enum IsolatedWorker {
     package static func serve(_ target: some CampaignTarget, banner: CrashBanner) -> Int32 {
         let answers = WorkerAnswers.descriptor
         CrashSignals.dumpDescriptor = answers
+        SignalSafeOutput.write(answers, Array(VerdictWire.ready.utf8))  // the parent waits for it
         var slot = CrashSlot.claim(banner)
         defer { slot?.release() }
         var encoder = VerdictWire.Encoder()

@@ -2,8 +2,8 @@ import SimulationFormats
 
 /// The lines an isolated worker and its parent exchange: each one compact JSON object on one
 /// line (written by ``JSONWriter``, read by ``JSONParser``), whose single member names the
-/// message: `run` (a request), `verdict` (its answer), and beside them `watchdog` and the shrink
-/// messages of ``IsolatedShrinkWire``. The verdict the parent rebuilds equals, field for field,
+/// message: `run` (a request), `verdict` (its answer), and beside them `ready` (the child's
+/// first line: it serves), `watchdog` and the shrink messages of ``IsolatedShrinkWire``. The verdict the parent rebuilds equals, field for field,
 /// the one the run gave in the child.
 ///
 /// ```swift
@@ -44,6 +44,9 @@ enum VerdictWire {
         if let budget { body.append("budget", JSONValue(budget)) }
         return line("run", .object(body))
     }
+
+    /// The child's first line, before any answer: it has begun serving.
+    static let ready = #"{"ready":{}}"# + "\n"
 
     /// The line that starts the child's hang watchdog (the parent's first, when it has a run timeout).
     static func watchdog(milliseconds: Int) -> String {

@@ -42,12 +42,41 @@ struct ChildProcessLayoutTests {
     func brokenAnswerEndsTheChild() throws {
         // The child answers one line of junk, then fills the pipe and blocks on it: waiting for it
         // to end on its own, as the parent once did, never returns.
+        let script = #"printf '{"ready":{}}\n' >&4; read request; echo junk >&4; yes junk >&4"#
         let target = IsolatedTarget(local: IsolatedShrinkWireTests.ToyWire(), executable: "/bin/sh",
-                                    arguments: ["-c", "read request; echo junk >&4; yes junk >&4"], runTimeoutSeconds: nil)
+                                    arguments: ["-c", script], runTimeoutSeconds: nil)
         defer { target.finishChildren() }
         let verdicts = target.run(seeds: [Seed(1)])
         let failure = try #require(verdicts.first?.failures.first)
         #expect(verdicts.count == 1 && verdicts[0].stop == .crashed)
         #expect(failure.invariant == "no-crash")
+    }
+}
+
+extension ChildProcessLayoutTests {
+    @Test("a child that ends before its ready line never served: every run says so, and only one child is started")
+    func endedBeforeServing() throws {
+        var wording = CrashWording()
+        wording.workerStartAdvice = "; is it a worker?"
+        let target = IsolatedTarget(local: IsolatedShrinkWireTests.ToyWire(), executable: "/bin/sh",
+                                    arguments: ["-c", "echo 'a test run passed after 0.2 s' >&2; exit 0"],
+                                    runTimeoutSeconds: 10, wording: wording)
+        defer { target.finishChildren() }
+        let verdicts = target.run(seeds: [Seed(1), Seed(2), Seed(3)])
+        #expect(verdicts.count == 3)
+        for verdict in verdicts {
+            #expect(verdict.failures.map(\.message) == [
+                "the isolated worker could not start: it ended before serving (exit code 0); is it a worker?"])
+        }
+        #expect(target.childrenStarted == 1)
+    }
+
+    @Test("a child that stays silent is given the run timeout to begin serving")
+    func silentChild() throws {
+        let target = IsolatedTarget(local: IsolatedShrinkWireTests.ToyWire(), executable: "/bin/sh",
+                                    arguments: ["-c", "sleep 30"], runTimeoutSeconds: 0.3)
+        defer { target.finishChildren() }
+        let failure = try #require(target.run(seeds: [Seed(1)]).first?.failures.first)
+        #expect(failure.message == "the isolated worker could not start: it did not begin serving within the run timeout, 0.3 s")
     }
 }

@@ -33,7 +33,8 @@ struct CrashMessageTests {
     func ownLinesOnly() throws {
         // A stand-in worker: a test framework's line and an earlier run's, then the crashing run
         // (which writes nothing) dumps the stderr offset it began at and dies with exit code 70.
-        let script = #"read request; echo "◇ Test run started." >&2; echo "2026-01-01 00:00:01.000 app[1:a] an earlier run" >&2; "#
+        let script = #"printf '{"ready":{}}\n' >&4; read request; echo "◇ Test run started." >&2; "#
+            + #"echo "2026-01-01 00:00:01.000 app[1:a] an earlier run" >&2; "#
             + #"offset=$(stat -L -c %s /proc/$$/fd/2); printf 'X\t11\t0\t0\t0\t0\t%s\n' "$offset" >&4; exit 70"#
         let target = IsolatedTarget(local: IsolatedShrinkWireTests.ToyWire(), executable: "/bin/sh",
                                     arguments: ["-c", script], runTimeoutSeconds: nil)
