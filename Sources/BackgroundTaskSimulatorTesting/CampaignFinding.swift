@@ -24,7 +24,8 @@ struct CampaignFinding: Sendable {
     /// The files of the shrunk run: `NAME.trace.txt` (as `bgsim replay` prints it) and
     /// `NAME.perfetto.json` (ui.perfetto.dev).
     func attachments(of campaign: WorkloadCampaign) -> [(name: String, text: String)] {
-        guard let run = shrunkRun, let invariant,
+        // A crash or a hang (found by isolation) would end this process if replayed here.
+        guard let run = shrunkRun, let invariant, !Invariant.processLevel.contains(where: { $0.id == invariant }),
               let outcome = try? campaign.replay(choices: run.choices, strategy: run.strategy) else { return [] }
         // A file name: a catalog workload's name has a slash (`download-manager/p1-…`).
         let name = "\(campaign.workload.name)-\(invariant)".replacing("/", with: "-")
@@ -44,6 +45,9 @@ struct CampaignFinding: Sendable {
             let text = "\(failure.invariant) violated in \(DetectionBound.count(count, of: runs)): \(failure.message)\n"
                 + "shrunk to \(failure.shrunkSizeText); replay it:\n    \(failure.shrunkReplay)\n"
                 + "the first failing run: \(failure.replay)"
+                + (Invariant.processLevel.contains { $0.id == failure.invariant }
+                    ? "\n(a replay crashes or hangs the process it runs in, as the run did: replay it in a test of its "
+                        + "own, under a debugger)" : "")
             let strategy = index < recipes.count ? recipes[index].shrunkReplay.strategy : .random
             findings.append(CampaignFinding(text: text, invariant: failure.invariant,
                                             shrunkRun: (failure.choices, strategy)))

@@ -3,6 +3,7 @@ import BackgroundTaskSimulator
 import DeterministicSimulation
 @testable import BackgroundTaskSimulatorTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// `campaign.isolation = try .testProcesses()`: a crash in the workload is a finding of the test
@@ -86,6 +87,23 @@ struct TestProcessIsolationTests {
         let record = try #require(report.result.failures.first { $0.failure.invariant == "no-crash" })
         #expect(record.shrink != nil && record.shrinkFault == nil, "a crash found in a child is shrunk in children")
         #expect(report.result.nondeterminism.isEmpty)
+    }
+
+    @Test("expectNoViolations records the crash as an issue and attaches no replayed trace (the replay would crash here)")
+    func expectNoViolationsRecordsTheCrash() async throws {
+        var campaign = Self.campaign(unwrapsForcibly: true)
+        campaign.isolation = try .testProcesses()
+        // The uploader's stale completion also ends a later task under its upload
+        // (background-work-held), an issue of its own.
+        let texts = Mutex<[String]>([])
+        await withKnownIssue {
+            await campaign.expectNoViolations(failureDatabase: .off)
+        } matching: { issue in
+            texts.withLock { $0 += issue.comments.map(\.rawValue) }
+            return issue.comments.contains { $0.rawValue.contains(" violated in ") }
+        }
+        let recorded = texts.withLock { $0 }
+        #expect(recorded.contains { $0.hasPrefix("no-crash violated in ") && $0.contains("under a debugger") }, "\(recorded)")
     }
 
     @Test("a campaign that never crashes gives in test processes the report it gives in this one")

@@ -248,6 +248,25 @@ import Testing
         #expect(run.stdout.contains("FOUND no-crash"))
     }
 
+    @Test("a saved crash is replayed in a child by an isolated campaign, never in bgsim's own process")
+    func savedCrashReplaysIsolated() throws {
+        // The crashing scenario expected to pass: the first campaign saves its no-crash failure,
+        // which the next one replays first. It was replayed in bgsim's own process, which
+        // crashed "outside any run of a campaign" (exit 70) before any run.
+        let folder = TemporaryFolder()
+        let text = try String(contentsOfFile: Self.crashing, encoding: .utf8)
+        let expectation = "\"expect\": {\n    \"violation\": \"no-crash\"\n  }"
+        try #require(text.contains(expectation))
+        let file = folder.write("crash-unexpected.json", text.replacingOccurrences(of: expectation, with: "\"expect\": \"pass\""))
+        let arguments = ["fuzz", file, "--isolate", "--failure-db", folder.path + "/failures", "--jobs", "1"]
+        let first = try Self.spawn(arguments)
+        #expect(first.code == ExitCode.violation.rawValue && first.stdout.contains("saved"), "\(first.stdout)\(first.stderr)")
+        let second = try Self.spawn(arguments)
+        #expect(second.code == ExitCode.violation.rawValue, "\(second.stdout)\(second.stderr)")
+        #expect(second.stdout.contains("still fail") && second.stdout.contains("(no-crash"), "\(second.stdout)")
+        #expect(!second.stderr.contains("CRASH"), "\(second.stderr)")
+    }
+
     @Test("--isolate and --no-isolate together, or a bad --run-timeout, are usage errors")
     func badIsolationFlags() {
         #expect(CLIRun(["fuzz", Self.crashing, "--isolate", "--no-isolate"]).code == .usage)

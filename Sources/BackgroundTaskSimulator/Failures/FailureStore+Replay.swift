@@ -3,7 +3,10 @@ public import DeterministicSimulation
 extension FailureStore {
     /// Replays every saved failure of `scenario` (its shrunk choices, one run each, as a run of
     /// the strategy that saved it) and keeps those that still violate their invariant; with
-    /// `dropsFixed` (a campaign that maintains the store) it removes the others.
+    /// `dropsFixed` (a campaign that maintains the store) it removes the others. With `isolated`
+    /// (an isolated campaign's: the target of child processes for the scenario of one strategy)
+    /// every replay runs in a child; without it a saved crash or hang (``Invariant/processLevel``)
+    /// is not replayed, since it would end this process: it is kept (``SavedFailureReplay/notReplayed``).
     ///
     /// ```swift
     /// let replay = try store.replay(scenario, dropsFixed: false)
@@ -13,7 +16,8 @@ extension FailureStore {
     /// - Throws: ``FailureStoreError`` when the store cannot be read, or
     ///   (``FailureStoreError/Kind/uncheckedInvariant``) when a saved failure names an invariant
     ///   the scenario does not check (so its replay could never show it again).
-    public func replay(_ scenario: Scenario, dropsFixed: Bool) throws(FailureStoreError) -> SavedFailureReplay {
+    public func replay(_ scenario: Scenario, dropsFixed: Bool,
+                       isolated: ((Scenario) -> any CampaignTarget)? = nil) throws(FailureStoreError) -> SavedFailureReplay {
         var replay = SavedFailureReplay(dropsFixed: dropsFixed)
         let checked = scenario.invariants.map(\.id) + Invariant.processLevel.map(\.id)
         for entry in try entries(of: scenario.name) {
@@ -23,11 +27,22 @@ extension FailureStore {
                     + "not an invariant scenario \(scenario.name) checks "
                     + "(\(scenario.invariants.map(\.id).joined(separator: ", ")))")
             }
-            var spec = scenario.runSpec
-            spec.exploration = saved.strategy  // the choices mean a run of the strategy that saved them
-            let outcome = SimulationRunner.run(spec, choices: ChoiceSource(replaying: saved.choices), keepTrace: false)
+            let violations: [Violation]
+            if let isolated {
+                var run = scenario
+                run.strategyOverride = saved.strategy  // the choices mean a run of the strategy that saved them
+                violations = isolated(run).run(choices: ChoiceSource(replaying: saved.choices), keepTrace: false).failures
+            } else if Invariant.processLevel.contains(where: { $0.id == saved.invariant }) {
+                replay.notReplayed.append(saved)
+                continue
+            } else {
+                var spec = scenario.runSpec
+                spec.exploration = saved.strategy
+                violations = SimulationRunner.run(spec, choices: ChoiceSource(replaying: saved.choices),
+                                                  keepTrace: false).violations
+            }
             replay.replayed += 1
-            if outcome.violations.contains(where: { $0.invariant == saved.invariant }) {
+            if violations.contains(where: { $0.invariant == saved.invariant }) {
                 replay.stillFailing.append(saved)
             } else {
                 if dropsFixed { remove(entry) }
@@ -66,6 +81,9 @@ public struct SavedFailureReplay: Sendable, Equatable {
     public var stillFailing: [SavedFailure] = []
     /// Saved failures that no longer do (removed when ``dropsFixed``).
     public var noLongerFailing: [SavedFailure] = []
+    /// Saved crashes and hangs a campaign in process did not replay (it would have ended the
+    /// process): kept, unjudged.
+    public var notReplayed: [SavedFailure] = []
 
     public init(dropsFixed: Bool = false) {
         self.dropsFixed = dropsFixed
@@ -87,7 +105,11 @@ extension SavedFailureReplay {
         let fixed = noLongerFailing.count
         let gone = fixed == 0 ? "" : "; \(fixed) no longer \(fixed == 1 ? "fails" : "fail")"
             + (dropsFixed ? ", dropped" : " (\(droppedBy) drops \(fixed == 1 ? "it" : "them"))")
+        let kept = notReplayed.isEmpty ? ""
+            : "; \(notReplayed.count) saved \(notReplayed.count == 1 ? "crash or hang" : "crashes or hangs") ("
+                + notReplayed.map(\.invariant).joined(separator: ", ") + ") not replayed: it would end this process; "
+                + "an isolated campaign replays \(notReplayed.count == 1 ? "it" : "them")"
         return "replayed \(replayed) saved \(replayed == 1 ? "failure" : "failures"): \(stillFailing.count) still "
-            + "\(stillFailing.count == 1 ? "fails" : "fail")\(names)\(gone)"
+            + "\(stillFailing.count == 1 ? "fails" : "fail")\(names)\(gone)\(kept)"
     }
 }

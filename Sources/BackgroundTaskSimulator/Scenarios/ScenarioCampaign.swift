@@ -35,8 +35,27 @@ public enum ScenarioCampaign {
     private static let inProcessSwiftConcurrency = NSLock()
 
     private static func runNow(_ scenario: Scenario, plan: ScenarioPlan) throws(FailureStoreError) -> ScenarioOutcome {
-        let saved = try plan.failureStore?.replay(scenario, dropsFixed: plan.maintainsStore) ?? SavedFailureReplay()
-        let result = Campaign.run(phases(of: scenario, plan: plan), plan: enginePlan(scenario, plan))
+        let engine = enginePlan(scenario, plan)
+        var saved = SavedFailureReplay()
+        if let store = plan.failureStore {
+            var children: [() -> Void] = []
+            defer { for finish in children { finish() } }
+            var isolated: ((Scenario) -> any CampaignTarget)?
+            if case .childProcesses(let executable) = plan.isolation {
+                // A saved crash replayed in process would end it: isolated campaigns replay in children.
+                let timeout = engine.runTimeoutSeconds.flatMap { $0 > 0 ? $0 : nil }
+                isolated = { run in
+                    let target = IsolatedTarget(local: SimulationTarget(spec: run.runSpec), executable: executable,
+                                                arguments: plan.workerArguments(run),
+                                                environment: plan.workerEnvironment(run), runTimeoutSeconds: timeout,
+                                                wording: plan.wording)
+                    children.append { target.finishChildren() }
+                    return target
+                }
+            }
+            saved = try store.replay(scenario, dropsFixed: plan.maintainsStore, isolated: isolated)
+        }
+        let result = Campaign.run(phases(of: scenario, plan: plan), plan: engine)
         let verdict = scenario.expectation.verdict(for: result, invariants: scenario.invariants.map(\.id),
                                                    savedFailures: saved.stillFailing.map(\.invariant),
                                                    requiredProbes: scenario.requiredProbes)

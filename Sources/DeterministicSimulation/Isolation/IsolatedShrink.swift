@@ -46,7 +46,8 @@ public struct ShrinkFault: Sendable, Equatable {
         let code = (status >> 8) & 0xff
         let lines = stderr.split(separator: "\n").map { $0.trimmingWhitespace }.filter { !$0.isEmpty }
         let banner = lines.first { CrashWording.isBannerLine($0) }
-        let said = lines.last { !CrashWording.isBannerLine($0) && !$0.hasPrefix("Current stack trace") }
+        var said = lines.last { !CrashWording.isBannerLine($0) && !$0.hasPrefix("Current stack trace") }
+        if let line = said, let logged = CrashMessage.loggedText(line) { said = "it last logged: " + logged }  // no pid
         let how = signal != 0 ? "killed by signal \(CrashMessage.name(signal))" : "exit code \(code)"
         let words = [said, banner].compactMap { $0.map { String($0.prefix(400)) } }
         return ShrinkFault(isInternalError: signal == 0 && code == CrashSignals.internalErrorExitCode,

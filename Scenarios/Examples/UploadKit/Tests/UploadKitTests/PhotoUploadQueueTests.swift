@@ -8,8 +8,11 @@ import UploadKitWorkloads
 @Suite("PhotoUploadQueue under the simulated iOS")
 struct PhotoUploadQueueTests {
     @Test("the fixed queue ends every task it begins and holds none idle")
-    func fixedQueuePasses() async {
-        let campaign = WorkloadCampaign(workload: UploadKitWorkloads.correct, runs: 300)
+    func fixedQueuePasses() async throws {
+        var campaign = WorkloadCampaign(workload: UploadKitWorkloads.correct, runs: 300)
+        // Runs in child processes that re-run this test: a crash in the queue would be a
+        // `no-crash` finding here, and the other tests would still run.
+        campaign.isolation = try .testProcesses()
         await campaign.expectNoViolations()
     }
 
