@@ -26,8 +26,8 @@ extension WorkloadCampaign.Isolation {
     /// campaign itself. Tested on Linux, where `CommandLine.arguments[0]` is the test binary; on
     /// macOS the same arguments are passed to the same executable, without a Mac to try it yet.
     ///
-    /// - Throws: ``TestProcessIsolationError`` outside a Swift Testing test (XCTest tests: use
-    ///   your own tool, ``WorkloadCampaign/Isolation/init(executable:scenarioFile:)``).
+    /// - Throws: ``TestProcessIsolationError`` outside a Swift Testing test (in an XCTest method:
+    ///   `.testProcesses(of: self)`).
     public static func testProcesses(sourceLocation: SourceLocation = #_sourceLocation) throws(TestProcessIsolationError)
         -> Self {
         guard let test = Test.current else { throw TestProcessIsolationError() }
@@ -62,7 +62,7 @@ extension WorkloadCampaign.Isolation {
 public struct TestProcessIsolationError: Error, CustomStringConvertible {
     public var description: String {
         "WorkloadCampaign.Isolation.testProcesses() re-runs the calling Swift Testing test and works only inside one "
-            + "(a @Test function); from XCTest or outside a test, isolate with your own tool: "
+            + "(a @Test function); in an XCTest method use .testProcesses(of: self), and outside a test your own tool: "
             + ".init(executable: \"path/to/your-bgsim\", scenarioFile: \"Scenarios/x.json\")"
     }
 }

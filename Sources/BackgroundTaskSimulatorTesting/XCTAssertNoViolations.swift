@@ -1,6 +1,7 @@
 #if canImport(XCTest)
     public import BackgroundTaskSimulator
-    import XCTest
+    import Foundation
+    public import XCTest
 
     /// Runs a campaign inside an XCTest test and fails it once per violated invariant at your
     /// call's line: the XCTest form of `campaign.expectNoViolations()`.
@@ -44,6 +45,44 @@
             XCTFail(finding.text, file: file, line: line)
         }
         return report
+    }
+
+    extension WorkloadCampaign.Isolation {
+        /// The XCTest form of `.testProcesses()`: the campaign's runs happen in child processes
+        /// that re-run `testCase`'s test method, so a crash or hang in your code is a `no-crash`
+        /// or `no-hang` failure of the test and the test run goes on.
+        ///
+        /// ```swift
+        /// func testUploaderSurvivesEveryLifecycle() {
+        ///     var campaign = WorkloadCampaign(workload: uploader, runs: 500)
+        ///     campaign.isolation = .testProcesses(of: self)
+        ///     XCTAssertNoViolations(campaign)
+        /// }
+        /// ```
+        ///
+        /// Contract: as the Swift Testing form's (the same campaign at this line in every process;
+        /// code before it runs again in each child). Tested on Linux, where the child is this test
+        /// binary with the test's `Module.Class/method` filter; on macOS it is `xctest -XCTest
+        /// Module.Class/method BUNDLE`, without a Mac to try it yet.
+        public static func testProcesses(of testCase: XCTestCase, file: StaticString = #filePath, line: UInt = #line)
+            -> Self {
+            let test = String(reflecting: type(of: testCase)) + "/" + methodName(testCase.name)
+            #if os(Linux)
+                let (executable, arguments) = ("/proc/self/exe", [test])
+            #else
+                let executable = CommandLine.arguments.first ?? ""
+                let arguments = ["-XCTest", test, Bundle(for: type(of: testCase)).bundlePath]
+            #endif
+            return Self(rerunning: TestRerun(executable: executable, arguments: arguments, key: "\(test) \(file):\(line)"))
+        }
+
+        /// The method of an XCTest name: `-[Class method]` (Darwin) or `Class.method` (Linux).
+        static func methodName(_ name: String) -> String {
+            if name.hasPrefix("-["), let space = name.firstIndex(of: " ") {
+                return String(name[name.index(after: space)...].dropLast())
+            }
+            return String(name.split(separator: ".").last ?? Substring(name))
+        }
     }
 
     extension WorkloadCampaign {

@@ -61,6 +61,20 @@ struct TestProcessIsolationTests {
         }
     }
 
+    /// A sync engine that waits for a "ready" flag by spinning on it, as if another component
+    /// set it; nothing does, so every run that enters the background never ends.
+    final class SpinningSync: Workload, @unchecked Sendable {
+        // @unchecked: `observation` is set once, on the simulated main queue.
+        private let ready = Atomic<Bool>(false)
+        private var observation: LifecycleObservation?
+
+        func didFinishLaunching(_ context: WorkloadContext) {
+            observation = context.onDidEnterBackground { [self] in
+                while !ready.load(ordering: .acquiring) {}  // the hang: no one sets it
+            }
+        }
+    }
+
     static func campaign(unwrapsForcibly: Bool) -> WorkloadCampaign {
         WorkloadCampaign(
             workload: WorkloadInfo(name: unwrapsForcibly ? "draft-uploader/unwraps" : "draft-uploader/guards",
@@ -115,6 +129,19 @@ struct TestProcessIsolationTests {
         let here = Self.campaign(unwrapsForcibly: false).run()
         #expect(inChildren.passed && here.passed, "\(inChildren.failures) \(here.failures)")
         #expect(inChildren.result.totals == here.result.totals, "the same runs, events and digest")
+    }
+
+    @Test("a hang in the workload is a no-hang finding after the run timeout, and the test goes on")
+    func hangIsAFinding() throws {
+        var campaign = WorkloadCampaign(
+            workload: WorkloadInfo(name: "spinning-sync", summary: "spins on a flag nobody sets") { SpinningSync() },
+            runs: 2, seed: Seed(0x7e57))
+        campaign.runTimeout = .milliseconds(500)
+        campaign.isolation = try .testProcesses()
+        let report = campaign.run()
+        let hang = try #require(report.failures.first)
+        #expect(hang.invariant == "no-hang" && report.result.totals.failed == 2, "\(report.failures)")
+        #expect(hang.message.contains("made no progress"), "\(hang.message)")
     }
 
     @Test("a test that makes another campaign in each process is told its children never reached it")

@@ -11,6 +11,20 @@
             XCTAssertFalse(XCTAssertViolation(planted, "expiry-ends-task", failureDatabase: .off).passed)
         }
 
+        /// A crash in a campaign isolated in XCTest processes is a failure of the test, which goes
+        /// on: the children re-run this test method alone.
+        func testACrashIsolatedInTestProcessesIsAFailure() throws {
+            var campaign = TestProcessIsolationTests.campaign(unwrapsForcibly: true)
+            campaign.isolation = .testProcesses(of: self)
+            let report = XCTAssertViolation(campaign, "no-crash", failureDatabase: .off)
+            XCTAssertTrue(report.failures.contains { $0.invariant == "no-crash" }, "\(report.failures)")
+        }
+
+        func testXCTestNamesGiveTheMethod() {
+            XCTAssertEqual(WorkloadCampaign.Isolation.methodName("-[UploaderTests testCrash]"), "testCrash")
+            XCTAssertEqual(WorkloadCampaign.Isolation.methodName("UploaderTests.testCrash"), "testCrash")
+        }
+
         func testScenarioGateMeetsAPlantedBugsExpectation() throws {
             let folder = try ScenarioGateExpectTests.scenarioFolder(
                 "download-manager-p1-overwritten-task-id-ios17.json", as: "planted", runs: 30)
