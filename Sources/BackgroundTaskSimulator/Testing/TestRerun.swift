@@ -19,8 +19,8 @@ import Foundation
 /// Contract: the test must make the same campaign (workload name, seed, runs) at the same line
 /// in every process (not a seed drawn at random), or the child never reaches it: it then ends
 /// without answering and every run says so. In the child, the environment entry is read once and
-/// removed (the child's own children do not inherit it); a test-process campaign of the same test
-/// that is not the one asked for runs nothing there.
+/// removed (the child's own children do not inherit it); any other campaign of the test runs
+/// nothing there.
 package struct TestRerun: Sendable, Equatable {
     /// The test binary.
     package var executable: String

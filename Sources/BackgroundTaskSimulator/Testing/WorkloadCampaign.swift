@@ -67,7 +67,7 @@ public struct WorkloadCampaign: Sendable {
     public var runTimeout: Duration?
 
     /// How isolated runs start: child processes that re-run the calling test
-    /// (`try .testProcesses()`, ``TestRerun``), or your tool.
+    /// (`try .testProcesses()`), or your tool.
     public struct Isolation: Sendable, Equatable {
         package enum Form: Sendable, Equatable {
             case tool(executable: String, scenarioFile: String)
@@ -140,15 +140,17 @@ public struct WorkloadCampaign: Sendable {
     /// (exit code 70); ``installsCrashHandler`` `false` leaves the process's handlers alone.
     /// With ``isolation`` it is a `no-crash` finding instead.
     ///
-    /// In a child test process started to serve this campaign (``TestRerun``), `run()` serves
-    /// the parent's runs and ends the process; another test-process campaign of the same test
-    /// runs nothing there (its own children serve it) and gives an empty report.
+    /// In a child test process started to serve this campaign (`.testProcesses()`), `run()`
+    /// serves the parent's runs and ends the process; any other campaign of the test runs
+    /// nothing there (the child exists to serve one campaign) and gives an empty report.
     ///
     /// Store errors (an unreadable or malformed saved failure) are reported as a failed report
     /// naming the file, never a crash.
     public func run() -> WorkloadReport {
-        if case .testProcesses(let test)? = isolation?.form, let asked = TestRerun.asked {
-            guard asked.key == test.campaignKey(scenario) else { return nothingRun() }
+        if let asked = TestRerun.asked {
+            guard case .testProcesses(let test)? = isolation?.form, asked.key == test.campaignKey(scenario) else {
+                return nothingRun()
+            }
             TestRerun.serve(scenario, strategy: asked.strategy)
         }
         if installsCrashHandler { CrashSignals.installIfNeeded(exitCode: 70, wording: Self.wording) }
@@ -181,7 +183,7 @@ public struct WorkloadCampaign: Sendable {
         }
     }
 
-    /// The report of a campaign that ran no run (another campaign's test-process worker).
+    /// The report of a campaign that ran no run (in a test process serving another campaign).
     private func nothingRun() -> WorkloadReport {
         var plan = ScenarioPlan(for: scenario)
         plan.options.runs = 0
