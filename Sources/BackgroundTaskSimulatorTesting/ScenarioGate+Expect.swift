@@ -21,10 +21,11 @@ extension ScenarioGate {
     ///
     /// Contract: the scenarios, their campaigns and verdicts are `bgsim check`'s (each with its
     /// own runs and seed, through ``ScenarioGate``); the failure database is only read, as
-    /// `check` reads it. The runs happen in this process unless `isolation` names your own tool
-    /// (built with `BGSimCommands`): without it a scenario that expects `no-crash` or `no-hang`
-    /// (its planted bug would end the test run, or never return) is not run and is an issue that
-    /// says so.
+    /// `check` reads it. The runs happen in this process, but those of a scenario that expects
+    /// `no-crash` or `no-hang` (its planted bug would end the test run, or never return) happen
+    /// in child processes that re-run this test (as `WorkloadCampaign`'s `.testProcesses()`), or
+    /// of your own tool when `isolation` names one (built with `BGSimCommands`: then every
+    /// scenario runs there).
     /// One front-door campaign runs at a time per process (parallel tests wait their turn).
     /// A crash of workload code in this process prints the run and the Swift call that replays
     /// it, then ends the process with exit code 70, as a `WorkloadCampaign` does.
@@ -42,8 +43,15 @@ extension ScenarioGate {
         failureDatabase: FailureDatabase = .standard, isolation executable: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> ScenarioGate? {
+        // Scenarios whose planted bug crashes or hangs run in children that re-run this test.
+        var rerun: TestRerun?
+        if executable == nil, let isolation = try? WorkloadCampaign.Isolation.testProcesses(sourceLocation: sourceLocation),
+           case .testProcesses(let test) = isolation.form {
+            rerun = test
+        }
         let checked = await CampaignTurns.shared.withTurn {
-            GateFinding.check(paths, workloads: workloads, jobs: jobs, store: failureDatabase.store, executable: executable)
+            GateFinding.check(paths, workloads: workloads, jobs: jobs, store: failureDatabase.store, executable: executable,
+                              rerun: rerun)
         }
         for text in checked.findings { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
         return checked.gate
@@ -54,23 +62,33 @@ extension ScenarioGate {
 /// unshrunk internal error, or input that could not be read. Swift Testing and XCTest present the
 /// same texts.
 enum GateFinding {
-    /// Loads `paths` and runs the gate, in the caller's turn.
+    /// Loads `paths` and runs the gate, in the caller's turn. With `rerun`, the scenarios that
+    /// need isolation run in child processes that re-run the calling test; in such a child,
+    /// this serves the one scenario it was started for and ends the process.
     static func check(_ paths: [String], workloads: WorkloadRegistry, jobs: Int, store: (any FailureStore)?,
-                      executable: String?) -> (gate: ScenarioGate?, findings: [String]) {
+                      executable: String?, rerun: TestRerun? = nil) -> (gate: ScenarioGate?, findings: [String]) {
         var scenarios: [Scenario]
         do {
             scenarios = try ScenarioLoader.load(named: paths, workloads: workloads)
         } catch {
             return (nil, ["the scenarios could not be loaded: \(error)"])
         }
+        if let asked = TestRerun.asked {  // a child test process, started to serve one scenario
+            if let rerun, let scenario = scenarios.first(where: { rerun.campaignKey($0) == asked.key }) {
+                TestRerun.serve(scenario, strategy: asked.strategy)
+            }
+            return (nil, [])
+        }
         // A planted crash or hang run in this process would end the test run, or never return:
         // without isolation such a scenario is not run, and says how to run it.
-        let unrunnable = executable == nil ? scenarios.filter(\.needsIsolation) : []
-        scenarios.removeAll { executable == nil && $0.needsIsolation }
+        let isolates = executable != nil || rerun != nil
+        let unrunnable = isolates ? [] : scenarios.filter(\.needsIsolation)
+        scenarios.removeAll { !isolates && $0.needsIsolation }
         let skipped = unrunnable.map { scenario in
             "\(scenario.name) (\(scenario.file)), expect \(scenario.expectation): not run: its planted bug crashes or "
-                + "hangs, which in this process would end the test run; pass isolation: the path of your own tool "
-                + "built with BGSimCommands (BGSim.main(workloads:)), whose child processes run it, or leave the file out"
+                + "hangs, which in this process would end the test run (a Swift Testing test runs it in child test "
+                + "processes); pass isolation: the path of your own tool built with BGSimCommands "
+                + "(BGSim.main(workloads:)), whose child processes run it, or leave the file out"
         }
         do {
             // A crash of workload code in this process ends it, as any crash does, but first
@@ -83,7 +101,14 @@ enum GateFinding {
                 plan.toolVersion = "swift-api"
                 plan.wording = wording
                 plan.crashBanner = banner(for:)
-                if let executable { plan.isolation = .childProcesses(executable: executable) }
+                if let executable {
+                    plan.isolation = .childProcesses(executable: executable)
+                } else if let rerun, scenario.needsIsolation {
+                    plan.isolation = .childProcesses(executable: rerun.executable)
+                    plan.workerArguments = { _ in rerun.arguments }
+                    plan.workerEnvironment = { [rerun.environment(for: $0)] }
+                    plan.wording.workerStartAdvice = TestRerun.startAdvice
+                }
                 return plan
             }
             return (gate, skipped + findings(in: gate))

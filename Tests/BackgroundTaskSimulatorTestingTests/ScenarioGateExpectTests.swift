@@ -56,16 +56,27 @@ import Testing
         #expect(issues[0].sourceLocation?.line == line)
     }
 
-    @Test("without isolation a planted crash is not run (it would end the test run): one issue saying how to run it")
-    func plantedCrashNeedsIsolation() async throws {
+    @Test("a planted crash runs in child processes that re-run this test, and meets its expectation; the rest in process")
+    func plantedCrashRunsInTestProcesses() async throws {
+        // Two scenarios in a folder made afresh in every process (the children make their own).
         let folder = try Self.scenarioFolder("backup-force-unwrapped-task-id-ios17.json", as: "crashes", runs: 5)
+        let planted = try Self.scenarioFolder("download-manager-p1-overwritten-task-id-ios17.json", as: "planted", runs: 30)
+        try FileManager.default.copyItem(atPath: planted + "/planted.json", toPath: folder + "/planted.json")
         var gate: ScenarioGate?
         let issues = await ExpectNoViolationsTests.issues {
             gate = await ScenarioGate.expectExpectationsMet(in: [folder], failureDatabase: .off)
         }
-        #expect(gate?.outcomes.isEmpty == true, "nothing ran")
-        #expect(issues.count == 1)
-        let text = issues.first?.comments.map(\.rawValue).joined() ?? ""
+        #expect(issues.isEmpty, "\(issues.map(\.comments))")
+        #expect(gate?.passed == true && gate?.plantedFound == 2, "\(gate?.summaryLine ?? "no gate")")
+    }
+
+    @Test("without a test to re-run or a tool, a planted crash is not run (it would end the test run): one text saying how")
+    func plantedCrashNeedsIsolation() throws {
+        let folder = try Self.scenarioFolder("backup-force-unwrapped-task-id-ios17.json", as: "crashes", runs: 5)
+        let checked = GateFinding.check([folder], workloads: .builtIn, jobs: 1, store: nil, executable: nil)
+        #expect(checked.gate?.outcomes.isEmpty == true, "nothing ran")
+        #expect(checked.findings.count == 1)
+        let text = checked.findings.first ?? ""
         #expect(text.hasPrefix("crashes (\(folder)/crashes.json), expect violation no-crash: not run"), "\(text)")
         #expect(text.contains("pass isolation:"))
     }

@@ -1,4 +1,4 @@
-import DeterministicSimulation
+package import DeterministicSimulation
 import Foundation
 
 /// How a ``WorkloadCampaign`` isolated in test processes starts its children: the test binary
@@ -40,18 +40,18 @@ package struct TestRerun: Sendable, Equatable {
     static let variable = "BGSIM_TEST_WORKER"
 
     /// Said when a child ended before serving: it ran the test without reaching the campaign.
-    static let startAdvice = "; the child test process ran the test without reaching this campaign: make the same "
+    package static let startAdvice = "; the child test process ran the test without reaching this campaign: make the same "
         + "campaign (workload name, seed, runs) in every process, at the line that calls .testProcesses(), "
         + "not one with a seed drawn at random"
 
     /// The worker environment entry for one phase's scenario.
-    func environment(for scenario: Scenario) -> String {
+    package func environment(for scenario: Scenario) -> String {
         "\(Self.variable)=\(scenario.strategyOverride?.rawValue ?? "-") \(campaignKey(scenario))"
     }
 
     /// Names one campaign: this place, with the campaign's workload, seed and runs (the cases
     /// of a parameterized test share the place), hashed to 16 hex digits.
-    func campaignKey(_ scenario: Scenario) -> String {
+    package func campaignKey(_ scenario: Scenario) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: the same in every process
         for byte in "\(key)\n\(scenario.name)\n\(scenario.campaign.seed)\n\(scenario.campaign.runs)".utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
@@ -60,7 +60,7 @@ package struct TestRerun: Sendable, Equatable {
     }
 
     /// What this process was started to serve; nil in a process no test-process campaign started.
-    static let asked: (key: String, strategy: ExplorationStrategy?)? = {
+    package static let asked: (key: String, strategy: ExplorationStrategy?)? = {
         guard let value = ProcessInfo.processInfo.environment[variable] else { return nil }
         unsetenv(variable)
         let fields = value.split(separator: " ", maxSplits: 1).map(String.init)
@@ -70,7 +70,7 @@ package struct TestRerun: Sendable, Equatable {
 
     /// Serves the parent's runs of `scenario` (its phase's `strategy` applied) until the parent
     /// is done, then ends the process with the worker's exit code.
-    static func serve(_ scenario: Scenario, strategy: ExplorationStrategy?) -> Never {
+    package static func serve(_ scenario: Scenario, strategy: ExplorationStrategy?) -> Never {
         var scenario = scenario
         scenario.strategyOverride = strategy
         ScenarioWorker.attachToParent()
