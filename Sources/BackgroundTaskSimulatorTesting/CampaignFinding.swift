@@ -43,7 +43,7 @@ struct CampaignFinding: Sendable {
         for (index, failure) in report.failures.enumerated() {
             let count = report.result.totals.violations.first { $0.invariant == failure.invariant }?.runs ?? 1
             let text = "\(failure.invariant) violated in \(DetectionBound.count(count, of: runs)): \(failure.message)\n"
-                + "shrunk to \(failure.shrunkSizeText); replay it:\n    \(failure.shrunkReplay)\n"
+                + "\(failure.shrinkPhrase); replay it:\n    \(failure.shrunkReplay)\n"
                 + "the first failing run: \(failure.replay)"
                 + (Invariant.processLevel.contains { $0.id == failure.invariant }
                     ? "\n(a replay crashes or hangs the process it runs in, as the run did: replay it in a test of its "

@@ -45,7 +45,9 @@ extension ScenarioGate {
     ) async -> ScenarioGate? {
         // Scenarios whose planted bug crashes or hangs run in children that re-run this test.
         var rerun: TestRerun?
-        if executable == nil, let isolation = try? WorkloadCampaign.Isolation.testProcesses(sourceLocation: sourceLocation),
+        if executable == nil,
+           let isolation = try? WorkloadCampaign.Isolation.testProcesses(
+               fileID: sourceLocation.fileID, line: sourceLocation.line, column: sourceLocation.column),
            case .testProcesses(let test) = isolation.form {
             rerun = test
         }

@@ -1,6 +1,6 @@
 public import BackgroundTaskSimulator
 import Foundation
-public import Testing
+import Testing
 
 extension WorkloadCampaign.Isolation {
     /// Runs the campaign's runs in child processes that re-run the calling Swift Testing test,
@@ -28,8 +28,10 @@ extension WorkloadCampaign.Isolation {
     ///
     /// - Throws: ``TestProcessIsolationError`` outside a Swift Testing test (in an XCTest method:
     ///   `.testProcesses(of: self)`).
-    public static func testProcesses(sourceLocation: SourceLocation = #_sourceLocation) throws(TestProcessIsolationError)
-        -> Self {
+    public static func testProcesses(fileID: String = #fileID, line: Int = #line, column: Int = #column)
+        throws(TestProcessIsolationError) -> Self {
+        // Literals, not `#_sourceLocation`: that macro would not compile in a file without
+        // `import Testing` (an XCTest file), where the call should throw this error instead.
         guard let test = Test.current else { throw TestProcessIsolationError() }
         let id = String(describing: test.id)
         #if os(Linux)
@@ -43,7 +45,7 @@ extension WorkloadCampaign.Isolation {
             arguments += Array(given[at...(at + 1)])  // swiftpm-testing-helper on macOS
         }
         arguments += ["--testing-library", "swift-testing", "--filter", "^" + regexEscaped(id) + "$"]
-        let place = "\(sourceLocation.fileID):\(sourceLocation.line):\(sourceLocation.column)"
+        let place = "\(fileID):\(line):\(column)"
         return Self(rerunning: TestRerun(executable: executable, arguments: arguments, key: "\(id) \(place)"))
     }
 

@@ -100,6 +100,8 @@ struct TestProcessIsolationTests {
             #expect(crash.message.hasSuffix("; the last line it logged: upload-draft expired; giving up"), "\(crash.message)")
         }
         #expect(crash.message.firstMatch(of: /\[\d+:[0-9a-f]+\]/) == nil, "no process or thread ids: \(crash.message)")
+        #expect(crash.shrinkPhrase.hasPrefix("shrunk to ") && !crash.shrunkSizeText.contains("events"),
+                "a crashed child counted no events: \(crash.shrunkSizeText)")
         let record = try #require(report.result.failures.first { $0.failure.invariant == "no-crash" })
         #expect(record.shrink != nil && record.shrinkFault == nil, "a crash found in a child is shrunk in children")
         #expect(report.result.nondeterminism.isEmpty)
@@ -144,6 +146,10 @@ struct TestProcessIsolationTests {
         let hang = try #require(report.failures.first)
         #expect(hang.invariant == "no-hang" && report.result.totals.failed == 2, "\(report.failures)")
         #expect(hang.message.contains("made no progress"), "\(hang.message)")
+        // Nothing of a hung run is recorded (its child was stopped): its replay is its seed's, not
+        // an empty choice sequence (which replayed another run, and passed).
+        #expect(hang.shrinkPhrase.hasPrefix("not shrunk (a hang is not shrunk"), "\(hang.shrinkPhrase)")
+        #expect(hang.shrunkReplay == hang.replay && hang.replay.hasPrefix("campaign.replay(seed: "), "\(hang.shrunkReplay)")
     }
 
     @Test("a test that makes another campaign in each process is told its children never reached it")

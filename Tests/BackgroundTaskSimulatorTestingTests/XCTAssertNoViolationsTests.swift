@@ -20,6 +20,14 @@
             XCTAssertTrue(report.failures.contains { $0.invariant == "no-crash" }, "\(report.failures)")
         }
 
+        /// `.testProcesses()` compiles in a file without `import Testing` (no macro in its
+        /// defaults) and, in an XCTest method, throws the error that names `.testProcesses(of:)`.
+        func testSwiftTestingFormThrowsInXCTest() {
+            XCTAssertThrowsError(try WorkloadCampaign.Isolation.testProcesses()) { error in
+                XCTAssertTrue("\(error)".contains(".testProcesses(of: self)"))
+            }
+        }
+
         func testXCTestNamesGiveTheMethod() {
             XCTAssertEqual(WorkloadCampaign.Isolation.methodName("-[UploaderTests testCrash]"), "testCrash")
             XCTAssertEqual(WorkloadCampaign.Isolation.methodName("UploaderTests.testCrash"), "testCrash")

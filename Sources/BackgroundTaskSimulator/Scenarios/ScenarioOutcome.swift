@@ -94,9 +94,14 @@ public struct ReplayRecipe: Sendable {
         return ReplayRecipe(scenario: run, source: failure.runChoices.map { .choices($0) } ?? .seed(failure.seed))
     }
 
-    /// The recipe of a failure's shrunk choices, under its run's effective strategy.
+    /// The recipe of a failure's shrunk choices, under its run's effective strategy; the
+    /// original's for a failure with nothing recorded (a hang: its child was stopped before it
+    /// could tell its choices, and an empty replay would be another run).
     public static func shrunk(of failure: FailureRecord, in scenario: Scenario) -> ReplayRecipe {
-        ReplayRecipe(scenario: scenario.forRun(failure.runIndex), source: .choices(failure.choices))
+        if failure.shrink == nil, failure.choices.count == 0, failure.originalActionCount == 0 {
+            return original(of: failure, in: scenario)
+        }
+        return ReplayRecipe(scenario: scenario.forRun(failure.runIndex), source: .choices(failure.choices))
     }
 
     /// The recipe of a saved failure: its choices, under the strategy that saved it.

@@ -34,10 +34,20 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         public var shrunkActionCount: Int
         /// How far the failure shrank, e.g. "4 actions, 44 events (from 151 actions, 753 events)".
         public var shrunkSizeText: String
+        /// Whether it was shrunk (a hang never is; a failure whose shrink a crash stopped is not).
+        public var isShrunk = true
         /// The Swift call that replays the run; it compiles with `import BackgroundTaskSimulator`.
         public var replay: String
-        /// The Swift call that replays the shrunk run (it throws: call it with `try`).
+        /// The Swift call that replays the shrunk run (it throws: call it with `try`); a hang's
+        /// is its seed's (nothing of it was recorded).
         public var shrunkReplay: String
+
+        /// "shrunk to 4 actions, 44 events (from …)", or why it was not shrunk.
+        public var shrinkPhrase: String {
+            if isShrunk { return "shrunk to \(shrunkSizeText)" }
+            return invariant == IsolatedTarget<SimulationTarget>.hangInvariant
+                ? "not shrunk (a hang is not shrunk: each attempt could wait out the run timeout)" : "not shrunk"
+        }
     }
 
     /// The engine's result.
@@ -86,6 +96,7 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
                     choices: record.choices.token, originalEventCount: record.originalEventCount,
                     shrunkEventCount: record.shrunkEventCount, originalActionCount: record.originalActionCount,
                     shrunkActionCount: record.shrunkActionCount, shrunkSizeText: record.shrunkSizeText,
+                    isShrunk: record.shrink != nil,
                     replay: outcome.map { Self.call($0.replay(of: record)) } ?? "campaign.replay(seed: \(record.seed))",
                     shrunkReplay: outcome.map { Self.call($0.shrunkReplay(of: record)) }
                         ?? "try campaign.replay(choices: \"\(record.choices.token)\")")
@@ -149,7 +160,7 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
             let count = totals.violations.first { $0.invariant == failure.invariant }?.runs ?? 1
             lines.append("  \(failure.invariant) in \(DetectionBound.count(count, of: totals.runs)) "
                 + "(run seed \(failure.seed)): \(failure.message)")
-            lines.append("    replay: \(failure.replay); shrunk to \(failure.shrunkSizeText): \(failure.shrunkReplay)")
+            lines.append("    replay: \(failure.replay); \(failure.shrinkPhrase): \(failure.shrunkReplay)")
         }
         for record in result.nondeterminism {
             lines.append("  NONDETERMINISM: run seed \(record.seed) gave \(record.actual), expected \(record.expected) "

@@ -85,8 +85,13 @@ extension FailureRecord {
     /// ```swift
     /// print("shrunk to \(record.shrunkSizeText)")   // "shrunk to 4 actions, 44 events (from 151 actions, 753 events)"
     /// ```
+    /// A crash found in a child process has no events to count (the child died with them): its
+    /// size is in actions alone ("3 actions (from 4 actions)").
     public var shrunkSizeText: String {
-        "\(shrunkActionCount) actions, \(shrunkEventCount) events (from \(originalActionCount) actions, "
+        if originalEventCount == 0, shrunkEventCount == 0, originalActionCount > 0 {
+            return "\(shrunkActionCount) actions (from \(originalActionCount) actions)"
+        }
+        return "\(shrunkActionCount) actions, \(shrunkEventCount) events (from \(originalActionCount) actions, "
             + "\(originalEventCount) events)"
     }
 }
