@@ -64,14 +64,19 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     ///   - arguments: its arguments, which make it an isolated worker for `local`'s twin.
     ///   - environment: entries (`NAME=value`) added to its environment.
     ///   - runTimeoutSeconds: the wall-clock time a run may go without progress; nil for none.
+    ///   - startTimeoutSeconds: how long a new child may take to begin serving (nil: the run
+    ///     timeout, at least 30 s: a test process runs its test up to the campaign first, and a
+    ///     loaded machine starts processes slowly; no limit without a run timeout).
     ///   - wording: the front end's words: its program's name and run-timeout setting, named in
     ///     crash and hang messages.
     public init(local: Local, executable: String, arguments: [String], environment: [String] = [],
-                runTimeoutSeconds: Double?, wording: CrashWording = CrashWording()) {
+                runTimeoutSeconds: Double?, startTimeoutSeconds: Double? = nil, wording: CrashWording = CrashWording()) {
         self.local = local
         self.wording = wording
+        let start = startTimeoutSeconds ?? runTimeoutSeconds.map { max($0, 30) }
         pool = ChildPool(executable: executable, arguments: arguments, environment: environment,
                          timeoutMilliseconds: runTimeoutSeconds.map { max(1, Int($0 * 1_000)) },
+                         startTimeoutMilliseconds: start.map { max(1, Int($0 * 1_000)) },
                          startAdvice: wording.workerStartAdvice)
     }
 
@@ -274,6 +279,8 @@ final class ChildPool: Sendable {
     let arguments: [String]
     let environment: [String]
     let timeoutMilliseconds: Int?
+    /// How long a new child may take to say it serves (nil: no limit).
+    let startTimeoutMilliseconds: Int?
     /// Said after "it ended before serving" (``CrashWording/workerStartAdvice``).
     let startAdvice: String
     /// Why children cannot serve, once one ended before its ``VerdictWire/ready`` line: later
@@ -284,7 +291,8 @@ final class ChildPool: Sendable {
     let started = Atomic<Int>(0)
 
     init(executable: String, arguments: [String], environment: [String], timeoutMilliseconds: Int?,
-         startAdvice: String = "") {
+         startTimeoutMilliseconds: Int?, startAdvice: String = "") {
+        self.startTimeoutMilliseconds = startTimeoutMilliseconds
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
@@ -293,15 +301,16 @@ final class ChildPool: Sendable {
         signal(SIGPIPE, SIG_IGN)  // a write to a dead child must fail with EPIPE, not end us
     }
 
-    /// An idle child, or a new one that said it serves (within the run timeout: a test process
-    /// runs its test up to the campaign first), told the run timeout (its watchdog judges hangs).
+    /// An idle child, or a new one that said it serves (within ``startTimeoutMilliseconds``: a
+    /// test process runs its test up to the campaign first), told the run timeout (its watchdog
+    /// judges hangs).
     func take() throws(ChildConnection.SpawnError) -> ChildConnection {
         if let child = idle.withAnnotatedLock({ $0.popLast() }) { return child }
         if let reason = cannotServe.withAnnotatedLock({ $0 }) { throw reason }
         started.wrappingAdd(1, ordering: .relaxed)
         let child = try ChildConnection(executable: executable, arguments: arguments, environment: environment)
         var failure: String?
-        switch child.receive(timeoutMilliseconds: timeoutMilliseconds) {
+        switch child.receive(timeoutMilliseconds: startTimeoutMilliseconds) {
         case .line(let line) where line + "\n" == VerdictWire.ready:
             break
         case .line:
@@ -311,7 +320,8 @@ final class ChildPool: Sendable {
             failure = "it ended before serving ("
                 + (signal.map { "fatal signal \(CrashMessage.name($0))" } ?? CrashMessage.ending(status: status)) + ")"
         case .hung:
-            failure = "it did not begin serving within the run timeout, \(CrashMessage.seconds(Double(timeoutMilliseconds ?? 0) / 1_000)) s"
+            failure = "it did not begin serving within "
+                + "\(CrashMessage.seconds(Double(startTimeoutMilliseconds ?? 0) / 1_000)) s"
         }
         if let failure {
             let reason = ChildConnection.SpawnError(description: failure + startAdvice)

@@ -71,12 +71,15 @@ extension ChildProcessLayoutTests {
         #expect(target.childrenStarted == 1)
     }
 
-    @Test("a child that stays silent is given the run timeout to begin serving")
+    @Test("a child that stays silent is given its start timeout to begin serving (by default the run timeout, at least 30 s)")
     func silentChild() throws {
         let target = IsolatedTarget(local: IsolatedShrinkWireTests.ToyWire(), executable: "/bin/sh",
-                                    arguments: ["-c", "sleep 30"], runTimeoutSeconds: 0.3)
+                                    arguments: ["-c", "sleep 30"], runTimeoutSeconds: 0.1, startTimeoutSeconds: 0.3)
         defer { target.finishChildren() }
         let failure = try #require(target.run(seeds: [Seed(1)]).first?.failures.first)
-        #expect(failure.message == "the isolated worker could not start: it did not begin serving within the run timeout, 0.3 s")
+        #expect(failure.message == "the isolated worker could not start: it did not begin serving within 0.3 s")
+        let byDefault = IsolatedTarget(local: IsolatedShrinkWireTests.ToyWire(), executable: "/bin/sh",
+                                       arguments: ["-c", "exit 0"], runTimeoutSeconds: 0.5)
+        #expect(byDefault.pool.startTimeoutMilliseconds == 30_000)
     }
 }
