@@ -107,6 +107,19 @@ struct TestProcessIsolationTests {
         #expect(report.result.nondeterminism.isEmpty)
     }
 
+    @Test("a workload written with Swift concurrency (@MainActor, Task) gives in test processes the report it gives here",
+          arguments: ["correct", "handler-only-cancels"])
+    func swiftConcurrencyIsolated(variant: String) throws {
+        let info = try #require(WorkloadCatalog.variant(workload: "main-actor-model-cancel", variant: variant)).info
+        var isolated = WorkloadCampaign(workload: info, runs: 40)
+        isolated.isolation = try .testProcesses()
+        isolated.jobs = 2
+        let inChildren = isolated.run()  // first: a child serves it here and ends before the next line
+        let here = WorkloadCampaign(workload: info, runs: 40).run()
+        #expect(inChildren.result.totals == here.result.totals, "\(inChildren.failures) \(here.failures)")
+        #expect(inChildren.failures.map(\.invariant) == here.failures.map(\.invariant))
+    }
+
     @Test("expectNoViolations records the crash as an issue and attaches no replayed trace (the replay would crash here)")
     func expectNoViolationsRecordsTheCrash() async throws {
         var campaign = Self.campaign(unwrapsForcibly: true)
