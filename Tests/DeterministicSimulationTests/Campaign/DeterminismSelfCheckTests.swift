@@ -76,6 +76,28 @@ import Testing
         #expect(stuck.first?.how.contains("timed out 3 times") == true, "\(stuck)")
     }
 
+    /// Violates two invariants the first time it runs in the process, then never again (a
+    /// singleton an earlier run wrote).
+    final class ColdFailureTarget: CampaignTarget {
+        let warm = Atomic<Bool>(false)
+        func run(choices: ChoiceSource, keepTrace: Bool) -> RunVerdict {
+            _ = choices.int(in: 0...9)
+            let cold = !warm.exchange(true, ordering: .relaxed)
+            let failures = cold ? [Violation(invariant: "a", message: "x", time: .zero),
+                                   Violation(invariant: "b", message: "y", time: .zero)] : []
+            return RunVerdict(digest: TraceDigest(cold ? 1 : 2), eventCount: 1, simulatedTime: .zero, failures: failures)
+        }
+    }
+
+    @Test("a run that is the first failure of two invariants is one nondeterminism record per way of rerunning it")
+    func oneRecordPerRerun() {
+        let options = CampaignOptions(seed: Seed(7), runs: 3, jobs: 1, determinismSamples: 3)
+        let records = Campaign.run(ColdFailureTarget(), options: options).nondeterminism
+        // Its rerun from the seed and the replay of its choices, each once (each was there twice).
+        #expect(records.map(\.runIndex) == [0, 0] && Set(records.map(\.how)).count == 2,
+                "\(records.map { ($0.runIndex, $0.how) })")
+    }
+
     @Test("by default one run in 25 is rerun, and at least 3")
     func defaultSampleRate() {
         #expect(CampaignOptions(seed: Seed(1), runs: 20, jobs: 1).determinismSamples == 3)

@@ -78,6 +78,10 @@ public enum Campaign {
         }
         var nondeterminism = records.flatMap(\.nondeterminism) + sampleChecks.compactMap { $0 }
         nondeterminism.sort { $0.runIndex < $1.runIndex }
+        // A run that was the first failure of two invariants is followed up twice: one record
+        // per run and way of rerunning it, the first (it was reported twice, word for word).
+        var seen = Set<String>()
+        nondeterminism.removeAll { !seen.insert("\($0.runIndex) \($0.how)").inserted }
         return CampaignResult(
             totals: tally.totals, wallSeconds: clock.elapsedSeconds, runSeconds: runSeconds,
             stop: interrupted ? .interrupted : .completed, failures: records.map(\.record),
