@@ -80,7 +80,7 @@ public enum Campaign {
         nondeterminism.sort { $0.runIndex < $1.runIndex }
         // A run that was the first failure of two invariants is followed up twice: one record
         // per run and way of rerunning it, the first (it was reported twice, word for word).
-        var seen = Set<String>()
+        var seen = Set<String>()  // tidy: allow membership only, never iterated
         nondeterminism.removeAll { !seen.insert("\($0.runIndex) \($0.how)").inserted }
         return CampaignResult(
             totals: tally.totals, wallSeconds: clock.elapsedSeconds, runSeconds: runSeconds,
