@@ -106,10 +106,7 @@ enum GateFinding {
                 if let executable {
                     plan.isolation = .childProcesses(executable: executable)
                 } else if let rerun, scenario.needsIsolation {
-                    plan.isolation = .childProcesses(executable: rerun.executable)
-                    plan.workerArguments = { _ in rerun.arguments }
-                    plan.workerEnvironment = { [rerun.environment(for: $0)] }
-                    plan.wording.workerStartAdvice = TestRerun.startAdvice
+                    rerun.isolate(&plan)
                 }
                 return plan
             }

@@ -44,6 +44,15 @@ package struct TestRerun: Sendable, Equatable {
         + "campaign (workload name, seed, runs) in every process, at the line that calls .testProcesses(), "
         + "not one with a seed drawn at random"
 
+    /// Points `plan` at child processes that re-run the test: this test binary and arguments,
+    /// each phase's environment entry, and the advice for a child that never serves.
+    package func isolate(_ plan: inout ScenarioPlan) {
+        plan.isolation = .childProcesses(executable: executable)
+        plan.workerArguments = { [arguments] _ in arguments }
+        plan.workerEnvironment = { [self] in [environment(for: $0)] }
+        plan.wording.workerStartAdvice = Self.startAdvice
+    }
+
     /// The worker environment entry for one phase's scenario.
     package func environment(for scenario: Scenario) -> String {
         "\(Self.variable)=\(scenario.strategyOverride?.rawValue ?? "-") \(campaignKey(scenario))"

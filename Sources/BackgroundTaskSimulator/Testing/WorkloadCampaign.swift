@@ -169,10 +169,7 @@ public struct WorkloadCampaign: Sendable {
             plan.wording.workerStartAdvice = "; is \(executable) a tool built with BGSimCommands "
                 + "(BGSim.main(workloads:)) that knows this workload?"
         case .testProcesses(let test)?:
-            plan.isolation = .childProcesses(executable: test.executable)
-            plan.workerArguments = { _ in test.arguments }
-            plan.workerEnvironment = { [test.environment(for: $0)] }
-            plan.wording.workerStartAdvice = TestRerun.startAdvice
+            test.isolate(&plan)
         case nil:
             break
         }
