@@ -63,7 +63,8 @@ public struct WorkloadCampaign: Sendable {
     public var isolation: Isolation?
     /// Wall-clock time a run may go without progress before it is a hang (nil: 60 s; `.zero`:
     /// no limit). In process a hang ends the test process after printing the run; isolated,
-    /// it is a `no-hang` finding.
+    /// it is a `no-hang` finding, and once a run has hung later runs get 20 times the slowest run
+    /// that finished, at least 1 s, up to this.
     public var runTimeout: Duration?
 
     /// How isolated runs start: child processes that re-run the calling test

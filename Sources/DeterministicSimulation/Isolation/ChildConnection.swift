@@ -45,6 +45,9 @@ final class ChildConnection: @unchecked Sendable {
     var pid: pid_t { process.pid }
     /// The coverage layout the child sent last.
     var decoder = VerdictWire.Decoder()
+    /// The run timeout its watchdog was told last (``VerdictWire/watchdog(milliseconds:)``), in
+    /// milliseconds; nil before the first.
+    var watchdogMilliseconds: Int?
 
     init(executable: String, arguments: [String], environment: [String] = []) throws(SpawnError) {
         process = try ChildProcess(executable: executable, arguments: arguments, environment: environment)

@@ -163,6 +163,7 @@ extension IsolatedTarget {
         } catch {
             return .stopped(ShrinkFault(isInternalError: true, message: "the isolated worker could not start: \(error)"))
         }
+        if let full = pool.timeoutMilliseconds { child.watchdogMilliseconds = full }  // the request retimes it
         let answer = child.send(request)
             ? withoutActuallyEscaping(isCancelled) {
                 child.receive(timeoutMilliseconds: Self.shrinkDeadline(options, runTimeout: pool.timeoutMilliseconds),

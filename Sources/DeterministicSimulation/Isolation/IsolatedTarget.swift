@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import SimulationRuntime
 import Synchronization
 import ThreadSanitizerSupport
 
@@ -44,6 +45,12 @@ import ThreadSanitizerSupport
 ///   verdicts without a deadline, since it cannot see a run's steps); a slow run that keeps
 ///   stepping is never stopped. The same request is not run again (each would cost the
 ///   timeout): its verdict is remembered, and a hang is never shrunk (``RunStop/timedOut``).
+/// - Once a run has hung, later runs are given less: ``ChildPool/laterTimeout(full:slowestRun:)``,
+///   20 times the slowest run that finished so far (timed here, from request to verdict), at
+///   least 1 s, never more than the run timeout, told to each child before its next runs. Each
+///   hang costs that much rather than the whole run timeout (a workload that hangs in most of
+///   200 runs cost over three hours at 60 s), and the message of such a hang names the shorter
+///   limit. Shrinks in a child keep the whole run timeout.
 /// - Wall-clock time decides nothing else. Children end at ``finishChildren()`` or when the
 ///   target's last copy is released.
 package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
@@ -139,11 +146,13 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
                 pending = pending.dropFirst()
                 continue
             }
+            var sent = RealClock.monotonicNanoseconds()
             let exchange = child.send(requests.joined()) ? nil : child.receive(timeoutMilliseconds: nil)  // gone: EOF
             var alive = exchange == nil
             var index = 0
             while alive && index < requests.count {
                 let answer = child.receive(timeoutMilliseconds: nil)  // the child's watchdog times it
+                if case .line = answer { pool.noteFinished(since: &sent) }
                 let verdict = self.verdict(for: answer, request: requests[index], child: child, alive: &alive,
                                            source: source(index))
                 verdicts.append(verdict)
@@ -180,7 +189,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             }
         case .died(let dump, let signal, let stderr, let status):
             alive = false
-            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request) }
+            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request, child: child) }
             if let source, let dump {
                 source.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                              fallbackCount: dump.fallbackCount)
@@ -189,17 +198,24 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
                                      signal: signal, drawn: dump?.outcomes.count ?? 0)
         case .hung:
             alive = false
-            return hangVerdict(request)
+            return hangVerdict(request, child: child)
         }
     }
 
-    private func hangVerdict(_ request: String) -> RunVerdict {
-        let seconds = Double(pool.timeoutMilliseconds ?? 0) / 1_000
+    /// The verdict of a run that `child`'s watchdog stopped; later runs get less time from now on.
+    private func hangVerdict(_ request: String, child: ChildConnection) -> RunVerdict {
+        let full = pool.timeoutMilliseconds ?? 0
+        let limit = child.watchdogMilliseconds ?? full
+        let seconds = CrashMessage.seconds(Double(limit) / 1_000)
+        let why = limit < full
+            ? " (after an earlier run hung, later runs get \(ChildPool.laterTimeoutFactor) times the slowest run that "
+                + "finished, at least \(CrashMessage.seconds(Double(ChildPool.laterTimeoutFloor) / 1_000)) s, up to the "
+                + "run timeout of \(CrashMessage.seconds(Double(full) / 1_000)) s\(wording.timeoutNote))"
+            : wording.timeoutNote
         let verdict = RunVerdict(
             digest: TraceDigest(Self.hash("hang")), eventCount: 0, simulatedTime: .zero,
             failures: [Violation(invariant: Self.hangInvariant, message: "the run made no progress (no job started, "
-                + "no thread resumed) for \(CrashMessage.seconds(seconds)) s of wall-clock time"
-                + "\(wording.timeoutNote) and was "
+                + "no thread resumed) for \(seconds) s of wall-clock time\(why) and was "
                 + "stopped: an endless loop or a wait on something outside the simulator in workload code", time: .zero)],
             stop: .timedOut, cost: 0)
         pool.rememberHang(request, verdict)
@@ -219,8 +235,11 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
         } catch {
             return Self.crashVerdict(message: "the isolated worker could not start: \(error)", signal: nil, drawn: 0)
         }
-        switch child.exchange(request, timeoutMilliseconds: nil) {  // the child's watchdog times it
+        var sent = RealClock.monotonicNanoseconds()
+        let answer = child.exchange(request, timeoutMilliseconds: nil)  // the child's watchdog times it
+        switch answer {
         case .line(let line):
+            pool.noteFinished(since: &sent)
             let decoded: (RunVerdict, VerdictWire.Recorded?)
             do {
                 decoded = try child.decoder.verdict(line)
@@ -239,7 +258,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             }
             return decoded.0
         case .died(let dump, let signal, let stderr, let status):
-            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request) }
+            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request, child: child) }
             if let dump {
                 choices.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                               fallbackCount: dump.fallbackCount)
@@ -247,7 +266,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             return Self.crashVerdict(message: CrashMessage.text(stderr: stderr, signal: signal, status: status),
                                      signal: signal, drawn: dump?.outcomes.count ?? 0)
         case .hung:
-            return hangVerdict(request)
+            return hangVerdict(request, child: child)
         }
     }
 
@@ -273,11 +292,13 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     }
 }
 
-/// The isolated workers of one ``IsolatedTarget``: idle children, and the hangs seen.
+/// The isolated workers of one ``IsolatedTarget``: idle children, the hangs seen, and the run
+/// timeout children are told (the whole one until a run hangs, then ``laterTimeout(full:slowestRun:)``).
 final class ChildPool: Sendable {
     let executable: String
     let arguments: [String]
     let environment: [String]
+    /// The run timeout (milliseconds), as configured: the first hang is judged by it.
     let timeoutMilliseconds: Int?
     /// How long a new child may take to say it serves (nil: no limit).
     let startTimeoutMilliseconds: Int?
@@ -288,7 +309,39 @@ final class ChildPool: Sendable {
     private let cannotServe = Mutex<ChildConnection.SpawnError?>(nil)
     private let idle = Mutex<[ChildConnection]>([])
     private let hangs = Mutex<[String: RunVerdict]>([:])
+    /// The longest a run took from its request to its verdict (wall-clock milliseconds).
+    private let slowestRun = Atomic<Int>(0)
     let started = Atomic<Int>(0)
+
+    /// How many times the slowest run that finished a later run may go without progress.
+    static let laterTimeoutFactor = 20
+    /// The least a later run is given, in milliseconds (a scheduler hiccup on a loaded machine
+    /// is milliseconds; a run of these workloads takes microseconds to milliseconds).
+    static let laterTimeoutFloor = 1_000
+
+    /// What a run is given once a run hung: `laterTimeoutFactor` times the slowest run that
+    /// finished, at least `laterTimeoutFloor`, never more than the whole timeout `full` (all in
+    /// milliseconds). A run's longest stretch without progress is at most its whole time, so a
+    /// run as slow as the slowest yet keeps a twentyfold margin.
+    static func laterTimeout(full: Int, slowestRun: Int) -> Int {
+        let (scaled, overflow) = laterTimeoutFactor.multipliedReportingOverflow(by: slowestRun)
+        return min(full, max(laterTimeoutFloor, overflow ? full : scaled))
+    }
+
+    /// The run timeout a child is told now: the whole one until a run hung, then less.
+    var currentTimeoutMilliseconds: Int? {
+        guard let full = timeoutMilliseconds else { return nil }
+        let hung = hangs.withAnnotatedLock { !$0.isEmpty }
+        return hung ? Self.laterTimeout(full: full, slowestRun: slowestRun.load(ordering: .relaxed)) : full
+    }
+
+    /// Notes a run that finished: its time since `sent` (monotonic nanoseconds), which becomes
+    /// now for the next run of the batch.
+    func noteFinished(since sent: inout UInt64) {
+        let now = RealClock.monotonicNanoseconds()
+        _ = slowestRun.max(Int((now &- sent) / 1_000_000), ordering: .relaxed)
+        sent = now
+    }
 
     init(executable: String, arguments: [String], environment: [String], timeoutMilliseconds: Int?,
          startTimeoutMilliseconds: Int?, startAdvice: String = "") {
@@ -305,7 +358,7 @@ final class ChildPool: Sendable {
     /// test process runs its test up to the campaign first), told the run timeout (its watchdog
     /// judges hangs).
     func take() throws(ChildConnection.SpawnError) -> ChildConnection {
-        if let child = idle.withAnnotatedLock({ $0.popLast() }) { return child }
+        if let child = idle.withAnnotatedLock({ $0.popLast() }) { return tell(child) }
         if let reason = cannotServe.withAnnotatedLock({ $0 }) { throw reason }
         started.wrappingAdd(1, ordering: .relaxed)
         let child = try ChildConnection(executable: executable, arguments: arguments, environment: environment)
@@ -328,8 +381,15 @@ final class ChildPool: Sendable {
             cannotServe.withAnnotatedLock { $0 = reason }
             throw reason
         }
-        if let timeoutMilliseconds {
-            _ = child.send(VerdictWire.watchdog(milliseconds: timeoutMilliseconds))  // a child gone already shows at the next request
+        return tell(child)
+    }
+
+    /// `child`, its watchdog told the current run timeout if it was told another (a child gone
+    /// already shows at its next request).
+    private func tell(_ child: ChildConnection) -> ChildConnection {
+        if let timeout = currentTimeoutMilliseconds, child.watchdogMilliseconds != timeout {
+            _ = child.send(VerdictWire.watchdog(milliseconds: timeout))
+            child.watchdogMilliseconds = timeout
         }
         return child
     }
