@@ -136,13 +136,16 @@ package struct SwiftSymbolName: Equatable, Sendable {
     private static func withoutReturnType(_ text: String) -> String {
         var depth = 0
         var index = text.startIndex
+        var previous: Character = " "
         while index < text.endIndex {
             switch text[index] {
             case "(", "[", "<": depth += 1
+            case ">" where previous == "-": break  // an arrow inside a parameter's function type
             case ")", "]", ">": depth -= 1
             case " " where depth == 0 && text[index...].hasPrefix(" -> "): return String(text[..<index])
             default: break
             }
+            previous = text[index]
             index = text.index(after: index)
         }
         return text

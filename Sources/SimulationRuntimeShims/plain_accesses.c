@@ -159,8 +159,7 @@ static int is_class_metadata(uintptr_t word) {
     return 0;
 }
 
-/// Reads the word at `address` without faulting: 1 with `*word` set, 0 where nothing is mapped.
-static int read_word(uintptr_t address, uintptr_t *word) {
+int bgsim_read_word(uintptr_t address, uintptr_t *word) {
     struct iovec local = {word, sizeof *word}, remote = {(void *)address, sizeof *word};
     return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)sizeof *word;
 }
@@ -171,7 +170,7 @@ const void *bgsim_class_instance_at_or_below(const void *from, size_t reach, con
     uintptr_t lowest = (uintptr_t)from > reach ? (uintptr_t)from - reach : 0;
     for (; address >= lowest && address != 0; address -= 16) {
         uintptr_t word;
-        if (read_word(address, &word) && is_class_metadata(word)) {
+        if (bgsim_read_word(address, &word) && is_class_metadata(word)) {
             *metadata = (const void *)word;
             return (const void *)address;
         }
@@ -282,6 +281,8 @@ const char *bgsim_function_symbol(const void *pc) {
     const function_symbol *symbol = &symbols[low - 1];
     return address < symbol->end ? symbol_names + symbol->name : NULL;
 }
+
+int bgsim_app_symbol(const char *name) { return is_app_symbol(name); }
 
 /// Whether the mangled Swift name `name` belongs to a module of the app: `$s`, the module's
 /// name as a length and its characters, and the module is not one of the engine's.
@@ -518,6 +519,11 @@ BGSIM_TLS void *bgsim_run_accesses_tls;
 const char *bgsim_function_symbol(const void *pc) {
     (void)pc;
     return NULL;
+}
+
+int bgsim_app_symbol(const char *name) {
+    (void)name;
+    return 0;
 }
 
 const void *bgsim_class_instance_at_or_below(const void *from, size_t reach, const void **metadata) {

@@ -22,6 +22,14 @@ void *bgsim_default_symbol(void **slot, const char *name);
 /// 0 when no loaded object holds it (runtime_shims.c).
 int bgsim_code_range(const void *inside, uintptr_t *start, uintptr_t *end) __attribute__((visibility("hidden")));
 
+/// Reads the word at `address` of this process without faulting (`process_vm_readv`): 1 with
+/// `*word` set, 0 where nothing is mapped (plain_accesses.c; Linux with glibc, 64-bit).
+int bgsim_read_word(uintptr_t address, uintptr_t *word) __attribute__((visibility("hidden")));
+
+/// Whether the mangled Swift name `name` (NULL: no) belongs to a module of the app, not the
+/// engine's (plain_accesses.c; 0 where plain accesses are not built).
+int bgsim_app_symbol(const char *name) __attribute__((visibility("hidden")));
+
 /// A dispatch timeout (`dispatch_time_t`) as a virtual instant in microseconds (-1: forever).
 int64_t bgsim_virtual_deadline(uint64_t timeout);
 

@@ -159,6 +159,10 @@ struct TestProcessIsolationTests {
         let hang = try #require(report.failures.first)
         #expect(hang.invariant == "no-hang" && report.result.totals.failed == 2, "\(report.failures)")
         #expect(hang.message.contains("made no progress"), "\(hang.message)")
+        // Where: the loop's closure, on the stack in every sample the watchdog took.
+        #expect(hang.message.hasSuffix("; it was in closure #1 in TestProcessIsolationTests.SpinningSync"
+                                       + ".didFinishLaunching(WorkloadContext), called from closure #1 in "
+                                       + "WorkloadContext.onDidEnterBackground(@Sendable () -> ())"), "\(hang.message)")
         // Nothing of a hung run is recorded (its child was stopped): its replay is its seed's, not
         // an empty choice sequence (which replayed another run, and passed).
         #expect(hang.shrinkPhrase.hasPrefix("not shrunk (a hang is not shrunk"), "\(hang.shrinkPhrase)")

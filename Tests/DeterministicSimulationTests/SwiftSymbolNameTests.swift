@@ -36,6 +36,15 @@ import Testing
         #expect(thunk.short == "closure #1 in Queue.send(String)")
     }
 
+    @Test("a parameter of function type keeps its arrow; the result after it goes")
+    func functionTypedParameter() {
+        let name = SwiftSymbolName(
+            mangled: "$s23BackgroundTaskSimulator15WorkloadContextC",
+            demangled: "closure #1 @Sendable () -> () in BackgroundTaskSimulator.WorkloadContext.onDidEnterBackground"
+                + "(@Sendable () -> ()) -> BackgroundTaskSimulator.LifecycleObservation")
+        #expect(name.short == "closure #1 in WorkloadContext.onDidEnterBackground(@Sendable () -> ())")
+    }
+
     @Test("a qualifier inside a longer identifier stays; a name that is not Swift's is kept")
     func onlyWholeQualifiersGo() {
         let name = SwiftSymbolName(mangled: "$s4Test3fooyyF", demangled: "Test.foo(MyTest.Bar, Test.Baz) -> ()")

@@ -36,7 +36,7 @@ import Synchronization
 /// Contract: ``begin(_:)`` and ``end()`` are called by the owning thread only; the handler and
 /// the hang watchdog only read. Cost per run: the hex digits and two relaxed/release stores.
 package final class CrashSlot: @unchecked Sendable {
-    // @unchecked: `banner`, `harnessText` and `seedOffsets` are written by the owner thread
+    // @unchecked: `banner`, `harnessText`, `seedOffsets` and `owner` are written by the owner thread
     // before it publishes them with a release store of `generation`/`running`/`inHarness`;
     // readers load those first.
 
@@ -75,6 +75,9 @@ package final class CrashSlot: @unchecked Sendable {
     /// The thread does harness work (a failure's follow-up: reruns, shrinking, recording): a fault
     /// while no run is in progress is bgsim's, not the workload's.
     let inHarness = Atomic<Bool>(false)
+    /// The thread that claimed the slot, which carries its runs' simulated threads as fibers:
+    /// the hang watchdog samples it to name the code a stuck run is in (``StuckCode``).
+    var owner: StuckCode.Thread?
 
     private init(index: Int) {
         self.index = index
@@ -94,6 +97,7 @@ package final class CrashSlot: @unchecked Sendable {
         guard let banner, inUse.load(ordering: .acquiring) else { return nil }
         for slot in table where slot.claimed.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             slot.format(banner)
+            slot.owner = .current
             CrashSignals.prepareThread(inheriting: slot.index + 1)
             return slot
         }

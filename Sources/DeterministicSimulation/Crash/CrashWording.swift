@@ -58,6 +58,19 @@ public struct CrashWording: Sendable, Equatable {
         "\(program): the process ends with exit code \(exitCode) (a hang in workload code)\(hangAdvice)\n"
     }
 
+    /// The line that names the code a hung run was in (``StuckCode``).
+    func stuckLine(_ stuck: String) -> String { "\(program)\(Self.stuckOpening)\(stuck)\n" }
+
+    /// The code a hung run was in, from the `was in` line of a hang banner in `stderr`; nil
+    /// without one.
+    static func stuckCode(inStderr stderr: String) -> String? {
+        for line in stderr.split(separator: "\n").reversed() {
+            guard let range = line.firstRange(of: stuckOpening), !line[..<range.lowerBound].contains(" ") else { continue }
+            return String(line[range.upperBound...])
+        }
+        return nil
+    }
+
     /// The line after a fault of the harness's own code (``CrashSlot/beginHarness(_:)``).
     func internalErrorLine(exitCode: Int32) -> String {
         "\(program): the process ends with exit code \(exitCode) (an internal error of \(program), not of your "
@@ -75,7 +88,11 @@ public struct CrashWording: Sendable, Equatable {
 
     /// What follows `PROGRAM` on a banner line.
     private static let bannerOpenings = [": CRASH:", ": HANG:", ": INTERNAL ERROR:", ": replay:", ": the failure:",
-                                         ": the process ends"]
+                                         ": the process ends", stuckOpening]
+
+    /// What follows `PROGRAM` on the line naming a hung run's code (``stuckLine(_:)``).
+    static let stuckOpening = ": the run was in "
+
 
     /// The opening of a hang banner, as the watchdog writes it.
     static let hangOpening = ": HANG: "

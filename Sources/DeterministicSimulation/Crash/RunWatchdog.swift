@@ -22,8 +22,11 @@ import Synchronization
 /// ```
 /// bgsim: HANG: a run made no progress for 60 s of wall-clock time (--run-timeout) during run seed 0x… of scenario …
 /// bgsim: replay: bgsim replay Scenarios/….json --seed 0x…
+/// bgsim: the run was in closure #1 in Uploader.waitForNetwork(), called from …
 /// bgsim: the process ends with exit code 124 (a hang in workload code); with --isolate, …
 /// ```
+/// The `was in` line names the code the run's thread was in, in three samples of its stack
+/// (``StuckCode``); where nothing can be named (``StuckCode`` says when) it is left out.
 ///
 /// Contract: wall-clock time decides only whether the process is stopped, never what a run
 /// computes or a campaign reports (runs are timed by the watchdog thread, not by themselves), so
@@ -114,13 +117,23 @@ package enum RunWatchdog {
                         _exit(code)
                     }
                     let (header, trailer) = words(limitMilliseconds: limit)
+                    let stuck = stuckCode(of: slot)
                     SignalSafeOutput.write(2, header)
                     slot.banner.write(to: 2)
+                    if let stuck { SignalSafeOutput.write(2, Array(CrashWording.current.stuckLine(stuck).utf8)) }
                     SignalSafeOutput.write(2, trailer)
                     _exit(exitCode)
                 }
             }
         }
+    }
+
+    /// The code `slot`'s stuck run is in (``StuckCode``): its owner thread carries the run's
+    /// simulated threads when they are fibers; with OS-thread carriers the stuck one may be
+    /// another thread, so nothing is named (rather than the wrong code).
+    private static func stuckCode(of slot: CrashSlot) -> String? {
+        guard SimulatedThreadPool.Carriers.preferred == .fibers, let owner = slot.owner else { return nil }
+        return StuckCode.describe(thread: owner, hiddenModules: Scheduler.engineModules)
     }
 
     /// The monotonic clock in milliseconds (the watchdog's only use of real time).

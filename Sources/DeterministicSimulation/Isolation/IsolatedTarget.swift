@@ -189,7 +189,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             }
         case .died(let dump, let signal, let stderr, let status):
             alive = false
-            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request, child: child) }
+            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request, child: child, stderr: stderr) }
             if let source, let dump {
                 source.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                              fallbackCount: dump.fallbackCount)
@@ -203,7 +203,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
     }
 
     /// The verdict of a run that `child`'s watchdog stopped; later runs get less time from now on.
-    private func hangVerdict(_ request: String, child: ChildConnection) -> RunVerdict {
+    private func hangVerdict(_ request: String, child: ChildConnection, stderr: String = "") -> RunVerdict {
         let full = pool.timeoutMilliseconds ?? 0
         let limit = child.watchdogMilliseconds ?? full
         let seconds = CrashMessage.seconds(Double(limit) / 1_000)
@@ -216,7 +216,8 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             digest: TraceDigest(Self.hash("hang")), eventCount: 0, simulatedTime: .zero,
             failures: [Violation(invariant: Self.hangInvariant, message: "the run made no progress (no job started, "
                 + "no thread resumed) for \(seconds) s of wall-clock time\(why) and was "
-                + "stopped: an endless loop or a wait on something outside the simulator in workload code", time: .zero)],
+                + "stopped: an endless loop or a wait on something outside the simulator in workload code"
+                + (CrashWording.stuckCode(inStderr: stderr).map { "; it was in \($0)" } ?? ""), time: .zero)],
             stop: .timedOut, cost: 0)
         pool.rememberHang(request, verdict)
         return verdict
@@ -258,7 +259,7 @@ package struct IsolatedTarget<Local: CampaignTarget>: CampaignTarget {
             }
             return decoded.0
         case .died(let dump, let signal, let stderr, let status):
-            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request, child: child) }
+            if Self.isHang(stderr: stderr, status: status) { return hangVerdict(request, child: child, stderr: stderr) }
             if let dump {
                 choices.adopt(outcomes: dump.outcomes, actions: dump.actions, idleSteps: dump.idleSteps,
                               fallbackCount: dump.fallbackCount)

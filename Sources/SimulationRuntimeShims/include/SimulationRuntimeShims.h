@@ -37,6 +37,7 @@
 #ifndef SIMULATION_RUNTIME_SHIMS_H
 #define SIMULATION_RUNTIME_SHIMS_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -425,6 +426,26 @@ int bgsim_plain_accesses_supported(void);
 /// The mangled name of the main executable's function that contains `pc` (from its symbol
 /// table), or NULL: outside the executable, or no symbol there.
 const char *_Nullable bgsim_function_symbol(const void *_Nullable pc);
+
+/// 1 when `pc` is in app code: a Swift function of the main executable whose module the engine
+/// did not register as its own (`bgsim_plain_accesses_register`); 0 otherwise, and off Linux.
+int bgsim_is_app_function(uintptr_t pc);
+
+/// Where `thread`, a thread of this process, is now (thread_samples.c; Linux with glibc on x86-64
+/// and arm64, elsewhere 0): stops it for a moment with a real-time signal of the shim's own
+/// (`SIGRTMAX - 3`), whose handler copies its program counter, frame pointer and stack pointer,
+/// then follows its frame-pointer chain from the calling thread, reading each word with
+/// `process_vm_readv` (an unmapped word ends the walk, never the process). Writes the program
+/// counter, then each caller's return address less one (inside its call), to `frames`; returns
+/// how many, 0 when the thread did not take the signal within 100 ms. For the hang watchdog,
+/// which samples a run that made no progress; one sample at a time in the process. Code built
+/// without frame pointers (C libraries) may end the chain early. The thread must have called
+/// `bgsim_sample_thread_prepare` (Dispatch's worker threads, and the threads they start, block
+/// every signal a handler could take).
+int bgsim_sample_thread(pthread_t thread, uintptr_t *_Nonnull frames, int capacity);
+
+/// Lets `bgsim_sample_thread` sample the calling thread: unblocks its signal there.
+void bgsim_sample_thread_prepare(void);
 
 /// The nearest 16-byte-aligned address at or below `from`, and no more than `reach` bytes below
 /// it, whose word is the address of one of the main executable's Swift class metadata (a `$s…CN`
