@@ -158,7 +158,15 @@ package struct RealDispatchCall {
     package func runNow() { bgsim_dispatch_call_run(call) }
 
     /// The work, kept to run later (its block copied); the shim then leaves the block to it.
-    package func keep() -> RealDispatchWork { RealDispatchWork(bgsim_dispatch_call_keep(call)) }
+    ///
+    /// - Parameter abandonsIfNeverRun: released without having run, the work lets go of its
+    ///   block without releasing it, so what the block captured is never destroyed: for a run
+    ///   that uses Swift concurrency, where a captured checked continuation would print Swift's
+    ///   "leaked its continuation" misuse warning when work a killed process queued is dropped
+    ///   (a killed process on a device prints nothing). Its captures leak instead.
+    package func keep(abandonsIfNeverRun: Bool = false) -> RealDispatchWork {
+        RealDispatchWork(bgsim_dispatch_call_keep(call), abandonsIfNeverRun: abandonsIfNeverRun)
+    }
 
     /// How many timer sources of ended runs were freed in this process: a run's timers that
     /// nothing but the shim holds when it ends are freed then (the others stay kept).
@@ -175,18 +183,29 @@ package struct RealDispatchCall {
 /// (``RealDispatchCall/keep()``).
 ///
 /// Contract: ``run()`` at most once; releasing the object releases the block and what it
-/// captured. `@unchecked Sendable`: a run touches it from one thread at a time.
+/// captured (unless it never ran and was kept with `abandonsIfNeverRun`: then they leak).
+/// `@unchecked Sendable`: a run touches it from one thread at a time.
 package final class RealDispatchWork: @unchecked Sendable {
     private let call: UnsafeMutablePointer<bgsim_dispatch_call>
+    private let abandonsIfNeverRun: Bool
+    private var ran = false
 
-    fileprivate init(_ call: UnsafeMutablePointer<bgsim_dispatch_call>) { self.call = call }
+    fileprivate init(_ call: UnsafeMutablePointer<bgsim_dispatch_call>, abandonsIfNeverRun: Bool) {
+        self.call = call
+        self.abandonsIfNeverRun = abandonsIfNeverRun
+    }
 
     /// Runs the work (and leaves its group, for a `group.async`).
-    package func run() { bgsim_dispatch_call_run(call) }
+    package func run() {
+        ran = true
+        bgsim_dispatch_call_run(call)
+    }
 
     /// The queue the work was sent to, before following its targets (an address, held alive
     /// while this object lives): the queue `DispatchQueue.getSpecific` reads while it runs.
     package var origin: UInt { UInt(bitPattern: call.pointee.origin) }
 
-    deinit { bgsim_dispatch_call_free(call) }
+    deinit {
+        if abandonsIfNeverRun && !ran { bgsim_dispatch_call_abandon(call) } else { bgsim_dispatch_call_free(call) }
+    }
 }

@@ -260,10 +260,11 @@ static int hand_over(void *queue, const char *function, int32_t operation, int32
     call->origin = queue;
     call->queue = resolve(queue, &call->queueKind);
     if (!observer(mark, call)) return 0;
-    // Reported rather than run: the block is kept, never run and never released. Released, its
-    // captures would be destroyed, and a captured checked continuation would print Swift's
-    // "leaked its continuation" misuse warning on every such run; kept, it leaks a few hundred
-    // bytes per reported call, like a task that never resumes.
+    // Reported rather than run, and not kept by the run: the block is kept, never run and
+    // never released. Released, its captures would be
+    // destroyed, and a captured checked continuation would print Swift's "leaked its
+    // continuation" misuse warning on every such run; kept, it leaks a few hundred bytes per
+    // reported call, like a task that never resumes.
     if (!call->kept && call->block != NULL && operation != BGSIM_DISPATCH_SYNC) (void)_Block_copy(call->block);
     return 1;
 }
@@ -335,6 +336,11 @@ void bgsim_dispatch_call_run(const bgsim_dispatch_call *call) {
 void bgsim_dispatch_call_free(bgsim_dispatch_call *call) {
     if (call->block != NULL) _Block_release(call->block);
     if (call->dispose != NULL) call->dispose(call->context);
+    if (call->origin != NULL) _os_object_release_internal(call->origin);
+    free(call);
+}
+
+void bgsim_dispatch_call_abandon(bgsim_dispatch_call *call) {
     if (call->origin != NULL) _os_object_release_internal(call->origin);
     free(call);
 }
@@ -910,6 +916,8 @@ void bgsim_dispatch_call_free(bgsim_dispatch_call *call) {
     if (call->dispose != NULL) call->dispose(call->context);
     free(call);
 }
+
+void bgsim_dispatch_call_abandon(bgsim_dispatch_call *call) { free(call); }
 
 int bgsim_dispatch_group_is_empty(void *group) {
     (void)group;

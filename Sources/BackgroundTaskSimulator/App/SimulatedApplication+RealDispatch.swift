@@ -113,21 +113,21 @@ extension SimulatedApplication {
             if isOn != expected { call.violatesContract() }
             return true
         case .async:
-            let work = call.keep()
+            let work = call.keep(abandonsIfNeverRun: scheduler.usedSwiftConcurrency)
             let target = queue(for: call), routes = realDispatch
             if call.queueKind == .oneAtATime { routes.keepUntilProcessEnds(work) }
             target.async(barrier: call.isBarrier) { routes.run(work, on: target) }
             return true
         case .after(let deadline):
             guard let deadline else { return true }  // never: the shim keeps the block, never run
-            let work = call.keep()
+            let work = call.keep(abandonsIfNeverRun: scheduler.usedSwiftConcurrency)
             let delay = max(0, deadline - now.microseconds)
             let target = queue(for: call), routes = realDispatch
             target.asyncAfter(.microseconds(delay)) { routes.run(work, on: target) }
             return true
         case .notify:
             guard let group = call.group else { return false }
-            let work = call.keep()
+            let work = call.keep(abandonsIfNeverRun: scheduler.usedSwiftConcurrency)
             let target = queue(for: call), routes = realDispatch
             if RealDispatchCall.isGroupEmpty(group) {
                 target.async(barrier: false) { routes.run(work, on: target) }

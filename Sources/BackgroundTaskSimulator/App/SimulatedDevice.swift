@@ -220,7 +220,8 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// Routes a real Dispatch call made by the run's code to the live process. A dead process's
     /// code (run inertly to free what it holds) sends nothing: its work is taken and never run,
-    /// as its frozen queues would never run it; a `sync` runs in place.
+    /// as its frozen queues would never run it (kept in ``deadWork`` until teardown); a `sync`
+    /// runs in place.
     private func routeRealDispatch(_ call: RealDispatchCall) -> Bool {
         if !core.dropsEvents, let app = liveApp {
             // A timer let go of at teardown: a process that ends runs no deinit on a device. (Any
@@ -232,11 +233,31 @@ public final class SimulatedDevice: @unchecked Sendable {
         case .sync: call.runNow()
         // A timer let go of by dead code: a killed app runs no deinit on a device.
         case .sourceStarted, .isMainThread, .currentQueue, .timerReleased: return false
-        case .async, .after, .notify, .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler,
-             .timerCancelHandler, .timerResume, .timerActivate, .timerSuspend, .timerCancel, .timerIsCancelled, .queueMade:
+        case .async, .after, .notify: deadWork.append(call.keep(abandonsIfNeverRun: scheduler.usedSwiftConcurrency))
+        case .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume,
+             .timerActivate, .timerSuspend, .timerCancel, .timerIsCancelled, .queueMade:
             break
         }
         return true
+    }
+
+    /// The work dead processes' code sent to Dispatch, never to run. Released at ``tearDown()``,
+    /// while the device lives (what the blocks captured runs its deinits then), except in a run
+    /// that used Swift concurrency: a block may hold a checked continuation there, whose release
+    /// prints Swift's "leaked its continuation" misuse warning for code that did nothing wrong
+    /// (its process was killed), so its captures leak (`RealDispatchCall.keep(abandonsIfNeverRun:)`).
+    /// Before, the shim kept every such block: a few hundred bytes a call, and through its
+    /// captures the dead process's whole application object (gcd-photo-sync: 2.7 KB a run).
+    private var deadWork: [RealDispatchWork] = []
+
+    /// Lets go of ``deadWork`` (at ``tearDown()``), again while releasing it sent more (a deinit
+    /// among the captures that calls Dispatch).
+    private func releaseDeadWork() {
+        for _ in 0..<8 where !deadWork.isEmpty {
+            let dead = deadWork
+            deadWork = []
+            withExtendedLifetime(dead) {}
+        }
     }
 
     /// This run's controlled concurrency (drawn from the environment's settings), or nil when the
@@ -306,6 +327,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         scheduler.discardPendingJobs()
         for process in processes { process.tearDown() }
         scheduler.discardPendingJobs()
+        releaseDeadWork()
         scheduler.releaseAsync()
         processes.removeAll()
         core.app = nil

@@ -46,6 +46,17 @@ extension Scheduler {
     /// Whether ``enableAsync(taskWidth:mainQueue:)`` was called.
     public var hasAsync: Bool { asyncState?.taskExecutor != nil }
 
+    /// Whether the run used Swift concurrency: its executors were enabled
+    /// (``enableAsync(taskWidth:mainQueue:)``), or a task's job, a real main-actor hop or a real
+    /// sleep was seen (each an escape of a run without them). Without it no task, and so no
+    /// checked continuation, is among what the run's code holds. Read it before
+    /// ``releaseAsync()``.
+    package var usedSwiftConcurrency: Bool {
+        guard let state = asyncState else { return false }
+        return state.taskExecutor != nil || !state.retired.isEmpty
+            || state.escapes.withAnnotatedLock { !$0.kept.isEmpty || $0.dropped > 0 }
+    }
+
     /// The run's task executor: prefer it for every task of the run.
     ///
     /// ```swift

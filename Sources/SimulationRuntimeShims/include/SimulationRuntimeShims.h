@@ -248,6 +248,11 @@ void bgsim_dispatch_call_run(const bgsim_dispatch_call *_Nonnull call);
 /// Frees a kept call: releases its block (and so what the block captured).
 void bgsim_dispatch_call_free(bgsim_dispatch_call *_Nonnull call);
 
+/// Frees a kept call that never ran without releasing its block or context: what it captured
+/// is never destroyed (a checked continuation among it would print Swift's "leaked its
+/// continuation" warning, as a killed process's never does).
+void bgsim_dispatch_call_abandon(bgsim_dispatch_call *_Nonnull call);
+
 /// Whether `group` is empty now (`dispatch_group_wait` with `DISPATCH_TIME_NOW`).
 int bgsim_dispatch_group_is_empty(void *_Nonnull group);
 
