@@ -23,6 +23,11 @@ import DeterministicSimulation
 final class WorkSurvivesTermination: EventFilteringChecker {
     /// Unsaved changes per record of the current process, in first-change order.
     private var unsaved: [(record: String, changes: Int)] = []
+    /// The current process was told `willTerminate` (B3.3): its end was announced, so the advice
+    /// is to save there, not the usual "save on didEnterBackground" (a probe's notes app saved
+    /// on background entry, was force-quit from the app switcher while active, got
+    /// `willTerminate`, and was told to save on background entry).
+    private var toldWillTerminate = false
 
     func observe(_ event: SimEvent, at time: VirtualTime, facts: RunFacts) -> String? {
         switch event {
@@ -34,14 +39,24 @@ final class WorkSurvivesTermination: EventFilteringChecker {
             }
         case .processLaunched:
             unsaved = []
+            toldWillTerminate = false
+        case .lifecycle(.willTerminate):
+            toldWillTerminate = true
         case .terminated(let reason, _):
             let lost = unsaved.filter { $0.changes > 0 }
+            let told = toldWillTerminate
             unsaved = []
+            toldWillTerminate = false
             guard !lost.isEmpty else { return nil }
             let what = lost.map { "\($0.changes) unsaved change\($0.changes == 1 ? "" : "s") to '\($0.record)'" }
                 .joined(separator: ", ")
-            return "the process ended at \(time) (\(reason)) with \(what): the data is lost. A suspended or "
-                + "jettisoned app gets no callback (B3.1, B3.4); save on didEnterBackground, not only in willTerminate"
+            let advice = told
+                ? "the app was told willTerminate first (B3.3) and did not save there; save in "
+                    + "applicationWillTerminate too (or when the data changes)"
+                : "a suspended or jettisoned app gets no callback (B3.1, B3.4); save on didEnterBackground, not only in "
+                    + "willTerminate"
+            return "the process ended at \(time) (\(reason)) with \(what): the data is lost. " + advice.prefix(1).uppercased()
+                + advice.dropFirst()
         default:
             break
         }
@@ -50,7 +65,7 @@ final class WorkSurvivesTermination: EventFilteringChecker {
 
     static func observes(_ event: SimEvent) -> Bool {
         switch event {
-        case .recordChanged, .processLaunched, .terminated: true
+        case .recordChanged, .processLaunched, .terminated, .lifecycle(.willTerminate): true
         default: false
         }
     }
