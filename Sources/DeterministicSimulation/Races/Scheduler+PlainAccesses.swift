@@ -149,17 +149,35 @@ extension Scheduler {
 /// How a race on plain state is named: from the symbols of the app code that made its accesses.
 enum PlainAccessNames {
     /// The race between two plain accesses of the variable at `address`, named: by the accessor
-    /// either was made in, else by the class instance's stored property there.
+    /// either was made in, else by the class instance's stored property there. An accessor of
+    /// another property of the same class is a computed property's, which read or wrote the
+    /// stored one (`var usageDescription: String { "\(bytesUsed) bytes" }`): the stored property
+    /// names the race then, and the computed property's accessor is where the access was made
+    /// (probes 5 and 6: such a race was named after the computed property, with no function for
+    /// its access).
     static func race(first: RaceDetector.Access, second: RaceDetector.Access, at address: UInt) -> DataRace {
         let one = FunctionSymbols.symbol(containing: first.site, hiddenModules: Scheduler.engineModules)
         let other = FunctionSymbols.symbol(containing: second.site, hiddenModules: Scheduler.engineModules)
-        let variable = one?.accessedVariable ?? other?.accessedVariable ?? StoredPropertyNames.name(at: address)
+        let variable = variableName(accessors: [one?.accessedVariable, other?.accessedVariable].compactMap { $0 },
+                                    stored: { StoredPropertyNames.name(at: address) })
         let location = variable ?? "a variable used in \(one?.function ?? other?.function ?? "app code")"
         func site(_ symbol: SwiftSymbolName?) -> String? {
-            guard let symbol, symbol.accessedVariable == nil else { return nil }
+            guard let symbol, symbol.accessedVariable == nil || symbol.accessedVariable != variable else { return nil }
             return symbol.short
         }
         return DataRace(location: location, first: first.description.made(in: site(one)),
                         second: second.description.made(in: site(other)))
+    }
+
+    /// The variable's name from the properties whose accessors made the accesses (`accessors`)
+    /// and the stored property at the address (`stored`, asked only when needed): the accessor's
+    /// property, unless the stored property there is another of the same type (then the
+    /// accessor was a computed property's); the stored property when no accessor names one.
+    static func variableName(accessors: [String], stored: () -> String?) -> String? {
+        guard let accessor = accessors.first else { return stored() }
+        guard let stored = stored(), stored != accessor, let dot = stored.lastIndex(of: "."),
+              accessor.hasPrefix(stored[...dot]), !accessor[stored[...dot].endIndex...].contains(".")
+        else { return accessor }
+        return stored
     }
 }

@@ -34,6 +34,16 @@ struct PlainStateRaceTests {
         #expect(Self.others(outcome).isEmpty, "\(Self.others(outcome))")
     }
 
+    @Test("a stored property read through a computed property is named, not the computed property; the getter is where")
+    func computedPropertyNamesTheStoredOne() throws {
+        let outcome = Self.run("trimmer") { CacheTrimmer() }
+        let race = try #require(Self.races(outcome).first, "no race: \(outcome.violations)")
+        #expect(race.contains("'CacheTrimmer.bytesUsed'"), "the stored property: \(race)")
+        #expect(race.contains("a read in CacheTrimmer.usageDescription.getter"), "where it was read: \(race)")
+        #expect(race.contains("a write in closure #2 in closure #1 in CacheTrimmer.didFinishLaunching(WorkloadContext)"),
+                "\(race)")
+    }
+
     @Test("the same flag under an NSLock, on a serial queue, or handed to main by the worker is no race",
           arguments: [DoneFlagUpload.Guarding.lock, .serialQueue, .handOff])
     func guardedFlagHolds(_ guarding: DoneFlagUpload.Guarding) {
@@ -63,6 +73,29 @@ struct PlainStateRaceTests {
 
 /// An uploader's done flag: written by the upload on a global queue, read by the expiration
 /// check on main.
+/// A disk cache trimmer that frees space on a global queue and logs its usage on main through a
+/// computed property, with no lock: a race on `bytesUsed`, read inside `usageDescription`'s getter.
+final class CacheTrimmer: Workload, @unchecked Sendable {
+    var bytesUsed = 4_096
+    var usageDescription: String { "\(bytesUsed) bytes in the cache" }
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        observation = context.onDidEnterBackground { [self] in
+            let token = BackgroundTaskToken(name: "trim", host: app) {}
+            DispatchQueue.global().async { [self] in
+                app.performBlockingWork(for: .milliseconds(200))
+                bytesUsed = 0
+            }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 1) { [self] in
+                if usageDescription.isEmpty { app.performBlockingWork(for: .milliseconds(10)) }
+                token.invalidate()
+            }
+        }
+    }
+}
+
 final class DoneFlagUpload: Workload, @unchecked Sendable {
     enum Guarding: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case nothing, lock, serialQueue, handOff
