@@ -96,6 +96,18 @@ import Testing
         #expect(shrunk.swiftCall(on: "campaign").hasPrefix("try campaign.replay(choices: \"c1."))
     }
 
+    @Test("a coin run's seed replays as a coin run by itself: its Swift call names no strategy, as a random run's (probe 6)")
+    func coinRunSeedCallNamesNoStrategy() throws {
+        let scenario = try ScenarioLoader.load(file: PackageRoot.scenario("download-manager-p1-overwritten-task-id-ios17.json"))
+        let seed = scenario.campaign.seed.derive(index: 150)  // the phase of coin runs
+        let recipe = ReplayRecipe(scenario: scenario.forRun(150), source: .seed(seed))
+        #expect(recipe.strategy == .default)
+        #expect(recipe.swiftCall(on: "campaign") == "campaign.replay(seed: \(seed))", "\(recipe.swiftCall(on: "campaign"))")
+        #expect(scenario.replay(seed: seed.rawValue).digest == recipe.run().digest, "the call without it reruns the same run")
+        let choices = ReplayRecipe(scenario: scenario.forRun(150), source: .choices(ChoiceSequence([1, 2, 3])))
+        #expect(choices.swiftCall(on: "campaign").hasSuffix(", strategy: .default)"), "choices do not tell their strategy")
+    }
+
     @Test("a WorkloadCampaign runs one shard; bgsim merge and ReportMerge join the shards' reports into the whole campaign's")
     func swiftCampaignShards() throws {
         let scenario = try ScenarioLoader.load(file: PackageRoot.scenario("download-manager-correct-ios17.json"))

@@ -135,7 +135,9 @@ extension ReplayRecipe {
     }
 
     /// The recipe as a call of `replay` on `receiver` (a ``Scenario`` or a ``WorkloadCampaign``),
-    /// with `try` when the call throws.
+    /// with `try` when the call throws, the strategy named only when the call would not use it by
+    /// itself: a seed replay takes the strategy its run had from the seed (a `default`
+    /// campaign's coin runs, ``Scenario/forRunSeed(_:)``), a choices replay the file's.
     ///
     /// ```swift
     /// recipe.swiftCall(on: "campaign")   // "try campaign.replay(choices: \"c1.AAAAAQ…\", strategy: .swarm)"
@@ -143,10 +145,13 @@ extension ReplayRecipe {
     public func swiftCall(on receiver: String) -> String {
         var file = scenario
         file.strategyOverride = nil
-        let strategy = self.strategy == file.runStrategy ? "" : ", strategy: .\(self.strategy)"
+        func named(unless implied: ExplorationStrategy) -> String {
+            strategy == implied ? "" : ", strategy: .\(strategy)"
+        }
         return switch source {
-        case .seed(let seed): "\(receiver).replay(seed: \(seed)\(strategy))"
-        case .choices(let choices): "try \(receiver).replay(choices: \"\(choices.token)\"\(strategy))"
+        case .seed(let seed): "\(receiver).replay(seed: \(seed)\(named(unless: file.forRunSeed(seed).runStrategy)))"
+        case .choices(let choices):
+            "try \(receiver).replay(choices: \"\(choices.token)\"\(named(unless: file.runStrategy)))"
         }
     }
 }

@@ -103,14 +103,10 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         }
     }
 
-    /// A recipe spelled as the Swift call that replays it (the strategy named unless `random`).
-    static func call(_ recipe: ReplayRecipe) -> String {
-        let strategy = recipe.strategy == .random ? "" : ", strategy: .\(recipe.strategy)"
-        switch recipe.source {
-        case .seed(let seed): return "campaign.replay(seed: \(seed)\(strategy))"
-        case .choices(let choices): return "try campaign.replay(choices: \"\(choices.token)\"\(strategy))"
-        }
-    }
+    /// A recipe spelled as the Swift call that replays it on the campaign, the strategy named
+    /// only where the call would not take it by itself (``ReplayRecipe/swiftCall(on:)``): a
+    /// `default` campaign's coin run printed `strategy: .default` beside runs without it.
+    static func call(_ recipe: ReplayRecipe) -> String { recipe.swiftCall(on: "campaign") }
 
     /// The Swift call that replays a saved failure (it throws: the `try` is part of it).
     ///
