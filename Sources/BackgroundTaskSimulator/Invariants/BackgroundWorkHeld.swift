@@ -54,6 +54,11 @@ final class BackgroundWorkHeld: EventFilteringChecker {
         /// The event just observed completed a BGTask whose expiry had begun (the `nothingHeld`
         /// that may follow is an end the app could not avoid, as one inside an expiration callout).
         var completedAtBGTaskExpiry = false
+        /// The UIKit task ended last in this process, and when: a finding at a later moment (a
+        /// background entry that found nothing held) names it when it ended under the work, which
+        /// is where the bug is (probe 6: "when didEnterBackground returned" named only the
+        /// entry, long after the task that covered the work had been ended in the foreground).
+        var lastEnded: (task: Int, at: VirtualTime)?
 
         /// Records `event` (`completesExpiringTask`: it completes a BGTask whose expiry began);
         /// returns the violation it reveals, if any.
@@ -65,9 +70,12 @@ final class BackgroundWorkHeld: EventFilteringChecker {
                 inFlight.append((id, name, time, false))
             case .workFinished(let id, _, _):
                 inFlight.removeEach { $0.id == id }
+            case .taskEnded(let id, _):
+                lastEnded = (id, time)
             case .terminated, .processLaunched:
                 inFlight = []
                 expiryEnd = nil
+                lastEnded = nil
             case .expirationCallout:
                 inExpiryCallout = true
             case .expirationHandlersReturned:
@@ -87,7 +95,11 @@ final class BackgroundWorkHeld: EventFilteringChecker {
                     expiryEnd = expiryEnd ?? time
                     return expiryVerdict
                 }
-                let verdict = "work \(Self.list(fresh)) was still running at \(time) when \(reason), with no "
+                var cause = ""
+                if let ended = lastEnded, ended.at < time, fresh.contains(where: { $0.started <= ended.at }) {
+                    cause = " (background task \(ended.task) was ended at \(ended.at) while it ran)"
+                }
+                let verdict = "work \(Self.list(fresh)) was still running at \(time) when \(reason)\(cause), with no "
                     + "background task held in the background: the app would be suspended under it; hold a task until "
                     + "the work ends"
                 return expiryVerdict.map { $0 + "; " + verdict } ?? verdict
@@ -155,7 +167,7 @@ final class BackgroundWorkHeld: EventFilteringChecker {
     static func observes(_ event: SimEvent) -> Bool {
         switch event {
         case .workStarted, .workFinished, .terminated, .processLaunched, .nothingHeld, .expirationCallout,
-            .expirationHandlersReturned, .bgTaskExpiring, .bgTaskCompleted:
+            .expirationHandlersReturned, .bgTaskExpiring, .bgTaskCompleted, .taskEnded:
             true
         default: false
         }

@@ -33,3 +33,39 @@ import Testing
                                   + "on didEnterBackground, not only in willTerminate"), "\(message)")
     }
 }
+
+/// `background-work-held` found at a background entry names the task that was ended under the
+/// work (probe 6: the message named only "when didEnterBackground returned", long after the task
+/// covering the upload had been ended in the foreground by the app's own completion path).
+@Suite struct BackgroundWorkHeldCauseTests {
+    static func message(_ events: [(Int64, SimEvent)]) -> String? {
+        let checker = BackgroundWorkHeld()
+        let facts = RunFacts()
+        return events.compactMap { second, event in
+            BackgroundWorkHeld.observes(event) ? checker.observe(event, at: .seconds(second), facts: facts) : nil
+        }.first
+    }
+
+    @Test("a task ended in the foreground while the work ran is named at the later finding")
+    func namesTheEarlierEnd() throws {
+        let message = try #require(Self.message([
+            (0, .processLaunched(process: 1, inBackground: false)), (1, .workStarted(id: 7, name: "PUT avatar")),
+            (2, .taskEnded(id: 2, name: "profile-sync")), (5, .nothingHeld(reason: "didEnterBackground returned")),
+        ]))
+        #expect(message.contains("when didEnterBackground returned (background task 2 was ended at "), "\(message)")
+    }
+
+    @Test("an end before the work began, or at the finding itself, is not named")
+    func otherEndsAreNotNamed() throws {
+        let before = try #require(Self.message([
+            (0, .processLaunched(process: 1, inBackground: false)), (1, .taskEnded(id: 2, name: "profile-sync")),
+            (2, .workStarted(id: 7, name: "PUT avatar")), (5, .nothingHeld(reason: "didEnterBackground returned")),
+        ]))
+        #expect(!before.contains("was ended at"), "\(before)")
+        let atOnce = try #require(Self.message([
+            (0, .processLaunched(process: 1, inBackground: true)), (1, .workStarted(id: 7, name: "PUT avatar")),
+            (2, .taskEnded(id: 2, name: "profile-sync")), (2, .nothingHeld(reason: "task 2 ended")),
+        ]))
+        #expect(!atOnce.contains("was ended at"), "\(atOnce)")
+    }
+}
