@@ -11,7 +11,8 @@ import DeterministicSimulation
 /// ```
 ///
 /// Contract: one finding per violated invariant (in order of first appearance; a saved failure
-/// that still fails counts for its invariant), one per nondeterministic run, one for a failure
+/// that still fails counts for its invariant), one for all the runs that did not replay the
+/// same (each named, with where its reruns part when known; the usual causes once), one for a failure
 /// store that cannot be read; each invariant's text names it, its iOS explanation, how often it
 /// appeared ("k of n runs"), the shrunk size and the replay as Swift code to paste.
 struct CampaignFinding: Sendable {
@@ -79,11 +80,23 @@ struct CampaignFinding: Sendable {
         return [CampaignFinding(text: verdict.headline + advice)] + nondeterminism(in: report)
     }
 
+    /// The runs that did not replay the same, as one finding: they usually share a cause (a probe
+    /// got three issues, each with the whole explanation, for one `Dictionary` of objects).
     private static func nondeterminism(in report: WorkloadReport) -> [CampaignFinding] {
-        report.result.nondeterminism.map { record in
-            CampaignFinding(text: "nondeterminism: run seed \(record.seed) gave \(record.actual), expected "
-                + "\(record.expected) (\(record.how)): usual causes: \(NondeterminismRecord.usualCauses); "
-                + "replay it: campaign.replay(seed: \(record.seed))")
+        nondeterminismText(report.result.nondeterminism).map { [CampaignFinding(text: $0)] } ?? []
+    }
+
+    /// The text of ``nondeterminism(in:)``'s finding; nil without records.
+    static func nondeterminismText(_ records: [NondeterminismRecord]) -> String? {
+        guard let first = records.first else { return nil }
+        let shown = records.prefix(5).map { record in
+            "  run seed \(record.seed) gave \(record.actual), expected \(record.expected) (\(record.how))"
+                + (record.firstDifference.map { "; where they part: \($0)" } ?? "")
         }
+        let more = records.count > shown.count ? "\n  and \(records.count - shown.count) more" : ""
+        let runs = Set(records.map(\.runIndex)).count  // tidy: allow membership count only
+        return "nondeterminism: \(runs == 1 ? "a run" : "\(runs) runs") did not replay to the same trace:\n"
+            + shown.joined(separator: "\n") + more
+            + "\nusual causes: \(NondeterminismRecord.usualCauses)\nreplay it: campaign.replay(seed: \(first.seed))"
     }
 }

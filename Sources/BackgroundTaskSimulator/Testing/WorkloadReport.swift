@@ -160,7 +160,10 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         }
         for record in result.nondeterminism {
             lines.append("  NONDETERMINISM: run seed \(record.seed) gave \(record.actual), expected \(record.expected) "
-                + "(\(record.how)): usual causes: \(NondeterminismRecord.usualCauses)")
+                + "(\(record.how))" + (record.firstDifference.map { "; where they part: \($0)" } ?? ""))
+        }
+        if !result.nondeterminism.isEmpty {
+            lines.append("  usual causes of NONDETERMINISM: \(NondeterminismRecord.usualCauses)")
         }
         return lines.joined(separator: "\n")
     }
