@@ -180,7 +180,7 @@ package struct RealDispatchCall {
 }
 
 /// Work a real Dispatch call sent, kept by the run to run on a simulated queue
-/// (``RealDispatchCall/keep()``).
+/// (``RealDispatchCall/keep(abandonsIfNeverRun:)``).
 ///
 /// Contract: ``run()`` at most once; releasing the object releases the block and what it
 /// captured (unless it never ran and was kept with `abandonsIfNeverRun`: then they leak).

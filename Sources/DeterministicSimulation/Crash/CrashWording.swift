@@ -93,7 +93,6 @@ public struct CrashWording: Sendable, Equatable {
     /// What follows `PROGRAM` on the line naming a hung run's code (``stuckLine(_:)``).
     static let stuckOpening = ": the run was in "
 
-
     /// The opening of a hang banner, as the watchdog writes it.
     static let hangOpening = ": HANG: "
 }
