@@ -233,7 +233,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         case .sync: call.runNow()
         // A timer let go of by dead code: a killed app runs no deinit on a device.
         case .sourceStarted, .isMainThread, .currentQueue, .timerReleased: return false
-        case .async, .after, .notify: deadWork.append(call.keep(abandonsIfNeverRun: scheduler.usedSwiftConcurrency))
+        case .async, .after, .notify: deadWork.keep(call, abandonsIfNeverRun: scheduler.usedSwiftConcurrency)
         case .groupLeft, .assertOnQueue, .timerSchedule, .timerEventHandler, .timerCancelHandler, .timerResume,
              .timerActivate, .timerSuspend, .timerCancel, .timerIsCancelled, .queueMade:
             break
@@ -241,24 +241,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         return true
     }
 
-    /// The work dead processes' code sent to Dispatch, never to run. Released at ``tearDown()``,
-    /// while the device lives (what the blocks captured runs its deinits then), except in a run
-    /// that used Swift concurrency: a block may hold a checked continuation there, whose release
-    /// prints Swift's "leaked its continuation" misuse warning for code that did nothing wrong
-    /// (its process was killed), so its captures leak (`RealDispatchCall.keep(abandonsIfNeverRun:)`).
-    /// Before, the shim kept every such block: a few hundred bytes a call, and through its
-    /// captures the dead process's whole application object (gcd-photo-sync: 2.7 KB a run).
-    private var deadWork: [RealDispatchWork] = []
-
-    /// Lets go of ``deadWork`` (at ``tearDown()``), again while releasing it sent more (a deinit
-    /// among the captures that calls Dispatch).
-    private func releaseDeadWork() {
-        for _ in 0..<8 where !deadWork.isEmpty {
-            let dead = deadWork
-            deadWork = []
-            withExtendedLifetime(dead) {}
-        }
-    }
+    /// The work dead processes' code sent to Dispatch, never to run; released at ``tearDown()``.
+    private let deadWork = DeadProcessWork()
 
     /// This run's controlled concurrency (drawn from the environment's settings), or nil when the
     /// run has one thread.
@@ -327,7 +311,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         scheduler.discardPendingJobs()
         for process in processes { process.tearDown() }
         scheduler.discardPendingJobs()
-        releaseDeadWork()
+        deadWork.release()
         scheduler.releaseAsync()
         processes.removeAll()
         core.app = nil
