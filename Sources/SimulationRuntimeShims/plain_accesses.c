@@ -61,6 +61,8 @@ static bgsim_plain_accesses *checking(void) {
     return accesses;
 }
 
+int bgsim_checks_plain_accesses(void) { return checking() != NULL; }
+
 /// Whether `pointer` is on the calling thread's stack, near the frame of `frame` (a local of
 /// the caller): a variable there belongs to one frame, and its address is reused by unrelated
 /// frames of other threads.

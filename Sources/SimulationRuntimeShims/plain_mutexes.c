@@ -127,28 +127,38 @@ int pthread_mutex_init(pthread_mutex_t *mutex, const pthread_mutexattr_t *attrib
     return status;
 }
 
-static int lock_mutex(pthread_mutex_t *mutex, const void *caller);
+static int lock_mutex(pthread_mutex_t *mutex, const void *caller, const void *frame);
 
 // Each of these reads its return address first, in its own frame: an optimized build moves the
 // rarely taken path (a run that checks plain accesses) into a separate cold function, where
-// `__builtin_return_address(0)` would be this function, not its caller.
+// `__builtin_return_address(0)` would be this function, not its caller. `pthread_mutex_lock`
+// reads its frame address there too: the frame-pointer chain up from it tells whether app code
+// asked for the lock through Foundation (app_lock_points.c).
 
 int pthread_mutex_lock(pthread_mutex_t *mutex) {
     void *caller = __builtin_return_address(0);
-    int status = lock_mutex(mutex, caller);
+    if (__builtin_expect(bgsim_lock_calibration_tls != 0, 0)) bgsim_app_lock_points_note(caller);
+    int status = lock_mutex(mutex, caller, __builtin_frame_address(0));
     if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, caller);
     return status;
 }
 
-static int lock_mutex(pthread_mutex_t *mutex, const void *caller) {
+static int lock_mutex(pthread_mutex_t *mutex, const void *caller, const void *frame) {
     BGSIM_NEXT(pthread_mutex_lock, mutex_fn);
     void *mark;
     bgsim_plain_locks *locks = bgsim_plain_locks_get(&mark);
     if (locks == NULL) return next_pthread_mutex_lock(mutex);
+    int pointed = 0;
     for (;;) {
         int32_t me = locks->current;
         bgsim_held_mutex *entry = bgsim_held_entry(locks, mutex);
         if (entry == NULL) {
+            // Free for the run: once per call, app code's lock is a point where another thread
+            // may run first (and may take it: then this one waits below).
+            if (me != 0 && !pointed) {
+                pointed = 1;
+                if (bgsim_app_lock_point(mark, caller, frame)) continue;
+            }
             int status = next_pthread_mutex_lock(mutex);  // free, or held outside the run
             if (status == 0 && me != 0) hold(locks, mutex, me, caller);
             return status;

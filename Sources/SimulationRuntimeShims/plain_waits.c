@@ -134,8 +134,12 @@ static intptr_t write_lock_wait(void *rwlock, uint64_t timeout) {
 }
 
 /// Takes `rwlock` through `wait_fn`: 0, or the lock's error; EDEADLK when the run gave the wait
-/// up (a deadlock, or the run is being unwound: the lock is not taken).
-static int rwlock_lock(pthread_rwlock_t *rwlock, dispatch_wait_fn wait_fn, const void *caller) {
+/// up (a deadlock, or the run is being unwound: the lock is not taken). On a simulated thread,
+/// app code's lock is first a point where another thread may run (app_lock_points.c).
+static int rwlock_lock(pthread_rwlock_t *rwlock, dispatch_wait_fn wait_fn, const void *caller, const void *frame) {
+    void *mark;
+    bgsim_plain_locks *locks = bgsim_plain_locks_get(&mark);
+    if (locks != NULL && locks->current != 0) bgsim_app_lock_point(mark, caller, frame);
     int status = (int)plain_wait(rwlock, ~(uint64_t)0, BGSIM_PLAIN_WAIT_RWLOCK, wait_fn);
     if (status == EBUSY) return EDEADLK;
     if (status == 0 && !bgsim_engine_waits_tls) bgsim_plain_mutex_sync(rwlock, BGSIM_SYNC_ACQUIRE, caller);
@@ -144,12 +148,12 @@ static int rwlock_lock(pthread_rwlock_t *rwlock, dispatch_wait_fn wait_fn, const
 
 int pthread_rwlock_rdlock(pthread_rwlock_t *rwlock) {
     void *caller = __builtin_return_address(0);
-    return rwlock_lock(rwlock, read_lock_wait, caller);
+    return rwlock_lock(rwlock, read_lock_wait, caller, __builtin_frame_address(0));
 }
 
 int pthread_rwlock_wrlock(pthread_rwlock_t *rwlock) {
     void *caller = __builtin_return_address(0);
-    return rwlock_lock(rwlock, write_lock_wait, caller);
+    return rwlock_lock(rwlock, write_lock_wait, caller, __builtin_frame_address(0));
 }
 
 int pthread_rwlock_tryrdlock(pthread_rwlock_t *rwlock) {

@@ -180,4 +180,21 @@ extern int bgsim_excluded_module_count __attribute__((visibility("hidden")));
 /// Whether the call site `pc` (a return address) is app code, cached by address (app_code.c).
 int bgsim_is_app_site(const void *pc) __attribute__((visibility("hidden")));
 
+/// Whether the calling thread's run checks plain accesses now (the engine is not running a
+/// callback of the shim on it) (plain_accesses.c).
+int bgsim_checks_plain_accesses(void) __attribute__((visibility("hidden")));
+
+/// Before a simulated thread takes a free mutex: when app code asked for it (`caller`, the lock
+/// function's return address, or up the frame-pointer chain from `frame`, the lock function's
+/// own frame, through Foundation's forwarding code), the engine's scheduling point for the run of
+/// `mark`, and 1; else 0 (app_lock_points.c).
+int bgsim_app_lock_point(void *mark, const void *caller, const void *frame) __attribute__((visibility("hidden")));
+
+/// The calling thread's calibration phase of app lock points (app_lock_points.c).
+extern BGSIM_TLS int32_t bgsim_lock_calibration_tls __attribute__((visibility("hidden")));
+
+/// During a calibration, notes `caller` (a return address of `pthread_mutex_lock`) when it is
+/// Foundation's (app_lock_points.c).
+void bgsim_app_lock_points_note(const void *caller) __attribute__((visibility("hidden")));
+
 #endif

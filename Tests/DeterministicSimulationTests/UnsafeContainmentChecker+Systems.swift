@@ -70,6 +70,8 @@ extension UnsafeContainmentChecker {
                 // The table of real mutexes a run's simulated threads hold, shared with the
                 // shim's pthread_mutex functions (a C struct the engine allocates).
                 "Sources/SimulationRuntime/PlainLockTable.swift": 4,
+                // The run mark the shim hands an app lock point (an opaque pointer).
+                "Sources/SimulationRuntime/AppLockPoints.swift": 1,
                 // The run's plain-access table the shim reads (a C struct the engine allocates),
                 // a return address named from the symbol table, and the runtime's demangler.
                 "Sources/SimulationRuntime/PlainAccessTable.swift": 8,

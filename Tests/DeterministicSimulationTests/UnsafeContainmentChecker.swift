@@ -112,6 +112,9 @@ enum UnsafeContainmentChecker {
                 // Swift's executor factory (SPI `ExperimentalCustomExecutors` and
                 // `ExperimentalScheduling`, one import) and the C entry of its load-time install.
                 "Sources/DeterministicSimulation/Async/ProcessExecutors.swift": 3,
+                // The calibration of app lock points, kept unoptimized (`@_optimize(none)`) so
+                // its locks go through `NSLocking` as generic app code's do.
+                "Sources/SimulationRuntime/AppLockPoints.swift": 1,
                 // A job's executor-private words (SPI `ExperimentalCustomExecutors`).
                 "Sources/DeterministicSimulation/Async/RunJobStamps.swift": 1,
                 // The runtime's demangler, `swift_demangle` (exported, in no header).

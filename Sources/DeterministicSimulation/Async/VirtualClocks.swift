@@ -116,6 +116,11 @@ package enum VirtualClocks {
                 $0.plainConditionSignalled(UInt(bitPattern: object))
             }
         })
+        // App code's lock acquisitions (a free mutex it takes itself, or through `NSLock` and
+        // `NSLocking.withLock`): points where another simulated thread may run first, in runs that
+        // check plain accesses, so a read-modify-write through a lock-per-access wrapper can lose
+        // its update as on a device (``Scheduler/schedulingPoint()``).
+        AppLockPoints.install { mark in ThreadMark.object(marked: mark, as: Scheduler.self).schedulingPoint() }
         // Plain accesses of app code, the frees that end their locations and the real locks,
         // semaphores and groups that order them (``checksPlainAccesses``). The shim calls none
         // of these for the engine's own code, nor while one of them runs.

@@ -107,6 +107,28 @@ void bgsim_plain_locks_register(bgsim_mutex_wait_fn _Nonnull wait, bgsim_mutex_r
                                 bgsim_object_wait_fn _Nonnull objectWait,
                                 bgsim_object_signalled_one_fn _Nonnull signalledOne);
 
+/// A point where the engine may run another simulated thread of the run whose mark is `mark`,
+/// before the calling one takes a free mutex app code asked for (app_lock_points.c).
+typedef void (*bgsim_app_lock_point_fn)(void *_Nonnull mark);
+
+/// Registers the engine's side of app code's lock acquisitions as scheduling points (see
+/// app_lock_points.c): only in runs that check plain accesses, on a simulated thread, before it
+/// takes a free mutex that app code locked itself or through `NSLock` or `NSLocking.withLock`.
+/// Where the shim is not built, nothing happens.
+void bgsim_app_lock_points_register(bgsim_app_lock_point_fn _Nonnull point);
+
+/// The phases of the calibration of app lock points (`bgsim_app_lock_points_calibrate`).
+#define BGSIM_LOCK_CALIBRATION_OFF 0
+#define BGSIM_LOCK_CALIBRATION_WARMING 1
+#define BGSIM_LOCK_CALIBRATION_RECORDING 2
+
+/// Sets the calling thread's calibration phase: while RECORDING, the return address of every
+/// `pthread_mutex_lock` call inside Foundation's code is noted as Foundation's forwarding code
+/// (the engine then locks Foundation's lock classes through `NSLocking`, after WARMING with the
+/// same calls, so that locks the runtime takes on first use are not noted); OFF ends it. Once per
+/// process, at registration.
+void bgsim_app_lock_points_calibrate(int32_t phase);
+
 /// 1 where this target defines the pthread mutex functions (Linux with glibc), else 0.
 int bgsim_plain_locks_supported(void);
 
