@@ -1,5 +1,6 @@
 import BackgroundTaskKit
 import BackgroundTaskSimulator
+import BackgroundTaskSimulatorTesting
 import DeterministicSimulation
 import Dispatch
 import Foundation
@@ -37,6 +38,20 @@ struct LockedWrapperTests {
         #expect(buggy.contains { $0.violations.contains { $0.invariant == "no-idle-task" } }, "no run lost an update")
         let others = buggy.flatMap(\.violations).filter { !["no-idle-task", "every-begin-ended"].contains($0.invariant) }
         #expect(others.isEmpty, "\(others.map { "\($0.invariant): \($0.message)" }.prefix(3))")
+    }
+
+    @Test("in child test processes, each a fresh process that finds Foundation's lock code anew, the campaign's runs are the same")
+    func sameRunsInFreshProcesses() throws {
+        let info = WorkloadInfo(name: "photo-batch/locked-wrapper", summary: "counts uploads behind a locked wrapper") {
+            BatchUploader(decrement: .wrapperGetThenSet)
+        }
+        var isolated = WorkloadCampaign(workload: info, runs: 60, seed: Seed(0x10c4))
+        isolated.isolation = try .testProcesses()
+        let inChildren = isolated.run()  // first: a child serves it here and ends before the next line
+        let here = WorkloadCampaign(workload: info, runs: 60, seed: Seed(0x10c4)).run()
+        #expect(here.failures.contains { $0.invariant == "no-idle-task" }, "\(here.failures)")
+        #expect(inChildren.result.totals == here.result.totals, "the same runs, events and digest")
+        #expect(inChildren.failures.map(\.invariant) == here.failures.map(\.invariant))
     }
 
     @Test("the lost update replays to the same trace")
