@@ -1,5 +1,6 @@
 @testable import BGSimCommands
 import BackgroundTaskSimulator
+import DeterministicSimulation
 import SimulationFormats
 import Foundation
 import Testing
@@ -11,12 +12,13 @@ import Testing
 @Suite struct FailureDatabaseSafetyTests {
     /// A saved failure of the `uploader` scenario, as `fuzz` writes it; `c1.` replays the
     /// simplest run, which the correct download manager passes.
+    /// A saved failure's file; `choiceMeaning` nil leaves the field out (a file saved before it).
     static func saved(invariant: String = "every-begin-ended", choices: String = #""c1.""#,
-                      seed: String = #""0x0000000000000008""#) -> String {
+                      seed: String = #""0x0000000000000008""#, choiceMeaning: Int64? = ChoiceMeaning.current) -> String {
         """
         {"formatVersion": 1, "scenario": {"name": "uploader", "file": "uploader.json"}, "invariant": "\(invariant)",
          "message": "task 1 never ended", "choices": \(choices), "seed": \(seed), "campaignSeed": "0x0000000000000001",
-         "tool": {"name": "bgsim", "version": "0.0.0"}, "strategy": "random"}
+         "tool": {"name": "bgsim", "version": "0.0.0"}, "strategy": "random"\(choiceMeaning.map { ", \"choiceMeaning\": \($0)" } ?? "")}
         """
     }
 
@@ -59,6 +61,16 @@ import Testing
         #expect(fuzz.code == .success)
         #expect(fuzz.stdout.contains("1 no longer fails, dropped"))
         #expect(!FileManager.default.fileExists(atPath: entry))
+    }
+
+    @Test("fuzz keeps a saved failure of an older version that no longer fails, and says why (its choices mean another run now)")
+    func olderSavedFailureSurvivesFuzz() {
+        let (_, file, database, entry) = Self.setUp(Self.saved(choiceMeaning: nil))
+        let fuzz = CLIRun(["fuzz", file, "--quiet", "--failure-db", database])
+        #expect(fuzz.code == .success, "\(fuzz.stdout)\(fuzz.stderr)")
+        #expect(fuzz.stdout.contains("1 saved by an older version (every-begin-ended) no longer fails as replayed"),
+                "\(fuzz.stdout)")
+        #expect(FileManager.default.fileExists(atPath: entry), "an upgrade must not delete a finding")
     }
 
     @Test("a saved failure of an invariant the scenario does not check is exit 65 naming the file and field",

@@ -1,5 +1,6 @@
 import BGSimCommands
 import SimulationFormats
+import DeterministicSimulation
 import Foundation
 import Testing
 
@@ -45,7 +46,8 @@ import Testing
         let saved = try JSONParser().parse(Array(try #require(FileManager.default.contents(
             atPath: database + "/uploader--every-begin-ended.json"))))
         #expect(saved.objectValue?.keys == ["formatVersion", "scenario", "invariant", "message", "choices", "seed",
-                                            "campaignSeed", "tool", "strategy"])
+                                            "campaignSeed", "tool", "strategy", "choiceMeaning"])
+        #expect(saved["choiceMeaning"] == .int(ChoiceMeaning.current))
         #expect(saved["strategy"] == "random")
         #expect(saved["formatVersion"] == 1)
         #expect(saved["scenario"]?["name"] == "uploader" && saved["invariant"] == "every-begin-ended")

@@ -3,7 +3,9 @@ public import DeterministicSimulation
 extension FailureStore {
     /// Replays every saved failure of `scenario` (its shrunk choices, one run each, as a run of
     /// the strategy that saved it) and keeps those that still violate their invariant; with
-    /// `dropsFixed` (a campaign that maintains the store) it removes the others. With `isolated`
+    /// `dropsFixed` (a campaign that maintains the store) it removes the others, except one saved
+    /// under another ``ChoiceMeaning`` (its choices now mean another run: kept, reported as
+    /// ``SavedFailureReplay/savedUnderOtherChoices``). With `isolated`
     /// (an isolated campaign's: the target of child processes for the scenario of one strategy)
     /// every replay runs in a child; without it a saved crash or hang (``Invariant/processLevel``)
     /// is not replayed, since it would end this process: it is kept (``SavedFailureReplay/notReplayed``).
@@ -44,6 +46,10 @@ extension FailureStore {
             replay.replayed += 1
             if violations.contains(where: { $0.invariant == saved.invariant }) {
                 replay.stillFailing.append(saved)
+            } else if saved.choiceMeaning != ChoiceMeaning.current {
+                // Saved under another use of choices: its replay is another run now, which says
+                // nothing about the bug. Kept, never taken for fixed.
+                replay.savedUnderOtherChoices.append(saved)
             } else {
                 if dropsFixed { remove(entry) }
                 replay.noLongerFailing.append(saved)
@@ -84,6 +90,10 @@ public struct SavedFailureReplay: Sendable, Equatable {
     /// Saved crashes and hangs a campaign in process did not replay (it would have ended the
     /// process): kept, unjudged.
     public var notReplayed: [SavedFailure] = []
+    /// Saved failures that no longer fail but were saved under another ``ChoiceMeaning`` (an
+    /// older engine): their choices replay another run now, so they are kept, never dropped as
+    /// fixed; the campaign's own runs find the bug again or not. Delete one once its bug is fixed.
+    public var savedUnderOtherChoices: [SavedFailure] = []
 
     public init(dropsFixed: Bool = false) {
         self.dropsFixed = dropsFixed
@@ -109,7 +119,12 @@ extension SavedFailureReplay {
             : "; \(notReplayed.count) saved \(notReplayed.count == 1 ? "crash or hang" : "crashes or hangs") ("
                 + notReplayed.map(\.invariant).joined(separator: ", ") + ") not replayed: it would end this process; "
                 + "an isolated campaign replays \(notReplayed.count == 1 ? "it" : "them")"
+        let other = savedUnderOtherChoices.count
+        let older = other == 0 ? ""
+            : "; \(other) saved by an older version (" + savedUnderOtherChoices.map(\.invariant).joined(separator: ", ")
+                + ") no longer \(other == 1 ? "fails" : "fail") as replayed, since its choices now mean another run: kept, "
+                + "not taken for fixed (delete \(other == 1 ? "its file" : "their files") once the bug is fixed)"
         return "replayed \(replayed) saved \(replayed == 1 ? "failure" : "failures"): \(stillFailing.count) still "
-            + "\(stillFailing.count == 1 ? "fails" : "fail")\(names)\(gone)\(kept)"
+            + "\(stillFailing.count == 1 ? "fails" : "fail")\(names)\(gone)\(older)\(kept)"
     }
 }

@@ -36,6 +36,10 @@ public struct SavedFailure: Sendable, Equatable {
     /// The exploration strategy the run came from (`strategy` in the file): the choices mean
     /// that strategy's run. A file without it was saved before strategies, by a `random` run.
     public var strategy: ExplorationStrategy = .random
+    /// What its choices mean (``ChoiceMeaning``; `choiceMeaning` in the file): the version of the
+    /// engine's use of choices it was found under. A file without it was saved before versions
+    /// were recorded (``ChoiceMeaning/unrecorded``).
+    public var choiceMeaning: Int64 = ChoiceMeaning.current
 
     /// `<scenario>--<invariant>.json`, with characters other than letters, digits, `.`, `_` and
     /// `-` replaced by `_`: one file per scenario and invariant.
@@ -60,6 +64,7 @@ public struct SavedFailure: Sendable, Equatable {
         object.append("campaignSeed", JSONValue(campaignSeed.description))
         object.append("tool", ["name": JSONValue(toolName), "version": JSONValue(toolVersion)])
         object.append("strategy", JSONValue(strategy.rawValue))
+        object.append("choiceMeaning", .int(choiceMeaning))
         return .object(object)
     }
 
@@ -107,6 +112,14 @@ public struct SavedFailure: Sendable, Equatable {
                 throw fail("$.strategy is not one of \(ExplorationStrategy.names)")
             }
             self.strategy = strategy
+        }
+        if let meaning = value["choiceMeaning"] {
+            guard let version = meaning.intValue, version >= 1 else {
+                throw fail("$.choiceMeaning is not a version number (an integer from 1)")
+            }
+            choiceMeaning = version
+        } else {
+            choiceMeaning = ChoiceMeaning.unrecorded
         }
         let token = try string(value["choices"], "choices")
         do { choices = try ChoiceSequence(token: token) } catch { throw fail("$.choices: \(error)") }

@@ -89,6 +89,10 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
     /// Saved failures (``WorkloadCampaign/failureStore``) replayed first that still fail.
     public var savedStillFailing: [SavedFailure] { outcome?.saved.stillFailing ?? [] }
 
+    /// Saved failures replayed first that no longer fail but were saved by an older version, whose
+    /// choices now mean another run (``ChoiceMeaning``): kept in the store, not taken for fixed.
+    public var savedUnderOtherChoices: [SavedFailure] { outcome?.saved.savedUnderOtherChoices ?? [] }
+
     /// The failures, one per violated invariant, in order of first appearance.
     public var failures: [Failure] {
         result.failures.map { record in
@@ -148,6 +152,10 @@ public struct WorkloadReport: Sendable, CustomStringConvertible {
         for saved in savedStillFailing {
             lines.append("  \(saved.invariant) (saved failure, still failing): \(saved.message)")
             lines.append("    replay: \(Self.replay(of: saved))")
+        }
+        for saved in savedUnderOtherChoices {
+            lines.append("  \(saved.invariant) (saved failure from an older version, kept): its choices now mean another "
+                + "run, which passed; the bug may still be there: \(saved.message)")
         }
         if passed, result.exhaustive == nil, let ruledOut = DetectionBound(runs: totals.runs).text {
             lines.append("  \(ruledOut)")
