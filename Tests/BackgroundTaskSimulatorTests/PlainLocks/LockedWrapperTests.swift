@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 /// A counter behind a lock-per-access property wrapper, as apps write it ("`@Atomic var`"):
-/// `pending -= 1` is a locked read, then a locked write, and two uploads that finish together
+/// `remaining -= 1` is a locked read, then a locked write, and two uploads that finish together
 /// can both read the same count. App code's own lock acquisitions are points where another
 /// simulated thread may run, so the runs interleave between the two and the lost update shows
 /// its consequence: the count never reaches zero, the task is held idle until it expires
