@@ -373,7 +373,7 @@ __attribute__((noinline)) static void begin_access_in_run(void *pointer, void *b
 // Every checked access of the process comes here, the engine's too: outside a run that checks
 // plain accesses it costs a thread-local load before the runtime's own (both tail calls).
 void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
-    void *caller = __builtin_return_address(0);
+    BGSIM_CALLER(caller);
     if (pc == NULL) pc = caller;
     if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) {
         begin_access_in_run(pointer, buffer, flags, pc, caller);

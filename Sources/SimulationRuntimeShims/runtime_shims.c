@@ -358,14 +358,14 @@ int pthread_mutex_init(pthread_mutex_t *mutex, const pthread_mutexattr_t *attrib
 
 static int lock_mutex(pthread_mutex_t *mutex, const void *caller, const void *frame);
 
-// Each of these reads its return address first, in its own frame: an optimized build moves the
-// rarely taken path (a run that checks plain accesses) into a separate cold function, where
-// `__builtin_return_address(0)` would be this function, not its caller. `pthread_mutex_lock`
+// Each of these reads its return address first, in its own frame (`BGSIM_CALLER`): an optimized
+// build moves the rarely taken path (a run that checks plain accesses) into a separate cold
+// function, where `__builtin_return_address(0)` would be this function, not its caller. `pthread_mutex_lock`
 // reads its frame address there too: the frame-pointer chain up from it tells whether app code
 // asked for the lock through Foundation (app_lock_points.c).
 
 int pthread_mutex_lock(pthread_mutex_t *mutex) {
-    void *caller = __builtin_return_address(0);
+    BGSIM_CALLER(caller);
     if (__builtin_expect(bgsim_lock_calibration_tls != 0, 0)) bgsim_app_lock_points_note(caller);
     int status = lock_mutex(mutex, caller, __builtin_frame_address(0));
     if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, caller);
@@ -434,7 +434,7 @@ static int lock_mutex(pthread_mutex_t *mutex, const void *caller, const void *fr
 static int try_mutex(pthread_mutex_t *mutex, const void *caller);
 
 int pthread_mutex_trylock(pthread_mutex_t *mutex) {
-    void *caller = __builtin_return_address(0);
+    BGSIM_CALLER(caller);
     int status = try_mutex(mutex, caller);
     if (status == 0) bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_ACQUIRE, caller);
     return status;
@@ -464,7 +464,7 @@ static int try_mutex(pthread_mutex_t *mutex, const void *caller) {
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {
-    void *caller = __builtin_return_address(0);
+    BGSIM_CALLER(caller);
     BGSIM_NEXT(pthread_mutex_unlock, mutex_fn);
     bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_RELEASE, caller);
     int status = next_pthread_mutex_unlock(mutex);
@@ -716,31 +716,31 @@ static int rwlock_lock(pthread_rwlock_t *rwlock, dispatch_wait_fn wait_fn, const
 }
 
 int pthread_rwlock_rdlock(pthread_rwlock_t *rwlock) {
-    void *caller = __builtin_return_address(0);
+    BGSIM_CALLER(caller);
     return rwlock_lock(rwlock, read_lock_wait, caller, __builtin_frame_address(0));
 }
 
 int pthread_rwlock_wrlock(pthread_rwlock_t *rwlock) {
-    void *caller = __builtin_return_address(0);
+    BGSIM_CALLER(caller);
     return rwlock_lock(rwlock, write_lock_wait, caller, __builtin_frame_address(0));
 }
 
 int pthread_rwlock_tryrdlock(pthread_rwlock_t *rwlock) {
-    void *caller = __builtin_return_address(0);
+    BGSIM_CALLER(caller);
     int status = (int)read_lock_wait(rwlock, 0);
     if (status == 0) bgsim_plain_mutex_sync(rwlock, BGSIM_SYNC_ACQUIRE, caller);
     return status;
 }
 
 int pthread_rwlock_trywrlock(pthread_rwlock_t *rwlock) {
-    void *caller = __builtin_return_address(0);
+    BGSIM_CALLER(caller);
     int status = (int)write_lock_wait(rwlock, 0);
     if (status == 0) bgsim_plain_mutex_sync(rwlock, BGSIM_SYNC_ACQUIRE, caller);
     return status;
 }
 
 int pthread_rwlock_unlock(pthread_rwlock_t *rwlock) {
-    void *caller = __builtin_return_address(0);
+    BGSIM_CALLER(caller);
     BGSIM_NEXT(pthread_rwlock_unlock, rwlock_fn);
     bgsim_plain_mutex_sync(rwlock, BGSIM_SYNC_RELEASE, caller);
     int status = next_pthread_rwlock_unlock(rwlock);

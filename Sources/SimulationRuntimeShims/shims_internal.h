@@ -90,6 +90,19 @@ static inline void bgsim_plain_mutex_sync(const void *mutex, int how, const void
     if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) bgsim_plain_mutex_sync_slow(mutex, how, caller);
 }
 
+/// Declares `name`, the calling function's return address, read in the shim function's own frame
+/// on every path. An optimized build moves a rarely taken path into a separate cold function
+/// (`….cold.1`), and a plain `__builtin_return_address(0)` whose value only that path uses is
+/// sunk into it, where it reads the cold function's own return address, an address in the shim:
+/// `pthread_rwlock_tryrdlock` and `_trywrlock` did (so a try lock of the Swift runtime's did not
+/// count as the runtime's), and so did `pthread_mutex_unlock` once the shims were split into
+/// files (the runtime's unlocks of its metadata cache then reached the engine, which took that
+/// lock again inside: DispatchMisuseCrashTests crashed in release). The empty volatile asm, which
+/// runs on every path, makes the read happen here.
+#define BGSIM_CALLER(name) \
+    void *name = __builtin_return_address(0); \
+    __asm__ volatile("" : "+r"(name))
+
 /// Whether the call site `pc` (a return address) is app code, cached by address (plain_accesses.c).
 int bgsim_is_app_site(const void *pc) __attribute__((visibility("hidden")));
 
