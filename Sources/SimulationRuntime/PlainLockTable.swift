@@ -6,7 +6,7 @@
 internal import SimulationRuntimeShims
 
 /// The memory a run shares with the shim's `pthread_mutex_lock`, `_trylock` and `_unlock`
-/// (SimulationRuntimeShims.h, `bgsim_plain_locks`): which of the run's simulated threads holds
+/// (shims_plain_locks.h, `bgsim_plain_locks`): which of the run's simulated threads holds
 /// which real mutex, and which simulated thread is running. The engine's `PlainLocks` owns one
 /// per run with simulated threads; the run mark hands it to the shim (``ThreadMark``).
 ///

@@ -2,7 +2,8 @@ internal import SimulationRuntimeShims
 
 /// One call to a real Dispatch queue made inside a run (`DispatchQueue.main.async`,
 /// `queue.sync`, `asyncAfter`, a group's `notify`), as the shim hands it to the engine: which
-/// queue would run the work, how, and the work itself. The C side is `real_dispatch.c`.
+/// queue would run the work, how, and the work itself. The C side is `dispatch_calls.c`, and
+/// `kept_dispatch_calls.c` for a call the engine keeps.
 ///
 /// ```swift
 /// // in the engine's observer, for a call `call`:

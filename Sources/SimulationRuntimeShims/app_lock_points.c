@@ -1,11 +1,11 @@
-// App code's lock acquisitions as scheduling points (SimulationRuntimeShims.h,
+// App code's lock acquisitions as scheduling points (shims_plain_locks.h,
 // `bgsim_app_lock_points_register`). On a device another thread may run between any two
 // instructions; a run's simulated threads switch only where the engine has a point. A value
 // behind a lock-per-access wrapper (`get { lock.withLock { value } }`, the same for `set`) makes
 // `count -= 1` a locked read and then a locked write: each access is safe, the decrement is not,
 // and two threads that both read before either writes lose an update. So before a simulated
-// thread takes a free mutex that app code asked for (runtime_shims.c; a contended one already
-// waits), or a read-write lock either way (runtime_shims.c), the engine may run another thread, as
+// thread takes a free mutex that app code asked for (plain_mutexes.c; a contended one already
+// waits), or a read-write lock either way (plain_waits.c), the engine may run another thread, as
 // Loom and Shuttle treat every lock acquisition.
 //
 // "App code asked for it" is told by the code that called `pthread_mutex_lock`: app code itself
@@ -18,7 +18,7 @@
 // lock Foundation, Dispatch or
 // the Swift runtime takes for itself (a cache filled on first use, once per process) is no point:
 // it would make the schedule depend on what earlier runs of the process did. Only in runs that
-// check plain accesses (app code is known there: plain_accesses.c), on a simulated thread, and once per
+// check plain accesses (app code is known there: app_code.c), on a simulated thread, and once per
 // lock call. Linux with glibc, 64-bit.
 #define _GNU_SOURCE
 #include "SimulationRuntimeShims.h"

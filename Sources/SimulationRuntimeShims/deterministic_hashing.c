@@ -1,4 +1,4 @@
-// Deterministic hashing (see SimulationRuntimeShims.h, `bgsim_hashing_is_deterministic`).
+// Deterministic hashing (see shims_deterministic_hashing.h, `bgsim_hashing_is_deterministic`).
 //
 // Swift seeds the hashing of every `Set` and `Dictionary` from a random seed drawn once per
 // process and, per table, from the table's own address, so the order app code iterates one in

@@ -38,7 +38,7 @@
 
 typedef void (*timer_callout_fn)(void *timer, void *info);
 
-/// Foundation's `Thread.isMainThread` as real_dispatch.c answers it (the simulated main thread).
+/// Foundation's `Thread.isMainThread` as current_queue.c answers it (the simulated main thread).
 extern unsigned char _CFIsMainThread(void);
 
 /// `CFRunLoopTimerContext` (CoreFoundation's layout).

@@ -2,14 +2,18 @@
 #ifndef SIMULATION_RUNTIME_SHIMS_INTERNAL_H
 #define SIMULATION_RUNTIME_SHIMS_INTERNAL_H
 
-#include <stdint.h>
+#include "SimulationRuntimeShims.h"
 
-/// Where a call a shim lets through goes (runtime_shims.c): a sanitizer's interceptor of `name`
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/// Where a call a shim lets through goes (symbol_lookup.c): a sanitizer's interceptor of `name`
 /// when the process has one, else the next definition after this binary's. `slot` caches it.
 void *bgsim_next_symbol(void **slot, const char *name);
 
 /// The process's definition of `name` (`dlsym(RTLD_DEFAULT)`), cached in `slot`; NULL when no
-/// loaded library has it (real_dispatch.c).
+/// loaded library has it (symbol_lookup.c).
 void *bgsim_default_symbol(void **slot, const char *name);
 
 /// Declares `next_<name>`, the definition a shim of `name` calls to let a call through.
@@ -19,32 +23,33 @@ void *bgsim_default_symbol(void **slot, const char *name);
 
 /// The span of executable code of the loaded object (the main program or a library) that holds
 /// the address `inside`: with `*start` and `*end` set, 1 for a library, 2 for the main program;
-/// 0 when no loaded object holds it (runtime_shims.c).
+/// 0 when no loaded object holds it (code_ranges.c).
 int bgsim_code_range(const void *inside, uintptr_t *start, uintptr_t *end) __attribute__((visibility("hidden")));
 
 /// Reads the word at `address` of this process without faulting (`process_vm_readv`): 1 with
-/// `*word` set, 0 where nothing is mapped (plain_accesses.c; Linux with glibc, 64-bit).
+/// `*word` set, 0 where nothing is mapped (app_code.c; Linux with glibc, 64-bit).
 int bgsim_read_word(uintptr_t address, uintptr_t *word) __attribute__((visibility("hidden")));
 
 /// Whether the mangled Swift name `name` (NULL: no) belongs to a module of the app, not the
-/// engine's (plain_accesses.c; 0 where plain accesses are not built).
+/// engine's (app_code.c; 0 where plain accesses are not built).
 int bgsim_app_symbol(const char *name) __attribute__((visibility("hidden")));
 
-/// A dispatch timeout (`dispatch_time_t`) as a virtual instant in microseconds (-1: forever).
+/// A dispatch timeout (`dispatch_time_t`) as a virtual instant in microseconds (-1: forever)
+/// (virtual_clocks.c).
 int64_t bgsim_virtual_deadline(uint64_t timeout);
 
 /// After a `dispatch_group_leave` on a thread with a run mark: tells the real-Dispatch observer,
-/// whose `dispatch_group_notify` work may be due (real_dispatch.c).
+/// whose `dispatch_group_notify` work may be due (dispatch_calls.c).
 void bgsim_real_dispatch_group_left(void *group);
 
 /// Hands `call` (its work, `source`, schedule already set) to the real-Dispatch observer as a
 /// call on the main queue, when the calling thread is in a run: 1 when the run took it
-/// (real_dispatch.c; for the run-loop calls of run_loop_timers.c).
+/// (dispatch_calls.c; for the run-loop calls of run_loop_timers.c).
 struct bgsim_dispatch_call;
 int bgsim_real_dispatch_hand_over_main(const char *function, int32_t operation, struct bgsim_dispatch_call *call);
 
 /// A wall-clock instant (seconds since 1970) as a virtual instant in microseconds since the
-/// run began, never before 0; -1 for one no run reaches (`Date.distantFuture`) (runtime_shims.c).
+/// run began, never before 0; -1 for one no run reaches (`Date.distantFuture`) (virtual_clocks.c).
 int64_t bgsim_virtual_instant_from_wall(double secondsSince1970);
 
 /// The model of the shim's thread-local variables: on Linux "initial-exec", one load from the
@@ -60,19 +65,27 @@ int64_t bgsim_virtual_instant_from_wall(double secondsSince1970);
 /// plain accesses.
 extern BGSIM_TLS void *bgsim_run_accesses_tls __attribute__((visibility("hidden")));
 
+/// The calling thread's run mark (NULL outside every run) and its run's plain-locks table (NULL:
+/// none; see `bgsim_plain_locks`), set with the plain-access table (`bgsim_thread_marks_exchange`),
+/// and whether the thread's dispatch semaphore and group calls are the engine's own
+/// (`bgsim_engine_waits_set`) (run_marks.c).
+extern BGSIM_TLS void *bgsim_run_mark_tls __attribute__((visibility("hidden")));
+extern BGSIM_TLS void *bgsim_run_locks_tls __attribute__((visibility("hidden")));
+extern BGSIM_TLS int bgsim_engine_waits_tls __attribute__((visibility("hidden")));
+
 /// `bgsim_plain_sync` past its first check.
 void bgsim_plain_sync_slow(const void *object, int how) __attribute__((visibility("hidden")));
 
 /// A real lock, semaphore or group the calling thread took (`how` `BGSIM_SYNC_ACQUIRE`) or gave
 /// back (`BGSIM_SYNC_RELEASE`), or a mark of the concurrency runtime (`BGSIM_SYNC_RUNTIME_*`):
 /// an edge of the run's happens-before for plain accesses, when the thread's run checks them
-/// (plain_accesses.c; called by runtime_shims.c and concurrency_edges.c). One thread-local load
-/// otherwise.
+/// (plain_accesses.c; called by plain_mutexes.c, plain_waits.c and concurrency_edges.c). One
+/// thread-local load otherwise.
 static inline void bgsim_plain_sync(const void *object, int how) {
     if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) bgsim_plain_sync_slow(object, how);
 }
 
-/// `bgsim_plain_mutex_sync` past its first check.
+/// `bgsim_plain_mutex_sync` past its first check (app_code.c: whose code the caller is).
 void bgsim_plain_mutex_sync_slow(const void *mutex, int how, const void *caller) __attribute__((visibility("hidden")));
 
 /// Tells the engine about the iterations of a `dispatch_apply` the calling thread runs (`how`:
@@ -90,20 +103,81 @@ static inline void bgsim_plain_mutex_sync(const void *mutex, int how, const void
     if (__builtin_expect(bgsim_run_accesses_tls != NULL, 0)) bgsim_plain_mutex_sync_slow(mutex, how, caller);
 }
 
-/// Declares `name`, the calling function's return address, read in the shim function's own frame
-/// on every path. An optimized build moves a rarely taken path into a separate cold function
-/// (`….cold.1`), and a plain `__builtin_return_address(0)` whose value only that path uses is
-/// sunk into it, where it reads the cold function's own return address, an address in the shim:
-/// `pthread_rwlock_tryrdlock` and `_trywrlock` did (so a try lock of the Swift runtime's did not
-/// count as the runtime's), and so did `pthread_mutex_unlock` once the shims were split into
-/// files (the runtime's unlocks of its metadata cache then reached the engine, which took that
-/// lock again inside: DispatchMisuseCrashTests crashed in release). The empty volatile asm, which
-/// runs on every path, makes the read happen here.
-#define BGSIM_CALLER(name) \
-    void *name = __builtin_return_address(0); \
-    __asm__ volatile("" : "+r"(name))
+/// The virtual time of the calling thread's run, in microseconds, or -1 when the thread is not
+/// in a run (or nothing is registered) (virtual_clocks.c).
+int64_t bgsim_virtual_microseconds(void) __attribute__((visibility("hidden")));
 
-/// Whether the call site `pc` (a return address) is app code, cached by address (plain_accesses.c).
+/// Whether `clock` measures elapsed or wall time (virtualised) rather than CPU time (real)
+/// (virtual_clocks.c; Linux).
+int bgsim_is_time_clock(clockid_t clock) __attribute__((visibility("hidden")));
+
+/// An absolute time on `clock` as a virtual instant in microseconds (rounded up: never early)
+/// (virtual_clocks.c; Linux).
+int64_t bgsim_virtual_instant(clockid_t clock, const struct timespec *time) __attribute__((visibility("hidden")));
+
+/// The engine's side of plain locks and waits, as registered (`bgsim_plain_locks_register`,
+/// plain_mutexes.c): for the mutexes there, Swift's `Mutex` (swift_mutexes.c), semaphores,
+/// groups and read-write locks (plain_waits.c), sleeps (plain_sleeps.c) and condition variables
+/// (plain_conditions.c). Linux with glibc.
+extern bgsim_mutex_wait_fn bgsim_plain_mutex_wait __attribute__((visibility("hidden")));
+extern bgsim_mutex_released_fn bgsim_plain_mutex_released __attribute__((visibility("hidden")));
+extern bgsim_object_wait_fn bgsim_plain_object_wait __attribute__((visibility("hidden")));
+extern bgsim_object_signalled_one_fn bgsim_plain_object_signalled_one __attribute__((visibility("hidden")));
+
+/// The calling thread's run table, with `*mark` its run mark, when it is marked, its run has
+/// simulated threads and the engine registered its side; else NULL. Thread-local reads only
+/// (plain_mutexes.c).
+bgsim_plain_locks *bgsim_plain_locks_get(void **mark) __attribute__((visibility("hidden")));
+
+/// The entry of `mutex` in `locks` (held, or reserved for its waiters), or NULL (plain_mutexes.c).
+bgsim_held_mutex *bgsim_held_entry(bgsim_plain_locks *locks, void *mutex) __attribute__((visibility("hidden")));
+
+/// Records the calling OS thread as a carrier of the run whose table `locks` is: a Swift `Mutex`
+/// names its owner by kernel thread id (swift_mutexes.c; called when a thread's mark is set with
+/// a table, run_marks.c). Linux with glibc.
+void bgsim_note_carrier(void *locks) __attribute__((visibility("hidden")));
+
+/// The engine's observer of real Dispatch calls inside runs (`bgsim_real_dispatch_register`,
+/// dispatch_calls.c), for the other real-Dispatch shims. Linux.
+extern bgsim_real_dispatch_fn bgsim_real_dispatch_observer __attribute__((visibility("hidden")));
+
+/// Hands `call` to the engine, its label, queue and queue kind set from `queue`, when the calling
+/// thread is in a run: 1 when the run took it (dispatch_calls.c).
+int bgsim_dispatch_hand_over(void *queue, const char *function, int32_t operation, int32_t barrier,
+                             bgsim_dispatch_call *call) __attribute__((visibility("hidden")));
+
+/// Dispatch's main queue (dispatch_queues.c, as are the four below).
+void *bgsim_main_queue(void) __attribute__((visibility("hidden")));
+
+/// The key (its address) of the queue-specific value that names the target of a queue the process
+/// made.
+extern char bgsim_dispatch_target_key __attribute__((visibility("hidden")));
+
+/// Whether `queue` is one of the global (root) queues.
+int bgsim_is_global_queue(void *queue) __attribute__((visibility("hidden")));
+
+/// Whether `queue` is a concurrent queue the process made.
+int bgsim_is_concurrent_queue(void *queue) __attribute__((visibility("hidden")));
+
+/// The queue that runs `queue`'s work, with its kind (`BGSIM_QUEUE_*`) in `*kind`.
+void *bgsim_resolve_queue(void *queue, int32_t *kind) __attribute__((visibility("hidden")));
+
+/// Stops the process as Dispatch does when its client breaks its contract: its message (with
+/// `label`, when not empty) on stderr, then a trap (dispatch_sources.c).
+__attribute__((noreturn)) void bgsim_dispatch_client_crash(const char *message, const char *label)
+    __attribute__((visibility("hidden")));
+
+/// The engine's receiver of plain accesses, as registered (plain_accesses.c).
+extern bgsim_plain_access_fn bgsim_plain_access_observer __attribute__((visibility("hidden")));
+
+/// The engine's and the toolchain's modules, whose code is never app code: the first
+/// `bgsim_excluded_module_count` names (not NUL-terminated) and their lengths (plain_accesses.c,
+/// set once at registration; read by app_code.c).
+extern const char *bgsim_excluded_modules[] __attribute__((visibility("hidden")));
+extern size_t bgsim_excluded_module_lengths[] __attribute__((visibility("hidden")));
+extern int bgsim_excluded_module_count __attribute__((visibility("hidden")));
+
+/// Whether the call site `pc` (a return address) is app code, cached by address (app_code.c).
 int bgsim_is_app_site(const void *pc) __attribute__((visibility("hidden")));
 
 /// Whether the calling thread's run checks plain accesses now (the engine is not running a
@@ -122,5 +196,18 @@ extern BGSIM_TLS int32_t bgsim_lock_calibration_tls __attribute__((visibility("h
 /// During a calibration, notes `caller` (a return address of `pthread_mutex_lock`) when it is
 /// Foundation's (app_lock_points.c).
 void bgsim_app_lock_points_note(const void *caller) __attribute__((visibility("hidden")));
+
+/// Declares `name`, the calling function's return address, read in the shim function's own frame
+/// on every path. An optimized build moves a rarely taken path into a separate cold function
+/// (`….cold.1`), and a plain `__builtin_return_address(0)` whose value only that path uses is
+/// sunk into it, where it reads the cold function's own return address, an address in the shim:
+/// `pthread_rwlock_tryrdlock` and `_trywrlock` did (so a try lock of the Swift runtime's did not
+/// count as the runtime's), and so did `pthread_mutex_unlock` once the shims were split into
+/// files (the runtime's unlocks of its metadata cache then reached the engine, which took that
+/// lock again inside: DispatchMisuseCrashTests crashed in release). The empty volatile asm, which
+/// runs on every path, makes the read happen here.
+#define BGSIM_CALLER(name) \
+    void *name = __builtin_return_address(0); \
+    __asm__ volatile("" : "+r"(name))
 
 #endif

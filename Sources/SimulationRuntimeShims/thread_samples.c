@@ -1,4 +1,4 @@
-// Where a thread is (see SimulationRuntimeShims.h, `bgsim_sample_thread`): for the hang watchdog,
+// Where a thread is (see shims_thread_samples.h, `bgsim_sample_thread`): for the hang watchdog,
 // which names the code a run that made no progress was stuck in. The sampled thread is stopped for
 // a moment by a signal of the shim's own, whose handler only copies three registers; the frame
 // chain is then followed from the watchdog's thread with `process_vm_readv`, so a broken chain

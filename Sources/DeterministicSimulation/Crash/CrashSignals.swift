@@ -128,7 +128,7 @@ public enum CrashSignals {
     /// ```
     ///
     /// Why `poll` and not `sleep`: on a run's simulated thread the runtime shims make `sleep`,
-    /// `usleep` and `nanosleep` waits on the run's virtual clock (runtime_shims.c). From a
+    /// `usleep` and `nanosleep` waits on the run's virtual clock (plain_sleeps.c). From a
     /// handler that called into the engine mid-job and returned at once, so with two workers
     /// crashing together the second ended the process while the first was writing: the banner
     /// stopped after its first line, with no run seed (found by CrashIsolationTests' `--jobs 2`

@@ -5,7 +5,7 @@ import Dispatch
 import Foundation
 import Testing
 
-/// Condition variables on a run's simulated threads (runtime_shims.c): an `NSCondition` wait
+/// Condition variables on a run's simulated threads (plain_conditions.c): an `NSCondition` wait
 /// gives its lock back and blocks only the waiting thread, for a signal or broadcast from another
 /// simulated thread or until its virtual deadline, as on a device. Before, the real
 /// `pthread_cond_wait` stopped the whole run (with fibers its one OS thread waited on itself),

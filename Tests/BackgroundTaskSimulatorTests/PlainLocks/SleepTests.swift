@@ -5,7 +5,7 @@ import Dispatch
 import Foundation
 import Testing
 
-/// Sleeps on a run's simulated threads (runtime_shims.c): `Thread.sleep`, `usleep` and `sleep`
+/// Sleeps on a run's simulated threads (plain_sleeps.c): `Thread.sleep`, `usleep` and `sleep`
 /// block only the sleeping thread, for that long on the virtual clock, while the others go on.
 /// Before, a sleep blocked the whole run for real time with its virtual clock standing still,
 /// so a thread polling a flag another thread sets never saw it set.
