@@ -255,28 +255,16 @@ static int is_app_symbol(const char *name) {
     return 1;
 }
 
-// Which call sites are app code, cached by return address: one word each, the address shifted
-// left by two and the answer (1 app code, 2 not) in the low bits, written whole so threads of
-// parallel runs share it without a lock.
-#define SITE_CACHE_SIZE 16384
-#define SITE_PROBES 8
-static uintptr_t site_cache[SITE_CACHE_SIZE];
+// Which call sites are app code, cached by return address (1 app code, 2 not).
+#define SITE_CACHE_BITS 14
+static uintptr_t site_cache[1 << SITE_CACHE_BITS];
 
 int bgsim_is_app_site(const void *pc) {
     uintptr_t address = (uintptr_t)pc;
-    size_t home = (size_t)((address * 0x9E3779B97F4A7C15ull) >> 50) & (SITE_CACHE_SIZE - 1);
-    for (size_t probe = 0; probe < SITE_PROBES; probe++) {
-        uintptr_t entry = __atomic_load_n(&site_cache[(home + probe) & (SITE_CACHE_SIZE - 1)], __ATOMIC_RELAXED);
-        if (entry == 0) break;
-        if (entry >> 2 == address) return (entry & 3) == 1;
-    }
+    int cached = bgsim_address_cache_find(site_cache, SITE_CACHE_BITS, address);
+    if (cached != 0) return cached == 1;
     int app = is_app_symbol(bgsim_function_symbol(pc));
-    uintptr_t entry = address << 2 | (app ? 1 : 2);
-    for (size_t probe = 0; probe < SITE_PROBES; probe++) {
-        uintptr_t expected = 0;
-        if (__atomic_compare_exchange_n(&site_cache[(home + probe) & (SITE_CACHE_SIZE - 1)], &expected, entry, 0,
-                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
-    }
+    bgsim_address_cache_put(site_cache, SITE_CACHE_BITS, address, app ? 1 : 2);
     return app;
 }
 

@@ -83,20 +83,14 @@ static int forwards_lock(const char *name) {
 enum { SITE_APP = 1, SITE_FORWARDS = 2, SITE_OTHER = 3 };
 
 /// What the code at return address `pc` is, for a lock call: app code, Foundation's forwarding
-/// code, or other code. Cached by address: one word each, the address shifted left by two and
-/// the answer in the low bits, written whole so threads of parallel runs share it without a lock.
-#define LOCK_SITE_CACHE_SIZE 4096
-#define LOCK_SITE_PROBES 8
-static uintptr_t lock_site_cache[LOCK_SITE_CACHE_SIZE];
+/// code, or other code, cached by address.
+#define LOCK_SITE_CACHE_BITS 12
+static uintptr_t lock_site_cache[1 << LOCK_SITE_CACHE_BITS];
 
 static int lock_site(uintptr_t pc) {
-    size_t home = (size_t)((pc * 0x9E3779B97F4A7C15ull) >> 52) & (LOCK_SITE_CACHE_SIZE - 1);
-    for (size_t probe = 0; probe < LOCK_SITE_PROBES; probe++) {
-        uintptr_t entry = __atomic_load_n(&lock_site_cache[(home + probe) & (LOCK_SITE_CACHE_SIZE - 1)], __ATOMIC_RELAXED);
-        if (entry == 0) break;
-        if (entry >> 2 == pc) return (int)(entry & 3);
-    }
-    int kind = SITE_OTHER;
+    int kind = bgsim_address_cache_find(lock_site_cache, LOCK_SITE_CACHE_BITS, pc);
+    if (kind != 0) return kind;
+    kind = SITE_OTHER;
     if (bgsim_is_app_site((const void *)pc)) {
         kind = SITE_APP;
     } else {
@@ -105,12 +99,7 @@ static int lock_site(uintptr_t pc) {
         if (name == NULL && dladdr((void *)pc, &info) != 0) name = info.dli_sname;
         if (forwards_lock(name) || is_forwarding_site(pc)) kind = SITE_FORWARDS;
     }
-    uintptr_t entry = pc << 2 | (uintptr_t)kind;
-    for (size_t probe = 0; probe < LOCK_SITE_PROBES; probe++) {
-        uintptr_t expected = 0;
-        if (__atomic_compare_exchange_n(&lock_site_cache[(home + probe) & (LOCK_SITE_CACHE_SIZE - 1)], &expected, entry,
-                                        0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
-    }
+    bgsim_address_cache_put(lock_site_cache, LOCK_SITE_CACHE_BITS, pc, kind);
     return kind;
 }
 

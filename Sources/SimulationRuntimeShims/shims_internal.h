@@ -177,6 +177,39 @@ extern const char *bgsim_excluded_modules[] __attribute__((visibility("hidden"))
 extern size_t bgsim_excluded_module_lengths[] __attribute__((visibility("hidden")));
 extern int bgsim_excluded_module_count __attribute__((visibility("hidden")));
 
+/// A cache of a small answer (1, 2 or 3) per code address, shared by the threads of parallel
+/// runs without a lock: `1 << bits` words, each the address shifted left by two with the answer in
+/// the low bits, written whole; open addressing with `BGSIM_ADDRESS_PROBES` probes from the
+/// address's hash. A full neighbourhood drops the answer (it is asked again next time). Used by
+/// app_code.c (is a call site app code) and app_lock_points.c (what a lock call's caller is).
+#define BGSIM_ADDRESS_PROBES 8
+
+static inline size_t bgsim_address_home(uintptr_t address, unsigned bits) {
+    return (size_t)((address * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+/// The answer cached for `address` in `slots` (`1 << bits` words), or 0.
+static inline int bgsim_address_cache_find(uintptr_t *slots, unsigned bits, uintptr_t address) {
+    size_t mask = ((size_t)1 << bits) - 1, home = bgsim_address_home(address, bits);
+    for (size_t probe = 0; probe < BGSIM_ADDRESS_PROBES; probe++) {
+        uintptr_t entry = __atomic_load_n(&slots[(home + probe) & mask], __ATOMIC_RELAXED);
+        if (entry == 0) return 0;
+        if (entry >> 2 == address) return (int)(entry & 3);
+    }
+    return 0;
+}
+
+/// Caches `answer` (1, 2 or 3) for `address` in `slots` (`1 << bits` words).
+static inline void bgsim_address_cache_put(uintptr_t *slots, unsigned bits, uintptr_t address, int answer) {
+    size_t mask = ((size_t)1 << bits) - 1, home = bgsim_address_home(address, bits);
+    uintptr_t entry = address << 2 | (uintptr_t)answer;
+    for (size_t probe = 0; probe < BGSIM_ADDRESS_PROBES; probe++) {
+        uintptr_t expected = 0;
+        if (__atomic_compare_exchange_n(&slots[(home + probe) & mask], &expected, entry, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) return;
+    }
+}
+
 /// Whether the call site `pc` (a return address) is app code, cached by address (app_code.c).
 int bgsim_is_app_site(const void *pc) __attribute__((visibility("hidden")));
 
