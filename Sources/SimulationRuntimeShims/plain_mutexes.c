@@ -154,10 +154,11 @@ static int lock_mutex(pthread_mutex_t *mutex, const void *caller, const void *fr
         bgsim_held_mutex *entry = bgsim_held_entry(locks, mutex);
         if (entry == NULL) {
             // Free for the run: once per call, app code's lock is a point where another thread
-            // may run first (and may take it: then this one waits below).
+            // may run first (and may take it: then this one waits below); so is a lock of one of
+            // Foundation's polling loops (foundation_polls.c).
             if (me != 0 && !pointed) {
                 pointed = 1;
-                if (bgsim_app_lock_point(mark, caller, frame)) continue;
+                if (bgsim_foundation_poll(mark, caller) || bgsim_app_lock_point(mark, caller, frame)) continue;
             }
             int status = next_pthread_mutex_lock(mutex);  // free, or held outside the run
             if (status == 0 && me != 0) hold(locks, mutex, me, caller);

@@ -223,6 +223,11 @@ int bgsim_checks_plain_accesses(void) __attribute__((visibility("hidden")));
 /// `mark`, and 1; else 0 (app_lock_points.c).
 int bgsim_app_lock_point(void *mark, const void *caller, const void *frame) __attribute__((visibility("hidden")));
 
+/// Before a simulated thread takes a free mutex: when `caller` (the lock's return address) is in
+/// one of Foundation's polling loops, the engine's poll point for the run of `mark`, and 1; else 0
+/// (foundation_polls.c).
+int bgsim_foundation_poll(void *mark, const void *caller) __attribute__((visibility("hidden")));
+
 /// The calling thread's calibration phase of app lock points (app_lock_points.c).
 extern BGSIM_TLS int32_t bgsim_lock_calibration_tls __attribute__((visibility("hidden")));
 

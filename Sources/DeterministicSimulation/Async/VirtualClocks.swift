@@ -121,6 +121,10 @@ package enum VirtualClocks {
         // check plain accesses, so a read-modify-write through a lock-per-access wrapper can lose
         // its update as on a device (``Scheduler/schedulingPoint()``).
         AppLockPoints.install { mark in ThreadMark.object(marked: mark, as: Scheduler.self).schedulingPoint() }
+        // Foundation's polling loops (Linux's `waitUntilAllOperationsAreFinished()`): a thread that
+        // polls with nothing happening in the run waits a little, so the thread it waits for runs
+        // (``Scheduler/pollPoint()``).
+        bgsim_foundation_polls_register { mark in ThreadMark.object(marked: mark, as: Scheduler.self).pollPoint() }
         // Plain accesses of app code, the frees that end their locations and the real locks,
         // semaphores and groups that order them (``checksPlainAccesses``). The shim calls none
         // of these for the engine's own code, nor while one of them runs.

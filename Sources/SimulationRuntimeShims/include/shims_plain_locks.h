@@ -117,6 +117,13 @@ typedef void (*bgsim_app_lock_point_fn)(void *_Nonnull mark);
 /// Where the shim is not built, nothing happens.
 void bgsim_app_lock_points_register(bgsim_app_lock_point_fn _Nonnull point);
 
+/// Registers the engine's poll point (see foundation_polls.c): called on a simulated thread
+/// before it takes a free mutex from inside one of Foundation's polling loops
+/// (`OperationQueue.waitUntilAllOperationsAreFinished()` on Linux), in every run; the engine lets
+/// the thread wait a little when nothing happened since its last poll. Once per process, before
+/// any run; where the shim is not built, nothing happens.
+void bgsim_foundation_polls_register(bgsim_app_lock_point_fn _Nonnull point);
+
 /// The phases of the calibration of app lock points (`bgsim_app_lock_points_calibrate`).
 #define BGSIM_LOCK_CALIBRATION_OFF 0
 #define BGSIM_LOCK_CALIBRATION_WARMING 1

@@ -221,7 +221,7 @@ extension ThreadController {
     func waitForPlainObject(_ address: UInt, kind: PlainLocks.WaitKind, deadline: Int64, in scheduler: Scheduler)
         -> PlainLocks.WaitOutcome
     {
-        guard let me = state.current, !state.isUnwinding else {
+        guard let me = state.current, !state.isUnwinding || stopsInertRun(of: me, in: scheduler) else {
             noteUnwindingWait(in: scheduler)
             if kind == .sleep, deadline >= 0, state.isFinalUnwind {
                 // A sleep at the run's end is slept at once on the teardown's clock (the

@@ -122,6 +122,22 @@ extension Scheduler {
         threadsCall.call { $0.schedulingPointSlowPath(in: self) }
     }
 
+    /// A thread polling in a loop that has no scheduling point of its own (Foundation's
+    /// `waitUntilAllOperationsAreFinished()` on Linux, seen by the shim at the loop's lock): when
+    /// nothing happened in the run since this thread's last poll, it sleeps a little virtual time
+    /// (1 µs, doubling while nothing happens, at most 1 ms), so every other thread may run, under
+    /// any strategy; otherwise it goes on at once (``ThreadController/pollPoint(in:)``).
+    ///
+    /// ```swift
+    /// while !listIsEmpty() { scheduler.pollPoint() }   // what the shim makes of such a loop
+    /// ```
+    ///
+    /// Contract: outside a job, without controlled concurrency, or while the run is unwound, it
+    /// does nothing. Deterministic: it depends only on the run's progress (jobs and wake-ups).
+    public func pollPoint() {
+        threadsCall?.call { $0.pollPoint(in: self) }
+    }
+
     /// Blocks only the calling simulated thread for `duration` of virtual time: the clock, due
     /// jobs and other threads go on meanwhile.
     ///

@@ -89,6 +89,21 @@ extension ThreadController {
         return .resume(next)
     }
 
+    /// Whether a dead thread resumed to give back what it held (``resumeDeadThread(in:)``) has
+    /// given it all back by the time it waits: then its inert run ends here (``finishInertRun(in:)``),
+    /// and the wait is made as any wait: the thread blocks, frozen with its dead process, until
+    /// the run's end unwinds it. Its code only ran to free what the next process may need; code
+    /// that waits in a loop for work of its dead process (Foundation's
+    /// `waitUntilAllOperationsAreFinished()`, a loop of condition waits, once its `addOperation`
+    /// gave the queue's lock back) would otherwise spin there for ever, each wait returning at
+    /// once.
+    func stopsInertRun(of thread: Int, in scheduler: Scheduler) -> Bool {
+        guard state.inertThread == thread, state.threads[thread].heldLocks == 0, !state.threads[thread].runsActorTurn,
+              !plainLocks.holdsAny(thread) else { return false }
+        finishInertRun(in: scheduler)
+        return !state.isUnwinding
+    }
+
     /// At the end of a dead thread's job, before the job's end is booked: runs the actor turns
     /// its code left on dead queues, then puts back what its inert run changed.
     func finishInertRun(in scheduler: Scheduler) {

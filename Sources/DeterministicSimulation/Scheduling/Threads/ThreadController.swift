@@ -130,6 +130,9 @@ final class ThreadController {
         var policy: ThreadPolicy
         /// Threads made runnable after blocking or sleeping so far (a policy may watch it).
         var wakeCount = 0
+        /// By thread id: what the run had done at the thread's last poll point, and how long its
+        /// next wait is (``pollPoint(in:)``); only threads that polled.
+        var polls: [Int: PollWatch] = [:]
 
         /// The OS thread running the loop, which starts jobs inline (a job is bound to it only if
         /// it suspends: ``SimulatedThread/worker``).

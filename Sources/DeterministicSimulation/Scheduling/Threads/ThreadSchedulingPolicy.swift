@@ -65,7 +65,7 @@ enum PointOutcome {
 
 /// What has happened in a run so far, as far as a policy's decisions are concerned: jobs made,
 /// threads woken, and changes to the core's candidate jobs.
-struct RunProgress {
+struct RunProgress: Equatable {
     /// The number the next job will get (``SchedulerCore/jobs``).
     var jobNumber: UInt64
     /// Threads made runnable after blocking or sleeping so far.
