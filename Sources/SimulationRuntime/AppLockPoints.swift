@@ -4,7 +4,8 @@ internal import SimulationRuntimeShims
 /// App code's lock acquisitions as scheduling points: before a simulated thread takes a free
 /// mutex that app code asked for (a C mutex, `NSLock.lock()`, `NSLocking.withLock`), the engine
 /// may run another thread first, so a read-modify-write through a lock-per-access wrapper loses
-/// its update as it can on a device (the shim's app_lock_points.c says how the caller is told).
+/// its update as it can on a device; and before it lets go of such a mutex, so another thread's
+/// `trylock` can find it busy (the shim's app_lock_points.c says how the caller is told).
 ///
 /// ```swift
 /// AppLockPoints.install { mark in ThreadMark.object(marked: mark, as: Scheduler.self).schedulingPoint() }

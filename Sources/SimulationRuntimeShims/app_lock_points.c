@@ -6,7 +6,9 @@
 // and two threads that both read before either writes lose an update. So before a simulated
 // thread takes a free mutex that app code asked for (plain_mutexes.c; a contended one already
 // waits), or a read-write lock either way (plain_waits.c), the engine may run another thread, as
-// Loom and Shuttle treat every lock acquisition.
+// Loom and Shuttle treat every lock acquisition. Its last release is one too (plain_mutexes.c,
+// `unlock_point`), taken while the thread still holds it, so another thread's `trylock` can find
+// it busy.
 //
 // "App code asked for it" is told by the code that called `pthread_mutex_lock`: app code itself
 // (a C mutex, or `NSLock.lock()`, which Foundation forwards to the mutex with tail calls, so the

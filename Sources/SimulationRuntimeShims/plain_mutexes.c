@@ -235,9 +235,25 @@ static int try_mutex(pthread_mutex_t *mutex, const void *caller) {
     return status;
 }
 
+/// Before a simulated thread lets go of a mutex app code took (its last hold of it): a point
+/// where the engine may run another thread while the lock is still held, as a device may preempt
+/// a thread anywhere inside its critical section. Another thread's `trylock` then fails and its
+/// fallback runs (a fallback that touches shared state unguarded is found), and a `lock` waits.
+/// Only app code's locks, as at `lock_mutex` (app_lock_points.c).
+static void unlock_point(pthread_mutex_t *mutex, const void *caller, const void *frame) {
+    void *mark;
+    bgsim_plain_locks *locks = bgsim_plain_locks_get(&mark);
+    if (locks == NULL || locks->current == 0) return;
+    bgsim_held_mutex *entry = bgsim_held_entry(locks, mutex);
+    if (entry == NULL || entry->holder != locks->current || entry->depth > 1) return;
+    (void)bgsim_app_lock_point(mark, caller, frame);
+}
+
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {
     BGSIM_CALLER(caller);
     BGSIM_NEXT(pthread_mutex_unlock, mutex_fn);
+    if (__builtin_expect(bgsim_lock_calibration_tls != 0, 0)) bgsim_app_lock_points_note(caller);
+    if (__builtin_expect(bgsim_run_locks_tls != NULL, 0)) unlock_point(mutex, caller, __builtin_frame_address(0));
     bgsim_plain_mutex_sync(mutex, BGSIM_SYNC_RELEASE, caller);
     int status = next_pthread_mutex_unlock(mutex);
     if (status != 0) return status;

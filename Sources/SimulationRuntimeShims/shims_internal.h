@@ -217,10 +217,10 @@ int bgsim_is_app_site(const void *pc) __attribute__((visibility("hidden")));
 /// callback of the shim on it) (plain_accesses.c).
 int bgsim_checks_plain_accesses(void) __attribute__((visibility("hidden")));
 
-/// Before a simulated thread takes a free mutex: when app code asked for it (`caller`, the lock
-/// function's return address, or up the frame-pointer chain from `frame`, the lock function's
-/// own frame, through Foundation's forwarding code), the engine's scheduling point for the run of
-/// `mark`, and 1; else 0 (app_lock_points.c).
+/// Before a simulated thread takes a free mutex, or lets go of one it holds: when app code asked
+/// for it (`caller`, the lock function's return address, or up the frame-pointer chain from
+/// `frame`, the lock function's own frame, through Foundation's forwarding code), the engine's
+/// scheduling point for the run of `mark`, and 1; else 0 (app_lock_points.c).
 int bgsim_app_lock_point(void *mark, const void *caller, const void *frame) __attribute__((visibility("hidden")));
 
 /// Before a simulated thread takes a free mutex: when `caller` (the lock's return address) is in

@@ -12,9 +12,11 @@
 /// - 1: every failure saved before the version was recorded.
 /// - 2: app code's lock acquisitions are scheduling points (a run of app code that takes
 ///   `NSLock`s, pthread mutexes or read-write locks draws at each).
+/// - 3: so are app code's releases of a mutex, and Linux Foundation's
+///   `waitUntilAllOperationsAreFinished()` sleeps a little when a poll finds nothing changed.
 public enum ChoiceMeaning {
     /// The version of this build.
-    public static let current: Int64 = 2
+    public static let current: Int64 = 3
     /// The version of a saved failure that does not record one.
     public static let unrecorded: Int64 = 1
 }
