@@ -50,13 +50,19 @@ package enum StoredPropertyNames {
     /// concurrency will not let us read): the type is a class, list its instance's fields.
     private static let classType = _EachFieldOptions(rawValue: 1 << 0)
 
-    /// The name of `type`'s stored property at byte `offset` of an instance, if one starts there.
+    /// The name of `type`'s stored property at byte `offset` of an instance, if one starts there,
+    /// as the app wrote it: a `lazy var palette` is stored in a field Swift names
+    /// `$__lazy_storage_$_palette`, named `palette` here.
     private static func storedProperty(of type: Any.Type, at offset: Int) -> String? {
         var found: String?
         _ = _forEachField(of: type, options: classType) { name, fieldOffset, _, _ in
             if fieldOffset == offset { found = String(cString: name) }
             return found == nil
         }
-        return found
+        guard let found, found.hasPrefix(lazyStorage) else { return found }
+        return String(found.dropFirst(lazyStorage.count))
     }
+
+    /// The prefix of the field that stores a `lazy var`.
+    private static let lazyStorage = "$__lazy_storage_$_"
 }

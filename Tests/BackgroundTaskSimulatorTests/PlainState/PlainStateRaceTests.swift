@@ -44,6 +44,14 @@ struct PlainStateRaceTests {
                 "\(race)")
     }
 
+    @Test("a lazy var first touched on two queues is named as the user wrote it, not by its hidden storage")
+    func lazyVarIsNamedAsWritten() throws {
+        let outcome = Self.run("palette") { ThumbnailPalette() }
+        let race = try #require(Self.races(outcome).first, "no race: \(outcome.violations)")
+        #expect(race.contains("'ThumbnailPalette.palette'"), "the lazy var: \(race)")
+        #expect(!race.contains("lazy_storage"), "\(race)")
+    }
+
     @Test("the same flag under an NSLock, on a serial queue, or handed to main by the worker is no race",
           arguments: [DoneFlagUpload.Guarding.lock, .serialQueue, .handOff])
     func guardedFlagHolds(_ guarding: DoneFlagUpload.Guarding) {
@@ -90,6 +98,29 @@ final class CacheTrimmer: Workload, @unchecked Sendable {
             }
             DispatchQueue.main.asyncAfter(deadline: .now() + 1) { [self] in
                 if usageDescription.isEmpty { app.performBlockingWork(for: .milliseconds(10)) }
+                token.invalidate()
+            }
+        }
+    }
+}
+
+/// A thumbnail renderer whose colour palette is a `lazy var`, first used by a render on a global
+/// queue and by a preview on main, with no lock: both may initialize it (a race on the lazy
+/// storage, which Swift names `$__lazy_storage_$_palette`).
+final class ThumbnailPalette: Workload, @unchecked Sendable {
+    lazy var palette: [Int] = [0x10, 0x20, 0x30]
+    private var observation: LifecycleObservation?
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        observation = context.onDidEnterBackground { [self] in
+            let token = BackgroundTaskToken(name: "render", host: app) {}
+            DispatchQueue.global().async { [self] in
+                app.performBlockingWork(for: .milliseconds(200))
+                if palette.isEmpty { app.performBlockingWork(for: .milliseconds(1)) }
+            }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 1) { [self] in
+                if palette.count > 3 { app.performBlockingWork(for: .milliseconds(1)) }
                 token.invalidate()
             }
         }
