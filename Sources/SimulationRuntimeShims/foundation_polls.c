@@ -24,10 +24,6 @@
 #include <stdint.h>
 
 #if defined(__linux__) && defined(__GLIBC__) && defined(__LP64__)
-#include <dlfcn.h>
-#include <elf.h>
-#include <link.h>
-
 /// The polling functions, by mangled name (swift-corelibs-foundation).
 static const char *const polling_functions[] = {
     "$s10Foundation14OperationQueueC33waitUntilAllOperationsAreFinishedyyF",
@@ -40,14 +36,7 @@ static bgsim_app_lock_point_fn poll_point;
 
 void bgsim_foundation_polls_register(bgsim_app_lock_point_fn point) {
     for (size_t index = 0; index < POLLING_FUNCTIONS; index++) {
-        void *function = dlsym(RTLD_DEFAULT, polling_functions[index]);
-        Dl_info info;
-        const ElfW(Sym) *symbol = NULL;
-        if (function == NULL || dladdr1(function, &info, (void **)&symbol, RTLD_DL_SYMENT) == 0 || symbol == NULL ||
-            symbol->st_size == 0)
-            continue;
-        poll_start[index] = (uintptr_t)function;
-        poll_end[index] = (uintptr_t)function + symbol->st_size;
+        bgsim_symbol_span(polling_functions[index], &poll_start[index], &poll_end[index]);
     }
     __atomic_store_n(&poll_point, point, __ATOMIC_RELEASE);
 }

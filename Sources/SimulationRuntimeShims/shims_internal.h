@@ -16,6 +16,10 @@ void *bgsim_next_symbol(void **slot, const char *name);
 /// loaded library has it (symbol_lookup.c).
 void *bgsim_default_symbol(void **slot, const char *name);
 
+/// The code span [`*start`, `*end`) of the function the process defines as `name` (by its
+/// symbol's size): 1, or 0 with both left 0 when it is not found (symbol_lookup.c; Linux).
+int bgsim_symbol_span(const char *name, uintptr_t *start, uintptr_t *end) __attribute__((visibility("hidden")));
+
 /// Declares `next_<name>`, the definition a shim of `name` calls to let a call through.
 #define BGSIM_NEXT(name, type) \
     static void *slot_##name; \

@@ -2,7 +2,8 @@
 // (`bgsim_next_symbol`: a sanitizer's interceptor of the name when the process has one, else the
 // next definition after this binary's, as `RTLD_NEXT` finds it), and the process's own definition
 // of a name (`bgsim_default_symbol`, `RTLD_DEFAULT`: Dispatch's and CoreFoundation's symbols). Each
-// answer is cached in a slot of the caller's, so a shim looks its name up once. Linux.
+// answer is cached in a slot of the caller's, so a shim looks its name up once. And the code span
+// of a function by name (`bgsim_symbol_span`: Foundation's polling loops, its thread starts). Linux.
 #define _GNU_SOURCE
 #include "SimulationRuntimeShims.h"
 #include "shims_internal.h"
@@ -11,6 +12,8 @@
 
 #if defined(__linux__)
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 
 /// Where a call a shim let through goes, resolved once per slot: a sanitizer's interceptor
 /// of `name` when the process has one, else the next definition after this binary's (Dispatch's
@@ -42,6 +45,18 @@ void *bgsim_default_symbol(void **slot, const char *name) {
         __atomic_store_n(slot, symbol, __ATOMIC_RELEASE);
     }
     return symbol;
+}
+
+int bgsim_symbol_span(const char *name, uintptr_t *start, uintptr_t *end) {
+    void *function = dlsym(RTLD_DEFAULT, name);
+    Dl_info info;
+    const ElfW(Sym) *symbol = NULL;
+    if (function == NULL || dladdr1(function, &info, (void **)&symbol, RTLD_DL_SYMENT) == 0 || symbol == NULL ||
+        symbol->st_size == 0)
+        return 0;
+    *start = (uintptr_t)function;
+    *end = (uintptr_t)function + symbol->st_size;
+    return 1;
 }
 
 #endif

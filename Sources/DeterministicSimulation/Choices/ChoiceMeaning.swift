@@ -12,8 +12,9 @@
 /// - 1: every failure saved before the version was recorded.
 /// - 2: app code's lock acquisitions are scheduling points (a run of app code that takes
 ///   `NSLock`s, pthread mutexes or read-write locks draws at each).
-/// - 3: so are app code's releases of a mutex, and Linux Foundation's
-///   `waitUntilAllOperationsAreFinished()` sleeps a little when a poll finds nothing changed.
+/// - 3: so are app code's releases of a mutex, Linux Foundation's
+///   `waitUntilAllOperationsAreFinished()` sleeps a little when a poll finds nothing changed, and
+///   a thread the app starts runs as a simulated thread (a job of a new queue of its process).
 public enum ChoiceMeaning {
     /// The version of this build.
     public static let current: Int64 = 3
