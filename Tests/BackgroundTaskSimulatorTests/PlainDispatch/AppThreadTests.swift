@@ -25,12 +25,7 @@ struct AppThreadTests {
 
     @Test("a detached thread's work and its hand-back to main stay in the run: 200 runs hold, in test processes")
     func detachedThreadHolds() throws {
-        var campaign = Self.campaign(.endsOnMainWhenDone, runs: 200)
-        campaign.isolation = try .testProcesses()
-        campaign.runTimeout = .seconds(10)
-        let report = campaign.run()
-        #expect(report.passed, "\(report.failures.map { "\($0.invariant): \($0.message)" })")
-        #expect(report.result.totals.runs == 200)
+        try TwinCampaignChecks.expectHoldsInTestProcesses(Self.campaign(.endsOnMainWhenDone, runs: 200))
     }
 
     @Test("the thread runs in the run: its sleep is virtual time and its work is seen")
@@ -45,8 +40,7 @@ struct AppThreadTests {
     func endingAsTheThreadStartsIsFound() {
         let campaign = Self.campaign(.endsAtStart, runs: 100)
         let report = campaign.run()
-        #expect(report.failures.contains { $0.invariant == "background-work-held" },
-                "\(report.failures.map { "\($0.invariant): \($0.message)" })")
+        TwinCampaignChecks.expectFound("background-work-held", by: report)
         #expect(campaign.run().result.totals == report.result.totals, "the same runs, events and digest")
     }
 }

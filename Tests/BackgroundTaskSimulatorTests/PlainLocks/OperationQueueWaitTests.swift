@@ -30,22 +30,13 @@ struct OperationQueueWaitTests {
 
     @Test("waiting for operations with completion blocks holds in every run (each hung before), in test processes")
     func waitingForOperationsHolds() throws {
-        // In child test processes with a short run timeout: without the poll point a run hangs,
-        // and a hang is then a no-hang finding of this test instead of the end of the test run.
-        var campaign = Self.campaign(.waitsForOperations, runs: 300)
-        campaign.isolation = try .testProcesses()
-        campaign.runTimeout = .seconds(10)
-        let report = campaign.run()
-        #expect(report.passed, "\(report.failures.map { "\($0.invariant): \($0.message)" })")
-        #expect(report.result.totals.runs == 300)
+        // Without the poll point a run hangs: in test processes, a no-hang finding of this test.
+        try TwinCampaignChecks.expectHoldsInTestProcesses(Self.campaign(.waitsForOperations, runs: 300))
     }
 
     @Test("the twin that ends its task without waiting for its operations is found (background-work-held)")
     func endingBeforeTheOperationsIsFound() {
-        let report = Self.campaign(.endsWithoutWaiting, runs: 200).run()
-        #expect(report.failures.contains { $0.invariant == "background-work-held" },
-                "\(report.failures.map { "\($0.invariant): \($0.message)" })")
-        #expect(!report.failures.contains { $0.invariant == "no-hang" })
+        TwinCampaignChecks.expectFound("background-work-held", by: Self.campaign(.endsWithoutWaiting, runs: 200).run())
     }
 
     @Test("a run that polls replays to the same digest")
