@@ -108,9 +108,13 @@ static int lock_site(uintptr_t pc) {
 /// How many frames of Foundation's forwarding code are looked through.
 #define FORWARDING_FRAMES 3
 
-int bgsim_app_lock_point(void *mark, const void *caller, const void *frame) {
+int bgsim_app_lock_point(void *mark, const void *lock, const void *caller, const void *frame) {
     bgsim_app_lock_point_fn point = __atomic_load_n(&lock_point, __ATOMIC_ACQUIRE);
-    if (point == NULL || !bgsim_checks_plain_accesses()) return 0;
+    // The access Swift began to pass `lock` is the last one begun: read once, then forgotten, so
+    // an earlier access at a reused address never names a later lock.
+    const void *passed = bgsim_modified_tls;
+    bgsim_modified_tls = NULL;
+    if (point == NULL || lock == passed || !bgsim_checks_plain_accesses()) return 0;
     // `frame` is the lock function's own frame: its first word is its caller's frame pointer,
     // whose return address is one word above it.
     uintptr_t pc = (uintptr_t)caller, fp = (uintptr_t)frame;
@@ -136,8 +140,9 @@ void bgsim_app_lock_points_calibrate(int32_t phase) { (void)phase; }
 
 void bgsim_app_lock_points_note(const void *caller) { (void)caller; }
 
-int bgsim_app_lock_point(void *mark, const void *caller, const void *frame) {
+int bgsim_app_lock_point(void *mark, const void *lock, const void *caller, const void *frame) {
     (void)mark;
+    (void)lock;
     (void)caller;
     (void)frame;
     return 0;

@@ -102,6 +102,8 @@ __attribute__((noinline)) static void begin_access_in_run(void *pointer, void *b
             observer(mark, pointer, (flags & ACCESS_MODIFY) != 0, caller);
             observing = 0;
         }
+        // Last: the engine's own accesses in the observer come through here too.
+        if (flags & ACCESS_MODIFY) bgsim_modified_tls = pointer;
     }
     next_begin_access()(pointer, buffer, flags, pc);
 }

@@ -158,7 +158,7 @@ static int lock_mutex(pthread_mutex_t *mutex, const void *caller, const void *fr
             // Foundation's polling loops (foundation_polls.c).
             if (me != 0 && !pointed) {
                 pointed = 1;
-                if (bgsim_foundation_poll(mark, caller) || bgsim_app_lock_point(mark, caller, frame)) continue;
+                if (bgsim_foundation_poll(mark, caller) || bgsim_app_lock_point(mark, mutex, caller, frame)) continue;
             }
             int status = next_pthread_mutex_lock(mutex);  // free, or held outside the run
             if (status == 0 && me != 0) hold(locks, mutex, me, caller);
@@ -246,7 +246,7 @@ static void unlock_point(pthread_mutex_t *mutex, const void *caller, const void 
     if (locks == NULL || locks->current == 0) return;
     bgsim_held_mutex *entry = bgsim_held_entry(locks, mutex);
     if (entry == NULL || entry->holder != locks->current || entry->depth > 1) return;
-    (void)bgsim_app_lock_point(mark, caller, frame);
+    (void)bgsim_app_lock_point(mark, mutex, caller, frame);
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {

@@ -139,7 +139,7 @@ static intptr_t write_lock_wait(void *rwlock, uint64_t timeout) {
 static int rwlock_lock(pthread_rwlock_t *rwlock, dispatch_wait_fn wait_fn, const void *caller, const void *frame) {
     void *mark;
     bgsim_plain_locks *locks = bgsim_plain_locks_get(&mark);
-    if (locks != NULL && locks->current != 0) bgsim_app_lock_point(mark, caller, frame);
+    if (locks != NULL && locks->current != 0) bgsim_app_lock_point(mark, rwlock, caller, frame);
     int status = (int)plain_wait(rwlock, ~(uint64_t)0, BGSIM_PLAIN_WAIT_RWLOCK, wait_fn);
     if (status == EBUSY) return EDEADLK;
     if (status == 0 && !bgsim_engine_waits_tls) bgsim_plain_mutex_sync(rwlock, BGSIM_SYNC_ACQUIRE, caller);

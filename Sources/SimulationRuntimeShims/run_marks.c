@@ -23,8 +23,11 @@ int bgsim_engine_waits_set(int engine) {
 
 void *bgsim_run_mark_get(void) { return bgsim_run_mark_tls; }
 
+BGSIM_TLS void *bgsim_modified_tls;
+
 void bgsim_thread_marks_exchange(bgsim_thread_marks *marks) {
     bgsim_thread_marks previous = {bgsim_run_mark_tls, bgsim_run_locks_tls, bgsim_run_accesses_tls};
+    bgsim_modified_tls = NULL;  // an access of what ran before on this thread names no lock of this run
     bgsim_run_mark_tls = marks->mark;
     bgsim_run_locks_tls = marks->locks;
     bgsim_run_accesses_tls = marks->accesses;

@@ -221,11 +221,21 @@ int bgsim_is_app_site(const void *pc) __attribute__((visibility("hidden")));
 /// callback of the shim on it) (plain_accesses.c).
 int bgsim_checks_plain_accesses(void) __attribute__((visibility("hidden")));
 
+/// The memory of the last modifying access app code began on the calling thread in a run that
+/// checks plain accesses (set by plain_accesses.c, cleared when a thread's marks change and when
+/// a lock point reads it; defined in run_marks.c): a lock passed as `&self.mutex` is under one for
+/// the call.
+extern BGSIM_TLS void *bgsim_modified_tls __attribute__((visibility("hidden")));
+
 /// Before a simulated thread takes a free mutex, or lets go of one it holds: when app code asked
 /// for it (`caller`, the lock function's return address, or up the frame-pointer chain from
 /// `frame`, the lock function's own frame, through Foundation's forwarding code), the engine's
-/// scheduling point for the run of `mark`, and 1; else 0 (app_lock_points.c).
-int bgsim_app_lock_point(void *mark, const void *caller, const void *frame) __attribute__((visibility("hidden")));
+/// scheduling point for the run of `mark`, and 1; else 0 (app_lock_points.c). Never while the
+/// `lock` itself is under the access Swift began to pass it (`pthread_mutex_lock(&self.mutex)`):
+/// the simulated threads of a run share one exclusivity access set, so another thread passing it
+/// meanwhile would trap, where on a device each thread has its own.
+int bgsim_app_lock_point(void *mark, const void *lock, const void *caller, const void *frame)
+    __attribute__((visibility("hidden")));
 
 /// Before a simulated thread takes a free mutex: when `caller` (the lock's return address) is in
 /// one of Foundation's polling loops, the engine's poll point for the run of `mark`, and 1; else 0

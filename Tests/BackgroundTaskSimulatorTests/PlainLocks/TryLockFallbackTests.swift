@@ -33,6 +33,21 @@ struct TryLockFallbackTests {
         }
     }
 
+    @Test("a C mutex stored in a property and passed as &mutex never traps the run when contended (in test processes)")
+    func storedMutexNeverTraps() throws {
+        var campaign = WorkloadCampaign(
+            workload: WorkloadInfo(name: "stored-mutex-counter", summary: "counts under a stored pthread mutex") {
+                StoredMutexCounter()
+            },
+            runs: 200, seed: Seed(0x7e1))
+        campaign.isolation = try .testProcesses()
+        campaign.runTimeout = .seconds(10)
+        let report = campaign.run()
+        #expect(!report.failures.contains { $0.invariant == "no-crash" }, "\(report.failures.map(\.message))")
+        #expect(report.failures.allSatisfy { $0.invariant == "no-data-race" && $0.message.contains("StoredMutexCounter.mutex") },
+                "\(report.failures.map { "\($0.invariant): \($0.message)" })")
+    }
+
     @Test("the lock is seen busy: some guarded runs take the fallback")
     func fallbackIsTaken() {
         let recorders = (0..<UInt64(100)).map { seed -> SampleRecorder in
@@ -44,8 +59,45 @@ struct TryLockFallbackTests {
     }
 }
 
+/// A counter guarded by a C mutex stored in a Swift property and passed as `&mutex`: a `trylock`,
+/// then a `lock` when it is busy. Each call is a Swift access to `mutex` for its duration, and the
+/// run's simulated threads share one exclusivity access set (a device's threads have one each):
+/// a thread blocked in `lock(&mutex)` holds its access open, and the holder's `unlock(&mutex)`
+/// trapped as an exclusivity conflict once releases were points ("Fatal access conflict detected",
+/// probe 7's rerun). A lock under its own pass's access is no point now. The stored mutex is still
+/// reported as racing (Swift may move a stored value; allocate it instead).
+final class StoredMutexCounter: Workload, @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var count = 0
+    private var observation: LifecycleObservation?
+
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    private func increment() {
+        if pthread_mutex_trylock(&mutex) != 0 { pthread_mutex_lock(&mutex) }
+        count += 1
+        pthread_mutex_unlock(&mutex)
+    }
+
+    func didFinishLaunching(_ context: WorkloadContext) {
+        let app = context.application
+        observation = context.onDidEnterBackground { [self] in
+            let task = BackgroundTaskToken(name: "count", host: app)
+            let group = DispatchGroup()
+            for _ in 0..<3 {
+                DispatchQueue.global().async(group: group) { [self] in
+                    for _ in 0..<3 { increment() }
+                }
+            }
+            increment()
+            group.notify(queue: .main) { task.invalidate() }
+        }
+    }
+}
+
 /// Records samples from three global-queue blocks while the app is in the background, holding a
-/// background task until all three are done. A sample goes to `buffer` under `lock` when `try()`
+/// background task (and declaring the work) until all three are done. A sample goes to `buffer` under `lock` when `try()`
 /// gets it, else to `overflow`.
 final class SampleRecorder: Workload, @unchecked Sendable {
     enum Overflow {
@@ -85,14 +137,18 @@ final class SampleRecorder: Workload, @unchecked Sendable {
     func didFinishLaunching(_ context: WorkloadContext) {
         let app = context.application
         observation = context.onDidEnterBackground { [self] in
-            let task = BackgroundTaskToken(name: "samples", host: app)
+            let work = context.startWork("samples")
+            let task = BackgroundTaskToken(name: "samples", host: app) { work.cancel() }
             let group = DispatchGroup()
             for worker in 0..<3 {
                 DispatchQueue.global().async(group: group) { [self] in
                     for sample in 0..<3 { record(worker * 10 + sample) }
                 }
             }
-            group.notify(queue: .main) { task.invalidate() }
+            group.notify(queue: .main) {
+                if !work.isDone { work.finish() }
+                task.invalidate()
+            }
         }
     }
 }

@@ -80,10 +80,20 @@ struct AsyncEscapeTests {
         let scheduler = Scheduler(choices: ChoiceSource(seed: Self.seed))
         let tasks = scheduler.enableAsync()
         let woke = Flag()
-        let body: @Sendable () async -> Void = {
-            await withCheckedContinuation { continuation in
-                Thread { usleep(20_000); continuation.resume() }.start()  // an SDK's own thread, later
+        // An SDK's own thread, running before the run: it resumes the continuation it is handed,
+        // later. (One the run's code started itself would be a simulated thread of the run.)
+        let handedOver = HandedContinuation()
+        Thread {
+            var continuation: CheckedContinuation<Void, Never>?
+            while continuation == nil {
+                usleep(1_000)
+                continuation = handedOver.take()
             }
+            usleep(20_000)
+            continuation?.resume()
+        }.start()
+        let body: @Sendable () async -> Void = {
+            await withCheckedContinuation { continuation in handedOver.put(continuation) }
             woke.set()
         }
         scheduler.async(on: scheduler.mainQueue) {
@@ -134,6 +144,22 @@ struct AsyncEscapeTests {
 }
 
 /// A flag set by a task and read by the test (locked: a foreign thread may set it).
+/// A continuation handed from a run's task to a real thread (an SDK's).
+final class HandedContinuation: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var continuation: CheckedContinuation<Void, Never>?
+    func put(_ given: CheckedContinuation<Void, Never>) {
+        lock.wait()
+        continuation = given
+        lock.signal()
+    }
+    func take() -> CheckedContinuation<Void, Never>? {
+        lock.wait()
+        defer { continuation = nil; lock.signal() }
+        return continuation
+    }
+}
+
 final class Flag: @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
     private var value = false
