@@ -24,7 +24,18 @@
 
 #include <stdint.h>
 
-#if defined(__linux__) && defined(__GLIBC__) && defined(__LP64__)
+// Not in sanitizer builds: ThreadSanitizer intercepts `pthread_create` itself and crashes when its
+// interceptor is reached through another definition (CI's ThreadSanitizer step runs no app threads).
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define BGSIM_APP_THREADS_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define BGSIM_APP_THREADS_SANITIZED 1
+#endif
+
+#if defined(__linux__) && defined(__GLIBC__) && defined(__LP64__) && !defined(BGSIM_APP_THREADS_SANITIZED)
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
