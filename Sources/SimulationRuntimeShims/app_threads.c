@@ -1,23 +1,24 @@
 // App code's own threads inside a run (shims_internal.h). A thread the app starts itself
 // (`Thread.detachNewThread { … }`, `Thread(block:).start()`, a `Thread` subclass, a C
 // `pthread_create`) would run on a real OS thread, outside the run: its code calls into the
-// simulated app at wall-clock moments (its `DispatchQueue.main.async` goes to the real main queue,
-// whose block then ends a background task from outside the run), which no seed reproduces and which
-// the engine, touched from two threads at once, cannot survive. So such a thread, started on one of
-// a run's simulated threads, runs as a simulated thread of its own: its start routine is sent to a
-// new serial Dispatch queue of the calling thread's process (handed over as a `dispatch_async_f`
-// there, which the run's simulator takes like any queue the app made: it interleaves with the run's other threads,
-// freezes with its process and dies with it), as a device runs it beside the others. One the run
-// does not take (started while the run ends or its process is torn down) is not started.
+// simulated app at wall-clock moments (its `DispatchQueue.main.async` goes to the real main
+// queue, whose block then ends a background task from outside the run), which no seed reproduces
+// and which the engine, touched from two threads at once, cannot survive. So such a thread,
+// started on one of a run's simulated threads, runs as a simulated thread of its own: its start
+// routine is handed to the run as the first block of a new serial Dispatch queue of the calling
+// thread's process (as a `dispatch_async_f` there), which the run's simulator takes like any
+// queue the app made: it interleaves with the run's other threads, freezes with its process and
+// dies with it, as a device runs it beside the others. One the run does not take (started while
+// the run ends or its process is torn down) is not started.
 //
 // "The app started it" is told by the frame-pointer chain: `pthread_create` called by app code
 // itself, or by Foundation's `_CFThreadCreate` inside `Thread.start()`, called by app code or by
-// `Thread.detachNewThread(_:)` called by app code. A thread Foundation, Dispatch, the Swift runtime or
-// the engine starts for itself is a real thread as before. The handle returned names a parked
-// thread of the shim's (`pthread_join` on it fails with EINVAL, as on a detached thread). What a
-// start routine sets for its thread it sets on the OS thread that carries it, which other
-// simulated threads share; Foundation's `Thread.current` is cleared and released when a
-// Foundation thread ends (`run_app_thread`). Linux with glibc, 64-bit.
+// `Thread.detachNewThread(_:)` called by app code. A thread Foundation, Dispatch, the Swift
+// runtime or the engine starts for itself is a real thread as before. The handle returned names
+// a parked thread of the shim's (`pthread_join` on it fails with EINVAL, as on a detached
+// thread). What a start routine sets for its thread it sets on the OS thread that carries it,
+// which other simulated threads share; Foundation's `Thread.current` is cleared and released when
+// a Foundation thread ends (`run_app_thread`). Linux with glibc, 64-bit.
 #define _GNU_SOURCE
 #include "SimulationRuntimeShims.h"
 #include "shims_internal.h"
@@ -136,27 +137,32 @@ static void run_app_thread(void *context) {
 
 /// A detached thread of the shim's that parks for ever: the handle given for an app thread.
 static pthread_t parked;
+static int parked_status;
+static pthread_once_t parked_once = PTHREAD_ONCE_INIT;
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
 static void *park(void *unused) {
     (void)unused;
     for (;;) pause();
     return NULL;
 }
 
-typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+static void start_parked(void) {
+    BGSIM_NEXT(pthread_create, create_fn);
+    pthread_attr_t detached;
+    pthread_attr_init(&detached);
+    pthread_attr_setdetachstate(&detached, PTHREAD_CREATE_DETACHED);
+    parked_status = next_pthread_create(&parked, &detached, park, NULL);
+    pthread_attr_destroy(&detached);
+}
 
 int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
     BGSIM_CALLER(caller);
     BGSIM_NEXT(pthread_create, create_fn);
     int started = bgsim_run_mark_tls == NULL ? 0 : app_started(caller, __builtin_frame_address(0));
     if (started == 0) return next_pthread_create(thread, attributes, start, argument);
-    if (parked == 0) {
-        pthread_attr_t detached;
-        pthread_attr_init(&detached);
-        pthread_attr_setdetachstate(&detached, PTHREAD_CREATE_DETACHED);
-        int status = next_pthread_create(&parked, &detached, park, NULL);
-        pthread_attr_destroy(&detached);
-        if (status != 0) return status;
-    }
+    pthread_once(&parked_once, start_parked);
+    if (parked_status != 0) return parked_status;
     app_thread *made = malloc(sizeof *made);
     if (made == NULL) return EAGAIN;
     made->start = start;
