@@ -22,12 +22,21 @@ public struct ChoiceAction: Sendable, Hashable {
     /// outcomes; `nil` when the caller did not say (a forced action, or a caller that does not
     /// number its outcomes).
     public var choice: ActionChoice?
+    /// The scheduling points the run's thread policy counted before the action was marked
+    /// (``ChoiceSource/notePoints(_:)``; 0 without simulated threads): a deletion of the actions
+    /// from this one to a later one removes the points between their marks.
+    package var pointsBefore: Int
 
     public init(firstDraw: Int, stopDraw: Int, isSkippable: Bool, choice: ActionChoice? = nil) {
+        self.init(firstDraw: firstDraw, stopDraw: stopDraw, isSkippable: isSkippable, choice: choice, pointsBefore: 0)
+    }
+
+    package init(firstDraw: Int, stopDraw: Int, isSkippable: Bool, choice: ActionChoice?, pointsBefore: Int) {
         self.firstDraw = firstDraw
         self.stopDraw = stopDraw
         self.isSkippable = isSkippable
         self.choice = choice
+        self.pointsBefore = pointsBefore
     }
 }
 

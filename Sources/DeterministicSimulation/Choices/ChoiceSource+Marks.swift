@@ -43,7 +43,8 @@ extension ChoiceSource {
                      && firstDraw >= (state.actions.last?.firstDraw ?? 0), "actions are marked in draw order")
         // One allocation for a typical run's actions instead of a doubling per power of two.
         if state.actions.isEmpty { state.actions.reserveCapacity(256) }
-        state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw, isSkippable: skippable, choice: choice))
+        state.actions.append(ChoiceAction(firstDraw: firstDraw, stopDraw: stopDraw, isSkippable: skippable, choice: choice,
+                                          pointsBefore: pointClock?() ?? 0))
     }
 
     /// The idle steps of the run marked so far, in order: the draws of each step that acted on
@@ -138,4 +139,43 @@ extension ChoiceSource {
         if state.scheduleDraws.isEmpty { state.scheduleDraws.reserveCapacity(256) }
         state.scheduleDraws.append(state.outcomes.count - 1)
     }
+
+    /// The draws whose value counts scheduling points (``markPointCountDraw()``), in draw order.
+    /// Kept in replay mode only, like ``actions``.
+    package var pointCountDraws: [PointCountDraw] { state.pointCountDraws }
+
+    /// Marks the draw just made as a count of scheduling points from now on (``pointClock``'s
+    /// reading now, 0 without one): PCT's change points (counted from the run's first point) and
+    /// random walk's gaps to the next preemption. A shrinker that deletes actions between this
+    /// draw and the point it names lowers it by the points those actions held
+    /// (``ChoiceAction/pointsBefore``), so that the point falls where it fell among the actions
+    /// that stay.
+    ///
+    /// ```swift
+    /// let gap = choices.draw(below: 1_000)
+    /// choices.markPointCountDraw()
+    /// ```
+    ///
+    /// Contract: call right after a draw that recorded its outcome. Draws nothing and changes no
+    /// outcome; kept in replay mode only.
+    /// - Complexity: O(1) amortized.
+    @inline(__always)
+    package func markPointCountDraw() {
+        guard isReplaying else { return }
+        markPointCountDrawReplaying()
+    }
+
+    private func markPointCountDrawReplaying() {
+        precondition(!state.outcomes.isEmpty, "a point count is marked after its draw")
+        state.pointCountDraws.append(PointCountDraw(position: state.outcomes.count - 1, from: pointClock?() ?? 0))
+    }
+}
+
+/// A draw whose value counts scheduling points (``ChoiceSource/markPointCountDraw()``): the
+/// point it names is `from + value` on the run's point clock (``ChoiceSource/pointClock``).
+package struct PointCountDraw: Sendable, Hashable {
+    /// The draw's position in the run's recorded choices.
+    package var position: Int
+    /// The point clock's reading when it was drawn.
+    package var from: Int
 }

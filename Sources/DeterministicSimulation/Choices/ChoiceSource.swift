@@ -48,6 +48,8 @@ public final class ChoiceSource {
         var spans: [ChoiceSpan] = []
         /// The positions of the draws marked as scheduling decisions (see ``markScheduleDraw()``).
         var scheduleDraws: [Int] = []
+        /// The draws marked as counts of scheduling points (see ``markPointCountDraw()``).
+        var pointCountDraws: [PointCountDraw] = []
     }
 
     /// The mutable state, in one place. Unchecked exclusivity: most events draw, and the dynamic
@@ -68,6 +70,11 @@ public final class ChoiceSource {
 
     /// The log of an exhaustive search's run (``init(exploring:log:)``); nil otherwise.
     public let exploration: ExplorationLog?
+
+    /// The scheduling points the run's thread policy has counted so far, in its own measure
+    /// (``ChoiceAction/pointsBefore``, ``markPointCountDraw()``): set by a run with controlled
+    /// concurrency, read only when a mark is made in replay mode.
+    package var pointClock: (() -> Int)?
 
     /// Misfit and exhausted draws so far in replay mode; always 0 in random mode (a replay of an
     /// unedited recording has 0 fallbacks).

@@ -23,6 +23,10 @@ extension ShrinkState {
     ///
     /// Complexity: O(log a) attempts.
     mutating func startLater() {
+        // Long runs of actions go: their preemptions moved back too (``retimesDeletions``).
+        let retimed = retimesDeletions
+        retimesDeletions = true
+        defer { retimesDeletions = retimed }
         // Invariant: deleting actions 1..<low keeps the failure (trivially for low == 1);
         // deleting 1..<high was tried and did not, or is out of range.
         var low = 1
@@ -66,7 +70,12 @@ extension ShrinkState {
     private mutating func deleteAround(_ index: Int) -> Bool {
         let fine = currentActions.count <= ShrinkPass.fineDeletionLimit
         let extents: [ActionExtent] = fine ? ActionExtent.allCases : [.all, .skip]
+        let retimed = retimesDeletions
+        defer { retimesDeletions = retimed }
         for size in 1...(fine ? 3 : 2) where index - size + 1 >= 1 {
+            // A pair (`home`, `open`) or more, once a retimed deletion was adopted: its
+            // preemptions moved back too.
+            retimesDeletions = retimed || (size > 1 && adoptedRetimed)
             for extent in extents where attempt(removing: [index - size + 1..<index + 1], extent) {
                 growDeletion(endingAt: index - size + 1, size: size, extent)
                 return true
@@ -156,7 +165,15 @@ extension ShrinkState {
     mutating func attempt(removing groups: [Range<Int>], _ extent: ActionExtent) -> Bool {
         guard let values = values(removing: groups, extent) else { return false }
         // A skip value is larger than the draw it replaces: the run, not the candidate, must be simpler.
-        if attempt(values, requireSimplerCandidate: extent != .skip) { return true }
+        let simplerCandidate = extent != .skip
+        if attempt(values, requireSimplerCandidate: simplerCandidate) { return true }
+        // While ``retimesDeletions``: the preemptions drawn before the actions, where they fell
+        // among the actions that stay (``retimePoints(removing:in:)``).
+        if retimesDeletions, stop == nil, let retimed = self.values(removing: groups, extent, retiming: true),
+           retimed != values, attempt(retimed, requireSimplerCandidate: simplerCandidate) {
+            adoptedRetimed = true
+            return true
+        }
         guard reaimsDeletions, extent != .skip, stop == nil,
               let reaimed = self.values(removing: groups, extent, reaiming: true),
               reaimed != values else { return false }
@@ -166,8 +183,10 @@ extension ShrinkState {
 
     /// The current values without the actions of the ranges in `groups` (ascending, disjoint),
     /// removed as `extent` says, with the action after each group re-aimed if `reaiming` (whole
-    /// deletions only); `nil` if there is nothing to remove or an action cannot be.
-    func values(removing groups: [Range<Int>], _ extent: ActionExtent, reaiming: Bool = false) -> [UInt64]? {
+    /// deletions only) and the change points after them moved back if `retiming`
+    /// (``retimePoints(removing:in:)``); `nil` if there is nothing to remove or an action cannot be.
+    func values(removing groups: [Range<Int>], _ extent: ActionExtent, reaiming: Bool = false,
+                retiming: Bool = false) -> [UInt64]? {
         // A caller's range may reach past the last action once a deletion shortened the run
         // (`startLater`'s search keeps its bounds): clamped to the actions there are, which reads
         // the same draws as before (``drawRange(_:)`` ends at the end); one left with no action
@@ -175,6 +194,7 @@ extension ShrinkState {
         let groups = groups.map { $0.clamped(to: 0..<currentActions.count) }
         guard !groups.contains(where: \.isEmpty) else { return nil }
         var values = current.values
+        if retiming { retimePoints(removing: groups, in: &values) }
         for group in groups.reversed() {
             switch extent {
             case .all, .allButLast:
@@ -247,3 +267,4 @@ enum ActionExtent: CaseIterable {
     /// were, so work that runs across later actions still reads its own values.
     case skip
 }
+

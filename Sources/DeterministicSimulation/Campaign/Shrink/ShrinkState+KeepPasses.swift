@@ -27,6 +27,10 @@ extension ShrinkState {
     /// Complexity: at most 1 + m + m(m-1)/2 attempts for m skippable middle actions (pairs only
     /// when m + 2 <= `keepPairLimit`); replays of a candidate already tried are free.
     mutating func skipAllBut() {
+        // Every action but a few goes: their preemptions moved back too (``retimesDeletions``).
+        let retimed = retimesDeletions
+        retimesDeletions = true
+        defer { retimesDeletions = retimed }
         let count = currentActions.count
         guard count > 2 else { return }
         let middle = (1..<count - 1).filter { currentActions[$0].isSkippable }

@@ -20,6 +20,9 @@ struct ShrinkState<Target: CampaignTarget> {
     private(set) var currentSpans: [ChoiceSpan] = []
     /// The scheduling decisions the current sequence's run marked (``ChoiceSource/scheduleDraws``).
     private(set) var currentScheduleDraws: [Int] = []
+    /// The draws the current sequence's run marked as counts of scheduling points
+    /// (``ChoiceSource/pointCountDraws``: PCT's change points, random walk's gaps).
+    private(set) var currentPointCountDraws: [PointCountDraw] = []
     private(set) var currentEventCount = 0
     /// What the current sequence's run cost; candidates may cost at most a few times more.
     private var currentCost = 0
@@ -30,6 +33,19 @@ struct ShrinkState<Target: CampaignTarget> {
     /// Whether a deletion of whole actions also tries the action after it re-aimed
     /// (``deleteKeepingNext()``).
     var reaimsDeletions = false
+    /// Whether a deletion of actions that loses the failure is tried again with the preemptions
+    /// drawn before it moved back (``deleteRetimed()``).
+    ///
+    /// Where: `startLater` and `skipAllBut` (which delete long runs at once, the deletions a rare
+    /// interleaving found late in a long run needs first), `deleteActions`' pairs and longer
+    /// runs once a retimed deletion was adopted in this shrink (``adoptedRetimed``: the failure
+    /// needs its preemptions where they fell), and ``deleteRetimed()`` (everything, once every
+    /// other pass is stuck). Retiming every deletion from the start doubled the replays of long
+    /// threaded shrinks and led two planted bugs away from their minimum (feed-refresh's watchdog
+    /// kill: 6 actions instead of 3), as did retiming after 32 or 128 lost deletions in a row.
+    var retimesDeletions = false
+    /// Whether a retimed deletion was adopted in this shrink.
+    var adoptedRetimed = false
     /// The candidates judged so far (as given, not normalized) and the fronts finished replays
     /// read (``TriedCandidates``): an exact repeat is skipped, a candidate that starts with a
     /// read front is judged without a replay. Grows with the candidates, so it is bounded by
@@ -68,6 +84,7 @@ struct ShrinkState<Target: CampaignTarget> {
         currentIdleSteps = source.idleSteps
         currentSpans = source.spans
         currentScheduleDraws = source.scheduleDraws
+        currentPointCountDraws = source.pointCountDraws
         currentEventCount = verdict.eventCount
         currentCost = verdict.cost
         if maxAttempts == 0 { stop = .attemptLimit }
@@ -88,21 +105,40 @@ struct ShrinkState<Target: CampaignTarget> {
                             attempts: attempts, stop: stop ?? .fixpoint, passes: stats, replays: replays)
     }
 
-    /// Runs `passes` cyclically until every one in a row finds nothing or a limit is hit.
+    /// Runs `passes` cyclically until every one in a row finds nothing or a limit is hit; those
+    /// that wait until the others are stuck (``ShrinkPass/waitsUntilStuck``) then run, and if
+    /// one finds something, the cheap action passes and the cycle start again.
     private mutating func runToFixpoint(_ passes: [ShrinkPass]) {
+        let eager = passes.filter { !$0.waitsUntilStuck }
+        let waiting = passes.filter(\.waitsUntilStuck)
+        while stop == nil {
+            runCyclically(eager)
+            guard let found = waiting.first(where: { stop == nil && runFinds($0) }) else { return }
+            _ = found
+            for pass in ShrinkPass.actionPasses where stop == nil { run(pass) }
+        }
+    }
+
+    /// Runs `passes` cyclically until every one in a row finds nothing or a limit is hit.
+    private mutating func runCyclically(_ passes: [ShrinkPass]) {
         var next = 0
         var quietPasses = 0
         while stop == nil, quietPasses < passes.count {
-            let before = current
-            run(passes[next])
-            if current == before {
-                quietPasses += 1
-            } else {
+            if runFinds(passes[next]) {
                 quietPasses = 0
                 for pass in ShrinkPass.actionPasses where stop == nil { run(pass) }
+            } else {
+                quietPasses += 1
             }
             next = (next + 1) % passes.count
         }
+    }
+
+    /// Runs `pass`; whether it adopted something simpler.
+    private mutating func runFinds(_ pass: ShrinkPass) -> Bool {
+        let before = current
+        run(pass)
+        return current != before
     }
 
     mutating func run(_ pass: ShrinkPass) {
@@ -121,6 +157,7 @@ struct ShrinkState<Target: CampaignTarget> {
         case .deleteRuns: deleteRuns()
         case .deleteCycles: deleteCycles()
         case .deleteKeepingNext: deleteKeepingNext()
+        case .deleteRetimed: deleteRetimed()
         case .deleteReaiming: deleteReaiming()
         case .deleteShifted: deleteShifted()
         case .undoSwarm: undoSwarm()
@@ -193,6 +230,7 @@ struct ShrinkState<Target: CampaignTarget> {
             currentIdleSteps = source.idleSteps
             currentSpans = source.spans
             currentScheduleDraws = source.scheduleDraws
+            currentPointCountDraws = source.pointCountDraws
             currentEventCount = verdict.eventCount
             currentCost = verdict.cost
             stats[activePass.rawValue].accepted += 1

@@ -49,6 +49,12 @@
 ///   delay; then, in runs of at most 24 actions, each nonzero one 0 alone, from the last back)
 ///   and `delaySwitches` after `deleteShifted` (in runs of at most 24 actions, a nonzero
 ///   decision moved to the next one: the switch comes later).
+///   Deletions of actions that lose the failure are tried again *retimed* (the scheduling
+///   points that draws made before them name, moved so that each falls where it fell among the
+///   actions that stay: ``ChoiceSource/pointCountDraws``, ``ChoiceAction/pointsBefore``) in
+///   `startLater` and `skipAllBut`, in `deleteActions`' pairs and longer runs once a retimed
+///   deletion was adopted, and in `deleteRetimed`, which runs after the round order only once
+///   every other pass is stuck.
 ///   The value passes: `deleteChunks` (sizes 8, 4, 2, 1, from the back), `zeroChunks` (8, 4, 2,
 ///   1), `minimizeValues` (try 0, then binary search down; values above 65,536 are halved while
 ///   that works), `sortAdjacent` (swap out-of-order neighbours, then lower a pair together).
@@ -134,7 +140,7 @@ public enum Shrinker {
 enum ShrinkPass: Int, CaseIterable {
     case endEarlier, skipAllBut, startLater, deleteActions, replaceLastAction, zeroActions
     case deleteChunks, zeroChunks, minimizeValues, sortAdjacent
-    case deleteRuns, deleteCycles, deleteKeepingNext, deleteReaiming, deleteShifted
+    case deleteRuns, deleteCycles, deleteKeepingNext, deleteReaiming, deleteShifted, deleteRetimed
     case undoSwarm, zeroSwarm
     case canonicalSchedule, delaySwitches
 
@@ -153,6 +159,7 @@ enum ShrinkPass: Int, CaseIterable {
         case .deleteRuns: "deleteRuns"
         case .deleteCycles: "deleteCycles"
         case .deleteKeepingNext: "deleteKeepingNext"
+        case .deleteRetimed: "deleteRetimed"
         case .deleteReaiming: "deleteReaiming"
         case .deleteShifted: "deleteShifted"
         case .undoSwarm: "undoSwarm"
@@ -179,7 +186,13 @@ enum ShrinkPass: Int, CaseIterable {
     /// long run at once (`deleteCycles`) come last, once every other pass is stuck: adopted
     /// earlier, they can leave a failure that the other passes would have taken further.
     static let runOrder: [ShrinkPass] = firstPhase
-        + [.deleteChunks, .deleteCycles, .zeroChunks, .minimizeValues, .sortAdjacent, .deleteKeepingNext]
+        + [.deleteChunks, .deleteCycles, .zeroChunks, .minimizeValues, .sortAdjacent, .deleteKeepingNext, .deleteRetimed]
+
+    /// Whether the pass runs only once every other pass of the round order has found nothing
+    /// since the last success: `deleteRetimed`, whose deletions, adopted while other passes still
+    /// found something, led failures that needed no retiming away from their minimum
+    /// (feed-refresh's planted watchdog kill: 6 actions instead of 3).
+    var waitsUntilStuck: Bool { self == .deleteRetimed }
 
     /// `deleteCycles` replays at most this many candidates per action of the run each time it
     /// runs (candidates replayed before are free, so the next time goes on where it stopped).

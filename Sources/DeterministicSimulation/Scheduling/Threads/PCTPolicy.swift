@@ -21,8 +21,9 @@ struct PCTPolicy: ThreadSchedulingPolicy {
     private let stepBound: Int
     /// Whether the change points are drawn (at the first point).
     private var started = false
-    /// Points so far, the sorted change points, and the next one's index.
-    private var step = 0
+    /// Points so far (the run's point clock under PCT: ``ChoiceSource/pointClock``), the sorted
+    /// change points, and the next one's index.
+    private(set) var step = 0
     private var changePoints: [Int] = []
     private var nextChangePoint = 0
     /// Priorities by thread id, and the lowest given at a change point so far.
@@ -102,6 +103,7 @@ struct PCTPolicy: ThreadSchedulingPolicy {
         changePoints = (0..<max(0, depth - 1)).map { _ in
             let point = Int(choices.drawRecorded(replayBound: bound + 1) { 1 + $0.next(below: bound) })
             choices.markScheduleDraw()
+            choices.markPointCountDraw()
             return point
         }.filter { $0 > 0 }.sorted()
     }

@@ -125,6 +125,7 @@ struct RandomWalkPolicy: ThreadSchedulingPolicy {
             Self.gap(thresholds, significantDigits: significantDigits, &generator)
         }
         choices.markScheduleDraw()
+        choices.markPointCountDraw()
         return gap
     }
 }

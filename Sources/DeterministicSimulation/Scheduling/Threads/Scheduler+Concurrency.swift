@@ -23,6 +23,14 @@ extension Scheduler {
         threads = controller
         pointsUntilPreemption = controller.initialCountdown
         core.tracksCandidateChanges = controller.weighsEveryPoint
+        if choices.isReplaying {
+            // Read only by marks, made while the run goes on; weak all the same (the source
+            // outlives the run).
+            choices.pointClock = { [weak self, weak controller] in
+                guard let self, let controller else { return 0 }
+                return controller.pointClock(in: self)
+            }
+        }
     }
 
     /// Never keeps a preempted thread of `queue` off the CPU: its preemptions let other threads

@@ -3,10 +3,13 @@ extension ThreadController {
     /// until the next preemption reaches zero (random walk), or at every point (PCT): the policy
     /// says what happens (``PointOutcome``), and this carries it out.
     func schedulingPointSlowPath(in scheduler: Scheduler) {
+        // The points counted down since the countdown was last set, and this one.
+        state.countedPoints &+= state.countdownSetTo &- scheduler.pointsUntilPreemption &+ 1
+        state.countdownSetTo = scheduler.pointsUntilPreemption
         guard state.current != nil, !state.isUnwinding else {
             // Outside a job (the driver's own code) points do nothing; while unwinding they
             // return at once, and the countdown stays at 0 so later points come here too.
-            if !state.isUnwinding { scheduler.pointsUntilPreemption = initialCountdown }
+            if !state.isUnwinding { setCountdown(initialCountdown, in: scheduler) }
             return
         }
         let me = running
@@ -14,7 +17,7 @@ extension ThreadController {
             // Postponed (``Scheduler/withPreemptionDeferred(_:)``, or a Swift task's cancellation
             // handler: ``PlainLocks/runsRuntimeHandler(_:)``): the countdown stays at 0, so the
             // next point asks again.
-            scheduler.pointsUntilPreemption = 0
+            setCountdown(0, in: scheduler)
             return
         }
         let outcome = state.policy.point(
@@ -22,10 +25,10 @@ extension ThreadController {
             mayKnowDecision: state.stepsLeft > 0 && state.deadlock == nil, choices: choices)
         switch outcome {
         case .wait(let countdown):
-            scheduler.pointsUntilPreemption = countdown
+            setCountdown(countdown, in: scheduler)
         case .preempt(let countdown):
             // Set first: the threads that run while this one is off the CPU count it down.
-            scheduler.pointsUntilPreemption = countdown
+            setCountdown(countdown, in: scheduler)
             preempt(me, in: scheduler)
         case .yield:
             state.preemptionCount += 1
@@ -40,6 +43,22 @@ extension ThreadController {
             scheduler.core.noteStep(at: clock.now.microseconds)
             stopIfBusy(scheduler)
         }
+    }
+
+    /// Sets the countdown of points to the next slow path, noting it for the point clock.
+    @inline(__always)
+    private func setCountdown(_ countdown: Int, in scheduler: Scheduler) {
+        scheduler.pointsUntilPreemption = countdown
+        state.countdownSetTo = countdown
+    }
+
+    /// The run's point clock (``ChoiceSource/pointClock``): PCT's own count of the points it was
+    /// asked at (its change points count those), else the points counted so far, down the
+    /// countdown or here (random walk's gaps count those). Points in a dead process's code, which
+    /// put the countdown back, are not counted.
+    func pointClock(in scheduler: Scheduler) -> Int {
+        if let pct = state.policy.pct { return pct.step }
+        return state.countedPoints &+ (state.countdownSetTo &- scheduler.pointsUntilPreemption)
     }
 
     /// The running thread's id (only called inside a job).

@@ -128,6 +128,10 @@ final class ThreadController {
 
         /// The strategy's state and statistics, asked at points and decisions (``ThreadPolicy``).
         var policy: ThreadPolicy
+        /// The point clock's base (``pointClock(in:)``): points counted when the countdown to the
+        /// next slow path (``Scheduler/pointsUntilPreemption``) was last set, and what it was set to.
+        var countedPoints = 0
+        var countdownSetTo = 0
         /// Threads made runnable after blocking or sleeping so far (a policy may watch it).
         var wakeCount = 0
         /// By thread id: what the run had done at the thread's last poll point, and how long its
@@ -201,6 +205,7 @@ final class ThreadController {
         self.configuration = configuration
         let policy = ThreadPolicy(configuration: configuration)
         state = State(policy: policy)
+        state.countdownSetTo = policy.initialCountdown
         weighsEveryPoint = policy.weighsEveryPoint
         self.pool = pool
         poolCall = Unretained(pool)
