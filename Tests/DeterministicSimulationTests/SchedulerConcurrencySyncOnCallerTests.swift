@@ -34,7 +34,11 @@ struct SchedulerConcurrencySyncOnCallerTests {
         #expect(other.log == ["inside@0[db]"], "without the flag the block is a job of the queue")
     }
 
-    @Test("a serial queue with a job due ahead runs that job first, then the block on its own thread")
+    /// GCD's `dispatch_sync` "executes blocks on the current thread whenever possible": onto a
+    /// busy serial queue the caller waits for the block's turn and then runs it itself (probe 8:
+    /// a main-thread `sync` onto a busy queue ran its block on the queue's thread, so a
+    /// `@MainActor` closure trapped and `Thread.isMainThread` was false, where a device says true).
+    @Test("a serial queue with a job due ahead runs that job first, then the block on the caller's thread")
     func busyQueueRunsInOrder() {
         let (world, s, worker, db) = Self.world()
         s.async(on: db) {
@@ -47,7 +51,7 @@ struct SchedulerConcurrencySyncOnCallerTests {
             world.note("after")
         }
         #expect(s.runUntilIdle() == .idle)
-        #expect(world.log == ["write.start@0[db]", "write.end@1000[db]", "read@1000[db]", "after@1000[worker]"])
+        #expect(world.log == ["write.start@0[db]", "write.end@1000[db]", "read@1000[worker]", "after@1000[worker]"])
     }
 
     @Test("while a block holds the queue, the queue's own jobs wait for it")

@@ -55,15 +55,19 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     /// that is free (no job of it in progress or due ahead), `work` runs right away on the calling
     /// thread, and a serial queue is held meanwhile (Dispatch's `sync(execute:)`: "executes blocks
     /// on the current thread whenever possible", the main queue excepted), so `isMainThread`
-    /// inside it is the caller's; onto a busy serial queue the caller blocks while `work` waits
-    /// its turn and then runs on the queue's thread. A `sync` onto the caller's own serial queue
-    /// (the main queue from the main thread, say, or a queue whose `sync` block is running), or
-    /// any wait-for cycle it closes, stops the run with the `no-deadlock` violation. Without
-    /// threads (`concurrency` off) `work` runs inline. When the scheduler cannot run it (outside
+    /// inside it is the caller's; onto a busy serial queue the caller blocks until `work`'s turn
+    /// and then runs it on the calling thread too, as GCD does. A `sync` onto the caller's own
+    /// serial queue (the main queue from the main thread, say, or a queue whose `sync` block is
+    /// running), or any wait-for cycle it closes, stops the run with the `no-deadlock` violation.
+    /// Without threads (`concurrency` off) `work` runs inline. When the scheduler cannot run it (outside
     /// a job, or once the run stopped and unwinds its threads at teardown, where nothing is
-    /// recorded) `work` runs inline too, so that `sync` always returns `work`'s result.
+    /// recorded) `work` runs inline too (as the main thread when the caller is main), so that
+    /// `sync` always returns `work`'s result; a caller whose block is in progress on another
+    /// thread then waits for its end, or is given up at the run's end.
     public func sync<Result, Failure: Error>(_ work: () throws(Failure) -> Result) throws(Failure) -> Result {
         guard scheduler.call({ $0.hasControlledConcurrency }) else { return try work() }
+        // A block that runs in place at the run's end (below) runs as its caller's thread did.
+        let callerIsMain = scheduler.call { $0.isOnSimulatedMainThread }
         // Captured locals, not a generic box class: the job writes them before the caller
         // resumes (one simulated thread at a time). Destroying an instance of a generic class
         // looked up `Optional<Result>`'s metadata in the runtime's cache on every call: 3% of
@@ -77,14 +81,27 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
             let ran = scheduler.call { scheduler in
                 scheduler.sync(on: id, runsOnCallerWhenFree: !isMainQueue) {
                     guard let run = call.pending else { return }
+                    call.isRunning = true
                     do throws(Failure) { call.outcome = .success(try run()) } catch { call.outcome = .failure(error) }
+                    call.isRunning = false
                 }
             }
+            // The run stopped (a deadlock) while another thread runs the block, suspended in it:
+            // `work` must not outlive this call, so the caller waits for the block's end, and
+            // the run's end gives it up if that never comes (each poll then counts as a wait
+            // that returned at once). Returning trapped ("closure argument was escaped in
+            // withoutActuallyEscaping block", probe 8), a crash blamed on the app.
+            while !ran, call.isRunning { scheduler.call { $0.pollPoint() } }
             let outcome = call.finish()
             return ran ? outcome : nil
         }
-        guard let outcome else { return try work() }
-        return try outcome.get()
+        if let outcome { return try outcome.get() }
+        // Not run by the scheduler (the run stopped while the caller waited, and unwinds it):
+        // here, as the main thread when the caller was main, or its main-actor checks trap.
+        guard callerIsMain else { return try work() }
+        return try scheduler.call { scheduler in
+            scheduler.runInPlaceOfMainThread { Swift.Result { () throws(Failure) -> Result in try work() } }
+        }.get()
     }
 }
 
@@ -93,6 +110,8 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
 private struct SyncCall<Result, Failure: Error> {
     var pending: (() throws(Failure) -> Result)?
     var outcome: Swift.Result<Result, Failure>?
+    /// Whether the block is running (on the queue's thread: the main queue's).
+    var isRunning = false
 
     /// Clears the block and takes what it returned, in one access (each access to a captured
     /// variable is checked for exclusivity at run time).

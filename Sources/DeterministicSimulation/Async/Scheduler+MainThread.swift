@@ -21,7 +21,7 @@ extension Scheduler {
     /// Whether the calling thread runs a job of this run's simulated main thread (the queue
     /// ``setMainThread(_:)`` named last): what `MainActor.assumeIsolated` asks inside a run.
     @usableFromInline
-    var isOnSimulatedMainThread: Bool {
+    package var isOnSimulatedMainThread: Bool {
         // No local binding of the state: it cost a retain and a release per check.
         guard let queue = asyncState?.mainThreadQueue, RunThreadMarker.isMarked(self) else { return false }
         return runningQueue == queue || (asyncState?.mainInPlaceDepth ?? 0) > 0

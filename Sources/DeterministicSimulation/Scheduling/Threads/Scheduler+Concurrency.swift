@@ -174,8 +174,11 @@ extension Scheduler {
     ///   thread, between two scheduling points, when `queue` is concurrent (its other items run
     ///   beside it) or a free serial queue (thawed, not the caller's own, its thread idle and no
     ///   job due ahead), which it then holds (its jobs wait, and a `sync` onto it from inside
-    ///   `work` is a deadlock). Otherwise, and always when false, `work` is a job on `queue`'s own
-    ///   thread and the caller blocks.
+    ///   `work` is a deadlock). A busy or frozen queue: the caller blocks until the block's turn
+    ///   (a job of `queue` in its place hands the queue over) and then runs `work` on its own
+    ///   thread, holding a serial queue as above, as GCD does (`isMainThread` inside a `sync`
+    ///   from the main thread is true whether or not the queue was busy). When false (the main
+    ///   queue), `work` is a job on `queue`'s own thread and the caller blocks.
     ///
     /// Contract: `sync` onto the caller's own serial queue (for example the main queue from the
     /// main thread), or any wait-for cycle it closes, is a deadlock: the run stops at once with
@@ -204,6 +207,11 @@ extension Scheduler {
                 schedulingPoint()
                 return true
             }
+            // Busy (or frozen): wait for the block's turn, then run it here.
+            guard controller.awaitSyncTurn(on: queue, index: index, caller: me, in: self) else { return false }
+            controller.runSyncOnCaller(work, holding: index, caller: me, in: self, alreadyHeld: true)
+            schedulingPoint()
+            return true
         }
         // The block itself is the job: the controller wakes the caller when that job's work
         // returns (``ThreadController/finishSync(job:)``). A closure around the block that woke it

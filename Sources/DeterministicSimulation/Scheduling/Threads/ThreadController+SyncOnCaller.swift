@@ -14,14 +14,18 @@ extension ThreadController {
     /// is not held: its items go on running beside the block, which takes none of its threads.
     /// `work` may suspend the caller like any other code of its job; a serial queue stays held
     /// meanwhile.
-    func runSyncOnCaller(_ work: () -> Void, holding queue: Int, caller: Int, in scheduler: Scheduler) {
+    /// `alreadyHeld`: the queue was taken for the caller by ``awaitSyncTurn(on:index:caller:in:)``.
+    func runSyncOnCaller(_ work: () -> Void, holding queue: Int, caller: Int, in scheduler: Scheduler,
+                         alreadyHeld: Bool = false) {
         guard scheduler.core.queues[queue].width == 1 else {
             work()
             return
         }
-        scheduler.core.occupyThread(ofQueue: queue)
-        scheduler.core.candidateEpoch &+= 1  // the queue's due jobs stop being candidates
-        state.setSyncHolder(caller, of: queue)
+        if !alreadyHeld {
+            scheduler.core.occupyThread(ofQueue: queue)
+            scheduler.core.candidateEpoch &+= 1  // the queue's due jobs stop being candidates
+            state.setSyncHolder(caller, of: queue)
+        }
         // Happens-before: the block comes after the queue's last job and before its next one.
         scheduler.races?.call { $0.syncOnCallerStarts(in: caller + 1, queue: queue) }
         work()
@@ -29,6 +33,45 @@ extension ThreadController {
         state.setSyncHolder(nil, of: queue)
         scheduler.core.releaseThread(ofQueue: queue)
         scheduler.core.candidateEpoch &+= 1  // and may be again
+    }
+
+    /// Blocks the calling thread `caller` until its `sync` block's turn on the busy (or frozen)
+    /// queue `queue` (at `index`): a job of the queue in the block's place takes the queue for
+    /// the caller when it runs (a serial queue stays held past that job's end, naming `caller`
+    /// as its holder) and wakes it, so that the caller runs the block on its own thread, as GCD
+    /// does. Returns whether the turn came; when the wait ends otherwise (a deadlock, or the run
+    /// unwound) a queue taken for the caller is given back.
+    ///
+    /// ```swift
+    /// if controller.awaitSyncTurn(on: queue, index: index, caller: me, in: scheduler) {
+    ///     controller.runSyncOnCaller(work, holding: index, caller: me, in: scheduler, alreadyHeld: true)
+    /// }
+    /// ```
+    ///
+    /// Contract: while it waits, `caller` waits for the queue (a `sync` wait: its holder or the
+    /// thread carrying its job in progress, for deadlock cycles). Happens-before: the queue's
+    /// earlier jobs, then the turn's job, then the caller.
+    func awaitSyncTurn(on queue: QueueID, index: Int, caller: Int, in scheduler: Scheduler) -> Bool {
+        let serial = scheduler.core.queues[index].width == 1
+        let turn = scheduler.async(on: queue) { [unowned scheduler, unowned self] in
+            // Held past this job's end for the caller, who is woken when it returns (if it still
+            // waits: a caller that gave up is not handed a queue).
+            guard serial, case .sync(index) = self.state.threads[caller].blockedWait else { return }
+            scheduler.core.occupyThread(ofQueue: index)
+            scheduler.core.candidateEpoch &+= 1
+            self.state.setSyncHolder(caller, of: index)
+        }
+        state.syncWaiters.append(SyncWaiter(job: turn.rawValue, thread: caller))
+        guard blockCurrent(on: .sync(queue: index), in: scheduler) else {
+            state.forgetSyncWaiter(caller)
+            if serial, syncHolder(of: index) == caller {
+                state.setSyncHolder(nil, of: index)
+                scheduler.core.releaseThread(ofQueue: index)
+                scheduler.core.candidateEpoch &+= 1
+            }
+            return false
+        }
+        return true
     }
 
     /// A thread blocked in a `sync` whose block is a job on the target queue
