@@ -25,8 +25,8 @@ struct ShrinkerTests {
         #expect(result.stop == .fixpoint)
         #expect(result.passes.map(\.name) == ["endEarlier", "skipAllBut", "startLater", "deleteActions", "replaceLastAction", "zeroActions",
                                               "deleteChunks", "zeroChunks", "minimizeValues", "sortAdjacent",
-                                              "deleteRuns", "deleteCycles", "deleteKeepingNext", "deleteReaiming", "deleteShifted", "undoSwarm", "zeroSwarm",
-                                              "canonicalSchedule", "delaySwitches"])
+                                              "deleteRuns", "deleteCycles", "deleteKeepingNext", "deleteReaiming", "deleteShifted",
+                                              "deleteRetimed", "undoSwarm", "zeroSwarm", "canonicalSchedule", "delaySwitches"])
         #expect(result.passes.reduce(0) { $0 + $1.attempts } == result.attempts)
     }
 
