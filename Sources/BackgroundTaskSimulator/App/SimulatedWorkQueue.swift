@@ -65,9 +65,10 @@ public final class SimulatedWorkQueue: WorkQueue, @unchecked Sendable {
     /// `sync` always returns `work`'s result; a caller whose block is in progress on another
     /// thread then waits for its end, or is given up at the run's end.
     public func sync<Result, Failure: Error>(_ work: () throws(Failure) -> Result) throws(Failure) -> Result {
-        guard scheduler.call({ $0.hasControlledConcurrency }) else { return try work() }
-        // A block that runs in place at the run's end (below) runs as its caller's thread did.
-        let callerIsMain = scheduler.call { $0.isOnSimulatedMainThread }
+        // Whether the caller is main: a block that runs in place at the run's end (below) runs as
+        // its caller's thread did. Read in the same call as the check (one call per `sync`).
+        let (threads, callerIsMain) = scheduler.call { ($0.hasControlledConcurrency, $0.isOnSimulatedMainThread) }
+        guard threads else { return try work() }
         // Captured locals, not a generic box class: the job writes them before the caller
         // resumes (one simulated thread at a time). Destroying an instance of a generic class
         // looked up `Optional<Result>`'s metadata in the runtime's cache on every call: 3% of

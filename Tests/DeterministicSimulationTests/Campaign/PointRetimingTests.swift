@@ -81,7 +81,7 @@ struct PointRetimingTests {
         return nil
     }
 
-    @Test("a change point drawn at the start follows the actions deleted before it", arguments: [PreemptionPointTarget.Policy.changePoint, .gaps])
+    @Test("a preemption drawn as a point count (PCT's change point, random walk's gap) follows the actions deleted before it", arguments: [PreemptionPointTarget.Policy.changePoint, .gaps])
     func shrinksToTheMinimum(_ policy: PreemptionPointTarget.Policy) throws {
         let target = PreemptionPointTarget(policy: policy)
         let failing = try #require(Self.longFailure(target, actions: 15), "no long failing run")
